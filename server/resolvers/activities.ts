@@ -1,0 +1,60 @@
+/** Query fields over the activities source: activities, activity, locations, types. */
+
+import type { ActivityRecord } from '../../sync/snapshot.ts';
+import { checkLimit, checkLocale, checkNearMe, checkOffset, checkQuery } from './args.ts';
+import type { Context } from './context.ts';
+import { pageOf } from './envelope.ts';
+import { selectRecords } from './select.ts';
+
+interface ActivitiesArgs {
+  q?: string | null;
+  locale?: string | null;
+  typeId?: string | null;
+  locationId?: string | null;
+  supplierId?: string | null;
+  attributeValue?: string | null;
+  nearLat?: number | null;
+  nearLng?: number | null;
+  radiusKm?: number | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+/** Maximum of `locations(limit)`; SPEC.md leaves it open (README, "Choices"). */
+export const LOCATIONS_MAX_LIMIT = 1000;
+
+export const activityResolvers = {
+  Query: {
+    activities(_: unknown, args: ActivitiesArgs, { store }: Context) {
+      const locale = checkLocale(args.locale);
+      const limit = checkLimit(args.limit, 20, 100);
+      const offset = checkOffset(args.offset);
+      const near = checkNearMe(args);
+      const q = checkQuery(args.q);
+      const { typeId, locationId, supplierId, attributeValue } = args;
+      const tests: ((r: ActivityRecord) => boolean)[] = [];
+      if (typeId != null) tests.push((r) => r.type?.id === typeId);
+      if (locationId != null) tests.push((r) => r.location?.id === locationId);
+      if (supplierId != null) tests.push((r) => r.supplier?.id === supplierId);
+      if (attributeValue != null) tests.push((r) => r.attributeValues.includes(attributeValue));
+      const filter = tests.length === 0 ? null : (r: ActivityRecord) => tests.every((test) => test(r));
+
+      const selection = selectRecords(store.locales[locale].activities, { q, near, filter });
+      return pageOf(selection, limit, offset, 'distance');
+    },
+
+    activity(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {
+      return store.locales[checkLocale(args.locale)].activities.byId.get(args.id) ?? null;
+    },
+
+    locations(_: unknown, args: { locale?: string | null; limit?: number | null }, { store }: Context) {
+      const locale = checkLocale(args.locale);
+      const limit = checkLimit(args.limit, 200, LOCATIONS_MAX_LIMIT);
+      return store.locales[locale].locations.records.slice(0, limit);
+    },
+
+    types(_: unknown, args: { locale?: string | null }, { store }: Context) {
+      return store.locales[checkLocale(args.locale)].types.records;
+    },
+  },
+};

@@ -1,0 +1,69 @@
+/** The list envelopes of SPEC.md: data, total, hasMore, and for most lists pagination and meta. */
+
+import type { SourceName } from '../../sync/snapshot.ts';
+import type { Locale } from '../locales.ts';
+import type { Store } from '../store.ts';
+import type { Selection } from './select.ts';
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  hasMore: boolean;
+}
+
+/**
+ * Slices one page out of a selection. With near-me each item is a copy carrying its distance
+ * under `distanceField`; otherwise the shared record itself is returned.
+ */
+export function pageOf<R extends object>(selection: Selection<R>, limit: number, offset: number, distanceField: string): Page<R> {
+  const { items, distancesKm } = selection;
+  const end = Math.min(offset + limit, items.length);
+  const data: R[] = [];
+  for (let i = offset; i < end; i++) {
+    data.push(distancesKm ? { ...items[i]!, [distanceField]: round(distancesKm[i]!) } : items[i]!);
+  }
+  return { data, total: items.length, hasMore: end < items.length };
+}
+
+/** Distances are rounded to metres; more digits would only be noise. */
+function round(km: number): number {
+  return Math.round(km * 1000) / 1000;
+}
+
+export function pagination(page: Page<unknown>, limit: number, offset: number) {
+  return {
+    total: page.total,
+    limit,
+    offset,
+    hasMore: page.hasMore,
+    // limit 0 asks for counts only: there is one (empty) page and no page count.
+    page: limit === 0 ? 1 : Math.floor(offset / limit) + 1,
+    totalPages: limit === 0 ? 0 : Math.ceil(page.total / limit),
+  };
+}
+
+export function meta(store: Store, source: SourceName, locale: Locale, startedAt: number) {
+  const entry = store.source(source);
+  return {
+    locale,
+    lastSync: entry?.lastSync ?? null,
+    expiresAt: entry?.expiresAt ?? null,
+    source: entry?.label ?? source,
+    responseTimeMs: Math.round(performance.now() - startedAt),
+  };
+}
+
+/** A full envelope with pagination and meta, as stations, routes, tours and attractions return. */
+export function envelope<R extends object>(
+  store: Store,
+  source: SourceName,
+  locale: Locale,
+  startedAt: number,
+  selection: Selection<R>,
+  limit: number,
+  offset: number,
+  distanceField = 'distance_km',
+) {
+  const page = pageOf(selection, limit, offset, distanceField);
+  return { ...page, pagination: pagination(page, limit, offset), meta: meta(store, source, locale, startedAt) };
+}

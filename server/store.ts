@@ -1,0 +1,103 @@
+/**
+ * The in-memory store the resolvers read: per locale and area, the records in their
+ * default order, a lookup by id, a full-text index and a geo index, all built once per
+ * snapshot. A new snapshot gets a new store; requests in flight keep the one they started with.
+ */
+
+import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../sync/snapshot.ts';
+import type { Snapshot } from './load.ts';
+import { LOCALES, type Locale } from './locales.ts';
+import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from './indexes.ts';
+
+export interface AreaStore<R> {
+  /** Records in the area's default order (see DEFAULT_ORDER); positions index into this array. */
+  readonly records: readonly R[];
+  readonly byId: ReadonlyMap<string | number, R>;
+  readonly text: TextIndex;
+  readonly geo: GeoIndex;
+}
+
+export type LocaleStore = { readonly [A in AreaName]: AreaStore<AreaRecords[A]> };
+
+export interface Store {
+  readonly snapshot: Snapshot;
+  readonly locales: Readonly<Record<Locale, LocaleStore>>;
+  /** The manifest entry of a source, or undefined when it was never synced. */
+  source(name: SourceName): SourceEntry | undefined;
+}
+
+type Describe<R> = {
+  /** Text fields in priority order; a match in an earlier field ranks first. */
+  text: (record: R) => (string | null)[];
+  point: (record: R) => { lng: number; lat: number } | null;
+  /** Default order when no text query or near-me filter decides it. */
+  compare: (collator: Intl.Collator) => (a: R, b: R) => number;
+};
+
+const byName = (collator: Intl.Collator) => (a: { name: string; id: string | number }, b: { name: string; id: string | number }) =>
+  collator.compare(a.name, b.name) || compareIds(a.id, b.id);
+const byTitle = (collator: Intl.Collator) => (a: { title: string; id: string }, b: { title: string; id: string }) =>
+  collator.compare(a.title, b.title) || compareIds(a.id, b.id);
+const noPoint = () => null;
+
+function compareIds(a: string | number, b: string | number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function point(lng: number | string | null, lat: number | string | null): { lng: number; lat: number } | null {
+  if (lng === null || lat === null) return null;
+  const x = Number(lng);
+  const y = Number(lat);
+  return Number.isFinite(x) && Number.isFinite(y) ? { lng: x, lat: y } : null;
+}
+
+const AREAS: { [A in AreaName]: Describe<AreaRecords[A]> } = {
+  activities: {
+    text: (r) => [r.title ?? r.info?.title ?? null],
+    point: (r) => point(r.lng, r.lat),
+    // Ranking order (issue 2): score, then popularity, then id, so pages are stable.
+    compare: () => (a, b) =>
+      b.summary.rankingScoreValue - a.summary.rankingScoreValue || b.summary.popularity - a.summary.popularity || compareIds(a.id, b.id),
+  },
+  locations: { text: (r) => [r.title], point: noPoint, compare: byTitle },
+  types: { text: (r) => [r.title], point: noPoint, compare: byTitle },
+  stations: { text: (r) => [r.name], point: (r) => point(r.longitude, r.latitude), compare: byName },
+  routes: {
+    text: (r) => [r.number],
+    point: noPoint,
+    compare: () => (a, b) => compareIds(a.type, b.type) || a.number.localeCompare(b.number, 'de-CH', { numeric: true }) || compareIds(a.id, b.id),
+  },
+  tours: { text: (r) => [r.name, r.abstract], point: (r) => point(r.longitude, r.latitude), compare: byName },
+  attractions: { text: (r) => [r.name, r.abstract], point: (r) => point(r.longitude, r.latitude), compare: byName },
+};
+
+/** Builds every index of a snapshot. CPU-bound; call it off the request path. */
+export function createStore(snapshot: Snapshot): Store {
+  const locales = {} as Record<Locale, LocaleStore>;
+  for (const locale of LOCALES) {
+    const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
+    const content = snapshot.locales[locale];
+    const areas = {} as Record<AreaName, AreaStore<unknown>>;
+    for (const area of Object.keys(AREAS) as AreaName[]) {
+      areas[area] = buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator);
+    }
+    locales[locale] = areas as unknown as LocaleStore;
+  }
+  return {
+    snapshot,
+    locales,
+    source: (name) => snapshot.manifest.sources[name],
+  };
+}
+
+function buildArea<R extends { id: string | number }>(input: readonly R[], describe: Describe<R>, collator: Intl.Collator): AreaStore<R> {
+  const records = [...input].sort(describe.compare(collator));
+  const byId = new Map<string | number, R>();
+  for (const record of records) byId.set(record.id, record);
+  return {
+    records,
+    byId,
+    text: createTextIndex(records.map(describe.text)),
+    geo: createGeoIndex(records.map(describe.point)),
+  };
+}
