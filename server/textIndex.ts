@@ -1,0 +1,379 @@
+/**
+ * Fuzzy full-text search over a fixed array of documents, built once per locale and area.
+ *
+ * Documents and queries are folded the same way (case, diacritics, ß → ss; see
+ * documentWords). A query word matches a document word that starts with it (an exact word
+ * being the shortest case), or, when the query word has MIN_TYPO_WORD_LENGTH letters or
+ * more, a document word one edit away from it (insertion, deletion, substitution or swap of
+ * two neighbours). A document matches when every query word matches one of its words.
+ *
+ * FlexSearch ("strict" tokenizer, one index per field) holds the postings of each word with
+ * its position score (https://github.com/nextapps-de/flexsearch). Prefixes are expanded
+ * through the sorted vocabulary, and typos through a map of single-letter deletions
+ * (SymSpell, edit distance 1: https://github.com/wolfgarbe/SymSpell). Indexing every
+ * prefix with FlexSearch's "forward" tokenizer instead took 7 times longer to build.
+ */
+
+import { Index } from 'flexsearch';
+
+/** A search over the documents given to {@link createTextIndex}. */
+export interface TextIndex {
+  /**
+   * Finds every document matching all words of `query`, best first. A word's match is
+   * ranked by field (first field best), then kind (exact word, then prefix, then typo); a
+   * document ranks by its worst word, then by the sum over its words, then by how near the
+   * start of their field its words are, then by position. Only the first MAX_QUERY_WORDS
+   * distinct words count.
+   * @returns document positions (indexes into the `docs` given at build time), possibly
+   *   empty; or null when `query` has no word at all (empty, blanks, punctuation), which
+   *   callers treat as "no text filter".
+   */
+  search(query: string): Int32Array | null;
+}
+
+/** Query words shorter than this match only exactly or as a prefix, never with a typo. */
+export const MIN_TYPO_WORD_LENGTH = 5;
+
+/** Distinct query words beyond this many are ignored, which bounds the cost of a search. */
+export const MAX_QUERY_WORDS = 10;
+
+// FlexSearch's default: a word scores 0..8 by its position in its field.
+const RESOLUTION = 9;
+// Match kinds inside a field, best first.
+const EXACT = 0;
+const PREFIX = 1;
+const TYPO = 2;
+const KINDS = 3;
+
+/**
+ * Builds the index.
+ * @param docs one entry per document: its text fields in priority order (e.g. `[name,
+ *   abstract]`); a null or empty field is skipped. Every document has the same number of
+ *   fields.
+ * @throws RangeError when a document has a different number of fields than the first.
+ */
+export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>>): TextIndex {
+  const fieldCount = docs[0]?.length ?? 0;
+  const fields: Index[] = [];
+  for (let f = 0; f < fieldCount; f++) {
+    // Fields arrive as folded words joined by spaces, and queries one folded word at a time.
+    fields.push(new Index({ tokenize: 'strict', resolution: RESOLUTION, encode: splitOnSpaces }));
+  }
+  const vocabulary = new Set<string>();
+  docs.forEach((doc, position) => {
+    if (doc.length !== fieldCount) {
+      throw new RangeError(`document ${position} has ${doc.length} text fields, expected ${fieldCount}`);
+    }
+    for (let f = 0; f < fieldCount; f++) {
+      const text = doc[f];
+      if (!text) continue;
+      const words = documentWords(text);
+      if (words.length === 0) continue;
+      for (const word of words) vocabulary.add(word);
+      fields[f]!.add(position, words.join(' '));
+    }
+  });
+  return new FuzzyTextIndex(docs.length, fields, [...vocabulary].sort(), createTypoFinder(vocabulary));
+}
+
+function splitOnSpaces(text: string): string[] {
+  return text.split(' ');
+}
+
+/** FlexSearch's postings of one word in one field: buckets[score] = positions, ascending. */
+type Buckets = ReadonlyArray<readonly number[] | undefined>;
+
+/** Where one query word matches: postings per tier (KINDS × field + kind), and their total length. */
+interface WordPostings {
+  tiers: Buckets[][];
+  size: number;
+}
+
+class FuzzyTextIndex implements TextIndex {
+  readonly #fields: Index[];
+  /** Every indexed word, sorted, so the words with a given prefix are a contiguous run. */
+  readonly #terms: readonly string[];
+  readonly #typos: (word: string) => string[];
+  // Scratch state per position, reused across searches (search is synchronous). A position
+  // matches the words seen so far while mark[position] equals the latest word's stamp,
+  // which spares clearing the arrays on every search. candidates lists those positions.
+  readonly #mark: Int32Array;
+  readonly #worstTier: Uint8Array;
+  readonly #tierSum: Uint16Array;
+  readonly #scoreSum: Uint16Array;
+  readonly #candidates: Int32Array;
+  #stamp = 0;
+
+  constructor(size: number, fields: Index[], terms: readonly string[], typos: (word: string) => string[]) {
+    this.#fields = fields;
+    this.#terms = terms;
+    this.#typos = typos;
+    this.#mark = new Int32Array(size);
+    this.#worstTier = new Uint8Array(size);
+    this.#tierSum = new Uint16Array(size);
+    this.#scoreSum = new Uint16Array(size);
+    this.#candidates = new Int32Array(size);
+  }
+
+  search(query: string): Int32Array | null {
+    const words = [...new Set(queryWords(query))].slice(0, MAX_QUERY_WORDS);
+    if (words.length === 0) return null;
+
+    const perWord = words.map((word) => this.#postings(word));
+    // The rarest word first keeps the candidate set small from the start.
+    perWord.sort((a, b) => a.size - b.size);
+
+    const mark = this.#mark;
+    const worstTier = this.#worstTier;
+    const tierSum = this.#tierSum;
+    const scoreSum = this.#scoreSum;
+    const candidates = this.#candidates;
+    let count = 0;
+    let previous = 0;
+    // Each word takes a fresh stamp; start over before they could run out mid-search.
+    if (this.#stamp > 0x7fffffff - MAX_QUERY_WORDS) {
+      mark.fill(0);
+      this.#stamp = 0;
+    }
+
+    for (let w = 0; w < perWord.length; w++) {
+      const first = w === 0;
+      const current = ++this.#stamp;
+      const { tiers } = perWord[w]!;
+      // Tiers best first, and scores best first inside a tier, so the first posting of a
+      // position is its best match for this word.
+      for (let tier = 0; tier < tiers.length; tier++) {
+        const lists = tiers[tier]!;
+        for (let score = 0; score < RESOLUTION && lists.length > 0; score++) {
+          for (let l = 0; l < lists.length; l++) {
+            const ids = lists[l]![score];
+            if (!ids) continue;
+            for (let i = 0; i < ids.length; i++) {
+              const position = ids[i]!;
+              if (first) {
+                if (mark[position] === current) continue;
+                worstTier[position] = tier;
+                tierSum[position] = tier;
+                scoreSum[position] = score;
+                candidates[count++] = position;
+              } else {
+                if (mark[position] !== previous) continue;
+                if (tier > worstTier[position]!) worstTier[position] = tier;
+                tierSum[position]! += tier;
+                scoreSum[position]! += score;
+              }
+              mark[position] = current;
+            }
+          }
+        }
+      }
+      if (!first) {
+        let kept = 0;
+        for (let i = 0; i < count; i++) {
+          const position = candidates[i]!;
+          if (mark[position] === current) candidates[kept++] = position;
+        }
+        count = kept;
+      }
+      if (count === 0) return new Int32Array(0);
+      previous = current;
+    }
+
+    return this.#rank(count, previous, words.length);
+  }
+
+  /**
+   * Orders the first `count` candidates (all marked with `stamp`) by worst tier, tier sum,
+   * score sum, then position: a counting sort over those small integer keys, fed in
+   * position order.
+   */
+  #rank(count: number, stamp: number, wordCount: number): Int32Array {
+    const worstTier = this.#worstTier;
+    const tierSum = this.#tierSum;
+    const scoreSum = this.#scoreSum;
+    let inOrder = this.#candidates.subarray(0, count);
+    // Sorting a few candidates beats scanning every position; many are cheaper to scan.
+    if (count * 16 < this.#mark.length) inOrder.sort();
+    else inOrder = this.#marked(stamp, count);
+
+    const tierCount = KINDS * this.#fields.length;
+    const tierSpan = (tierCount - 1) * wordCount + 1;
+    const scoreSpan = (RESOLUTION - 1) * wordCount + 1;
+    const counts = new Int32Array(tierCount * tierSpan * scoreSpan + 1);
+    const keys = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      const p = inOrder[i]!;
+      const key = (worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]!;
+      keys[i] = key;
+      counts[key + 1]!++;
+    }
+    for (let k = 1; k < counts.length; k++) counts[k]! += counts[k - 1]!;
+    const ranked = new Int32Array(count);
+    for (let i = 0; i < count; i++) ranked[counts[keys[i]!]!++] = inOrder[i]!;
+    return ranked;
+  }
+
+  /** The `count` positions marked with `stamp`, ascending. */
+  #marked(stamp: number, count: number): Int32Array {
+    const mark = this.#mark;
+    const positions = new Int32Array(count);
+    for (let p = 0, i = 0; i < count; p++) {
+      if (mark[p] === stamp) positions[i++] = p;
+    }
+    return positions;
+  }
+
+  #postings(word: string): WordPostings {
+    const terms = this.#terms;
+    const matches: Array<{ term: string; kind: number }> = [];
+    for (let i = lowerBound(terms, word); i < terms.length && terms[i]!.startsWith(word); i++) {
+      matches.push({ term: terms[i]!, kind: terms[i] === word ? EXACT : PREFIX });
+    }
+    if (word.length >= MIN_TYPO_WORD_LENGTH) {
+      for (const term of this.#typos(word)) {
+        if (!term.startsWith(word)) matches.push({ term, kind: TYPO });
+      }
+    }
+    const tiers: Buckets[][] = Array.from({ length: KINDS * this.#fields.length }, () => []);
+    let size = 0;
+    this.#fields.forEach((field, f) => {
+      for (const { term, kind } of matches) {
+        const buckets = field.search(term, { resolve: false }).result as Buckets;
+        if (buckets.length === 0) continue;
+        tiers[KINDS * f + kind]!.push(buckets);
+        for (const ids of buckets) size += ids?.length ?? 0;
+      }
+    });
+    return { tiers, size };
+  }
+}
+
+/** The index of the first element of the sorted `terms` that is not below `word`. */
+function lowerBound(terms: readonly string[], word: string): number {
+  let low = 0;
+  let high = terms.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (terms[middle]! < word) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+// ---------------------------------------------------------------------------------------
+// Normalisation: one fold for documents and queries.
+
+// Letters that NFD does not decompose, spelled the way a keyboard without them would.
+const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i',
+};
+const SPECIAL_LETTER = /[ßæœøłđðþı]/g;
+// A word with its diacritics as combining marks; hyphens join the parts of a compound.
+const WORD = /[\p{L}\p{N}\p{M}]+(?:[-\u2010\u2011][\p{L}\p{N}\p{M}]+)*/gu;
+const HYPHEN = /[-\u2010\u2011]/;
+const MARKS = /\p{M}/gu;
+const GERMAN_UMLAUT = /([aou])\u0308/g;
+const HAS_GERMAN_UMLAUT = /[aou]\u0308/;
+
+function decompose(text: string): string {
+  return text.toLowerCase().normalize('NFD').replace(SPECIAL_LETTER, (c) => SPECIAL_LETTERS[c]!);
+}
+
+/**
+ * The words of a document field in reading order, folded. A word with a German umlaut is
+ * followed by its ae/oe/ue spelling ("zürich" → "zurich", "zuerich"), and a hyphenated
+ * compound by its parts joined ("saas-fee" → "saas", "fee", "saasfee"), so that either
+ * spelling of the query finds it.
+ */
+function documentWords(text: string): string[] {
+  const words: string[] = [];
+  for (const [compound] of decompose(text).matchAll(WORD)) {
+    const parts = compound.split(HYPHEN);
+    for (const part of parts) {
+      const folded = part.replace(MARKS, '');
+      if (!folded) continue;
+      words.push(folded);
+      if (HAS_GERMAN_UMLAUT.test(part)) words.push(part.replace(GERMAN_UMLAUT, '$1e').replace(MARKS, ''));
+    }
+    if (parts.length > 1) {
+      const joined = parts.join('').replace(MARKS, '');
+      if (joined) words.push(joined);
+    }
+  }
+  return words;
+}
+
+/** The words of a query, folded like {@link documentWords}; compounds count as their parts. */
+function queryWords(query: string): string[] {
+  const words: string[] = [];
+  for (const [compound] of decompose(query).matchAll(WORD)) {
+    for (const part of compound.split(HYPHEN)) {
+      const folded = part.replace(MARKS, '');
+      if (folded) words.push(folded);
+    }
+  }
+  return words;
+}
+
+// ---------------------------------------------------------------------------------------
+// Typo candidates.
+
+/**
+ * Returns a function listing the words of `vocabulary` one edit away from a query word
+ * (of at least MIN_TYPO_WORD_LENGTH letters), found through their single-letter deletions.
+ */
+function createTypoFinder(vocabulary: ReadonlySet<string>): (word: string) => string[] {
+  // deletion → the words that give it by dropping one letter. Only words that can be one
+  // edit from a typo-eligible query word need entries: a 5-letter query reaches 4-letter
+  // words by a deletion of its own, looked up in the vocabulary directly.
+  const deletions = new Map<string, string | string[]>();
+  for (const word of vocabulary) {
+    if (word.length < MIN_TYPO_WORD_LENGTH) continue;
+    for (let i = 0; i < word.length; i++) {
+      const key = word.slice(0, i) + word.slice(i + 1);
+      const entry = deletions.get(key);
+      if (entry === undefined) deletions.set(key, word);
+      else if (typeof entry === 'string') {
+        if (entry !== word) deletions.set(key, [entry, word]);
+      } else if (entry[entry.length - 1] !== word) entry.push(word);
+    }
+  }
+
+  return (word) => {
+    const found = new Set<string>();
+    const collect = (key: string) => {
+      const entry = deletions.get(key);
+      if (entry === undefined) return;
+      for (const candidate of typeof entry === 'string' ? [entry] : entry) {
+        if (candidate !== word && withinOneEdit(word, candidate)) found.add(candidate);
+      }
+    };
+    // An inserted letter in the word: the vocabulary word is one of its deletions.
+    // A missing letter: the word is a deletion of the vocabulary word.
+    // A substituted or swapped letter: both share a deletion.
+    collect(word);
+    for (let i = 0; i < word.length; i++) {
+      const key = word.slice(0, i) + word.slice(i + 1);
+      if (vocabulary.has(key)) found.add(key);
+      collect(key);
+    }
+    return [...found];
+  };
+}
+
+/** True when a and b differ by at most one insertion, deletion, substitution or swap of neighbours. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const restA = endA - start;
+  const restB = endB - start;
+  if (restA <= 1 && restB <= 1) return true;
+  return restA === 2 && restB === 2 && a[start] === b[start + 1] && a[start + 1] === b[start];
+}

@@ -1,0 +1,313 @@
+import { describe, expect, it } from 'vitest';
+import { createTextIndex, MAX_QUERY_WORDS, type TextIndex } from '../../server/textIndex.ts';
+
+type Doc = [name: string, abstract: string | null];
+
+/** An index over `docs` and a search that answers with the names of the documents found. */
+function searchable(docs: Doc[]): { index: TextIndex; names: (query: string) => string[] | null } {
+  const index = createTextIndex(docs);
+  return {
+    index,
+    names: (query) => {
+      const positions = index.search(query);
+      return positions && Array.from(positions, (position) => docs[position]![0]);
+    },
+  };
+}
+
+const de = searchable([
+  ['Seeweg nach Rapperswil', 'Gemütlicher Spaziergang von Zürich dem Ufer entlang'],
+  ['Zürich Altstadt', 'Rundgang durch die Gassen an der Limmat'],
+  ['Genf', 'Spaziergang am Genfersee mit Blick auf den Jet d’eau'],
+  ['Gruyères', 'Mittelalterliches Städtchen, bekannt für seinen Käse'],
+  ['Sils/Segl', 'Wanderung am Silsersee im Oberengadin'],
+  ['Saas-Fee', 'Gletscherdorf im Wallis'],
+  ['Neuenburg', 'Die Stadt Neuchâtel liegt am Neuenburgersee'],
+  ['Graubünden Panorama', 'Rundreise durch die Täler'],
+  ['Zermatt', 'Autofreies Dorf am Fuss des Matterhorns'],
+  ['Grindelwald First', 'Bergbahn und Cliff Walk'],
+  ['Interlaken', 'Zwischen Thunersee und Brienzersee'],
+  ['Straßenbahn-Rundfahrt', 'Mit dem Tram durch Basel'],
+  ['Lugano', 'Spaziergang am Lago di Lugano'],
+]);
+
+const en = searchable([
+  ['Zurich Old Town', 'A walk through the lanes along the Limmat'],
+  ['Geneva Lakeside', 'Stroll along Lake Geneva to the Jet d’eau'],
+  ['Grisons Panorama', 'A round trip through the valleys of Graubünden'],
+  ['Gruyères Castle', 'Medieval town famous for its cheese'],
+]);
+
+const fr = searchable([
+  ['Zurich, la vieille ville', 'Promenade dans les ruelles au bord de la Limmat'],
+  ['Genève', 'Promenade au bord du lac Léman'],
+  ['Grisons', 'Circuit à travers les vallées'],
+  ['Château de Gruyères', 'Cité médiévale célèbre pour son fromage'],
+  ['Neuchâtel', 'Les façades jaunes de la vieille ville'],
+]);
+
+const it_ = searchable([
+  ['Zurigo città vecchia', 'Passeggiata lungo la Limmat'],
+  ['Ginevra', 'Passeggiata sul lungolago fino al Jet d’eau'],
+  ['Grigioni', 'Giro delle valli, lunedì e martedì'],
+  ['Sentiero di Sils', 'Escursione sul lago di Segl'],
+]);
+
+describe('createTextIndex', () => {
+  describe('case and diacritics', () => {
+    it('finds Zürich whatever the case and spelling in German', () => {
+      for (const query of ['zurich', 'ZURICH', 'Zürich', 'ZÜRICH', 'Zuerich', 'zuerich']) {
+        expect(de.names(query), query).toEqual(['Zürich Altstadt', 'Seeweg nach Rapperswil']);
+      }
+    });
+
+    it('finds Zurich, Zurigo and Genève as each language writes them', () => {
+      expect(en.names('zürich')).toEqual(['Zurich Old Town']);
+      expect(fr.names('Zurich')).toEqual(['Zurich, la vieille ville']);
+      expect(it_.names('zurigo')).toEqual(['Zurigo città vecchia']);
+      expect(fr.names('geneve')).toEqual(['Genève']);
+      expect(fr.names('GENEVE')).toEqual(['Genève']);
+      expect(en.names('Geneva')).toEqual(['Geneva Lakeside']);
+      expect(it_.names('Ginevra')).toEqual(['Ginevra']);
+      expect(de.names('genf')).toEqual(['Genf']);
+    });
+
+    it('finds Gruyères without its accent and without its last letter', () => {
+      expect(de.names('gruyeres')).toEqual(['Gruyères']);
+      expect(fr.names('gruyere')).toEqual(['Château de Gruyères']);
+      expect(en.names('Gruyere')).toEqual(['Gruyères Castle']);
+    });
+
+    it('folds French and Italian accents and the cedilla', () => {
+      expect(fr.names('leman')).toEqual(['Genève']);
+      expect(fr.names('chateau')).toEqual(['Château de Gruyères']);
+      expect(fr.names('facades')).toEqual(['Neuchâtel']);
+      expect(fr.names('medievale')).toEqual(['Château de Gruyères']);
+      expect(it_.names('citta')).toEqual(['Zurigo città vecchia']);
+      expect(it_.names('lunedi')).toEqual(['Grigioni']);
+    });
+
+    it('matches a German umlaut written as ue, oe or ae, or without its dots', () => {
+      expect(de.names('Graubuenden')).toEqual(['Graubünden Panorama']);
+      expect(de.names('graubunden')).toEqual(['Graubünden Panorama']);
+      expect(de.names('Kaese')).toEqual(['Gruyères']);
+      expect(de.names('taeler')).toEqual(['Graubünden Panorama']);
+      expect(de.names('Staedtchen')).toEqual(['Gruyères']);
+      expect(en.names('graubuenden')).toEqual(['Grisons Panorama']);
+      // Beyond what typo tolerance would forgive: a prefix, and two umlauts in one word.
+      expect(de.names('Zue')).toEqual(['Zürich Altstadt', 'Seeweg nach Rapperswil']);
+      const index = createTextIndex([['Schönbühl'], ['Schonbuhl']]);
+      expect(Array.from(index.search('Schoenbuehl')!)).toEqual([0]);
+      expect(Array.from(index.search('schönbühl')!)).toEqual([0, 1]);
+    });
+
+    it('matches ß and ss both ways', () => {
+      expect(de.names('strassenbahn')).toEqual(['Straßenbahn-Rundfahrt']);
+      expect(de.names('Straßenbahn')).toEqual(['Straßenbahn-Rundfahrt']);
+      const index = createTextIndex([['Fuss'], ['Fuß']]);
+      expect(Array.from(index.search('fuß')!)).toEqual([0, 1]);
+      expect(Array.from(index.search('fuss')!)).toEqual([0, 1]);
+    });
+
+    it('finds Neuchâtel without its circumflex in any field', () => {
+      expect(fr.names('neuchatel')).toEqual(['Neuchâtel']);
+      expect(de.names('Neuchatel')).toEqual(['Neuenburg']);
+    });
+  });
+
+  describe('compound names', () => {
+    it('finds Saas-Fee written with a hyphen, a space or neither', () => {
+      for (const query of ['Saas-Fee', 'saas fee', 'saasfee', 'Saas', 'fee']) {
+        expect(de.names(query), query).toEqual(['Saas-Fee']);
+      }
+    });
+
+    it('finds Sils/Segl by either of its names', () => {
+      expect(de.names('sils')).toEqual(['Sils/Segl']);
+      expect(de.names('Segl')).toEqual(['Sils/Segl']);
+      expect(it_.names('segl')).toEqual(['Sentiero di Sils']);
+    });
+  });
+
+  describe('prefixes', () => {
+    it('finds a place from the first letters of its name', () => {
+      expect(de.names('zer')).toEqual(['Zermatt']);
+      expect(de.names('grind')).toEqual(['Grindelwald First']);
+      expect(de.names('Neuch')).toEqual(['Neuenburg']);
+      expect(fr.names('gen')).toEqual(['Genève']);
+      expect(it_.names('Zur')).toEqual(['Zurigo città vecchia']);
+    });
+
+    it('matches a word inside a field by its prefix too', () => {
+      expect(de.names('matterh')).toEqual(['Zermatt']);
+    });
+  });
+
+  describe('typos', () => {
+    it('forgives one inserted, missing, replaced or swapped letter in words of five letters or more', () => {
+      expect(de.names('Zermattt')).toEqual(['Zermatt']);
+      expect(de.names('Zermat')).toEqual(['Zermatt']);
+      expect(de.names('Zermstt')).toEqual(['Zermatt']);
+      expect(de.names('Grindelwlad')).toEqual(['Grindelwald First']);
+      expect(de.names('Interlakn')).toEqual(['Interlaken']);
+      expect(de.names('Intrelaken')).toEqual(['Interlaken']);
+      expect(de.names('Lugamo')).toEqual(['Lugano']);
+      expect(fr.names('Genefe')).toEqual(['Genève']);
+      expect(it_.names('Zurigi')).toEqual(['Zurigo città vecchia']);
+    });
+
+    it('forgives a typo in a five-letter word', () => {
+      const index = createTextIndex([['Basel'], ['Bern']]);
+      expect(Array.from(index.search('Basle')!)).toEqual([0]);
+      expect(Array.from(index.search('Bsael')!)).toEqual([0]);
+    });
+
+    it('does not forgive two typos in one word', () => {
+      expect(de.names('Zremattt')).toEqual([]);
+      expect(de.names('Grindelwlda')).toEqual([]);
+      expect(de.names('Intrelakn')).toEqual([]);
+    });
+
+    it('takes words under five letters exactly or as a prefix, never with a typo', () => {
+      const index = createTextIndex([['Genf'], ['Bern'], ['Sion'], ['Chur']]);
+      expect(Array.from(index.search('genf')!)).toEqual([0]);
+      expect(Array.from(index.search('gemf')!)).toEqual([]);
+      expect(Array.from(index.search('berm')!)).toEqual([]);
+      expect(Array.from(index.search('sino')!)).toEqual([]);
+      expect(Array.from(index.search('chr')!)).toEqual([]);
+      expect(Array.from(index.search('chu')!)).toEqual([3]);
+    });
+
+    it('does not find unrelated words', () => {
+      expect(de.names('Lausanne')).toEqual([]);
+      expect(de.names('zug')).toEqual([]);
+      expect(de.names('Matterhorn Lausanne')).toEqual([]);
+      expect(en.names('Basel')).toEqual([]);
+      expect(fr.names('Lugano')).toEqual([]);
+    });
+  });
+
+  describe('several words', () => {
+    it('requires every word to match, in any field and order', () => {
+      expect(de.names('zermatt matterhorn')).toEqual(['Zermatt']);
+      expect(de.names('Matterhorn autofreies zermatt')).toEqual(['Zermatt']);
+      expect(de.names('zürich rapperswil')).toEqual(['Seeweg nach Rapperswil']);
+      expect(de.names('zermatt rapperswil')).toEqual([]);
+    });
+
+    it('lets each word match exactly, by prefix or with its typo', () => {
+      expect(de.names('Zermattt matter')).toEqual(['Zermatt']);
+      expect(de.names('grindelwlad cliff wal')).toEqual(['Grindelwald First']);
+    });
+
+    it('counts a repeated word once', () => {
+      expect(de.names('zermatt Zermatt ZERMATT')).toEqual(['Zermatt']);
+    });
+
+    it(`ignores distinct words after the first ${MAX_QUERY_WORDS}`, () => {
+      const words = 'one two three four five six seven eight nine ten'.split(' ');
+      expect(words).toHaveLength(MAX_QUERY_WORDS);
+      const index = createTextIndex([[words.join(' ')]]);
+      expect(Array.from(index.search(words.join(' '))!)).toEqual([0]);
+      expect(Array.from(index.search(`${words.join(' ')} eleven`)!)).toEqual([0]);
+      expect(Array.from(index.search(`eleven ${words.join(' ')}`)!)).toEqual([]);
+    });
+  });
+
+  describe('ranking', () => {
+    it('ranks a match in the name before a match in the abstract only', () => {
+      // The abstract match comes first in document order.
+      expect(de.names('zurich')).toEqual(['Zürich Altstadt', 'Seeweg nach Rapperswil']);
+      expect(de.names('lugano')).toEqual(['Lugano']);
+      const index = createTextIndex([
+        ['Lago Maggiore', 'Boat trip from Locarno'],
+        ['Locarno', null],
+        ['Ascona', 'Next to Locarno'],
+        ['Locarno Film Festival', 'Every August'],
+      ]);
+      expect(Array.from(index.search('locarno')!)).toEqual([1, 3, 2, 0]);
+    });
+
+    it('ranks the name field first even against a typo', () => {
+      const index = createTextIndex([
+        ['Laax', 'Flims is next door'],
+        ['Films by the lake', null],
+      ]);
+      expect(Array.from(index.search('flims')!)).toEqual([1, 0]);
+    });
+
+    it('ranks an exact word before a prefix, and a prefix before a typo', () => {
+      const index = createTextIndex([['Films by the lake'], ['Flimserstein'], ['Flims']]);
+      expect(Array.from(index.search('flims')!)).toEqual([2, 1, 0]);
+      const glarus = createTextIndex([['Glaris'], ['Glarus']]);
+      expect(Array.from(glarus.search('glarus')!)).toEqual([1, 0]);
+    });
+
+    it('ranks documents whose every word matches in the name before those needing the abstract', () => {
+      const index = createTextIndex([
+        ['Zermatt', 'Hike below the Matterhorn'],
+        ['Zermatt Matterhorn Glacier Paradise', null],
+      ]);
+      expect(Array.from(index.search('zermatt matterhorn')!)).toEqual([1, 0]);
+    });
+
+    it('ranks a word near the start of a field before one further in', () => {
+      const index = createTextIndex([
+        ['A', 'Long walk along the shore through reeds and meadows to Brienz'],
+        ['B', 'Brienz and its wood carvers'],
+      ]);
+      expect(Array.from(index.search('brienz')!)).toEqual([1, 0]);
+    });
+
+    it('keeps document order between equal matches', () => {
+      const index = createTextIndex([['Lugano'], ['Lugano Paradiso'], ['Lugano'], ['Lugano']]);
+      expect(Array.from(index.search('lugano')!)).toEqual([0, 1, 2, 3]);
+      expect(Array.from(index.search('lug')!)).toEqual([0, 1, 2, 3]);
+    });
+
+    it('keeps document order when the matches come from different words, in a large index', () => {
+      // "zermatt" and "zermatter" both extend the prefix; the later word holds the earlier
+      // position. Few matches among many documents take the sorting path.
+      const docs: Doc[] = Array.from({ length: 300 }, (_, i): Doc => [`Wanderweg ${i}`, null]);
+      docs[250] = ['Zermatt', null];
+      docs[10] = ['Zermatter Höhenweg', null];
+      expect(Array.from(createTextIndex(docs).search('zermat')!)).toEqual([10, 250]);
+      // The same in a small index, where scanning every position is cheaper.
+      const small = createTextIndex([['Zermatter Höhenweg'], ['Wanderweg'], ['Zermatt']]);
+      expect(Array.from(small.search('zermat')!)).toEqual([0, 2]);
+    });
+  });
+
+  describe('queries without words', () => {
+    it('returns null for an empty, blank or punctuation-only query', () => {
+      expect(de.index.search('')).toBeNull();
+      expect(de.index.search('   ')).toBeNull();
+      expect(de.index.search('\t\n')).toBeNull();
+      expect(de.index.search('-- / !?')).toBeNull();
+    });
+
+    it('finds words between punctuation', () => {
+      expect(de.names('  "Zermatt"! ')).toEqual(['Zermatt']);
+    });
+  });
+
+  describe('documents', () => {
+    it('skips null and empty fields and finds nothing in an empty index', () => {
+      const index = createTextIndex([['Arosa', null], ['', 'Arosa Lenzerheide'], [null, null]]);
+      expect(Array.from(index.search('arosa')!)).toEqual([0, 1]);
+      expect(Array.from(createTextIndex([]).search('arosa')!)).toEqual([]);
+    });
+
+    it('refuses documents with different numbers of fields', () => {
+      expect(() => createTextIndex([['Arosa', null], ['Davos']])).toThrow(
+        new RangeError('document 1 has 1 text fields, expected 2'),
+      );
+    });
+
+    it('answers the same query the same way twice', () => {
+      const first = Array.from(de.index.search('zurich')!);
+      de.index.search('zermatt matterhorn');
+      expect(Array.from(de.index.search('zurich')!)).toEqual(first);
+    });
+  });
+});
