@@ -5,6 +5,7 @@
  * snapshot version with gzip-compressed JSON arrays of records:
  *
  *   data/manifest.json
+ *   data/<version>/manifest.json          (a copy of the manifest that committed it, for rollback)
  *   data/<version>/<locale>/<area>.json.gz
  *
  * Every record is already in the shape the GraphQL API returns (see schema.graphql),
@@ -448,13 +449,19 @@ export interface AreaRecords {
 // ---------------------------------------------------------------------------
 // Writing
 
+/** A content file of an earlier version of the same data directory, copied as it is. */
+export interface CarriedFile {
+  carry: FileEntry;
+}
+
 /** What one source contributes to a snapshot. */
 export interface SourceSnapshot {
   label: string;
-  /** ISO 8601 time the data was fetched. */
+  /** ISO 8601 time the data was fetched (of the oldest part, when some files are carried). */
   lastSync: string;
   stale?: boolean;
-  locales: Partial<Record<Locale, Partial<{ [A in AreaName]: AreaRecords[A][] }>>>;
+  /** Per locale and area: fresh records to write, or a file to carry over from an earlier version. */
+  locales: Partial<Record<Locale, Partial<{ [A in AreaName]: AreaRecords[A][] | CarriedFile }>>>;
 }
 
 /** Snapshot ids sort by time and are safe as directory names: `2026-11-21T04-00-00Z`. */
@@ -473,8 +480,10 @@ export function contentPath(version: string, locale: Locale, area: AreaName): st
  * Content goes to `<version>.tmp/` first, every file is fsynced, the directory is renamed
  * to `<version>/`, and only then is the manifest replaced through temp-then-rename. A crash
  * at any point leaves the previous manifest, and so the previous snapshot, intact.
+ * A {@link CarriedFile} is copied from its earlier version after checking its sha256.
  *
- * @throws if `<version>/` already exists (versions are immutable once published)
+ * @throws if `<version>/` already exists (versions are immutable once published), or a carried
+ *   file is missing or no longer matches its sha256
  */
 export async function writeSnapshot(
   dataDir: string,
@@ -504,18 +513,19 @@ export async function writeSnapshot(
         if (!areas) continue;
         const files: Partial<Record<AreaName, FileEntry>> = {};
         for (const area of SOURCE_AREAS[name]) {
-          const records = (areas as Partial<Record<AreaName, unknown[]>>)[area];
-          if (!records) continue;
+          const content = (areas as Partial<Record<AreaName, unknown[] | CarriedFile>>)[area];
+          if (!content) continue;
           const file = contentPath(version, locale, area);
-          const bytes = encodeRecords(records);
+          const bytes = Array.isArray(content) ? encodeRecords(content) : await readCarried(dataDir, content.carry);
           await writeDurably(path.join(tmpDir, locale, `${area}.json.gz`), bytes);
-          files[area] = { file, count: records.length, sha256: sha256(bytes) };
+          files[area] = { file, count: Array.isArray(content) ? content.length : content.carry.count, sha256: sha256(bytes) };
         }
         entry.locales[locale] = files;
       }
       manifest.sources[name] = entry;
     }
-    await fs.mkdir(tmpDir, { recursive: true });
+    await writeDurably(path.join(tmpDir, 'manifest.json'), encodeManifest(manifest));
+    await fsyncDir(tmpDir);
     await fs.rename(tmpDir, finalDir);
     await fsyncDir(dataDir);
   } catch (error) {
@@ -531,12 +541,46 @@ export async function writeManifest(dataDir: string, manifest: Manifest): Promis
   const target = path.join(dataDir, 'manifest.json');
   const tmp = `${target}.${process.pid}.tmp`;
   try {
-    await writeDurably(tmp, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+    await writeDurably(tmp, encodeManifest(manifest));
     await fs.rename(tmp, target);
     await fsyncDir(dataDir);
   } finally {
     await fs.rm(tmp, { force: true });
   }
+}
+
+/**
+ * Reads a data directory's `manifest.json` as it is, without checking it.
+ *
+ * @returns the parsed manifest, or null when there is none
+ * @throws when the file cannot be read or is not JSON
+ */
+export async function readManifest(dataDir: string): Promise<Manifest | null> {
+  const file = path.join(dataDir, 'manifest.json');
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as Manifest;
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function encodeManifest(manifest: Manifest): Buffer {
+  return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
+  const file = path.join(dataDir, entry.file);
+  const bytes = await fs.readFile(file);
+  const actual = sha256(bytes);
+  if (actual !== entry.sha256) throw new Error(`cannot carry ${file} over: sha256 ${actual}, expected ${entry.sha256}`);
+  return bytes;
 }
 
 /** One JSON array, one record per line (readable with `zcat`), gzip-compressed deterministically. */
@@ -545,6 +589,7 @@ export function encodeRecords(records: readonly unknown[]): Buffer {
   return gzipSync(json, { level: 9 });
 }
 
+/** Hex sha256 of some bytes, as stored in {@link FileEntry.sha256}. */
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }

@@ -1,0 +1,288 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { watch } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSnapshot } from '../../server/load.ts';
+import { mergeById, prune, publish, rollback } from '../../sync/publish.ts';
+import { type Manifest, readManifest } from '../../sync/snapshot.ts';
+import { activities, loadSchema, route, snowdata } from './helpers/records.ts';
+
+const schema = loadSchema();
+let dataDir: string;
+
+beforeEach(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'publish-'));
+});
+afterEach(async () => {
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+const at = (day: number, hour = 4) => new Date(Date.UTC(2026, 10, day, hour));
+
+async function manifest(): Promise<Manifest> {
+  return (await readManifest(dataDir))!;
+}
+
+async function records(file: string): Promise<unknown[]> {
+  return JSON.parse(gunzipSync(await fs.readFile(path.join(dataDir, file))).toString('utf8'));
+}
+
+async function versions(): Promise<string[]> {
+  return (await fs.readdir(dataDir)).filter((name) => name !== 'manifest.json').sort();
+}
+
+describe('publish', () => {
+  it('writes a new version, commits the manifest and the server loads it', async () => {
+    const result = await publish({
+      dataDir,
+      outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) }, activities: { ok: true, fetched: activities(4, at(21).toISOString()) } },
+      now: at(21),
+    });
+    expect(result.version).toBe('2026-11-21T04-00-00Z');
+    expect(result.sources.map((s) => [s.source, s.status])).toEqual([
+      ['activities', 'published'],
+      ['snowdata', 'published'],
+    ]);
+    const m = await manifest();
+    expect(m.version).toBe('2026-11-21T04-00-00Z');
+    expect(m.sources.snowdata).toMatchObject({ label: 'Snowdata test feed', lastSync: '2026-11-21T04:00:00.000Z', expiresAt: '2026-11-22T04:00:00.000Z', stale: false });
+    expect(m.sources.snowdata!.locales['de-CH']!.routes).toMatchObject({ file: '2026-11-21T04-00-00Z/de-CH/routes.json.gz', count: 10 });
+    // Each version keeps the manifest that committed it, for --rollback.
+    expect(await readManifest(path.join(dataDir, result.version))).toEqual(m);
+
+    const snapshot = await loadSnapshot(dataDir, schema);
+    expect(snapshot.locales['en-CH'].routes).toHaveLength(10);
+    expect(snapshot.locales['de-CH'].locations).toHaveLength(4);
+    expect(snapshot.locales['fr-CH'].routes).toHaveLength(0);
+  });
+
+  it('merges duplicate records across pages by id, keeping the last copy in the place of the first', async () => {
+    const fetched = snowdata(3, at(21).toISOString(), ['de-CH']);
+    const routes = fetched.locales['de-CH']!.routes!;
+    routes.records.push({ ...route(0), status: 'NOINFO' }, route(2));
+    const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched } }, now: at(21) });
+    expect(result.sources[0]!.areas).toContainEqual({ locale: 'de-CH', area: 'routes', count: 3, previous: null, rejected: 0, duplicates: 2 });
+    const stored = (await records((await manifest()).sources.snowdata!.locales['de-CH']!.routes!.file)) as { id: string; status: string }[];
+    expect(stored.map((r) => [r.id, r.status])).toEqual([
+      ['route-0', 'NOINFO'],
+      ['route-1', 'OPEN'],
+      ['route-2', 'OPEN'],
+    ]);
+  });
+
+  it('keeps the last good data of a failed source, marked stale with its old lastSync, while the others publish', async () => {
+    await publish({
+      dataDir,
+      outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) }, activities: { ok: true, fetched: activities(4, at(21).toISOString()) } },
+      now: at(21),
+    });
+    const result = await publish({
+      dataDir,
+      outcomes: { snowdata: { ok: false, error: new Error('[GET] "https://snow.example/stations": 503 Service Unavailable') }, activities: { ok: true, fetched: activities(5, at(22).toISOString()) } },
+      now: at(22),
+    });
+    expect(result.sources).toMatchObject([
+      { source: 'activities', status: 'published', carried: false },
+      { source: 'snowdata', status: 'failed', carried: true, reason: '[GET] "https://snow.example/stations": 503 Service Unavailable' },
+    ]);
+    const m = await manifest();
+    expect(m.version).toBe('2026-11-22T04-00-00Z');
+    expect(m.sources.snowdata).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z', expiresAt: '2026-11-22T04:00:00.000Z' });
+    // Copied into the new version, so pruning the old one loses nothing.
+    expect(m.sources.snowdata!.locales['de-CH']!.routes!.file).toBe('2026-11-22T04-00-00Z/de-CH/routes.json.gz');
+    expect(m.sources.activities).toMatchObject({ stale: false, lastSync: '2026-11-22T04:00:00.000Z' });
+    await fs.rm(path.join(dataDir, '2026-11-21T04-00-00Z'), { recursive: true });
+    const snapshot = await loadSnapshot(dataDir, schema);
+    expect(snapshot.locales['de-CH'].routes).toHaveLength(10);
+    expect(snapshot.locales['de-CH'].locations).toHaveLength(5);
+  });
+
+  it('leaves a source that was not requested as it was, stale flag included', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
+    await publish({ dataDir, outcomes: { snowdata: { ok: false, error: new Error('down') } }, now: at(22) });
+    const result = await publish({ dataDir, outcomes: { activities: { ok: true, fetched: activities(2, at(23).toISOString()) } }, now: at(23) });
+    expect(result.sources.map((s) => s.source)).toEqual(['activities']);
+    expect((await manifest()).sources.snowdata).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z' });
+  });
+
+  it('reports a failed source with no earlier data as failed and publishes nothing for it', async () => {
+    const result = await publish({ dataDir, outcomes: { tours: { ok: false, error: new Error('MYSWITZERLAND_API_KEY is not set') } }, now: at(21) });
+    expect(result.sources).toEqual([{ source: 'tours', status: 'failed', reason: 'MYSWITZERLAND_API_KEY is not set', forced: [], carried: false, areas: [] }]);
+    expect((await manifest()).sources).toEqual({});
+  });
+
+  it('refuses a source whose item count falls by more than half, and keeps its old data', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
+    const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(4, at(22).toISOString()) } }, now: at(22) });
+    expect(result.sources[0]).toMatchObject({
+      status: 'refused',
+      carried: true,
+      reason: 'de-CH routes: 4 items, down from 10 (more than 50 % fewer); en-CH routes: 4 items, down from 10 (more than 50 % fewer) (use --force to publish anyway)',
+    });
+    const m = await manifest();
+    expect(m.sources.snowdata).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z' });
+    expect(m.sources.snowdata!.locales['de-CH']!.routes!.count).toBe(10);
+  });
+
+  it('publishes a shrunk source when forced, and says which guard it overrode', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
+    const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(4, at(22).toISOString(), ['de-CH']) } }, now: at(22), force: true });
+    expect(result.sources[0]).toMatchObject({ status: 'published', forced: ['de-CH routes: 4 items, down from 10 (more than 50 % fewer)'] });
+    expect((await manifest()).sources.snowdata!.locales['de-CH']!.routes!.count).toBe(4);
+  });
+
+  it('publishes exactly half of the previous count', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
+    const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(5, at(22).toISOString()) } }, now: at(22) });
+    expect(result.sources[0]!.status).toBe('published');
+  });
+
+  it('refuses a source with more than 2 % of its records failing validation, unless forced', async () => {
+    const refused = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(97, at(21).toISOString(), ['de-CH'], 3) } }, now: at(21) });
+    expect(refused.sources[0]).toMatchObject({
+      status: 'refused',
+      carried: false,
+      reason: 'de-CH routes: 3 of 100 records failed validation (3 %, at most 2 % allowed) (use --force to publish anyway)',
+    });
+    expect((await manifest()).sources.snowdata).toBeUndefined();
+
+    const within = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(98, at(22).toISOString(), ['de-CH'], 2) } }, now: at(22) });
+    expect(within.sources[0]!.status).toBe('published');
+    const forced = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(97, at(23).toISOString(), ['de-CH'], 3) } }, now: at(23), force: true });
+    expect(forced.sources[0]!.status).toBe('published');
+  });
+
+  it('keeps the locales a run did not fetch, and the older lastSync', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString(), ['de-CH', 'en-CH']) } }, now: at(21) });
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(12, at(22).toISOString(), ['de-CH']) } }, now: at(22) });
+    const m = await manifest();
+    expect(m.sources.snowdata).toMatchObject({ stale: false, lastSync: '2026-11-21T04:00:00.000Z' });
+    expect(m.sources.snowdata!.locales['de-CH']!.routes!.count).toBe(12);
+    expect(m.sources.snowdata!.locales['en-CH']!.routes).toMatchObject({ count: 10, file: '2026-11-22T04-00-00Z/en-CH/routes.json.gz' });
+    await expect(loadSnapshot(dataDir, schema)).resolves.toBeDefined();
+  });
+
+  it('names a second version of the same second with a suffix', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(1, at(21).toISOString()) } }, now: at(21) });
+    const second = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(1, at(21).toISOString()) } }, now: at(21) });
+    expect(second.version).toBe('2026-11-21T04-00-00Z-1');
+  });
+
+  it('keeps the newest N versions and prunes the older ones', async () => {
+    for (let day = 1; day <= 4; day++) {
+      await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(2, at(day).toISOString()) } }, now: at(day), keep: 2 });
+    }
+    expect(await versions()).toEqual(['2026-11-03T04-00-00Z', '2026-11-04T04-00-00Z']);
+  });
+
+  it('never prunes the version the manifest points at, and removes leftovers of a killed run', async () => {
+    for (let day = 1; day <= 3; day++) {
+      await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(2, at(day).toISOString()) } }, now: at(day) });
+    }
+    await rollback(dataDir);
+    await rollback(dataDir);
+    await fs.mkdir(path.join(dataDir, '2026-11-04T04-00-00Z.tmp/de-CH'), { recursive: true });
+    await fs.writeFile(path.join(dataDir, 'manifest.json.4242.tmp'), '{');
+    await fs.writeFile(path.join(dataDir, 'README'), 'not ours');
+    const pruned = await prune(dataDir, 1);
+    expect(pruned).toEqual(['2026-11-02T04-00-00Z']);
+    expect(await versions()).toEqual(['2026-11-01T04-00-00Z', '2026-11-03T04-00-00Z', 'README']);
+    expect((await manifest()).version).toBe('2026-11-01T04-00-00Z');
+  });
+});
+
+describe('rollback', () => {
+  it('points the manifest back at the previous version', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(6, at(21).toISOString()) } }, now: at(21) });
+    const first = await manifest();
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(8, at(22).toISOString()) } }, now: at(22) });
+    expect(await rollback(dataDir)).toEqual({ from: '2026-11-22T04-00-00Z', to: '2026-11-21T04-00-00Z' });
+    expect(await manifest()).toEqual(first);
+    expect((await loadSnapshot(dataDir, schema)).locales['de-CH'].routes).toHaveLength(6);
+  });
+
+  it('skips an older version whose files are damaged', async () => {
+    for (let day = 1; day <= 3; day++) {
+      await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(day, at(day).toISOString()) } }, now: at(day) });
+    }
+    await fs.writeFile(path.join(dataDir, '2026-11-02T04-00-00Z/de-CH/routes.json.gz'), 'tampered');
+    expect(await rollback(dataDir)).toEqual({ from: '2026-11-03T04-00-00Z', to: '2026-11-01T04-00-00Z' });
+  });
+
+  it('refuses when there is no older version', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(1, at(21).toISOString()) } }, now: at(21) });
+    await expect(rollback(dataDir)).rejects.toThrow('no version older than 2026-11-21T04-00-00Z to roll back to');
+  });
+});
+
+describe('mergeById', () => {
+  it('keeps one record per id', () => {
+    expect(mergeById([{ id: 1, v: 'a' }, { id: 2, v: 'b' }, { id: 1, v: 'c' }])).toEqual([
+      { id: 1, v: 'c' },
+      { id: 2, v: 'b' },
+    ]);
+  });
+});
+
+describe('a publish killed at any moment', () => {
+  const child = fileURLToPath(new URL('./helpers/publishChild.ts', import.meta.url));
+
+  /**
+   * Starts a publish of 4 × `count` routes in a child process and SIGKILLs it as soon as an
+   * entry whose name matches `when` appears in the data directory.
+   * @returns whether the child finished before the kill landed
+   */
+  async function killDuring(when: RegExp, count: number): Promise<boolean> {
+    const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', child, dataDir, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    proc.stdout!.on('data', (chunk) => (output += chunk));
+    proc.stderr!.on('data', (chunk) => (output += chunk));
+    const watcher = watch(dataDir, (_event, name) => {
+      if (name && when.test(name)) proc.kill('SIGKILL');
+    });
+    try {
+      const [code, signal] = (await once(proc, 'exit')) as [number | null, NodeJS.Signals | null];
+      if (signal !== 'SIGKILL' && code !== 0) throw new Error(`child failed: ${output}`);
+      return signal !== 'SIGKILL';
+    } finally {
+      watcher.close();
+    }
+  }
+
+  beforeEach(async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
+  });
+
+  it('leaves the previous snapshot loadable when killed while content files are written', async () => {
+    const finished = await killDuring(/^2026-11-22T04-00-00Z\.tmp$/, 60_000);
+    expect(finished).toBe(false);
+    const snapshot = await loadSnapshot(dataDir, schema);
+    expect(snapshot.version).toBe('2026-11-21T04-00-00Z');
+    expect(snapshot.locales['de-CH'].routes).toHaveLength(10);
+    // The next run cleans up and publishes.
+    const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(11, at(23).toISOString()) } }, now: at(23) });
+    expect(await versions()).toEqual(['2026-11-21T04-00-00Z', result.version]);
+  });
+
+  it('leaves a loadable snapshot, old or new, when killed as the version is renamed or the manifest replaced', async () => {
+    for (const when of [/^2026-11-22T04-00-00Z$/, /^manifest\.json\.\d+\.tmp$/, /^manifest\.json$/]) {
+      await killDuring(when, 2_000);
+      const snapshot = await loadSnapshot(dataDir, schema);
+      expect(['2026-11-21T04-00-00Z', '2026-11-22T04-00-00Z']).toContain(snapshot.version);
+      expect(snapshot.locales['de-CH'].routes).toHaveLength(snapshot.version === '2026-11-21T04-00-00Z' ? 10 : 2_000);
+      await fs.rm(path.join(dataDir, '2026-11-22T04-00-00Z'), { recursive: true, force: true });
+      await fs.rm(path.join(dataDir, '2026-11-22T04-00-00Z.tmp'), { recursive: true, force: true });
+      if (snapshot.version !== '2026-11-21T04-00-00Z') await rollbackTo('2026-11-21T04-00-00Z');
+    }
+  });
+
+  async function rollbackTo(version: string): Promise<void> {
+    const m = (await readManifest(path.join(dataDir, version)))!;
+    await fs.writeFile(path.join(dataDir, 'manifest.json'), JSON.stringify(m));
+  }
+});
