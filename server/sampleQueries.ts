@@ -98,7 +98,7 @@ export function sampleQueries(store: Store): SampleQuery[] {
     tobogganing { areaName tracksTotal tracksLength tracksOpen tracksOpenLength hasArtificialSnow hasPublicTransport hasRental skillLevel condition report }
     sledge { runsTotal runsLength runsOpenLength condition }
     snowshoe { trailsTotal trailsLength trailsOpenLength condition }
-    prices { dayTicket { adult child teenager senior currency } halfDayTicket { adult child currency } weekTicket { adult currency } seasonTicket { adult currency } halfDayFrom familyReduction hourCardsAvailable dynamicPrices description }
+    prices { dayTicket { ...Category } halfDayTicket { ...Category } weekTicket { ...Category } seasonTicket { ...Category } halfDayFrom familyReduction hourCardsAvailable dynamicPrices description }
     weather { condition temperatureResort temperaturePiste forecast }
     weatherForecast { type date temperature iconCode url }
     images { type url created updated }
@@ -106,7 +106,9 @@ export function sampleQueries(store: Store): SampleQuery[] {
     links { type title url }
     detailLinks { lang url }
   }
-}`,
+}
+
+fragment Category on SnowdataPriceCategory { adult child teenager senior currency }`,
       variables: { id: firstId(de.stations) },
     },
     {

@@ -1,0 +1,57 @@
+/** Starts the real server on a free loopback port over a data directory, and queries it over HTTP. */
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { readConfig } from '../../server/config.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import type { AreaName, AreaRecords, Locale, Manifest } from '../../sync/snapshot.ts';
+
+/** The committed fixture snapshot. */
+export const DATA_DIR = path.resolve(import.meta.dirname, '../../data');
+
+export interface GraphQLResponse {
+  data?: Record<string, any> | null;
+  errors?: { message: string; extensions?: { code?: string }; path?: (string | number)[] }[];
+}
+
+export interface TestApi {
+  server: RunningServer;
+  query(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse>;
+  close(): Promise<void>;
+}
+
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'silent', ...env }));
+  return {
+    server,
+    async query(query, variables) {
+      const response = await fetch(`${server.url}/api/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as GraphQLResponse;
+    },
+    close: () => server.close(),
+  };
+}
+
+/** Reads one area of the committed snapshot straight from its file, independently of the server. */
+export function readArea<A extends AreaName>(locale: Locale, area: A): AreaRecords[A][] {
+  const manifest = JSON.parse(readFileSync(path.join(DATA_DIR, 'manifest.json'), 'utf8')) as Manifest;
+  for (const source of Object.values(manifest.sources)) {
+    const file = source?.locales[locale]?.[area];
+    if (file) return JSON.parse(gunzipSync(readFileSync(path.join(DATA_DIR, file.file))).toString('utf8'));
+  }
+  throw new Error(`no ${area} for ${locale} in ${DATA_DIR}`);
+}
+
+/** Great-circle distance in km (haversine, mean Earth radius), as a reference for the geo index. */
+export function haversineKm(lng1: number, lat1: number, lng2: number, lat2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(a));
+}

@@ -1,0 +1,114 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSnapshot, SnapshotError } from '../../server/load.ts';
+import { resolvers } from '../../server/resolvers/index.ts';
+import { createSchema, readSdl } from '../../server/schema.ts';
+import type { Manifest } from '../../sync/snapshot.ts';
+import { DATA_DIR } from '../helpers/api.ts';
+
+const schema = createSchema(readSdl(), resolvers);
+let dir: string;
+let manifest: Manifest;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'snapshot-'));
+  await cp(DATA_DIR, dir, { recursive: true });
+  manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const toursFile = () => manifest.sources.tours!.locales['de-CH']!.tours!;
+const writeManifest = () => writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+
+/** Rewrites the de-CH tours file with edited records and a matching checksum, as a buggy sync could. */
+async function rewriteTours(edit: (records: Record<string, unknown>[]) => void) {
+  const file = path.join(dir, toursFile().file);
+  const records = JSON.parse(gunzipSync(await readFile(file)).toString('utf8'));
+  edit(records);
+  const bytes = gzipSync(JSON.stringify(records));
+  await writeFile(file, bytes);
+  toursFile().sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+  toursFile().count = records.length;
+  await writeManifest();
+}
+
+async function refusal(): Promise<string> {
+  const error = await loadSnapshot(dir, schema).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SnapshotError);
+  return (error as Error).message;
+}
+
+describe('loadSnapshot', () => {
+  it('loads the committed snapshot with every area of every locale', async () => {
+    const snapshot = await loadSnapshot(dir, schema);
+    expect(snapshot.version).toBe(manifest.version);
+    for (const locale of ['de-CH', 'en-CH', 'fr-CH', 'it-CH'] as const) {
+      for (const [area, records] of Object.entries(snapshot.locales[locale])) {
+        expect(records.length, `${locale} ${area}`).toBeGreaterThan(0);
+      }
+    }
+    expect(Object.isFrozen(snapshot.locales['de-CH'].tours[0])).toBe(true);
+  });
+
+  it('refuses a file changed after the manifest was written, naming the file and both checksums', async () => {
+    const file = path.join(dir, toursFile().file);
+    const bytes = await readFile(file);
+    bytes[bytes.length - 10] ^= 0xff;
+    await writeFile(file, bytes);
+    expect(await refusal()).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: sha256 [0-9a-f]{64}, expected ${toursFile().sha256}`));
+  });
+
+  it('refuses another format version, saying which it expected', async () => {
+    (manifest as { formatVersion: number }).formatVersion = 2;
+    await writeManifest();
+    expect(await refusal()).toBe(`${path.join(dir, 'manifest.json')}: formatVersion 2, expected 1`);
+  });
+
+  it('refuses a record that does not match its GraphQL type, naming the record and the field', async () => {
+    await rewriteTours((records) => {
+      records[3]!.isRoundtrip = null;
+    });
+    const message = await refusal();
+    expect(message).toContain(`${toursFile().file}: record 3 (id `);
+    expect(message).toContain('field "isRoundtrip": expected Boolean!, found null');
+  });
+
+  it('refuses a file whose item count differs from the manifest', async () => {
+    await rewriteTours(() => {});
+    toursFile().count += 1;
+    await writeManifest();
+    expect(await refusal()).toContain(`records, expected ${toursFile().count}`);
+  });
+
+  it('refuses a missing content file', async () => {
+    await rm(path.join(dir, toursFile().file));
+    expect(await refusal()).toContain(`${toursFile().file}: listed in the manifest but missing`);
+  });
+
+  it('refuses a manifest that points outside the data directory', async () => {
+    toursFile().file = '../../etc/passwd';
+    await writeManifest();
+    expect(await refusal()).toContain('must be a relative path inside the data directory');
+  });
+
+  it('tells how to create a snapshot when there is none', async () => {
+    await rm(path.join(dir, 'manifest.json'));
+    expect(await refusal()).toContain('manifest.json not found: run `npm run sync`');
+  });
+
+  it('loads a data directory where only some sources were synced, with the other areas empty', async () => {
+    delete manifest.sources.activities;
+    delete manifest.sources.snowdata;
+    await writeManifest();
+    const snapshot = await loadSnapshot(dir, schema);
+    expect(snapshot.locales['fr-CH'].activities).toEqual([]);
+    expect(snapshot.locales['fr-CH'].stations).toEqual([]);
+    expect(snapshot.locales['fr-CH'].tours.length).toBe(2000);
+  });
+});
