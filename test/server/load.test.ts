@@ -59,7 +59,7 @@ describe('loadSnapshot', () => {
   it('refuses a file changed after the manifest was written, naming the file and both checksums', async () => {
     const file = path.join(dir, toursFile().file);
     const bytes = await readFile(file);
-    bytes[bytes.length - 10] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 0xff, bytes.length - 10);
     await writeFile(file, bytes);
     expect(await refusal()).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: sha256 [0-9a-f]{64}, expected ${toursFile().sha256}`));
   });
