@@ -39,7 +39,7 @@ export const activityResolvers = {
       if (attributeValue != null) tests.push((r) => r.attributeValues.includes(attributeValue));
       const filter = tests.length === 0 ? null : (r: ActivityRecord) => tests.every((test) => test(r));
 
-      const selection = selectRecords(store.locales[locale].activities, { q, near, filter });
+      const selection = selectRecords(store.locales[locale].activities, { q, near, filter, end: offset + limit });
       return pageOf(selection, limit, offset, 'distance');
     },
 

@@ -56,7 +56,7 @@ export const attractionResolvers = {
       if (isAccessibleForFree != null) tests.push((r) => r.isAccessibleForFree === isAccessibleForFree);
       const filter = tests.length === 0 ? null : (r: AttractionRecord) => tests.every((test) => test(r));
 
-      const selection = selectRecords(store.locales[locale].attractions, { q, near, filter });
+      const selection = selectRecords(store.locales[locale].attractions, { q, near, filter, end: offset + limit });
       return envelope(store, 'attractions', locale, startedAt, selection, limit, offset);
     },
 

@@ -16,13 +16,13 @@ export interface Page<T> {
  * under `distanceField`; otherwise the shared record itself is returned.
  */
 export function pageOf<R extends object>(selection: Selection<R>, limit: number, offset: number, distanceField: string): Page<R> {
-  const { items, distancesKm } = selection;
+  const { items, total, distancesKm } = selection;
   const end = Math.min(offset + limit, items.length);
   const data: R[] = [];
   for (let i = offset; i < end; i++) {
     data.push(distancesKm ? { ...items[i]!, [distanceField]: round(distancesKm[i]!) } : items[i]!);
   }
-  return { data, total: items.length, hasMore: end < items.length };
+  return { data, total, hasMore: offset + data.length < total };
 }
 
 /** Distances are rounded to metres; more digits would only be noise. */

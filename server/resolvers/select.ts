@@ -7,20 +7,26 @@ import type { AreaStore } from '../store.ts';
 import type { NearMe } from './args.ts';
 
 export interface Selection<R> {
-  /** Every match, in result order. */
+  /** Matches in result order: all of them, or with near-me at least the first `end`. */
   readonly items: readonly R[];
+  /** Number of all matches. */
+  readonly total: number;
   /** Great-circle distance in km per item, only with near-me. */
   readonly distancesKm: readonly number[] | null;
 }
 
+/**
+ * @param options.end the caller needs items up to this index (offset + limit); near-me
+ *   orders only that many, since sorting every point in a wide radius is the expensive part.
+ */
 export function selectRecords<R>(
   area: AreaStore<R>,
-  options: { q: string | null; near: NearMe | null; filter: ((record: R) => boolean) | null },
+  options: { q: string | null; near: NearMe | null; filter: ((record: R) => boolean) | null; end: number },
 ): Selection<R> {
   const { records } = area;
-  const { q, near, filter } = options;
+  const { q, near, filter, end } = options;
 
-  let positions: ArrayLike<number> | null = q === null ? null : area.text.search(q);
+  const positions = q === null ? null : area.text.search(q);
   if (near) {
     let accept: ((position: number) => boolean) | undefined;
     if (positions) {
@@ -30,8 +36,9 @@ export function selectRecords<R>(
     } else if (filter) {
       accept = (p) => filter(records[p]!);
     }
-    const hits = area.geo.around(near.lng, near.lat, near.radiusKm, accept);
-    return { items: hits.map((hit) => records[hit.position]!), distancesKm: hits.map((hit) => hit.distanceKm) };
+    const total = area.geo.count(near.lng, near.lat, near.radiusKm, accept);
+    const hits = end === 0 ? [] : area.geo.around(near.lng, near.lat, near.radiusKm, accept, end);
+    return { items: hits.map((hit) => records[hit.position]!), total, distancesKm: hits.map((hit) => hit.distanceKm) };
   }
   if (positions) {
     const items: R[] = [];
@@ -39,7 +46,8 @@ export function selectRecords<R>(
       const record = records[positions[i]!]!;
       if (!filter || filter(record)) items.push(record);
     }
-    return { items, distancesKm: null };
+    return { items, total: items.length, distancesKm: null };
   }
-  return { items: filter ? records.filter(filter) : records, distancesKm: null };
+  const items = filter ? records.filter(filter) : records;
+  return { items, total: items.length, distancesKm: null };
 }

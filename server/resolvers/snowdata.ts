@@ -18,7 +18,7 @@ export const snowdataResolvers = {
       const locale = checkLocale(args.locale);
       const limit = checkLimit(args.limit, 50, 500);
       const offset = checkOffset(args.offset);
-      const selection = selectRecords(store.locales[locale].stations, { q: checkQuery(args.q), near: null, filter: null });
+      const selection = selectRecords(store.locales[locale].stations, { q: checkQuery(args.q), near: null, filter: null, end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
 
@@ -39,7 +39,7 @@ export const snowdataResolvers = {
       const offset = checkOffset(args.offset);
       const filter =
         type === null && status === null ? null : (r: RouteRecord) => (type === null || r.type === type) && (status === null || r.status === status);
-      const selection = selectRecords(store.locales[locale].routes, { q: null, near: null, filter });
+      const selection = selectRecords(store.locales[locale].routes, { q: null, near: null, filter, end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
   },

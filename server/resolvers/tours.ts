@@ -42,7 +42,7 @@ export const tourResolvers = {
               (routeType === null || r.routeType === routeType) &&
               (season === null || r.season === season) &&
               (difficulty === null || r.difficulty === difficulty);
-      const selection = selectRecords(store.locales[locale].tours, { q, near, filter });
+      const selection = selectRecords(store.locales[locale].tours, { q, near, filter, end: offset + limit });
       return envelope(store, 'tours', locale, startedAt, selection, limit, offset);
     },
 

@@ -95,6 +95,14 @@ describe('activities', () => {
     expect(new Set(activities.data.map((a: { id: string }) => a.id))).toEqual(new Set(expected.slice(0, 100).map((h) => h.record.id)));
   });
 
+  it('pages near-me results in distance order, with the total of all within the radius', async () => {
+    const expected = nearest(all, (a) => (a.lat && a.lng ? [Number(a.lng), Number(a.lat)] : null), 7.8632, 46.6863, 60);
+    const { activities } = await data('{ activities(nearLat: 46.6863, nearLng: 7.8632, radiusKm: 60, offset: 10, limit: 7) { total hasMore data { id distance } } }');
+    expect(activities.total).toBe(expected.length);
+    expect(activities.hasMore).toBe(expected.length > 17);
+    expect(activities.data.map((a: { distance: number }) => a.distance)).toEqual(expected.slice(10, 17).map((h) => Math.round(h.km * 1000) / 1000));
+  });
+
   it('uses a 50 km radius by default', async () => {
     const expected = nearest(all, (a) => (a.lat && a.lng ? [Number(a.lng), Number(a.lat)] : null), 7.4474, 46.948, 50);
     const { activities } = await data('{ activities(nearLat: 46.948, nearLng: 7.4474, limit: 0) { total } }');
