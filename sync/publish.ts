@@ -13,6 +13,7 @@
 
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { HttpClient, RetryEvent } from './client.ts';
 import {
   type AreaName,
   type AreaRecords,
@@ -56,12 +57,37 @@ export interface AreaBatch<R> {
 }
 
 /** What a source's fetch function returns. */
-export interface FetchedSource {
+export interface SourceData {
   /** Human-readable upstream name, served as `meta.source`. */
   label: string;
-  /** ISO 8601 time the fetch started. */
-  fetchedAt: string;
   locales: Partial<Record<Locale, Partial<{ [A in AreaName]: AreaBatch<AreaRecords[A]> }>>>;
+}
+
+/** A source's data with the time its fetch started. */
+export interface FetchedSource extends SourceData {
+  /** ISO 8601. */
+  fetchedAt: string;
+}
+
+/** Progress of one part of a fetch (a locale, or a part shared by all locales). */
+export interface PageProgress {
+  /** Pages (or requests) done so far. */
+  pages: number;
+  /** Pages expected in all, when the upstream says. */
+  totalPages: number | null;
+  /** Upstream records received so far. */
+  items: number;
+}
+
+/** What a source's fetch function gets from the CLI. */
+export interface FetchContext {
+  http: HttpClient;
+  /** Locales to fetch, in order. */
+  locales: readonly Locale[];
+  /** Called after each page; `part` is a locale or a name such as `content`. */
+  onPage(part: string, progress: PageProgress): void;
+  /** Pass to every request of `part` as its `onRetry`. */
+  onRetry(part: string, event: RetryEvent): void;
 }
 
 /** A requested source's fetch: its data, or why there is none. */

@@ -20,7 +20,8 @@
  * so `UpstreamTour` is our best reading of the API and must be checked against a real one.
  */
 
-import type { AttractionRecord, TourRecord } from '../snapshot.ts';
+import type { FetchContext, Rejection, SourceData } from '../publish.ts';
+import type { AttractionRecord, Locale, TourRecord } from '../snapshot.ts';
 
 export const DEFAULT_BASE_URL = 'https://opendata.myswitzerland.io/v1';
 
@@ -501,4 +502,117 @@ class RecordReader extends FieldReader {
 
 function unique(values: readonly string[]): string[] {
   return [...new Set(values.filter((v) => v !== ''))];
+}
+
+// ---------------------------------------------------------------------------
+// Fetching
+
+/** Served as `meta.source` of tours and attractions. */
+export const SOURCE_LABEL = 'MySwitzerland Open Data';
+/** Records per page (`hitsPerPage`); 50 is what real clients of the API send. */
+export const HITS_PER_PAGE = 50;
+/** The API's `lang` per service locale. */
+export const LANGUAGE = { 'de-CH': 'de', 'en-CH': 'en', 'fr-CH': 'fr', 'it-CH': 'it' } as const satisfies Record<Locale, Language>;
+/** More pages than any real list has: a guard against an upstream that never stops paging. */
+const MAX_PAGES = 10_000;
+
+export interface MySwitzerlandConfig {
+  /** MYSWITZERLAND_BASE_URL, default {@link DEFAULT_BASE_URL}. */
+  baseUrl: string;
+  /** MYSWITZERLAND_API_KEY, sent as `x-api-key`. */
+  apiKey: string;
+}
+
+/** URL of one list page: `{base}/{list}?lang=…&page=…&hitsPerPage=…&expand=true&striphtml=true`. */
+export function listUrl(baseUrl: string, list: 'tours' | 'attractions', lang: Language, page: number, hitsPerPage = HITS_PER_PAGE): string {
+  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/${list}`);
+  url.searchParams.set('lang', lang);
+  url.searchParams.set('page', String(page));
+  url.searchParams.set('hitsPerPage', String(hitsPerPage));
+  url.searchParams.set('expand', 'true');
+  url.searchParams.set('striphtml', 'true');
+  return url.toString();
+}
+
+/**
+ * Fetches every tour in each locale of `ctx`, to the last page, and normalises them.
+ * Records failing {@link normalizeTour} are returned as rejections.
+ *
+ * @throws FetchError when a request fails for good; Error when a page is not a list response
+ */
+export function fetchTours(ctx: FetchContext, config: MySwitzerlandConfig): Promise<SourceData> {
+  return fetchList(ctx, config, 'tours', normalizeTour);
+}
+
+/**
+ * Fetches every attraction in each locale of `ctx`, to the last page, and normalises them.
+ *
+ * @throws FetchError when a request fails for good; Error when a page is not a list response
+ */
+export function fetchAttractions(ctx: FetchContext, config: MySwitzerlandConfig): Promise<SourceData> {
+  return fetchList(ctx, config, 'attractions', normalizeAttraction);
+}
+
+async function fetchList<R>(
+  ctx: FetchContext,
+  config: MySwitzerlandConfig,
+  list: 'tours' | 'attractions',
+  normalize: (record: unknown, lang: Language) => R,
+): Promise<SourceData> {
+  const locales = await Promise.all(
+    ctx.locales.map(async (locale) => {
+      const lang = LANGUAGE[locale];
+      const records: R[] = [];
+      const rejected: Rejection[] = [];
+      for (const record of await fetchPages(ctx, config, list, locale)) {
+        try {
+          records.push(normalize(record, lang));
+        } catch (error) {
+          if (!(error instanceof InvalidRecordError)) throw error;
+          rejected.push({ id: error.id, reason: error.message });
+        }
+      }
+      return [locale, { [list]: { records, rejected } }] as const;
+    }),
+  );
+  return { label: SOURCE_LABEL, locales: Object.fromEntries(locales) as SourceData['locales'] };
+}
+
+/** The records of every page of one list in one language, in page order. */
+async function fetchPages(ctx: FetchContext, config: MySwitzerlandConfig, list: 'tours' | 'attractions', locale: Locale): Promise<unknown[]> {
+  const lang = LANGUAGE[locale];
+  const pages: unknown[][] = [];
+  let done = 0;
+  let items = 0;
+  let totalPages = 1;
+  const get = async (page: number): Promise<number> => {
+    const url = listUrl(config.baseUrl, list, lang, page);
+    const body = await ctx.http.json(url, { headers: { 'x-api-key': config.apiKey }, onRetry: (event) => ctx.onRetry(locale, event) });
+    const { data, totalPages: total } = readPage(body, `${list} page ${page} [${lang}]`);
+    pages[page] = data;
+    done++;
+    items += data.length;
+    ctx.onPage(locale, { pages: done, totalPages: Math.max(totalPages, total), items });
+    return total;
+  };
+  totalPages = await get(0);
+  // The rest concurrently (the client bounds requests in flight). A list that grew while we
+  // paged reports more pages on a later page: go on until no page asks for more.
+  for (let next = 1; next < totalPages; ) {
+    if (totalPages > MAX_PAGES) throw new Error(`${list} [${lang}]: the API reports ${totalPages} pages, more than the ${MAX_PAGES} we fetch`);
+    const batch = Array.from({ length: totalPages - next }, (_, i) => next + i);
+    next = totalPages;
+    for (const total of await Promise.all(batch.map(get))) totalPages = Math.max(totalPages, total);
+  }
+  return pages.flat();
+}
+
+/** Checks the envelope of one list page; the records themselves are checked by the normalisers. */
+function readPage(body: unknown, what: string): { data: unknown[]; totalPages: number } {
+  const page = isObject(body) && isObject(body['meta']) ? body['meta']['page'] : undefined;
+  const totalPages = isObject(page) ? page['totalPages'] : undefined;
+  if (!isObject(body) || !Array.isArray(body['data']) || !Number.isSafeInteger(totalPages) || (totalPages as number) < 0) {
+    throw new Error(`${what}: not a list response (expected { meta: { page: { totalPages } }, data: [...] }), got ${JSON.stringify(body).slice(0, 120)}`);
+  }
+  return { data: body['data'], totalPages: totalPages as number };
 }

@@ -44,6 +44,7 @@ import type {
   SnowdataWebcam,
   StationRecord,
 } from '../snapshot.ts';
+import type { FetchContext, PageProgress, Rejection, SourceData } from '../publish.ts';
 import { InvalidRecordError } from './swissactivities.ts';
 
 /** Placeholder (the .invalid TLD never resolves): the real base URL comes with the registration. */
@@ -688,4 +689,101 @@ function label(table: Readonly<Record<string, Labels | null>>, code: unknown, la
 function status(code: unknown): 'OPEN' | 'CLOSED' | 'NOINFO' | null {
   const key = text(code);
   return key !== null && Object.hasOwn(STATUS_CODES, key) ? STATUS_CODES[key]! : null;
+}
+
+// ---------------------------------------------------------------------------
+// Fetching
+
+/** Served as `meta.source` of stations and routes. */
+export const SOURCE_LABEL = 'Snowdata winter sports report';
+/** More pages than the feed ever has: a guard against a feed that never stops paging. */
+const MAX_PAGES = 10_000;
+
+export interface SnowdataConfig {
+  /** SNOWDATA_BASE_URL, default {@link DEFAULT_BASE_URL}. */
+  baseUrl: string;
+  /** SNOWDATA_API_KEY, sent in {@link AUTH_HEADER}. */
+  apiKey: string;
+}
+
+/**
+ * Fetches both feeds in each locale of `ctx`, every page up to `total`, and normalises them.
+ * Records failing {@link normalizeStation} or {@link normalizeRoute} are returned as rejections.
+ *
+ * @throws FetchError when a request fails for good; Error when a page is not a {@link FeedPage}
+ */
+export async function fetchSnowdata(ctx: FetchContext, config: SnowdataConfig): Promise<SourceData> {
+  const locales = await Promise.all(
+    ctx.locales.map(async (locale) => {
+      const lang = FEED_LANGUAGE[locale];
+      const progress: PageProgress = { pages: 0, totalPages: 0, items: 0 };
+      const [stations, routes] = await Promise.all([
+        fetchFeed(ctx, config, FEED_PATHS.stations, locale, progress),
+        fetchFeed(ctx, config, FEED_PATHS.routes, locale, progress),
+      ]);
+      return [
+        locale,
+        {
+          stations: normalizeAll(stations as FeedStation[], (raw) => normalizeStation(raw, lang)),
+          routes: normalizeAll(routes as FeedRoute[], normalizeRoute),
+        },
+      ] as const;
+    }),
+  );
+  return { label: SOURCE_LABEL, locales: Object.fromEntries(locales) as SourceData['locales'] };
+}
+
+function normalizeAll<T, R>(items: readonly T[], normalize: (raw: T) => R): { records: R[]; rejected: Rejection[] } {
+  const records: R[] = [];
+  const rejected: Rejection[] = [];
+  for (const raw of items) {
+    try {
+      records.push(normalize(raw));
+    } catch (error) {
+      if (!(error instanceof InvalidRecordError)) throw error;
+      rejected.push({ id: error.recordId, reason: error.message });
+    }
+  }
+  return { records, rejected };
+}
+
+/** Every item of one feed in one language, in feed order; `progress` is shared by the locale's feeds. */
+async function fetchFeed(ctx: FetchContext, config: SnowdataConfig, path: (typeof FEED_PATHS)[keyof typeof FEED_PATHS], locale: Locale, progress: PageProgress): Promise<unknown[]> {
+  const lang = FEED_LANGUAGE[locale];
+  const pages: unknown[][] = [];
+  let total = 0;
+  let expected = 0;
+  const get = async (index: number): Promise<void> => {
+    const url = feedUrl(config.baseUrl, path, lang, index * FEED_PAGE_LIMIT, FEED_PAGE_LIMIT);
+    const body = await ctx.http.json(url, { headers: { [AUTH_HEADER]: config.apiKey }, onRetry: (event) => ctx.onRetry(locale, event) });
+    const page = readFeedPage(body, `${path} offset ${index * FEED_PAGE_LIMIT} [${lang}]`);
+    pages[index] = page.items;
+    total = Math.max(total, page.total);
+    const pagesNow = Math.max(1, Math.ceil(total / FEED_PAGE_LIMIT));
+    progress.totalPages = (progress.totalPages ?? 0) + pagesNow - expected;
+    expected = pagesNow;
+    progress.pages++;
+    progress.items += page.items.length;
+    ctx.onPage(locale, { ...progress });
+  };
+  await get(0);
+  // The rest concurrently (the client bounds requests in flight); a feed that grew while we
+  // paged reports a larger total: go on until no page asks for more.
+  for (let next = 1; next * FEED_PAGE_LIMIT < total; ) {
+    const count = Math.ceil(total / FEED_PAGE_LIMIT);
+    if (count > MAX_PAGES) throw new Error(`${path} [${lang}]: the feed reports ${total} items, more than ${MAX_PAGES} pages`);
+    const batch = Array.from({ length: count - next }, (_, i) => next + i);
+    next = count;
+    await Promise.all(batch.map(get));
+  }
+  return pages.flat();
+}
+
+/** Checks the envelope of one feed page; the items themselves are checked by the normalisers. */
+function readFeedPage(body: unknown, what: string): { total: number; items: unknown[] } {
+  const page = body as Partial<FeedPage<unknown>> | null;
+  if (typeof page !== 'object' || page === null || !Array.isArray(page.items) || !Number.isSafeInteger(page.total) || page.total! < 0) {
+    throw new Error(`${what}: not a feed page (expected { total, offset, limit, items: [...] }), got ${JSON.stringify(body).slice(0, 120)}`);
+  }
+  return { total: page.total!, items: page.items };
 }

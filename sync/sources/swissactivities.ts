@@ -20,6 +20,7 @@
  *              in the partner's distribution channels.
  */
 
+import type { FetchContext, Rejection, SourceData } from '../publish.ts';
 import type {
   ActivityRecord,
   ActivityTypeRecord,
@@ -464,4 +465,121 @@ function isBookingId(value: unknown): value is number {
 
 function isIsoDate(value: unknown): value is string {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
+}
+
+// ---------------------------------------------------------------------------
+// Fetching
+
+/** Served as `meta.source` of activities, locations and types. */
+export const SOURCE_LABEL = 'Swiss Activities';
+/** More pages than the content API ever has: a guard against paging that never ends. */
+const MAX_PAGES = 10_000;
+
+export interface SwissActivitiesConfig {
+  /** SWISSACTIVITIES_CONTENT_URL, default {@link DEFAULT_CONTENT_URL}. */
+  contentUrl: string;
+  /** SWISSACTIVITIES_BOOKING_URL, default {@link DEFAULT_BOOKING_URL}. */
+  bookingUrl: string;
+  /** SWISSACTIVITIES_API_KEY, sent as a bearer token to both APIs. */
+  apiKey: string;
+}
+
+/** The content collections, the query that pages each, and the `data` field holding its page. */
+const CONTENT_FIELDS = { activities: 'activities', locations: 'activityLocations', types: 'activityTypes' } as const;
+
+/** Which published area an invalid record of an upstream collection counts against. */
+const AREA_OF_COLLECTION: Record<string, 'activities' | 'locations' | 'types'> = {
+  'content.activities': 'activities',
+  'content.locations': 'locations',
+  'content.types': 'types',
+};
+
+/**
+ * Fetches the content API once (each record carries every translation), the booking API per
+ * locale of `ctx`, and joins them per locale with {@link joinActivities}. Invalid upstream
+ * records are returned as rejections of the area they would have fed (booking records count
+ * against activities); records a locale lacks (`report.skipped`) are not rejections.
+ *
+ * @throws FetchError when a request fails for good; Error when the content API answers with
+ *   GraphQL errors or a response of the wrong shape
+ */
+export async function fetchActivities(ctx: FetchContext, config: SwissActivitiesConfig): Promise<SourceData> {
+  const [content, ...bookings] = await Promise.all([fetchContent(ctx, config), ...ctx.locales.map((locale) => fetchBooking(ctx, config, locale))]);
+  const locales: SourceData['locales'] = {};
+  ctx.locales.forEach((locale, i) => {
+    const joined = joinActivities(content, bookings[i]!, locale);
+    const rejected: Record<'activities' | 'locations' | 'types', Rejection[]> = { activities: [], locations: [], types: [] };
+    for (const error of joined.report.invalid) {
+      rejected[AREA_OF_COLLECTION[error.collection] ?? 'activities'].push({ id: error.recordId, reason: error.message });
+    }
+    locales[locale] = {
+      activities: { records: joined.activities, rejected: rejected.activities },
+      locations: { records: joined.locations, rejected: rejected.locations },
+      types: { records: joined.types, rejected: rejected.types },
+    };
+  });
+  return { label: SOURCE_LABEL, locales };
+}
+
+/**
+ * All three content collections, each paged with start/limit until a short page, merged by id
+ * (the last copy wins) so a record that moved between pages is joined once.
+ */
+async function fetchContent(ctx: FetchContext, config: SwissActivitiesConfig): Promise<ContentPayload> {
+  let pages = 0;
+  let items = 0;
+  const collection = async <T extends { id?: unknown }>(kind: keyof typeof CONTENT_FIELDS): Promise<T[]> => {
+    const byId = new Map<unknown, T>();
+    for (let start = 0, page = 0; ; start += CONTENT_PAGE_SIZE, page++) {
+      if (page >= MAX_PAGES) throw new Error(`content API ${kind}: more than ${MAX_PAGES} pages`);
+      const body = await ctx.http.json<GraphQLResponse<Record<string, unknown>>>(config.contentUrl, {
+        body: { query: CONTENT_QUERIES[kind], variables: { start, limit: CONTENT_PAGE_SIZE } },
+        headers: { authorization: `Bearer ${config.apiKey}` },
+        onRetry: (event) => ctx.onRetry('content', event),
+      });
+      const records = readContentPage<T>(body, CONTENT_FIELDS[kind], start);
+      // A record without an id cannot be merged; keep it so the join reports it as invalid.
+      records.forEach((record, i) => byId.set(record?.id ?? `#${start + i}`, record));
+      pages++;
+      items += records.length;
+      ctx.onPage('content', { pages, totalPages: null, items });
+      if (records.length < CONTENT_PAGE_SIZE) return [...byId.values()];
+    }
+  };
+  const [activities, locations, types] = await Promise.all([
+    collection<ContentActivity>('activities'),
+    collection<ContentLocation>('locations'),
+    collection<ContentActivityType>('types'),
+  ]);
+  return { activities, locations, types };
+}
+
+function readContentPage<T>(body: GraphQLResponse<Record<string, unknown>>, field: string, start: number): T[] {
+  if (body?.errors?.length) {
+    throw new Error(`content API ${field} (start ${start}): ${body.errors.map((e) => e.message).join('; ')}`);
+  }
+  const records = body?.data?.[field];
+  if (!Array.isArray(records)) throw new Error(`content API ${field} (start ${start}): expected data.${field} to be a list, got ${JSON.stringify(body).slice(0, 120)}`);
+  return records as T[];
+}
+
+/** The three booking lists of one locale. */
+async function fetchBooking(ctx: FetchContext, config: SwissActivitiesConfig, locale: Locale): Promise<BookingPayload> {
+  let pages = 0;
+  let items = 0;
+  const get = async <T>(name: keyof typeof BOOKING_PATHS): Promise<T[]> => {
+    const url = new URL(config.bookingUrl.replace(/\/+$/, '') + BOOKING_PATHS[name]);
+    url.searchParams.set('locale', BOOKING_LOCALE[locale]);
+    const body = await ctx.http.json<BookingListResponse<T>>(url, {
+      headers: { authorization: `Bearer ${config.apiKey}` },
+      onRetry: (event) => ctx.onRetry(locale, event),
+    });
+    if (!Array.isArray(body?.data)) throw new Error(`booking API ${BOOKING_PATHS[name]} [${BOOKING_LOCALE[locale]}]: expected { data: [...] }, got ${JSON.stringify(body).slice(0, 120)}`);
+    pages++;
+    items += body.data.length;
+    ctx.onPage(locale, { pages, totalPages: 3, items });
+    return body.data;
+  };
+  const [summaries, dates, mappings] = await Promise.all([get<BookingSummary>('summaries'), get<BookingDate>('dates'), get<BookingMapping>('mappings')]);
+  return { summaries, dates, mappings };
 }

@@ -1,0 +1,85 @@
+/**
+ * The sync's upstream settings, read from the environment and checked before any request:
+ * base URLs default to the real hosts (each source module's `DEFAULT_*`), keys have no default.
+ */
+
+import type { SourceName } from './snapshot.ts';
+import { DEFAULT_BASE_URL as MYSWITZERLAND_DEFAULT, type MySwitzerlandConfig } from './sources/myswitzerland.ts';
+import { DEFAULT_BASE_URL as SNOWDATA_DEFAULT, type SnowdataConfig } from './sources/snowdata.ts';
+import { DEFAULT_BOOKING_URL, DEFAULT_CONTENT_URL, type SwissActivitiesConfig } from './sources/swissactivities.ts';
+
+/** Every variable the sync reads, with its default (null: required, no default) and use. */
+export const SYNC_VARIABLES = [
+  { name: 'MYSWITZERLAND_BASE_URL', default: MYSWITZERLAND_DEFAULT, sources: ['tours', 'attractions'] },
+  { name: 'MYSWITZERLAND_API_KEY', default: null, sources: ['tours', 'attractions'] },
+  { name: 'SWISSACTIVITIES_CONTENT_URL', default: DEFAULT_CONTENT_URL, sources: ['activities'] },
+  { name: 'SWISSACTIVITIES_BOOKING_URL', default: DEFAULT_BOOKING_URL, sources: ['activities'] },
+  { name: 'SWISSACTIVITIES_API_KEY', default: null, sources: ['activities'] },
+  { name: 'SNOWDATA_BASE_URL', default: SNOWDATA_DEFAULT, sources: ['snowdata'] },
+  { name: 'SNOWDATA_API_KEY', default: null, sources: ['snowdata'] },
+] as const satisfies readonly { name: string; default: string | null; sources: readonly SourceName[] }[];
+
+export interface SyncConfig {
+  myswitzerland?: MySwitzerlandConfig;
+  swissactivities?: SwissActivitiesConfig;
+  snowdata?: SnowdataConfig;
+  /** Every key value, so the HTTP client can redact them wherever they might appear. */
+  secrets: string[];
+}
+
+/** A setting is missing or malformed; the message names every variable at fault. */
+export class SyncConfigError extends Error {
+  override name = 'SyncConfigError';
+}
+
+/**
+ * Reads the settings the given sources need (and only those: syncing snowdata needs no
+ * MySwitzerland key).
+ *
+ * @throws SyncConfigError naming each missing key and each URL that is not http(s)
+ */
+export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.ProcessEnv = process.env): SyncConfig {
+  const problems: string[] = [];
+  const needed = (name: (typeof SYNC_VARIABLES)[number]['name']): string => {
+    const variable = SYNC_VARIABLES.find((v) => v.name === name)!;
+    const users = variable.sources.filter((s) => sources.includes(s));
+    const value = env[name]?.trim() || variable.default;
+    if (!value) {
+      problems.push(`${name} is not set (needed for ${users.join(', ')})`);
+      return '';
+    }
+    if (name.endsWith('_URL') && !isHttpUrl(value)) problems.push(`${name}="${value}" is not an http(s) URL`);
+    return value;
+  };
+  const uses = (...names: SourceName[]) => names.some((name) => sources.includes(name));
+
+  const config: SyncConfig = { secrets: [] };
+  if (uses('tours', 'attractions')) {
+    config.myswitzerland = { baseUrl: needed('MYSWITZERLAND_BASE_URL'), apiKey: needed('MYSWITZERLAND_API_KEY') };
+    config.secrets.push(config.myswitzerland.apiKey);
+  }
+  if (uses('activities')) {
+    config.swissactivities = {
+      contentUrl: needed('SWISSACTIVITIES_CONTENT_URL'),
+      bookingUrl: needed('SWISSACTIVITIES_BOOKING_URL'),
+      apiKey: needed('SWISSACTIVITIES_API_KEY'),
+    };
+    config.secrets.push(config.swissactivities.apiKey);
+  }
+  if (uses('snowdata')) {
+    config.snowdata = { baseUrl: needed('SNOWDATA_BASE_URL'), apiKey: needed('SNOWDATA_API_KEY') };
+    config.secrets.push(config.snowdata.apiKey);
+  }
+  if (problems.length > 0) throw new SyncConfigError(problems.join('; '));
+  config.secrets = config.secrets.filter(Boolean);
+  return config;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

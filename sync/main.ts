@@ -1,0 +1,248 @@
+/**
+ * The sync CLI: fetch the upstream sources and publish a new snapshot version.
+ *
+ *   npm run sync -- [activities|snowdata|tours|attractions ...] [--data-dir DIR]
+ *                   [--locales de-CH,en-CH] [--force] [--keep N]
+ *   npm run sync -- --rollback [--data-dir DIR]
+ *
+ * No source means all. Exit status 0 only when every requested source published; 1 when one
+ * did not (the others still publish, and a failed source keeps its last good data); 2 for a
+ * usage or configuration error, found before any request. docs/sync.md has the whole story.
+ */
+
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createHttpClient, type HttpClientOptions } from './client.ts';
+import { readSyncConfig, type SyncConfig, SyncConfigError } from './config.ts';
+import { createProgress, formatCount, formatSeconds, type Progress, type SourceStats } from './progress.ts';
+import { DEFAULT_KEEP, type FetchContext, publish, type PublishResult, rollback, type SourceData, type SourceOutcome } from './publish.ts';
+import { LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './snapshot.ts';
+import { fetchAttractions, fetchTours } from './sources/myswitzerland.ts';
+import { fetchSnowdata } from './sources/snowdata.ts';
+import { fetchActivities } from './sources/swissactivities.ts';
+
+/** How each source is fetched, from the settings {@link readSyncConfig} checked. */
+const FETCHERS: Record<SourceName, (ctx: FetchContext, config: SyncConfig) => Promise<SourceData>> = {
+  activities: (ctx, config) => fetchActivities(ctx, config.swissactivities!),
+  snowdata: (ctx, config) => fetchSnowdata(ctx, config.snowdata!),
+  tours: (ctx, config) => fetchTours(ctx, config.myswitzerland!),
+  attractions: (ctx, config) => fetchAttractions(ctx, config.myswitzerland!),
+};
+
+const USAGE = `usage: npm run sync -- [${SOURCE_NAMES.join('|')} ...] [--data-dir DIR] [--locales ${LOCALES.join(',')}] [--force] [--keep N]
+       npm run sync -- --rollback [--data-dir DIR]`;
+
+/** A bad command line or setting: exit 2 with the message and the usage. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export type Command =
+  | { kind: 'sync'; sources: SourceName[]; dataDir: string; locales: Locale[]; force: boolean; keep: number }
+  | { kind: 'rollback'; dataDir: string }
+  | { kind: 'help' };
+
+/**
+ * Reads the command line; `--data-dir` defaults to DATA_DIR, then `data`.
+ *
+ * @throws UsageError naming the bad argument and what is allowed
+ */
+export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        'data-dir': { type: 'string' },
+        locales: { type: 'string' },
+        force: { type: 'boolean', default: false },
+        keep: { type: 'string' },
+        rollback: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  const dataDir = values['data-dir']?.trim() || env.DATA_DIR?.trim() || 'data';
+  if (values.rollback) {
+    if (positionals.length > 0 || values.locales || values.force || values.keep) throw new UsageError('--rollback takes no sources, --locales, --force or --keep');
+    return { kind: 'rollback', dataDir };
+  }
+  for (const name of positionals) {
+    if (!(SOURCE_NAMES as string[]).includes(name)) throw new UsageError(`unknown source "${name}" (expected ${SOURCE_NAMES.join(', ')})`);
+  }
+  const sources = SOURCE_NAMES.filter((name) => positionals.length === 0 || positionals.includes(name));
+  let locales: Locale[] = [...LOCALES];
+  if (values.locales !== undefined) {
+    const asked = values.locales.split(',').map((l) => l.trim()).filter(Boolean);
+    for (const locale of asked) {
+      if (!(LOCALES as readonly string[]).includes(locale)) throw new UsageError(`--locales: unknown locale "${locale}" (expected ${LOCALES.join(', ')})`);
+    }
+    if (asked.length === 0) throw new UsageError(`--locales needs at least one of ${LOCALES.join(', ')}`);
+    locales = LOCALES.filter((l) => asked.includes(l));
+  }
+  let keep = DEFAULT_KEEP;
+  if (values.keep !== undefined) {
+    keep = Number(values.keep);
+    if (!/^\d+$/.test(values.keep) || keep < 1) throw new UsageError(`--keep must be an integer of at least 1, got "${values.keep}"`);
+  }
+  return { kind: 'sync', sources, dataDir, locales, force: values.force, keep };
+}
+
+export interface SyncOptions {
+  sources: readonly SourceName[];
+  dataDir: string;
+  locales: readonly Locale[];
+  force?: boolean;
+  /** Versions to keep; default {@link DEFAULT_KEEP}. */
+  keep?: number;
+  env?: NodeJS.ProcessEnv;
+  /** The sync time: names the version and is every source's lastSync. Default: now. */
+  now?: Date;
+  /** Version id; default derived from `now`. */
+  version?: string;
+  /** Timeouts, concurrency and backoff of the HTTP client. */
+  http?: Omit<HttpClientOptions, 'secrets' | 'onRetry'>;
+  /** The summary table. */
+  stdout: NodeJS.WritableStream;
+  /** Progress, and the one-line summary of a failure. */
+  stderr: NodeJS.WritableStream & { columns?: number };
+  /** Draw progress in place (a terminal) rather than as log lines. */
+  tty: boolean;
+}
+
+export interface SyncRun {
+  /** 0 when every requested source published, else 1. */
+  exitCode: 0 | 1;
+  result: PublishResult;
+}
+
+/**
+ * Fetches the requested sources concurrently through one HTTP client, publishes, prints the
+ * summary table, and on failure one line on stderr.
+ *
+ * @throws SyncConfigError before any request when a key or URL is missing or malformed;
+ *   Error when publishing fails (the current snapshot is then untouched)
+ */
+export async function runSync(options: SyncOptions): Promise<SyncRun> {
+  const config = readSyncConfig(options.sources, options.env ?? process.env);
+  const now = options.now ?? new Date();
+  const progress = createProgress({ stream: options.stderr, tty: options.tty, sources: options.sources });
+  const http = createHttpClient({ ...options.http, secrets: config.secrets });
+  const seconds: Partial<Record<SourceName, number>> = {};
+  const outcomes: Partial<Record<SourceName, SourceOutcome>> = {};
+  try {
+    await Promise.all(
+      options.sources.map(async (source) => {
+        const started = performance.now();
+        const ctx: FetchContext = {
+          http,
+          locales: options.locales,
+          onPage: (part, page) => progress.page(source, part, page),
+          onRetry: (part, event) => progress.retry(source, part, event),
+        };
+        try {
+          const data = await FETCHERS[source](ctx, config);
+          outcomes[source] = { ok: true, fetched: { ...data, fetchedAt: now.toISOString() } };
+          progress.done(source, 'fetched');
+        } catch (error) {
+          outcomes[source] = { ok: false, error };
+          progress.done(source, `failed: ${firstLine(error)}`);
+        } finally {
+          seconds[source] = (performance.now() - started) / 1000;
+        }
+      }),
+    );
+  } finally {
+    await http.close();
+    progress.stop();
+  }
+
+  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, keep: options.keep, now, version: options.version });
+  options.stdout.write(summaryTable(result, progress, seconds));
+  options.stdout.write(
+    `snapshot ${result.version} committed to ${path.join(options.dataDir, 'manifest.json')}${result.pruned.length ? `; pruned ${result.pruned.join(', ')}` : ''}\n`,
+  );
+  const unpublished = result.sources.filter((s) => s.status !== 'published');
+  if (unpublished.length > 0) {
+    const what = unpublished.map((s) => `${s.source} ${s.status}${s.carried ? ' (last good data kept)' : ''}: ${s.reason}`).join('; ');
+    options.stderr.write(`sync: ${unpublished.length} of ${result.sources.length} sources not published: ${what}\n`);
+  }
+  return { exitCode: unpublished.length === 0 ? 0 : 1, result };
+}
+
+/** The closing table, one row per requested source, then a note per refusal, failure or forced guard. */
+function summaryTable(result: PublishResult, progress: Progress, seconds: Partial<Record<SourceName, number>>): string {
+  const header = ['source', 'result', 'items', 'change', 'pages', 'retries', 'time'];
+  const rows = result.sources.map((s) => {
+    const stats: SourceStats = progress.stats(s.source);
+    const items = s.areas.reduce((sum, a) => sum + a.count, 0);
+    const before = s.areas.reduce((sum, a) => sum + (a.previous ?? 0), 0);
+    const change = s.status === 'published' ? items - before : 0;
+    return [
+      s.source,
+      s.status === 'published' ? (s.forced.length ? 'published (forced)' : 'published') : `${s.status}${s.carried ? ', kept last good' : ''}`,
+      formatCount(items),
+      change === 0 ? '0' : `${change > 0 ? '+' : '−'}${formatCount(Math.abs(change))}`,
+      String(stats.pages),
+      String(stats.retries),
+      formatSeconds((seconds[s.source] ?? 0) * 1000),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  // Text columns left, numbers right.
+  const format = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const lines = [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(format)];
+  for (const s of result.sources) {
+    if (s.reason) lines.push(`${s.source}: ${s.status}: ${s.reason}`);
+    if (s.forced.length) lines.push(`${s.source}: published despite: ${s.forced.join('; ')}`);
+    const rejected = s.areas.filter((a) => a.rejected > 0);
+    if (rejected.length) lines.push(`${s.source}: records failing validation left out: ${rejected.map((a) => `${a.locale} ${a.area} ${a.rejected}`).join(', ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
+
+/**
+ * The CLI: parses `argv`, runs the sync or the rollback, and returns the exit status.
+ * Never throws; every failure ends in one line on stderr.
+ */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream }): Promise<number> {
+  try {
+    const command = parseCommand(argv, env);
+    if (command.kind === 'help') {
+      io.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (command.kind === 'rollback') {
+      const { from, to } = await rollback(command.dataDir);
+      io.stdout.write(`rolled back ${path.join(command.dataDir, 'manifest.json')} from ${from} to ${to}\n`);
+      return 0;
+    }
+    const run = await runSync({ ...command, env, stdout: io.stdout, stderr: io.stderr, tty: io.stderr.isTTY === true && env.CI === undefined });
+    return run.exitCode;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`sync: ${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof SyncConfigError) {
+      io.stderr.write(`sync: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`sync: ${firstLine(error)}\n`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr });
+}
