@@ -1,0 +1,92 @@
+/**
+ * Settings of the booking interface, read from the environment once at start. A bad value stops
+ * the start with a message naming the variable and what is allowed; the API key itself never
+ * appears in a message.
+ */
+
+import { ConfigError } from '../config.ts';
+
+interface CommonConfig {
+  /** POST/PATCH requests per client (remote address) per minute; 0 turns the limit off. BOOKING_RATE_LIMIT, default 60. */
+  rateLimitPerMinute: number;
+}
+
+/** Sandbox mode: a complete offline implementation over the snapshot's activities. */
+export interface SandboxConfig extends CommonConfig {
+  mode: 'sandbox';
+  /** Directory of the journal (created when missing). STATE_DIR, default `.state`. */
+  stateDir: string;
+}
+
+/** Proxy mode: forwards the seven paths to the partner, adding the credential. */
+export interface ProxyConfig extends CommonConfig {
+  mode: 'proxy';
+  /** Base URL of the partner's booking interface; `/v1/...` is appended to its path. BOOKING_UPSTREAM_URL. */
+  upstreamUrl: string;
+  /** The partner contract's API key; sent as `Authorization: Bearer <key>`. BOOKING_API_KEY. */
+  apiKey: string;
+  /** Whole-call deadline per upstream request (connect, headers, body), in ms. BOOKING_UPSTREAM_TIMEOUT_MS, default 10000. */
+  upstreamTimeoutMs: number;
+}
+
+export type BookingConfig = SandboxConfig | ProxyConfig;
+
+/**
+ * Reads the booking settings:
+ *
+ * | Variable | Default | |
+ * |---|---|---|
+ * | BOOKING_MODE | `proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox` | `proxy` or `sandbox` |
+ * | BOOKING_UPSTREAM_URL | (none; required for proxy) | http(s) URL, no credentials, query or fragment |
+ * | BOOKING_API_KEY | (none; required for proxy) | visible ASCII, no spaces |
+ * | BOOKING_UPSTREAM_TIMEOUT_MS | 10000 | 100 to 120000 |
+ * | BOOKING_RATE_LIMIT | 60 | POST/PATCH per client per minute, 0 to 100000 (0 = off) |
+ * | STATE_DIR | `.state` | sandbox journal directory |
+ *
+ * @throws ConfigError naming the variable when a value is invalid or a proxy setting is missing
+ */
+export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): BookingConfig {
+  const upstream = env.BOOKING_UPSTREAM_URL?.trim() ?? '';
+  const modeRaw = env.BOOKING_MODE?.trim() ?? '';
+  const mode = modeRaw === '' ? (upstream === '' ? 'sandbox' : 'proxy') : modeRaw;
+  const rateLimitPerMinute = integer(env, 'BOOKING_RATE_LIMIT', 60, 0, 100_000);
+
+  if (mode === 'sandbox') {
+    return { mode, rateLimitPerMinute, stateDir: env.STATE_DIR?.trim() || '.state' };
+  }
+  if (mode !== 'proxy') throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected proxy or sandbox`);
+  if (upstream === '') throw new ConfigError('BOOKING_MODE=proxy needs BOOKING_UPSTREAM_URL, the base URL of the partner booking interface (e.g. https://api.partner.example)');
+  return {
+    mode,
+    rateLimitPerMinute,
+    upstreamUrl: upstreamUrl(upstream),
+    apiKey: apiKey(env.BOOKING_API_KEY),
+    upstreamTimeoutMs: integer(env, 'BOOKING_UPSTREAM_TIMEOUT_MS', 10_000, 100, 120_000),
+  };
+}
+
+function upstreamUrl(raw: string): string {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new ConfigError(`BOOKING_UPSTREAM_URL="${raw}": expected an http(s) URL, e.g. https://api.partner.example`);
+  }
+  // The credential belongs in BOOKING_API_KEY, where it is never logged; a URL is printed freely.
+  if (url.username !== '' || url.password !== '') throw new ConfigError('BOOKING_UPSTREAM_URL must not carry credentials; put the key in BOOKING_API_KEY');
+  if (url.search !== '' || url.hash !== '') throw new ConfigError(`BOOKING_UPSTREAM_URL="${raw}": expected no query or fragment; /v1/... is appended to its path`);
+  return url.href.replace(/\/$/, '');
+}
+
+function apiKey(raw: string | undefined): string {
+  const key = raw?.trim() ?? '';
+  if (key === '') throw new ConfigError('BOOKING_MODE=proxy needs BOOKING_API_KEY, the partner contract\'s API key');
+  if (!/^[\x21-\x7e]+$/.test(key)) throw new ConfigError('BOOKING_API_KEY: expected visible ASCII characters without spaces (the value is not shown)');
+  return key;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name}="${raw}": expected an integer from ${min} to ${max}`);
+  return value;
+}

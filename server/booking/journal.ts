@@ -1,0 +1,113 @@
+/**
+ * An append-only journal of JSON lines: one entry per line, each write fsynced before its
+ * promise resolves. Appends made while a write is in flight are written and fsynced together
+ * (group commit), in the order they were made.
+ */
+
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+export interface Journal {
+  /**
+   * Appends one entry (a JSON value without a top-level array) as one line.
+   *
+   * @returns a promise that resolves once the line is on disk (fsync), rejects when the write or
+   *   the fsync failed
+   */
+  append(entry: unknown): Promise<void>;
+  /** Waits for pending appends, then closes the file. */
+  close(): Promise<void>;
+}
+
+export interface OpenedJournal {
+  readonly journal: Journal;
+  /** Every entry already in the file, oldest first. */
+  readonly entries: unknown[];
+  /** Bytes of a torn last line (a write cut short by a crash) cut off the file; 0 normally. */
+  readonly truncatedBytes: number;
+}
+
+/**
+ * Opens (creating it and its directory when missing) the journal at `file` and reads its entries.
+ *
+ * A last line without its newline is the trace of a write cut short, whose caller was never
+ * answered; it is cut off the file. A complete line that is not JSON is corruption.
+ *
+ * @throws Error naming the file and line when a complete line is not valid JSON; fs errors
+ */
+export async function openJournal(file: string): Promise<OpenedJournal> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  let text = '';
+  let created = false;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    created = true;
+  }
+
+  const complete = text.lastIndexOf('\n') + 1;
+  const truncatedBytes = Buffer.byteLength(text.slice(complete));
+  if (truncatedBytes > 0) await fs.truncate(file, Buffer.byteLength(text.slice(0, complete)));
+
+  const entries: unknown[] = [];
+  const lines = text.slice(0, complete).split('\n');
+  lines.pop();
+  for (const [index, line] of lines.entries()) {
+    try {
+      entries.push(JSON.parse(line));
+    } catch (error) {
+      throw new Error(`${file}:${index + 1}: not a JSON line (${(error as Error).message}); the journal is corrupt`);
+    }
+  }
+
+  const handle = await fs.open(file, 'a');
+  // A new file's directory entry must be durable too, or a crash could lose the whole file.
+  if (created) await syncDirectory(path.dirname(file));
+
+  let pending: { line: string; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let writing: Promise<void> | null = null;
+
+  async function flush(): Promise<void> {
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        await handle.appendFile(batch.map((item) => item.line).join(''));
+        await handle.sync();
+        for (const item of batch) item.resolve();
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      }
+    }
+    writing = null;
+  }
+
+  return {
+    entries,
+    truncatedBytes,
+    journal: {
+      append(entry) {
+        // JSON.stringify escapes every newline inside strings, so one entry is one line.
+        const line = `${JSON.stringify(entry)}\n`;
+        return new Promise<void>((resolve, reject) => {
+          pending.push({ line, resolve, reject });
+          writing ??= flush();
+        });
+      },
+      async close() {
+        await writing;
+        await handle.close();
+      },
+    },
+  };
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Proxy mode: forwards each of the seven booking calls to the partner's booking interface and
+ * adds the contract's credential on the way, so front ends can book without ever holding it.
+ *
+ * - Only calls routes.ts has matched reach this module: one of the seven paths, a checked id,
+ *   a checked locale. Nothing else is ever sent upstream.
+ * - The credential is sent as {@link UPSTREAM_AUTH_HEADER} `Bearer <key>` (the scheme the
+ *   partner's other APIs take; SPEC.md leaves it "not shown"). It never appears in a response
+ *   (the upstream's answer is scrubbed of it) nor in a log line.
+ * - Only the request headers in {@link FORWARDED_REQUEST_HEADERS} are passed on; the client's own
+ *   Authorization and cookies never are. The upstream's status and body are passed through, its
+ *   headers without hop-by-hop ones (RFC 9110, section 7.6.1), cookies and CORS headers (ours apply).
+ * - One deadline covers connecting, the headers and the body: past it the client gets a 504;
+ *   a refused or broken connection or an invalid HTTP answer is a 502.
+ */
+
+import { Agent, request } from 'undici';
+import { BookingError } from './errors.ts';
+import type { BookingBackend, BookingLogger } from './operations.ts';
+
+/** The request header that carries the credential upstream. */
+export const UPSTREAM_AUTH_HEADER = 'authorization';
+
+/** Request headers passed on to the upstream (lower case); every other header stays here. */
+export const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'idempotency-key', 'user-agent', 'x-request-id'] as const;
+
+/** Hop-by-hop headers: they describe one connection, never the message (RFC 9110, 7.6.1). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/** Upstream response headers never passed to the client besides hop-by-hop ones. */
+const DROPPED_RESPONSE_HEADERS = new Set(['content-length', 'set-cookie', 'set-cookie2', 'date']);
+
+/** The largest upstream response body passed through, in bytes; a larger one is a 502. */
+const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/** Upstream errors that mean "no answer in time". */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+const REDACTED = '[redacted]';
+
+export interface ProxyOptions {
+  /** Base URL; the request path (`/v1/...`) is appended to its path. */
+  upstreamUrl: string;
+  /** The credential; sent upstream only. */
+  apiKey: string;
+  /** Deadline of one upstream call (connect, headers, body), in ms. */
+  timeoutMs: number;
+  logger: BookingLogger;
+}
+
+/** Creates the proxy. Connections to the upstream are pooled and kept alive. */
+export function createProxy(options: ProxyOptions): BookingBackend {
+  const { apiKey, timeoutMs, logger } = options;
+  const base = new URL(options.upstreamUrl);
+  const basePath = base.pathname.replace(/\/$/, '');
+  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, maxResponseSize: MAX_RESPONSE_BYTES });
+  const secret = Buffer.from(apiKey);
+  /** Whatever is logged or answered passes through here first. */
+  const scrub = (text: string) => text.replaceAll(apiKey, REDACTED);
+
+  return {
+    async execute(call) {
+      const url = new URL(base);
+      url.pathname = basePath + call.path;
+      url.search = call.query.toString();
+      const headers: Record<string, string> = {};
+      for (const name of FORWARDED_REQUEST_HEADERS) {
+        const value = call.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      headers[UPSTREAM_AUTH_HEADER] = `Bearer ${apiKey}`;
+      const target = `${call.operation.method} ${call.path}`;
+
+      let status: number;
+      let upstreamHeaders: Record<string, string | string[] | undefined>;
+      let body: Buffer;
+      try {
+        const response = await request(url, {
+          method: call.operation.method,
+          headers,
+          body: call.operation.method === 'GET' ? null : call.body,
+          dispatcher: agent,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        status = response.statusCode;
+        upstreamHeaders = response.headers;
+        body = Buffer.from(await response.body.arrayBuffer());
+      } catch (error) {
+        const err = error as Error & { code?: unknown };
+        const timedOut = err.name === 'TimeoutError' || TIMEOUT_CODES.has(String(err.code));
+        logger.warn(scrub(`booking upstream ${target} failed: ${err.name}${err.code === undefined ? '' : ` ${String(err.code)}`}: ${err.message}`));
+        if (timedOut) {
+          throw new BookingError('UPSTREAM_TIMEOUT', `The booking partner did not answer within ${timeoutMs} ms`, { timeoutMs });
+        }
+        throw new BookingError('UPSTREAM_UNAVAILABLE', 'The booking partner could not be reached or sent an invalid response', {});
+      }
+
+      if (status === 401 || status === 403) logger.warn(`booking upstream ${target} answered ${status}: the partner refused the credential; check BOOKING_API_KEY`);
+      return { status, headers: responseHeaders(upstreamHeaders, scrub), body: body.includes(secret) ? Buffer.from(scrub(body.toString('latin1')), 'latin1') : body };
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** The upstream's headers a client may see, scrubbed of the credential. */
+function responseHeaders(upstream: Record<string, string | string[] | undefined>, scrub: (text: string) => string): Record<string, string> {
+  const connectionTokens = new Set(
+    String(upstream.connection ?? '')
+      .split(',')
+      .map((token) => token.trim().toLowerCase()),
+  );
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || connectionTokens.has(name) || DROPPED_RESPONSE_HEADERS.has(name) || name.startsWith('access-control-')) continue;
+    headers[name] = scrub(Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}

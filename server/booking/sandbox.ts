@@ -1,0 +1,673 @@
+/**
+ * Sandbox mode: a complete offline implementation of the seven booking paths over the loaded
+ * snapshot's activities, so a booking flow can be built and tested without the partner.
+ *
+ * State is event-sourced. Every change is one event, applied to memory and appended to the
+ * journal (`<stateDir>/booking-journal.jsonl`, fsynced) before the client is answered; on start
+ * the journal is replayed. A command checks and applies its event synchronously, with no await
+ * in between, so two requests can never both take the last place; the journal gets the events in
+ * the order they were applied. If a journal write fails, memory holds a change the disk does
+ * not: the sandbox then answers every request with a 500 until it is restarted from the journal.
+ *
+ * Rules (docs/booking.md): slots as in availability.ts; a reservation holds its places for
+ * {@link HOLD_MS} and belongs to a cart; checking out a cart turns its holds into a booking; a
+ * payment attempt settles the booking on invoice or by card ({@link DECLINED_CARD_TOKEN} is
+ * declined); a paid booking has one ticket per booked item; cancelling an item frees its places.
+ */
+
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { ActivityRecord } from '../../sync/snapshot.ts';
+import { LOCALES, type Locale } from '../locales.ts';
+import { addDays, bookingWindow, isDate, isOffered, parseSlotId, slotsOn, TIME_ZONE, type Slot, zurichDate } from './availability.ts';
+import { BOOKING_LOCALES, DEFAULT_BOOKING_LOCALE, parseBookingLocale } from './bookingLocale.ts';
+import { BookingError } from './errors.ts';
+import type { IdempotencyStore } from './idempotency.ts';
+import { checkFields, invalid, type JsonObject, optionalString, parseJsonObject, requiredInteger, requiredObject, requiredString } from './input.ts';
+import { openJournal } from './journal.ts';
+import { type BookingBackend, type BookingCall, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply } from './operations.ts';
+import { barcodeValue, BARCODE_FORMAT, qrCodeDataUrl, ticketPdf } from './tickets.ts';
+
+/** How long a reservation holds its places: exactly 15 minutes (SPEC.md), in ms. */
+export const HOLD_MS = 15 * 60 * 1000;
+
+/** The card token the sandbox declines; any other token is approved. */
+export const DECLINED_CARD_TOKEN = 'tok_declined';
+
+/** The journal's file name inside the state directory. */
+export const JOURNAL_FILE = 'booking-journal.jsonl';
+
+/** Days after payment an invoice is due. */
+const INVOICE_DUE_DAYS = 30;
+
+/** Most places one reservation may take. */
+const MAX_QUANTITY = 50;
+
+const EMAIL = { regex: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, hint: 'an e-mail address' };
+
+export interface SandboxOptions {
+  /** Directory of the journal; created when missing. */
+  stateDir: string;
+  /** The current snapshot's activities of a locale; called per request, so the snapshot may change. */
+  activities: (locale: Locale) => readonly ActivityRecord[];
+  /** Where responses stored under an Idempotency-Key are put back on start. */
+  idempotency: IdempotencyStore;
+  /** Milliseconds since the epoch. */
+  clock: () => number;
+  logger: BookingLogger;
+}
+
+interface Money {
+  cents: number;
+  currency: string;
+}
+interface Reservation {
+  id: string;
+  cartId: string;
+  slotId: string;
+  activityId: number;
+  date: string;
+  startTime: string;
+  startsAt: string;
+  quantity: number;
+  unitPrice: Money;
+  createdAt: number;
+  expiresAt: number;
+}
+interface Cart {
+  id: string;
+  createdAt: number;
+  reservationIds: string[];
+  bookingId: string | null;
+}
+interface Customer {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+}
+interface Payment {
+  id: string;
+  method: 'invoice' | 'card';
+  amount: Money;
+  createdAt: number;
+  invoice: { number: string; dueDate: string } | null;
+}
+interface Booking {
+  id: string;
+  cartId: string;
+  partnerReference: string;
+  locale: Locale;
+  customer: Customer;
+  createdAt: number;
+  itemIds: string[];
+  payment: Payment | null;
+}
+interface BookingItem {
+  id: string;
+  bookingId: string;
+  reservationId: string;
+  activityId: number;
+  title: string | null;
+  slotId: string;
+  date: string;
+  startTime: string;
+  startsAt: string;
+  quantity: number;
+  unitPrice: Money;
+  cancelledAt: number | null;
+  cancellationReason: string | null;
+}
+
+/** A change of state: what the journal records, one per line. */
+type Event =
+  | { type: 'reservation_created'; at: number; reservation: Reservation; newCart: boolean }
+  | { type: 'cart_checked_out'; at: number; booking: Omit<Booking, 'itemIds' | 'payment'>; items: BookingItem[] }
+  | { type: 'payment_succeeded'; at: number; bookingId: string; payment: Payment }
+  | { type: 'booking_item_cancelled'; at: number; itemId: string; reason: string | null };
+
+/** One journal line: an event, and the response stored under the request's Idempotency-Key. */
+type JournalEntry = Event & {
+  v: 1;
+  idempotency?: { key: string; fingerprint: string; status: number; body: string };
+};
+
+/** What a command decided: the event to commit, and the response, built once it is applied. */
+interface Decision {
+  event: Event;
+  status: number;
+  view: () => unknown;
+}
+
+/**
+ * Opens the journal under `options.stateDir`, replays it (holds that expired meanwhile are
+ * released) and returns the sandbox.
+ *
+ * @throws Error when the journal cannot be read or has a corrupt line (naming file and line)
+ */
+export async function createSandbox(options: SandboxOptions): Promise<BookingBackend> {
+  const { clock, logger } = options;
+  const file = path.join(options.stateDir, JOURNAL_FILE);
+  const opened = await openJournal(file);
+  const { journal } = opened;
+  if (opened.truncatedBytes > 0) logger.warn(`booking sandbox: cut a torn last line (${opened.truncatedBytes} bytes) off ${file}; its request was never answered`);
+
+  const reservations = new Map<string, Reservation>();
+  const carts = new Map<string, Cart>();
+  const bookings = new Map<string, Booking>();
+  const items = new Map<string, BookingItem>();
+  /** Per slot id: places taken by booked (not cancelled) items. */
+  const booked = new Map<string, number>();
+  /** Per slot id: reservations not checked out, expired ones until they are swept. */
+  const holds = new Map<string, Set<Reservation>>();
+  let failed = false;
+
+  function apply(event: Event): void {
+    switch (event.type) {
+      case 'reservation_created': {
+        const { reservation } = event;
+        if (event.newCart) carts.set(reservation.cartId, { id: reservation.cartId, createdAt: event.at, reservationIds: [], bookingId: null });
+        carts.get(reservation.cartId)!.reservationIds.push(reservation.id);
+        reservations.set(reservation.id, reservation);
+        let slotHolds = holds.get(reservation.slotId);
+        if (slotHolds === undefined) holds.set(reservation.slotId, (slotHolds = new Set()));
+        slotHolds.add(reservation);
+        break;
+      }
+      case 'cart_checked_out': {
+        bookings.set(event.booking.id, { ...event.booking, itemIds: event.items.map((item) => item.id), payment: null });
+        carts.get(event.booking.cartId)!.bookingId = event.booking.id;
+        for (const item of event.items) {
+          items.set(item.id, item);
+          holds.get(item.slotId)?.delete(reservations.get(item.reservationId)!);
+          booked.set(item.slotId, (booked.get(item.slotId) ?? 0) + item.quantity);
+        }
+        break;
+      }
+      case 'payment_succeeded':
+        bookings.get(event.bookingId)!.payment = event.payment;
+        break;
+      case 'booking_item_cancelled': {
+        const item = items.get(event.itemId)!;
+        item.cancelledAt = event.at;
+        item.cancellationReason = event.reason;
+        booked.set(item.slotId, booked.get(item.slotId)! - item.quantity);
+        break;
+      }
+    }
+  }
+
+  for (const [index, entry] of (opened.entries as JournalEntry[]).entries()) {
+    if (entry.v !== 1) throw new Error(`${file}:${index + 1}: journal entry version ${JSON.stringify(entry.v)}, expected 1`);
+    apply(entry);
+    if (entry.idempotency) {
+      const { key, fingerprint, status, body } = entry.idempotency;
+      const reply = { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: Buffer.from(body) };
+      options.idempotency.restore(key, { fingerprint, storedAt: entry.at, reply }, clock());
+    }
+  }
+  const released = sweepExpiredHolds(clock());
+  logger.info(
+    `booking sandbox: ${opened.entries.length} journal entries replayed from ${file} (${bookings.size} bookings, ${released} expired holds released)`,
+  );
+
+  /** Drops expired holds; returns how many. */
+  function sweepExpiredHolds(now: number): number {
+    let count = 0;
+    for (const slotHolds of holds.values()) {
+      for (const reservation of slotHolds) {
+        if (reservation.expiresAt <= now) {
+          slotHolds.delete(reservation);
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  function available(slot: Slot, now: number): number {
+    let held = 0;
+    const slotHolds = holds.get(slot.id);
+    for (const reservation of slotHolds ?? []) {
+      if (reservation.expiresAt <= now) slotHolds!.delete(reservation);
+      else held += reservation.quantity;
+    }
+    return slot.capacity - (booked.get(slot.id) ?? 0) - held;
+  }
+
+  // ------------------------------------------------------------------
+  // Activities of the snapshot
+
+  const byBookingId = new WeakMap<readonly ActivityRecord[], Map<number, ActivityRecord>>();
+
+  function activityIn(locale: Locale, id: number): ActivityRecord | undefined {
+    const records = options.activities(locale);
+    let index = byBookingId.get(records);
+    if (index === undefined) {
+      index = new Map(records.map((record) => [record.bookingId, record]));
+      byBookingId.set(records, index);
+    }
+    return index.get(id);
+  }
+
+  /** The activity in the preferred locale, else in the first locale that has it. */
+  function findActivity(id: number, preferred: Locale): ActivityRecord | undefined {
+    for (const locale of [preferred, ...LOCALES]) {
+      const record = activityIn(locale, id);
+      if (record) return record;
+    }
+    return undefined;
+  }
+
+  /** The price of one place, or null when the activity has no price the sandbox can charge. */
+  function unitPrice(record: ActivityRecord): Money | null {
+    const price = record.summary.startingPrice;
+    if (price === null || !/^\d{1,7}(\.\d{1,2})?$/.test(price.amount)) return null;
+    return { cents: Math.round(Number(price.amount) * 100), currency: price.currency };
+  }
+
+  function isBookable(record: ActivityRecord): boolean {
+    return record.isBookable && unitPrice(record) !== null;
+  }
+
+  function offeredSlots(record: ActivityRecord, first: string, last: string, now: number): Slot[] {
+    const slots: Slot[] = [];
+    if (!isBookable(record)) return slots;
+    for (let date = first; date <= last; date = addDays(date, 1)) {
+      for (const slot of slotsOn(record.bookingId, date)) if (isOffered(slot, now)) slots.push(slot);
+    }
+    return slots;
+  }
+
+  function nextAvailableDate(record: ActivityRecord, now: number): string | null {
+    if (!isBookable(record)) return null;
+    const window = bookingWindow(now);
+    for (let date = window.first; date <= window.last; date = addDays(date, 1)) {
+      for (const slot of slotsOn(record.bookingId, date)) if (isOffered(slot, now) && available(slot, now) > 0) return date;
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------
+  // Views: the JSON the sandbox answers (shapes in openapi.ts)
+
+  const money = (value: Money) => ({ amount: (value.cents / 100).toFixed(2), currency: value.currency });
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const times = (value: Money, quantity: number): Money => ({ cents: value.cents * quantity, currency: value.currency });
+
+  function reservationView(reservation: Reservation) {
+    return {
+      id: reservation.id,
+      cartId: reservation.cartId,
+      slotId: reservation.slotId,
+      activityId: reservation.activityId,
+      date: reservation.date,
+      startTime: reservation.startTime,
+      startsAt: reservation.startsAt,
+      quantity: reservation.quantity,
+      unitPrice: money(reservation.unitPrice),
+      totalPrice: money(times(reservation.unitPrice, reservation.quantity)),
+      createdAt: iso(reservation.createdAt),
+      expiresAt: iso(reservation.expiresAt),
+    };
+  }
+
+  function itemView(item: BookingItem) {
+    return {
+      id: item.id,
+      bookingId: item.bookingId,
+      status: item.cancelledAt === null ? 'booked' : 'cancelled',
+      activityId: item.activityId,
+      title: item.title,
+      slotId: item.slotId,
+      date: item.date,
+      startTime: item.startTime,
+      startsAt: item.startsAt,
+      quantity: item.quantity,
+      unitPrice: money(item.unitPrice),
+      totalPrice: money(times(item.unitPrice, item.quantity)),
+      cancelledAt: item.cancelledAt === null ? null : iso(item.cancelledAt),
+      cancellationReason: item.cancellationReason,
+    };
+  }
+
+  function paymentView(booking: Booking, payment: Payment) {
+    return {
+      id: payment.id,
+      bookingId: booking.id,
+      method: payment.method,
+      status: 'succeeded',
+      amount: money(payment.amount),
+      invoice: payment.invoice,
+      createdAt: iso(payment.createdAt),
+    };
+  }
+
+  function bookedItems(booking: Booking): BookingItem[] {
+    return booking.itemIds.map((id) => items.get(id)!).filter((item) => item.cancelledAt === null);
+  }
+
+  function amountDue(booking: Booking): Money {
+    const active = bookedItems(booking);
+    const currency = items.get(booking.itemIds[0]!)!.unitPrice.currency;
+    return { cents: active.reduce((sum, item) => sum + item.unitPrice.cents * item.quantity, 0), currency };
+  }
+
+  function bookingStatus(booking: Booking): 'pending_payment' | 'confirmed' | 'cancelled' {
+    if (bookedItems(booking).length === 0) return 'cancelled';
+    return booking.payment === null ? 'pending_payment' : 'confirmed';
+  }
+
+  function bookingView(booking: Booking, tickets: unknown[]) {
+    return {
+      id: booking.id,
+      cartId: booking.cartId,
+      partnerReference: booking.partnerReference,
+      locale: BOOKING_LOCALES[booking.locale],
+      status: bookingStatus(booking),
+      customer: booking.customer,
+      items: booking.itemIds.map((id) => itemView(items.get(id)!)),
+      totalPrice: money(amountDue(booking)),
+      payment: booking.payment === null ? null : paymentView(booking, booking.payment),
+      tickets,
+      createdAt: iso(booking.createdAt),
+    };
+  }
+
+  /** One ticket per booked item of a confirmed booking. */
+  async function ticketsOf(booking: Booking): Promise<unknown[]> {
+    if (bookingStatus(booking) !== 'confirmed') return [];
+    const name = `${booking.customer.firstName} ${booking.customer.lastName}`;
+    return Promise.all(
+      bookedItems(booking).map(async (item) => {
+        const barcode = barcodeValue(item.id);
+        const pdf = ticketPdf({
+          bookingId: booking.id,
+          partnerReference: booking.partnerReference,
+          title: item.title ?? `Activity ${item.activityId}`,
+          date: item.date,
+          startTime: item.startTime,
+          quantity: item.quantity,
+          holder: name,
+          barcode,
+        });
+        return {
+          id: `tkt_${item.id.slice(item.id.indexOf('_') + 1)}`,
+          bookingItemId: item.id,
+          quantity: item.quantity,
+          barcode: { format: BARCODE_FORMAT, value: barcode },
+          qrCode: await qrCodeDataUrl(barcode),
+          pdf: `data:application/pdf;base64,${pdf.toString('base64')}`,
+        };
+      }),
+    );
+  }
+
+  // ------------------------------------------------------------------
+  // Commands
+
+  function listActivities(call: BookingCall, now: number): BookingReply {
+    const locale = localeOf(call.query.get('locale'));
+    const records = [...options.activities(locale)].sort((a, b) => a.bookingId - b.bookingId);
+    const data = records.map((record) => ({
+      id: record.bookingId,
+      contentId: record.id,
+      locale: BOOKING_LOCALES[locale],
+      title: record.title ?? record.info?.title ?? null,
+      isBookable: isBookable(record),
+      startingPrice: record.summary.startingPrice === null ? null : { amount: record.summary.startingPrice.amount, currency: record.summary.startingPrice.currency },
+      nextAvailableDate: nextAvailableDate(record, now),
+    }));
+    return jsonReply(200, { data, total: data.length });
+  }
+
+  function listAvailabilities(call: BookingCall, now: number): BookingReply {
+    const locale = localeOf(call.query.get('locale'));
+    const record = /^\d{1,9}$/.test(call.id!) ? findActivity(Number(call.id), locale) : undefined;
+    if (record === undefined) throw notFound('activity', call.id!);
+    const window = bookingWindow(now);
+    const from = dateParameter(call.query, 'from') ?? window.first;
+    const to = dateParameter(call.query, 'to') ?? window.last;
+    if (from > to) throw invalid('to', `to (${to}) must not be before from (${from})`);
+    const price = unitPrice(record);
+    const slots = offeredSlots(record, from > window.first ? from : window.first, to < window.last ? to : window.last, now);
+    return jsonReply(200, {
+      activityId: record.bookingId,
+      timeZone: TIME_ZONE,
+      from,
+      to,
+      data: slots.map((slot) => ({
+        slotId: slot.id,
+        date: slot.date,
+        startTime: slot.startTime,
+        startsAt: slot.startsAt,
+        capacity: slot.capacity,
+        available: available(slot, now),
+        price: money(price!),
+      })),
+    });
+  }
+
+  function createReservation(call: BookingCall, now: number): Decision {
+    const body = parseJsonObject(call.body, true);
+    checkFields(body, ['slotId', 'quantity', 'cartId']);
+    const slotId = requiredString(body, 'slotId', { maxLength: 40, pattern: { regex: /^\d{1,9}-\d{8}-\d{4}$/, hint: 'a slot id from the availabilities, e.g. 4711-20261122-0900' } });
+    const quantity = requiredInteger(body, 'quantity', 1, MAX_QUANTITY);
+    const cartId = optionalString(body, 'cartId', { maxLength: 128 });
+
+    const slot = parseSlotId(slotId);
+    const record = slot === null ? undefined : findActivity(slot.activityId, 'de-CH');
+    const price = record === undefined ? null : unitPrice(record);
+    if (slot === null || record === undefined || price === null || !record.isBookable || !isOffered(slot, now)) {
+      const reason =
+        slot === null ? 'no such slot (closed day, unknown date or start time)'
+        : record === undefined ? `no activity ${slot.activityId}`
+        : price === null || !record.isBookable ? `activity ${slot.activityId} is not bookable`
+        : 'the slot has started or lies outside the booking window';
+      throw new BookingError('SLOT_UNAVAILABLE', `Slot ${slotId} cannot be reserved: ${reason}`, { slotId, reason });
+    }
+
+    let cart: Cart | undefined;
+    if (cartId !== undefined) {
+      cart = carts.get(cartId);
+      if (cart === undefined) throw notFound('cart', cartId);
+      if (cart.bookingId !== null) throw checkedOut(cart);
+      const other = cart.reservationIds.map((id) => reservations.get(id)!).find((held) => held.unitPrice.currency !== price.currency);
+      if (other) {
+        throw new BookingError('CURRENCY_MISMATCH', `Cart ${cartId} holds places priced in ${other.unitPrice.currency}; slot ${slotId} is priced in ${price.currency}`, {
+          cartId,
+          cartCurrency: other.unitPrice.currency,
+          slotCurrency: price.currency,
+        });
+      }
+    }
+    const left = available(slot, now);
+    if (left < quantity) {
+      throw new BookingError('SOLD_OUT', `Slot ${slotId} has ${left} place${left === 1 ? '' : 's'} left, ${quantity} requested`, { slotId, requested: quantity, available: left });
+    }
+
+    const reservation: Reservation = {
+      id: newId('rsv'),
+      cartId: cart?.id ?? newId('cart'),
+      slotId,
+      activityId: slot.activityId,
+      date: slot.date,
+      startTime: slot.startTime,
+      startsAt: slot.startsAt,
+      quantity,
+      unitPrice: price,
+      createdAt: now,
+      expiresAt: now + HOLD_MS,
+    };
+    return { event: { type: 'reservation_created', at: now, reservation, newCart: cart === undefined }, status: 201, view: () => reservationView(reservation) };
+  }
+
+  function checkOutCart(call: BookingCall, now: number): Decision {
+    const body = parseJsonObject(call.body, true);
+    checkFields(body, ['partnerReference', 'customer', 'locale']);
+    const partnerReference = requiredString(body, 'partnerReference', { maxLength: 64 });
+    const customerBody = requiredObject(body, 'customer');
+    checkFields(customerBody, ['firstName', 'lastName', 'email', 'phone'], 'customer.');
+    const customer: Customer = {
+      firstName: requiredString(customerBody, 'firstName', { maxLength: 100 }, 'customer.'),
+      lastName: requiredString(customerBody, 'lastName', { maxLength: 100 }, 'customer.'),
+      email: requiredString(customerBody, 'email', { maxLength: 254, pattern: EMAIL }, 'customer.'),
+      phone: optionalString(customerBody, 'phone', { maxLength: 40 }, 'customer.') ?? null,
+    };
+    const localeValue = optionalString(body, 'locale', { maxLength: 10 });
+    const locale = localeValue === undefined ? 'de-CH' : parseBookingLocale(localeValue, 'locale');
+
+    const cart = carts.get(call.id!);
+    if (cart === undefined) throw notFound('cart', call.id!);
+    if (cart.bookingId !== null) throw checkedOut(cart);
+    const held = cart.reservationIds.map((id) => reservations.get(id)!);
+    const expired = held.filter((reservation) => reservation.expiresAt <= now);
+    if (expired.length > 0) {
+      const expiredAt = iso(Math.min(...expired.map((reservation) => reservation.expiresAt)));
+      throw new BookingError('HOLD_EXPIRED', `A hold of cart ${cart.id} expired at ${expiredAt} (holds last 15 minutes); reserve again in a new cart`, {
+        cartId: cart.id,
+        reservationIds: expired.map((reservation) => reservation.id),
+        expiredAt,
+      });
+    }
+
+    const bookingId = newId('bkg');
+    const bookingItems: BookingItem[] = held.map((reservation) => {
+      const record = findActivity(reservation.activityId, locale);
+      return {
+        id: newId('itm'),
+        bookingId,
+        reservationId: reservation.id,
+        activityId: reservation.activityId,
+        title: record ? (record.title ?? record.info?.title ?? null) : null,
+        slotId: reservation.slotId,
+        date: reservation.date,
+        startTime: reservation.startTime,
+        startsAt: reservation.startsAt,
+        quantity: reservation.quantity,
+        unitPrice: reservation.unitPrice,
+        cancelledAt: null,
+        cancellationReason: null,
+      };
+    });
+    const booking = { id: bookingId, cartId: cart.id, partnerReference, locale, customer, createdAt: now };
+    return {
+      event: { type: 'cart_checked_out', at: now, booking, items: bookingItems },
+      status: 200,
+      // A booking fresh from check-out is unpaid, so it has no tickets yet.
+      view: () => bookingView(bookings.get(bookingId)!, []),
+    };
+  }
+
+  function createPaymentAttempt(call: BookingCall, now: number): Decision {
+    const body = parseJsonObject(call.body, true);
+    const method = body.method;
+    if (method !== 'invoice' && method !== 'card') throw invalid('method', 'method must be "invoice" or "card"');
+    checkFields(body, method === 'card' ? ['method', 'cardToken'] : ['method']);
+    const cardToken = method === 'card' ? requiredString(body, 'cardToken', { maxLength: 128 }) : undefined;
+
+    const booking = bookings.get(call.id!);
+    if (booking === undefined) throw notFound('booking', call.id!);
+    if (bookingStatus(booking) === 'cancelled') {
+      throw new BookingError('BOOKING_CANCELLED', `Booking ${booking.id} is cancelled; there is nothing to pay`, { bookingId: booking.id });
+    }
+    if (booking.payment !== null) {
+      throw new BookingError('BOOKING_ALREADY_PAID', `Booking ${booking.id} is already paid`, { bookingId: booking.id, paymentId: booking.payment.id });
+    }
+    if (cardToken === DECLINED_CARD_TOKEN) {
+      throw new BookingError('PAYMENT_DECLINED', `The card was declined; booking ${booking.id} stays unpaid`, { bookingId: booking.id, reason: 'card_declined' });
+    }
+
+    const paymentId = newId('pay');
+    const payment: Payment = {
+      id: paymentId,
+      method,
+      amount: amountDue(booking),
+      createdAt: now,
+      invoice: method === 'invoice' ? { number: `SBX-${paymentId.slice(4).toUpperCase()}`, dueDate: addDays(zurichDate(now), INVOICE_DUE_DAYS) } : null,
+    };
+    return { event: { type: 'payment_succeeded', at: now, bookingId: booking.id, payment }, status: 201, view: () => paymentView(booking, payment) };
+  }
+
+  function cancelBookingItem(call: BookingCall, now: number): Decision | BookingReply {
+    const body = parseJsonObject(call.body, false);
+    checkFields(body, ['reason']);
+    const reason = optionalString(body, 'reason', { maxLength: 500 }) ?? null;
+    const item = items.get(call.id!);
+    if (item === undefined) throw notFound('booking item', call.id!);
+    // Cancelling again changes nothing and answers as the first time did.
+    if (item.cancelledAt !== null) return jsonReply(200, itemView(item));
+    return { event: { type: 'booking_item_cancelled', at: now, itemId: item.id, reason }, status: 200, view: () => itemView(item) };
+  }
+
+  async function getBooking(call: BookingCall): Promise<BookingReply> {
+    const booking = bookings.get(call.id!);
+    if (booking === undefined) throw notFound('booking', call.id!);
+    return jsonReply(200, bookingView(booking, await ticketsOf(booking)));
+  }
+
+  /** Applies a decision, journals it with the idempotent response, and answers once it is on disk. */
+  async function commit(call: BookingCall, decision: Decision | BookingReply): Promise<BookingReply> {
+    if (!('event' in decision)) return decision;
+    apply(decision.event);
+    const reply = jsonReply(decision.status, decision.view());
+    const entry: JournalEntry = { v: 1, ...decision.event };
+    if (call.idempotency) entry.idempotency = { ...call.idempotency, status: reply.status, body: reply.body.toString('utf8') };
+    try {
+      await journal.append(entry);
+    } catch (error) {
+      failed = true;
+      logger.error(`booking sandbox: journal write to ${file} failed; answering 500 until restarted: ${(error as Error).message}`);
+      throw error;
+    }
+    return reply;
+  }
+
+  return {
+    async execute(call) {
+      if (failed) throw new Error(`booking sandbox: the journal ${file} failed earlier; restart to recover from it`);
+      const now = clock();
+      switch (call.operation.id) {
+        case 'listActivities':
+          return listActivities(call, now);
+        case 'listAvailabilities':
+          return listAvailabilities(call, now);
+        case 'getBooking':
+          return getBooking(call);
+        case 'createReservation':
+          return commit(call, createReservation(call, now));
+        case 'checkOutCart':
+          return commit(call, checkOutCart(call, now));
+        case 'createPaymentAttempt':
+          return commit(call, createPaymentAttempt(call, now));
+        case 'cancelBookingItem':
+          return commit(call, cancelBookingItem(call, now));
+      }
+    },
+    close: () => journal.close(),
+  };
+}
+
+function localeOf(value: string | null): Locale {
+  return parseBookingLocale(value ?? DEFAULT_BOOKING_LOCALE, 'query parameter locale');
+}
+
+function dateParameter(query: URLSearchParams, name: string): string | undefined {
+  const value = query.get(name);
+  if (value === null) return undefined;
+  if (!isDate(value)) throw invalid(name, `Query parameter ${name} must be a date written YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function notFound(resource: string, id: string): BookingError {
+  return new BookingError('NOT_FOUND', `No ${resource} with id ${JSON.stringify(id)}`, { resource: resource.replace(' ', '_'), id });
+}
+
+function checkedOut(cart: Cart): BookingError {
+  return new BookingError('CART_CHECKED_OUT', `Cart ${cart.id} is already checked out as booking ${cart.bookingId}`, { cartId: cart.id, bookingId: cart.bookingId });
+}
+
+/** A new id: a type prefix and 16 random hex digits, e.g. `bkg_3f9a0c2e1b7d4a65`. */
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(8).toString('hex')}`;
+}

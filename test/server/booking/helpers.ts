@@ -1,0 +1,219 @@
+/**
+ * Shared by the booking tests: a tiny set of activities, a booking handler on a real HTTP server
+ * on port 0, and `request()`, which checks every response it receives against the OpenAPI
+ * document (status documented for the operation, body matching the schema).
+ */
+
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Locale } from '../../../server/locales.ts';
+import { openApiDocument } from '../../../server/booking/openapi.ts';
+import { type BookingHandler, type BookingHandlerOptions, createBookingHandler } from '../../../server/booking/routes.ts';
+import type { ActivityRecord } from '../../../sync/snapshot.ts';
+
+/** 2026-11-20 07:00 in Zurich (a Friday): both of today's slots are still ahead. */
+export const START = Date.parse('2026-11-20T06:00:00Z');
+
+export function activity(bookingId: number, overrides: Partial<ActivityRecord> = {}): ActivityRecord {
+  return {
+    id: `act-${bookingId}`,
+    bookingId,
+    locale: 'de-CH',
+    title: `Aktivität ${bookingId}`,
+    teaserImage: null,
+    supplier: { id: 'sup-1', name: 'Outdoor Ticino', slug: null },
+    location: { id: 'loc-1', title: 'Cevio', slug: 'cevio', activityCount: 3 },
+    type: { id: 'type-1', title: 'Canyoning', slug: 'canyoning' },
+    info: null,
+    summary: { startingPrice: { amount: '129.00', currency: 'CHF', formatted: 'CHF 129.00' }, rankingScoreValue: 4.5, popularity: 230, isActive: true },
+    isBookable: true,
+    nextAvailableDate: null,
+    lat: '46.3470',
+    lng: '8.5912',
+    attributeValues: [],
+    ...overrides,
+  };
+}
+
+/**
+ * Activities by locale:
+ * - 9: 4 places per slot, CHF 129.00, titled per locale ("Canyoning (Tessin)" / "Canyoning (Ticino)")
+ * - 4711: 8 places, CHF 49.50
+ * - 12: not bookable; 13: no price; 20: priced in EUR
+ * - 30: only in fr-CH
+ */
+export const ACTIVITIES: Record<Locale, ActivityRecord[]> = {
+  'de-CH': [
+    activity(9, { title: 'Canyoning im Val Bavona (Tessin)' }),
+    activity(4711, { summary: { startingPrice: { amount: '49.50', currency: 'CHF', formatted: null }, rankingScoreValue: 3, popularity: 10, isActive: true } }),
+    activity(12, { isBookable: false }),
+    activity(13, { summary: { startingPrice: null, rankingScoreValue: 1, popularity: 1, isActive: true } }),
+    activity(20, { summary: { startingPrice: { amount: '80.00', currency: 'EUR', formatted: null }, rankingScoreValue: 1, popularity: 1, isActive: true } }),
+  ],
+  'en-CH': [activity(9, { locale: 'en-CH', title: 'Canyoning in Val Bavona (Ticino)' })],
+  'fr-CH': [activity(9, { locale: 'fr-CH', title: 'Canyoning au Val Bavona (Tessin)' }), activity(30, { locale: 'fr-CH', title: 'Parapente à Verbier' })],
+  'it-CH': [],
+};
+
+export interface Harness {
+  readonly url: string;
+  readonly handler: BookingHandler;
+  readonly logs: string[];
+  /** The time the handler sees; set it to move time. */
+  now: number;
+  /** Stops the server and closes the handler (the journal stays on disk). */
+  stop(): Promise<void>;
+}
+
+/** Makes a temporary state directory, removed by the returned function. */
+export async function tempStateDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'booking-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+type HarnessOptions = Partial<BookingHandlerOptions> & ({ mode: 'sandbox'; stateDir: string } | { mode: 'proxy'; upstreamUrl: string; apiKey: string });
+
+/** Starts a booking handler (sandbox unless told otherwise) on 127.0.0.1, port 0; 404s anything outside /v1. */
+export async function startBooking(options: HarnessOptions): Promise<Harness> {
+  const logs: string[] = [];
+  const log = (message: string) => logs.push(message);
+  const harness = { now: START } as Harness & { now: number };
+  const handler = await createBookingHandler({
+    activities: (locale) => ACTIVITIES[locale],
+    allowedOrigins: ['https://www.operator.example'],
+    rateLimitPerMinute: 1000,
+    upstreamTimeoutMs: 2000,
+    clock: () => harness.now,
+    logger: { info: log, warn: log, error: log },
+    ...options,
+  } as BookingHandlerOptions);
+  const server: Server = createServer((req, res) => {
+    void handler.handle(req, res).then((answered) => {
+      if (!answered) res.writeHead(404).end('outside /v1');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return Object.assign(harness, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    handler,
+    logs,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await handler.close();
+    },
+  });
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // Tests read into bodies freely; the OpenAPI check has already vouched for their shape.
+  body: any;
+}
+
+/**
+ * Sends a request (a body object is sent as JSON) and checks the answer against the OpenAPI
+ * document: the status is documented for the operation and the body matches its schema. Errors
+ * outside the operations (404 for a path, 405) must still have the error shape.
+ */
+export async function request(
+  base: string,
+  method: string,
+  target: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(base + target, { method, headers, body });
+  const text = await response.text();
+  const json = text === '' ? undefined : JSON.parse(text);
+  checkDocumented(method, target.split('?')[0]!, response.status, json);
+  return { status: response.status, headers: response.headers, body: json };
+}
+
+const DOCUMENT = openApiDocument('sandbox') as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
+
+/** Checks one answer against the document (see {@link request}). */
+export function checkDocumented(method: string, pathname: string, status: number, body: unknown): void {
+  if (method === 'OPTIONS' || status === 204) return;
+  const template = Object.keys(DOCUMENT.paths).find((candidate) => new RegExp(`^${candidate.replace('{id}', '[^/]+')}$`).test(pathname));
+  const operation = template === undefined ? undefined : DOCUMENT.paths[template]![method.toLowerCase()];
+  if (operation === undefined) {
+    expect([404, 405], `${method} ${pathname} is not an operation, so only 404/405 may answer it`).toContain(status);
+    expect(validate(body, { $ref: '#/components/schemas/Error' }), `${method} ${pathname} error body`).toEqual([]);
+    return;
+  }
+  const response = operation.responses[String(status)];
+  expect(response, `${method} ${template} answered ${status}, which the OpenAPI document does not list`).toBeDefined();
+  const schema = response!.content?.['application/json']?.schema;
+  if (schema !== undefined) expect(validate(body, schema), `${method} ${template} ${status} body`).toEqual([]);
+}
+
+/**
+ * Validates a value against the JSON Schema subset the document uses ($ref, type, properties,
+ * required, additionalProperties: false, items, enum, const, anyOf, pattern, minimum, maximum,
+ * minLength, maxLength); returns the problems, each with its JSON path.
+ */
+export function validate(value: unknown, schema: unknown, at = '$'): string[] {
+  const s = schema as Record<string, unknown>;
+  if (typeof s.$ref === 'string') {
+    const name = s.$ref.replace('#/components/schemas/', '');
+    const { $ref: _, ...rest } = s;
+    return [...validate(value, DOCUMENT.components.schemas[name], at), ...validate(value, rest, at)];
+  }
+  if (Array.isArray(s.anyOf)) {
+    const results = s.anyOf.map((option) => validate(value, option, at));
+    return results.some((problems) => problems.length === 0) ? [] : [`${at}: matches no anyOf option (${results.map((r) => r[0]).join(' | ')})`];
+  }
+  const problems: string[] = [];
+  if (s.type !== undefined) {
+    const types = Array.isArray(s.type) ? s.type : [s.type];
+    const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+    if (!types.includes(actual) && !(actual === 'integer' && types.includes('number'))) return [`${at}: expected ${types.join('|')}, got ${actual}`];
+  }
+  if (s.enum !== undefined && !(s.enum as unknown[]).includes(value)) problems.push(`${at}: ${JSON.stringify(value)} not in enum`);
+  if (s.const !== undefined && s.const !== value) problems.push(`${at}: expected ${JSON.stringify(s.const)}`);
+  if (typeof value === 'string') {
+    if (typeof s.pattern === 'string' && !new RegExp(s.pattern).test(value)) problems.push(`${at}: ${JSON.stringify(value.slice(0, 40))} does not match ${s.pattern}`);
+    if (typeof s.maxLength === 'number' && value.length > s.maxLength) problems.push(`${at}: longer than ${s.maxLength}`);
+    if (typeof s.minLength === 'number' && value.length < s.minLength) problems.push(`${at}: shorter than ${s.minLength}`);
+    if (s.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) problems.push(`${at}: not a date`);
+    if (s.format === 'date-time' && Number.isNaN(Date.parse(value))) problems.push(`${at}: not a date-time`);
+  }
+  if (typeof value === 'number') {
+    if (typeof s.minimum === 'number' && value < s.minimum) problems.push(`${at}: below ${s.minimum}`);
+    if (typeof s.maximum === 'number' && value > s.maximum) problems.push(`${at}: above ${s.maximum}`);
+  }
+  if (Array.isArray(value) && s.items !== undefined) value.forEach((item, index) => problems.push(...validate(item, s.items, `${at}[${index}]`)));
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const object = value as Record<string, unknown>;
+    const properties = (s.properties ?? {}) as Record<string, unknown>;
+    for (const name of (s.required ?? []) as string[]) if (!(name in object)) problems.push(`${at}.${name}: required`);
+    for (const [name, child] of Object.entries(object)) {
+      if (name in properties) problems.push(...validate(child, properties[name], `${at}.${name}`));
+      else if (s.additionalProperties === false) problems.push(`${at}.${name}: not in the schema`);
+    }
+  }
+  return problems;
+}
+
+/** The first date of the window on which activity `id` has slots, and its slot ids, from the API. */
+export async function firstOpenDay(base: string, id: number): Promise<{ date: string; slotIds: string[] }> {
+  const { body } = await request(base, 'GET', `/v1/activities/${id}/availabilities`);
+  const date = body.data[0].date as string;
+  return { date, slotIds: body.data.filter((slot: { date: string }) => slot.date === date).map((slot: { slotId: string }) => slot.slotId) };
+}
+
+/** A valid check-out body. */
+export const CHECK_OUT = { partnerReference: 'ORDER-2026-0042', customer: { firstName: 'Anna', lastName: 'Muster', email: 'anna@example.ch' } };
