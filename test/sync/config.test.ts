@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { readSyncConfig, SyncConfigError } from '../../sync/config.ts';
+
+const keys = { MYSWITZERLAND_API_KEY: 'm-key', SWISSACTIVITIES_API_KEY: 's-key', SNOWDATA_API_KEY: 'w-key' };
+
+describe('readSyncConfig', () => {
+  it('uses the real hosts when no base URL is set', () => {
+    expect(readSyncConfig(['tours', 'activities', 'snowdata'], keys)).toEqual({
+      myswitzerland: { baseUrl: 'https://opendata.myswitzerland.io/v1', apiKey: 'm-key' },
+      swissactivities: { contentUrl: 'https://contentapi.swissactivities.com/graphql', bookingUrl: 'https://api.swissactivities.com', apiKey: 's-key' },
+      snowdata: { baseUrl: 'https://snowdata.invalid/v1', apiKey: 'w-key' },
+      secrets: ['m-key', 's-key', 'w-key'],
+    });
+  });
+
+  it('reads only what the requested sources need', () => {
+    expect(readSyncConfig(['snowdata'], { SNOWDATA_API_KEY: 'w-key', SNOWDATA_BASE_URL: 'http://127.0.0.1:9/feed' })).toEqual({
+      snowdata: { baseUrl: 'http://127.0.0.1:9/feed', apiKey: 'w-key' },
+      secrets: ['w-key'],
+    });
+  });
+
+  it('names every missing key and every bad URL at once', () => {
+    const read = () => readSyncConfig(['attractions', 'activities'], { SWISSACTIVITIES_BOOKING_URL: 'ftp://example.ch', MYSWITZERLAND_API_KEY: '  ' });
+    expect(read).toThrow(SyncConfigError);
+    expect(read).toThrow(
+      'MYSWITZERLAND_API_KEY is not set (needed for attractions); SWISSACTIVITIES_BOOKING_URL="ftp://example.ch" is not an http(s) URL; SWISSACTIVITIES_API_KEY is not set (needed for activities)',
+    );
+  });
+});

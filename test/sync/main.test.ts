@@ -1,0 +1,428 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadSnapshot } from '../../server/load.ts';
+import { type UpstreamData, generateUpstreamData, startUpstream, type Upstream } from '../../sync/fixtures/upstream.ts';
+import { main, parseCommand, runSync, type SyncOptions } from '../../sync/main.ts';
+import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland.ts';
+import { FEED_PAGE_LIMIT } from '../../sync/sources/snowdata.ts';
+import { CONTENT_PAGE_SIZE } from '../../sync/sources/swissactivities.ts';
+import { type AttractionRecord, LOCALES, type Manifest, readManifest, type SourceName } from '../../sync/snapshot.ts';
+import { loadSchema } from './helpers/records.ts';
+
+const schema = loadSchema();
+let base: UpstreamData;
+let upstream: Upstream | undefined;
+let dataDir: string;
+
+beforeAll(() => {
+  // Big enough that every list has several pages: 600 tours (12 pages of 50), 1,219
+  // attractions, 249 activities (3 content pages of 100), 120 routes (2 feed pages of 100).
+  base = generateUpstreamData(2026, 0.3);
+});
+beforeEach(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sync-'));
+});
+afterEach(async () => {
+  await upstream?.close();
+  upstream = undefined;
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+/** Serves a copy of the data whose lists the test may replace without touching `base`. */
+async function serve(change?: (data: UpstreamData) => void): Promise<Upstream> {
+  const data: UpstreamData = {
+    activities: { ...base.activities, content: { ...base.activities.content } },
+    snowdata: { stations: { ...base.snowdata.stations }, routes: { ...base.snowdata.routes } },
+    tours: { ...base.tours },
+    attractions: { ...base.attractions },
+  };
+  change?.(data);
+  upstream = await startUpstream(data);
+  return upstream;
+}
+
+function sink(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += chunk;
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+interface Run {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  manifest: Manifest;
+}
+
+async function sync(sources: SourceName[], options: Partial<SyncOptions> = {}): Promise<Run> {
+  const stdout = sink();
+  const stderr = sink();
+  const run = await runSync({
+    sources,
+    dataDir,
+    locales: LOCALES,
+    env: upstream!.env,
+    http: { minDelayMs: 10, maxDelayMs: 50, headersTimeoutMs: 300, bodyTimeoutMs: 300, maxAttempts: 3 },
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    tty: false,
+    ...options,
+  });
+  return { exitCode: run.exitCode, stdout: stdout.text(), stderr: stderr.text(), manifest: (await readManifest(dataDir))! };
+}
+
+async function published<T>(manifest: Manifest, source: SourceName, locale: string, area: string): Promise<T[]> {
+  const entry = (manifest.sources[source]!.locales as Record<string, Record<string, { file: string }>>)[locale]![area]!;
+  return JSON.parse(gunzipSync(await fs.readFile(path.join(dataDir, entry.file))).toString('utf8'));
+}
+
+/** The values of `param` in the requests to `p`, as numbers, sorted. */
+function requested(p: string, param: string, query: Record<string, string>): number[] {
+  return upstream!.requests
+    .filter((r) => r.path === p && Object.entries(query).every(([k, v]) => r.query[k] === v))
+    .map((r) => Number(r.query[param]))
+    .sort((a, b) => a - b);
+}
+
+const range = (n: number, step = 1) => Array.from({ length: n }, (_, i) => i * step);
+
+describe('runSync against the loopback upstream', () => {
+  it('fetches every source to its last page in all four locales, publishes, and the server loads it', async () => {
+    await serve();
+    const run = await sync(['activities', 'snowdata', 'tours', 'attractions'], { now: new Date('2026-11-21T04:00:00Z') });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).not.toMatch(/not published/);
+
+    // Every page, each once, none past the end.
+    for (const lang of ['de', 'en', 'fr', 'it']) {
+      expect(requested('/myswitzerland/v1/tours', 'page', { lang })).toEqual(range(600 / HITS_PER_PAGE));
+      expect(requested('/myswitzerland/v1/attractions', 'page', { lang })).toEqual(range(Math.ceil(1219 / HITS_PER_PAGE)));
+      expect(requested('/snowdata/v1/routes', 'offset', { lang })).toEqual(range(2, FEED_PAGE_LIMIT));
+      expect(requested('/snowdata/v1/stations', 'offset', { lang })).toEqual([0]);
+    }
+    // The content API is paged until a short page: 249 activities are 3 pages of 100.
+    const contentPages = upstream!.requests.filter((r) => r.path === '/swissactivities/content/graphql');
+    expect(contentPages).toHaveLength(3 + 1 + 1);
+    expect(upstream!.requests.filter((r) => r.path.startsWith('/swissactivities/booking/')).map((r) => r.query.locale)).toHaveLength(12);
+    expect(CONTENT_PAGE_SIZE).toBe(100);
+
+    const m = run.manifest;
+    expect(m.version).toBe('2026-11-21T04-00-00Z');
+    for (const locale of LOCALES) {
+      expect(m.sources.tours!.locales[locale]!.tours!.count).toBe(600);
+      expect(m.sources.snowdata!.locales[locale]!.routes!.count).toBe(120);
+      expect(m.sources.snowdata!.locales[locale]!.stations!.count).toBe(60);
+    }
+    expect(m.sources.tours).toMatchObject({ label: 'MySwitzerland Open Data', lastSync: '2026-11-21T04:00:00.000Z', stale: false });
+
+    const snapshot = await loadSnapshot(dataDir, schema);
+    expect(snapshot.locales['fr-CH'].tours).toHaveLength(600);
+    expect(snapshot.locales['it-CH'].activities.length).toBeGreaterThan(200);
+
+    expect(run.stdout).toMatch(/^source\s+result\s+items\s+change\s+pages\s+retries\s+time\n/);
+    expect(run.stdout).toMatch(/\ntours\s+published\s+2,400\s+\+2,400\s+48\s+0\s+\d+\.\d s\n/);
+    expect(run.stdout).toMatch(/snapshot 2026-11-21T04-00-00Z committed to .*manifest\.json\n$/);
+    expect(run.stderr).toContain('tours de-CH: page 12 of 12, 600 items');
+  });
+
+  it('maps real MySwitzerland attraction samples end to end, field by field', async () => {
+    await serve();
+    const run = await sync(['attractions'], { locales: ['en-CH'] });
+    expect(run.exitCode).toBe(0);
+    const attractions = await published<AttractionRecord>(run.manifest, 'attractions', 'en-CH', 'attractions');
+    const gorge = attractions.find((a) => a.id === '897b6c43-dcf6-40ba-8e9e-5b89c396ccd5');
+    expect(gorge).toEqual({
+      id: '897b6c43-dcf6-40ba-8e9e-5b89c396ccd5',
+      name: 'Climbing route in Gorner Gorge',
+      abstract: null,
+      description: expect.stringMatching(/^The guests climb downhill with a mountain guide and traverse the 1-km long Gorner Gorge\./),
+      url: 'https://www.myswitzerland.com/en/experiences/climbing-route-in-gorner-gorge/',
+      latitude: 46.0211757,
+      longitude: 7.7466503,
+      locality: 'Zermatt',
+      postalCode: '3920',
+      contactName: 'ZERMATTERS',
+      contactPhone: '+41 (0)27 966 24 66',
+      contactEmail: 'info@zermatters.ch',
+      contactUrl: 'https://www.zermatters.ch/',
+      touristType: ['Adventure Tourism'],
+      seasons: ['winter', 'spring', 'summer', 'autumn'],
+      sportTypes: ['climb'],
+      neededTime: '2to4hourshalfday',
+      childrenAges: [],
+      difficulty: null,
+      natureTypes: [],
+      experienceTypes: ['adventure', 'nature', 'active'],
+      views: [],
+      isAccessibleForFree: false,
+      isWheelchairAccessible: false,
+      isIndoor: false,
+      isOutdoor: true,
+      suitableFor: ['children', 'couples', 'family', 'group', 'individual'],
+      seasonStart: null,
+      seasonEnd: null,
+      imageUrl: 'https://static.stnet.ch/offers/images/fbfd72c8-b479-4e0b-aa80-3ce5362fca35-o.jpg',
+      images: [
+        'https://static.stnet.ch/offers/images/340b84e5-e8d3-4d4e-bc2a-269b0c2269e9-o.jpg',
+        'https://static.stnet.ch/offers/images/fbfd72c8-b479-4e0b-aa80-3ce5362fca35-o.jpg',
+        'https://static.stnet.ch/offers/images/c8ac44d0-128c-436b-9f55-1e33db62528b-o.jpg',
+        'https://static.stnet.ch/offers/images/c83c631d-674e-4398-a1a8-f52b42d23134-o.jpg',
+      ],
+      destinationId: '3a75caaf-aa16-4ba1-82a9-c800ca08336d',
+      lastUpdated: null,
+    });
+    const samples = path.resolve(import.meta.dirname, '../../../shared/upstream-samples/myswitzerland/attractions-by-city');
+    const lucerne = JSON.parse(await fs.readFile(path.join(samples, 'lucerne_attractions.json'), 'utf8')) as { data: Record<string, unknown>[] };
+    const raw = lucerne.data.find((r) => (r.geo as { latitude?: number } | undefined)?.latitude !== undefined && r.abstract)!;
+    const record = attractions.find((a) => a.id === raw.identifier)!;
+    expect(record).toMatchObject({
+      name: raw.name,
+      abstract: String(raw.abstract).trim(),
+      latitude: (raw.geo as { latitude: number }).latitude,
+      longitude: (raw.geo as { longitude: number }).longitude,
+      url: raw.url,
+    });
+  });
+
+  it('honours a 429 with Retry-After and retries a 500, reporting both', async () => {
+    await serve();
+    upstream!.inject({ path: '/myswitzerland/v1/tours', query: { lang: 'fr', page: '3' }, times: 1, fault: { kind: 'status', status: 429, headers: { 'retry-after': '1' } } });
+    upstream!.inject({ path: '/myswitzerland/v1/tours', query: { lang: 'de', page: '11' }, times: 1, fault: { kind: 'status', status: 500 } });
+    const started = Date.now();
+    const run = await sync(['tours']);
+    expect(run.exitCode).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(requested('/myswitzerland/v1/tours', 'page', { lang: 'fr' })).toEqual([0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(run.stderr).toMatch(/tours fr-CH: attempt 1 of 3 failed \(429 Too Many Requests\), retrying in 1\.0 s: GET http:\/\/127\.0\.0\.1:\d+\/myswitzerland\/v1\/tours\?lang=fr&page=3&/);
+    expect(run.stderr).toMatch(/tours de-CH: attempt 1 of 3 failed \(500 Internal Server Error\)/);
+    expect(run.stdout).toMatch(/\ntours\s+published\s+2,400\s+\+2,400\s+48\s+2\s/);
+    expect(run.manifest.sources.tours!.locales['fr-CH']!.tours!.count).toBe(600);
+  });
+
+  it('fails a source whose response hangs past the timeout, keeps its last good data as stale, and still publishes the others', async () => {
+    await serve();
+    await sync(['snowdata', 'attractions'], { now: new Date('2026-11-21T04:00:00Z') });
+    upstream!.inject({ path: '/myswitzerland/v1/attractions', query: { lang: 'it', page: '5' }, fault: { kind: 'hang' } });
+    const run = await sync(['snowdata', 'attractions'], { now: new Date('2026-11-22T04:00:00Z') });
+
+    expect(run.exitCode).toBe(1);
+    // Once in the first run, three attempts in the second.
+    expect(requested('/myswitzerland/v1/attractions', 'page', { lang: 'it', page: '5' })).toHaveLength(1 + 3);
+    expect(run.stderr).toMatch(
+      /\nsync: 1 of 2 sources not published: attractions failed \(last good data kept\): \[GET\] "http:\/\/127\.0\.0\.1:\d+\/myswitzerland\/v1\/attractions\?lang=it&page=5&hitsPerPage=50&expand=true&striphtml=true": UND_ERR_HEADERS_TIMEOUT .* \(after 3 attempts\)\n$/,
+    );
+    expect(run.stdout).toMatch(/\nattractions\s+failed, kept last good\s+4,876\s+0\s/);
+    expect(run.manifest.version).toBe('2026-11-22T04-00-00Z');
+    expect(run.manifest.sources.attractions).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z', expiresAt: '2026-11-22T04:00:00.000Z' });
+    expect(run.manifest.sources.snowdata).toMatchObject({ stale: false, lastSync: '2026-11-22T04:00:00.000Z' });
+    const snapshot = await loadSnapshot(dataDir, schema);
+    expect(snapshot.locales['it-CH'].attractions).toHaveLength(1219);
+  });
+
+  it('fails a source on truncated JSON and another on malformed JSON, naming the URL', async () => {
+    await serve();
+    upstream!.inject({ path: '/myswitzerland/v1/tours', query: { lang: 'de', page: '1' }, fault: { kind: 'truncate' } });
+    upstream!.inject({ path: '/swissactivities/content/graphql', fault: { kind: 'malformed' } });
+    const run = await sync(['activities', 'tours', 'snowdata']);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/sync: 2 of 3 sources not published: activities failed: \[POST\] "http:\/\/127\.0\.0\.1:\d+\/swissactivities\/content\/graphql": 200 OK with malformed JSON, expected JSON: .*; tours failed: \[GET\] "http:\/\/127\.0\.0\.1:\d+\/myswitzerland\/v1\/tours\?lang=de&page=1&[^"]*": 200 OK with truncated JSON \(\d+ bytes\), expected JSON: /);
+    // Never synced before, so there is nothing to keep; snowdata publishes alone.
+    expect(Object.keys(run.manifest.sources)).toEqual(['snowdata']);
+  });
+
+  it('retries a response cut off mid-body and then publishes', async () => {
+    await serve();
+    upstream!.inject({ path: '/snowdata/v1/routes', query: { lang: 'en', offset: '100' }, times: 1, fault: { kind: 'drop' } });
+    const run = await sync(['snowdata']);
+    expect(run.exitCode).toBe(0);
+    expect(run.manifest.sources.snowdata!.locales['en-CH']!.routes!.count).toBe(120);
+    expect(run.stderr).toMatch(/snowdata en-CH: attempt 1 of 3 failed \(UND_ERR_/);
+  });
+
+  it('leaves out a record with missing fields and publishes the rest', async () => {
+    await serve((data) => {
+      data.tours.de = data.tours.de.map((t, i) => (i === 70 ? { ...(t as object), name: undefined } : t));
+    });
+    const run = await sync(['tours']);
+    expect(run.exitCode).toBe(0);
+    expect(run.manifest.sources.tours!.locales['de-CH']!.tours!.count).toBe(599);
+    expect(run.manifest.sources.tours!.locales['en-CH']!.tours!.count).toBe(600);
+    expect(run.stdout).toContain('tours: records failing validation left out: de-CH tours 1');
+  });
+
+  it('refuses a source with more than 2 % of its records failing validation, unless forced', async () => {
+    await serve((data) => {
+      data.tours.fr = data.tours.fr.map((t, i) => (i % 40 === 0 ? { ...(t as object), identifier: null } : t));
+    });
+    const refused = await sync(['tours', 'snowdata']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain(
+      'sync: 1 of 2 sources not published: tours refused: fr-CH tours: 15 of 600 records failed validation (2.5 %, at most 2 % allowed) (use --force to publish anyway)',
+    );
+    expect(refused.manifest.sources.tours).toBeUndefined();
+    const forced = await sync(['tours'], { force: true });
+    expect(forced.exitCode).toBe(0);
+    expect(forced.manifest.sources.tours!.locales['fr-CH']!.tours!.count).toBe(585);
+    expect(forced.stdout).toContain('tours: published despite: fr-CH tours: 15 of 600 records failed validation');
+  });
+
+  it('merges a record that appears on two pages', async () => {
+    await serve((data) => {
+      const moved = data.tours.en[10]!;
+      data.tours.en = [...data.tours.en.slice(0, 60), moved, ...data.tours.en.slice(60)];
+    });
+    const run = await sync(['tours'], { locales: ['en-CH'] });
+    expect(run.exitCode).toBe(0);
+    expect(requested('/myswitzerland/v1/tours', 'page', { lang: 'en' })).toEqual(range(13));
+    const tours = await published<{ id: string }>(run.manifest, 'tours', 'en-CH', 'tours');
+    expect(tours).toHaveLength(600);
+    expect(new Set(tours.map((t) => t.id)).size).toBe(600);
+  });
+
+  it('refuses a source that shrank by more than half, prints why, and publishes it with --force', async () => {
+    const data = base;
+    await serve();
+    await sync(['tours'], { locales: ['de-CH'], now: new Date('2026-11-21T04:00:00Z') });
+    await upstream!.close();
+    await serve((d) => {
+      d.tours.de = data.tours.de.slice(0, 250);
+    });
+    const refused = await sync(['tours'], { locales: ['de-CH'], now: new Date('2026-11-22T04:00:00Z') });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toContain('tours: refused: de-CH tours: 250 items, down from 600 (more than 50 % fewer) (use --force to publish anyway)');
+    expect(refused.manifest.sources.tours).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z' });
+    expect(refused.manifest.sources.tours!.locales['de-CH']!.tours!.count).toBe(600);
+
+    const forced = await sync(['tours'], { locales: ['de-CH'], force: true, now: new Date('2026-11-23T04:00:00Z') });
+    expect(forced.exitCode).toBe(0);
+    expect(forced.manifest.sources.tours).toMatchObject({ stale: false, lastSync: '2026-11-23T04:00:00.000Z' });
+    expect(forced.manifest.sources.tours!.locales['de-CH']!.tours!.count).toBe(250);
+    expect(forced.stdout).toMatch(/\ntours\s+published \(forced\)\s+250\s+−350\s/);
+  });
+
+  it('stops before any request when a key is missing', async () => {
+    await serve();
+    const env = { ...upstream!.env, SNOWDATA_API_KEY: '', MYSWITZERLAND_API_KEY: undefined };
+    await expect(sync(['snowdata', 'tours', 'attractions'], { env })).rejects.toThrow(
+      'MYSWITZERLAND_API_KEY is not set (needed for tours, attractions); SNOWDATA_API_KEY is not set (needed for snowdata)',
+    );
+    expect(upstream!.requests).toEqual([]);
+  });
+
+  it('never prints a key, even when the upstream echoes it', async () => {
+    await serve();
+    upstream!.inject({ path: '/snowdata/v1/stations', fault: { kind: 'status', status: 403 } });
+    const env = { ...upstream!.env, SNOWDATA_API_KEY: 'wrong-key-123' };
+    const run = await sync(['snowdata'], { env });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr + run.stdout).not.toContain('wrong-key-123');
+    expect(run.stderr).toContain('403 Forbidden');
+  });
+
+  it('draws one updating line per source on a terminal', async () => {
+    await serve();
+    const run = await sync(['tours', 'snowdata'], { tty: true, locales: ['de-CH'] });
+    expect(run.exitCode).toBe(0);
+    // Redraws move the cursor up over the two lines and clear each before writing it.
+    expect(run.stderr).toContain('\x1b[2A');
+    const last = run.stderr.split('\x1b[2A').at(-1)!;
+    expect(last).toMatch(/^\x1b\[2Ktours {5}fetched  de-CH 12\/12 · 600 items\n\x1b\[2Ksnowdata {2}fetched  de-CH 3\/3 · 180 items\n/);
+  });
+});
+
+describe('main', () => {
+  function io() {
+    const stdout = sink();
+    const stderr = sink();
+    return { out: stdout, err: stderr, streams: { stdout: stdout.stream as unknown as NodeJS.WriteStream, stderr: stderr.stream as unknown as NodeJS.WriteStream } };
+  }
+
+  it('exits 0 after publishing every requested source', async () => {
+    await serve();
+    const { err, streams } = io();
+    expect(await main(['snowdata', '--data-dir', dataDir, '--locales', 'it-CH'], upstream!.env, streams)).toBe(0);
+    expect(err.text()).toContain('snowdata it-CH: page 1 of');
+    const m = (await readManifest(dataDir))!;
+    expect(Object.keys(m.sources.snowdata!.locales)).toEqual(['it-CH']);
+  });
+
+  it('exits 1 with a one-line summary on stderr when a source fails', async () => {
+    await serve();
+    upstream!.inject({ path: '/snowdata/v1/routes', fault: { kind: 'status', status: 404 } });
+    const { err, streams } = io();
+    expect(await main(['snowdata', '--data-dir', dataDir], upstream!.env, streams)).toBe(1);
+    const lines = err.text().trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^sync: 1 of 1 sources not published: snowdata failed: \[GET\] ".*\/snowdata\/v1\/routes\?lang=de&offset=0&limit=100": 404 Not Found: \{"error":"injected 404"\}$/);
+  });
+
+  it('exits 2 naming a missing key, before any request', async () => {
+    await serve();
+    const { err, streams } = io();
+    expect(await main(['activities', '--data-dir', dataDir], { ...upstream!.env, SWISSACTIVITIES_API_KEY: '' }, streams)).toBe(2);
+    expect(err.text()).toBe('sync: SWISSACTIVITIES_API_KEY is not set (needed for activities)\n');
+    expect(upstream!.requests).toEqual([]);
+  });
+
+  it('exits 2 with the usage on a bad argument', async () => {
+    const { err, streams } = io();
+    expect(await main(['weather'], {}, streams)).toBe(2);
+    expect(err.text()).toMatch(/^sync: unknown source "weather" \(expected activities, snowdata, tours, attractions\)\nusage: npm run sync -- /);
+  });
+
+  it('rolls the manifest back to the previous version', async () => {
+    await serve();
+    await sync(['snowdata'], { now: new Date('2026-11-21T04:00:00Z') });
+    await sync(['snowdata'], { now: new Date('2026-11-22T04:00:00Z') });
+    const { out, streams } = io();
+    expect(await main(['--rollback', '--data-dir', dataDir], {}, streams)).toBe(0);
+    expect(out.text()).toBe(`rolled back ${path.join(dataDir, 'manifest.json')} from 2026-11-22T04-00-00Z to 2026-11-21T04-00-00Z\n`);
+    expect((await loadSnapshot(dataDir, schema)).version).toBe('2026-11-21T04-00-00Z');
+  });
+});
+
+describe('parseCommand', () => {
+  it('syncs every source in every locale into DATA_DIR by default', () => {
+    expect(parseCommand([], { DATA_DIR: '/srv/data' })).toEqual({
+      kind: 'sync',
+      sources: ['activities', 'snowdata', 'tours', 'attractions'],
+      dataDir: '/srv/data',
+      locales: ['de-CH', 'en-CH', 'fr-CH', 'it-CH'],
+      force: false,
+      keep: 5,
+    });
+  });
+
+  it('reads sources, locales, force and keep', () => {
+    expect(parseCommand(['tours', 'snowdata', '--data-dir', 'out', '--locales', 'fr-CH,de-CH', '--force', '--keep', '3'], {})).toEqual({
+      kind: 'sync',
+      sources: ['snowdata', 'tours'],
+      dataDir: 'out',
+      locales: ['de-CH', 'fr-CH'],
+      force: true,
+      keep: 3,
+    });
+  });
+
+  it('reads --rollback', () => {
+    expect(parseCommand(['--rollback'], {})).toEqual({ kind: 'rollback', dataDir: 'data' });
+  });
+
+  it.each([
+    [['--locales', 'de'], '--locales: unknown locale "de" (expected de-CH, en-CH, fr-CH, it-CH)'],
+    [['--keep', '0'], '--keep must be an integer of at least 1, got "0"'],
+    [['--keep', 'two'], '--keep must be an integer of at least 1, got "two"'],
+    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force or --keep'],
+    [['--verbose'], "Unknown option '--verbose'"],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseCommand(argv, {})).toThrow(message);
+  });
+});
