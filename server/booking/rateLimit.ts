@@ -16,6 +16,8 @@ export function createRateLimiter(limitPerMinute: number): RateLimiter {
   const buckets = new Map<string, { tokens: number; at: number }>();
 
   function refill(bucket: { tokens: number; at: number }, now: number): void {
+    // The wall clock may step back (NTP); time running backwards must not drain a bucket.
+    if (now <= bucket.at) return;
     bucket.tokens = Math.min(limitPerMinute, bucket.tokens + (now - bucket.at) * refillPerMs);
     bucket.at = now;
   }

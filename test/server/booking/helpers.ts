@@ -78,11 +78,11 @@ export async function tempStateDir(): Promise<{ dir: string; remove: () => Promi
 
 type HarnessOptions = Partial<BookingHandlerOptions> & ({ mode: 'sandbox'; stateDir: string } | { mode: 'proxy'; upstreamUrl: string; apiKey: string });
 
-/** Starts a booking handler (sandbox unless told otherwise) on 127.0.0.1, port 0; 404s anything outside /v1. */
-export async function startBooking(options: HarnessOptions): Promise<Harness> {
+/** Starts a booking handler on 127.0.0.1, port 0, its clock at `now`; 404s anything outside /v1. */
+export async function startBooking(options: HarnessOptions, now = START): Promise<Harness> {
   const logs: string[] = [];
   const log = (message: string) => logs.push(message);
-  const harness = { now: START } as Harness & { now: number };
+  const harness = { now } as Harness & { now: number };
   const handler = await createBookingHandler({
     activities: (locale) => ACTIVITIES[locale],
     allowedOrigins: ['https://www.operator.example'],

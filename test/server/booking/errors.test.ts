@@ -1,0 +1,273 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECK_OUT, type Harness, request, START, startBooking, tempStateDir } from './helpers.ts';
+
+let h: Harness;
+let state: Awaited<ReturnType<typeof tempStateDir>>;
+
+beforeAll(async () => {
+  state = await tempStateDir();
+  h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
+});
+
+afterAll(async () => {
+  await h.stop();
+  await state.remove();
+});
+
+const reserve = (body: unknown, headers?: Record<string, string>) => request(h.url, 'POST', '/v1/reservations', { body, headers });
+
+describe('400 INVALID_REQUEST', () => {
+  it('names the allowed locales for an unknown one', async () => {
+    const { status, body } = await request(h.url, 'GET', '/v1/activities?locale=rm_CH');
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      error: {
+        code: 'INVALID_REQUEST',
+        message: 'Unknown locale "rm_CH" in query parameter locale; allowed: de_CH, en_CH, fr_CH, it_CH (or written with "-", e.g. de-CH)',
+        details: { field: 'query parameter locale', allowed: ['de_CH', 'en_CH', 'fr_CH', 'it_CH'] },
+      },
+    });
+  });
+
+  it('refuses a body that is not a JSON object', async () => {
+    expect((await reserve('{"slotId":')).body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'body' } });
+    expect((await reserve('[1]')).body.error.message).toBe('The body must be a JSON object');
+    expect((await request(h.url, 'POST', '/v1/reservations')).body.error.message).toBe('The request needs a JSON object body');
+  });
+
+  it('names a missing, mistyped, out-of-range or unknown field', async () => {
+    const cases: [unknown, string, string][] = [
+      [{ quantity: 1 }, 'slotId', 'slotId is required'],
+      [{ slotId: 9, quantity: 1 }, 'slotId', 'slotId must be a string'],
+      [{ slotId: 'tomorrow', quantity: 1 }, 'slotId', 'slotId must be a slot id from the availabilities, e.g. 4711-20261122-0900'],
+      [{ slotId: '9-20261121-0900', quantity: 0 }, 'quantity', 'quantity must be an integer from 1 to 50'],
+      [{ slotId: '9-20261121-0900', quantity: 1.5 }, 'quantity', 'quantity must be an integer from 1 to 50'],
+      [{ slotId: '9-20261121-0900', quantity: 1, cart: 'x' }, 'cart', 'Unknown field cart; allowed: slotId, quantity, cartId'],
+    ];
+    for (const [body, field, message] of cases) {
+      const answer = await reserve(body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'INVALID_REQUEST', message, details: { field } });
+    }
+  });
+
+  it('names the nested field of a bad check-out and of a bad payment', async () => {
+    const { body: reservation } = await reserve({ slotId: '9-20261121-0900', quantity: 1 });
+    const checkOut = (body: unknown) => request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body });
+    expect((await checkOut({ ...CHECK_OUT, customer: { ...CHECK_OUT.customer, email: 'anna' } })).body.error).toMatchObject({
+      message: 'customer.email must be an e-mail address',
+      details: { field: 'customer.email' },
+    });
+    expect((await checkOut({ ...CHECK_OUT, customer: { ...CHECK_OUT.customer, birthday: '1990-01-01' } })).body.error.details).toMatchObject({ field: 'customer.birthday' });
+    expect((await checkOut({ customer: CHECK_OUT.customer })).body.error.message).toBe('partnerReference is required');
+    expect((await checkOut({ ...CHECK_OUT, locale: 'de_DE' })).status).toBe(400);
+
+    const booking = await checkOut(CHECK_OUT);
+    const pay = (body: unknown) => request(h.url, 'POST', `/v1/bookings/${booking.body.id}/payment_attempts`, { body });
+    expect((await pay({ method: 'cash' })).body.error).toMatchObject({ message: 'method must be "invoice" or "card"', details: { field: 'method' } });
+    expect((await pay({ method: 'card' })).body.error).toMatchObject({ message: 'cardToken is required', details: { field: 'cardToken' } });
+    expect((await pay({ method: 'invoice', cardToken: 'tok_visa' })).body.error.details).toMatchObject({ field: 'cardToken' });
+  });
+
+  it('refuses a date that is not a calendar date, and a range that ends before it starts', async () => {
+    const bad = await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-02-30');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('Query parameter from must be a date written YYYY-MM-DD, got "2026-02-30"');
+    const reversed = await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-21');
+    expect(reversed.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'to' } });
+  });
+});
+
+describe('404 NOT_FOUND', () => {
+  it('answers a path that is none of the seven', async () => {
+    for (const target of ['/v1', '/v1/', '/v1/admin', '/v1/bookings', '/v1/bookings/a/b', '/v1/bookings/..%2Fadmin', '/v1/bookings/a.b', `/v1/bookings/${'x'.repeat(129)}`]) {
+      const answer = await request(h.url, 'GET', target);
+      expect(answer.status, target).toBe(404);
+      expect(answer.body.error).toMatchObject({ code: 'NOT_FOUND', details: { resource: 'path' } });
+    }
+  });
+
+  it('answers an id that names nothing, saying what was looked for', async () => {
+    const cases: [string, string, unknown, string][] = [
+      ['GET', '/v1/activities/999/availabilities', undefined, 'activity'],
+      ['GET', '/v1/activities/abc/availabilities', undefined, 'activity'],
+      ['GET', '/v1/bookings/bkg_missing', undefined, 'booking'],
+      ['PATCH', '/v1/carts/cart_missing/check_out', CHECK_OUT, 'cart'],
+      ['POST', '/v1/bookings/bkg_missing/payment_attempts', { method: 'invoice' }, 'booking'],
+      ['PATCH', '/v1/booking_items/itm_missing/cancel', undefined, 'booking_item'],
+      ['POST', '/v1/reservations', { slotId: '9-20261121-0900', quantity: 1, cartId: 'cart_missing' }, 'cart'],
+    ];
+    for (const [method, target, body, resource] of cases) {
+      const answer = await request(h.url, method, target, { body });
+      expect(answer.status, `${method} ${target}`).toBe(404);
+      expect(answer.body.error).toMatchObject({ code: 'NOT_FOUND', details: { resource } });
+    }
+  });
+});
+
+describe('405 METHOD_NOT_ALLOWED', () => {
+  it('lists the methods the path answers', async () => {
+    const answer = await request(h.url, 'DELETE', '/v1/bookings/bkg_1');
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(answer.body.error).toEqual({ code: 'METHOD_NOT_ALLOWED', message: '/v1/bookings/bkg_1 answers GET, OPTIONS, not DELETE', details: { allowed: ['GET', 'OPTIONS'] } });
+    expect((await request(h.url, 'POST', '/v1/activities')).headers.get('allow')).toBe('GET, OPTIONS');
+    expect((await request(h.url, 'POST', '/v1/openapi.json')).status).toBe(405);
+  });
+
+  it('answers OPTIONS without an origin with the methods', async () => {
+    const response = await fetch(`${h.url}/v1/carts/cart_1/check_out`, { method: 'OPTIONS' });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('allow')).toBe('PATCH, OPTIONS');
+  });
+});
+
+describe('409 conflicts', () => {
+  it('SOLD_OUT: more places requested than are left', async () => {
+    const answer = await reserve({ slotId: '9-20261128-0900', quantity: 5 });
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toEqual({
+      code: 'SOLD_OUT',
+      message: 'Slot 9-20261128-0900 has 4 places left, 5 requested',
+      details: { slotId: '9-20261128-0900', requested: 5, available: 4 },
+    });
+  });
+
+  it('CART_CHECKED_OUT: a reservation into, or a check-out of, a checked-out cart', async () => {
+    const { body: reservation } = await reserve({ slotId: '9-20261128-1300', quantity: 1 });
+    const booking = await request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
+    const details = { cartId: reservation.cartId, bookingId: booking.body.id };
+    const add = await reserve({ slotId: '9-20261128-1300', quantity: 1, cartId: reservation.cartId });
+    expect(add.status).toBe(409);
+    expect(add.body.error).toMatchObject({ code: 'CART_CHECKED_OUT', details });
+    const again = await request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
+    expect(again.body.error).toMatchObject({ code: 'CART_CHECKED_OUT', details });
+  });
+
+  it('BOOKING_CANCELLED: paying a booking whose items are all cancelled', async () => {
+    const { body: reservation } = await reserve({ slotId: '4711-20261128-1300', quantity: 1 });
+    const booking = (await request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT })).body;
+    await request(h.url, 'PATCH', `/v1/booking_items/${booking.items[0].id}/cancel`);
+    const answer = await request(h.url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toMatchObject({ code: 'BOOKING_CANCELLED', details: { bookingId: booking.id } });
+  });
+});
+
+describe('413, 415', () => {
+  it('refuses a body over 64 KiB, declared or streamed, and closes the connection', async () => {
+    const declared = await reserve(JSON.stringify({ pad: 'x'.repeat(70_000) }));
+    expect(declared.status).toBe(413);
+    expect(declared.body.error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'The body is over 65536 bytes', details: { limitBytes: 65536 } });
+    expect(declared.headers.get('connection')).toBe('close');
+
+    const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${h.url}/v1/reservations`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      // No Content-Length: the body arrives chunked and is counted while it is read.
+      req.write('x'.repeat(40_000));
+      req.end('x'.repeat(40_000));
+    });
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body).error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('refuses a body that is not sent as application/json', async () => {
+    const answer = await reserve(JSON.stringify({ slotId: '9-20261129-0900', quantity: 1 }), { 'content-type': 'text/plain' });
+    expect(answer.status).toBe(415);
+    expect(answer.body.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', details: { contentType: 'text/plain' } });
+    const charset = await reserve({ slotId: '9-20261129-0900', quantity: 1 }, { 'content-type': 'application/json; charset=utf-8' });
+    expect(charset.status).toBe(201);
+  });
+});
+
+describe('422 SLOT_UNAVAILABLE, CURRENCY_MISMATCH', () => {
+  it('says why a slot cannot be reserved', async () => {
+    const cases: [string, string][] = [
+      ['20-20261120-0900', 'no such slot (closed day, unknown date or start time)'],
+      ['9-20261121-1000', 'no such slot (closed day, unknown date or start time)'],
+      ['9-20261131-0900', 'no such slot (closed day, unknown date or start time)'],
+      ['999-20261122-0900', 'no activity 999'],
+      ['12-20261122-0900', 'activity 12 is not bookable'],
+      ['13-20261122-0900', 'activity 13 is not bookable'],
+      ['9-20261119-0900', 'the slot has started or lies outside the booking window'],
+      ['9-20261220-0900', 'the slot has started or lies outside the booking window'],
+    ];
+    for (const [slotId, reason] of cases) {
+      const answer = await reserve({ slotId, quantity: 1 });
+      expect(answer.status, slotId).toBe(422);
+      expect(answer.body.error).toEqual({ code: 'SLOT_UNAVAILABLE', message: `Slot ${slotId} cannot be reserved: ${reason}`, details: { slotId, reason } });
+    }
+  });
+
+  it('stops offering a slot once it has started', async () => {
+    h.now = Date.parse('2026-11-20T08:00:00Z');
+    try {
+      const { body } = await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-20&to=2026-11-20');
+      expect(body.data.map((slot: { slotId: string }) => slot.slotId)).toEqual(['9-20261120-1300']);
+      expect((await reserve({ slotId: '9-20261120-0900', quantity: 1 })).status).toBe(422);
+    } finally {
+      h.now = START;
+    }
+  });
+
+  it('keeps one currency per cart', async () => {
+    const { body: reservation } = await reserve({ slotId: '9-20261129-1300', quantity: 1 });
+    const answer = await reserve({ slotId: '20-20261129-1300', quantity: 1, cartId: reservation.cartId });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error).toMatchObject({ code: 'CURRENCY_MISMATCH', details: { cartId: reservation.cartId, cartCurrency: 'CHF', slotCurrency: 'EUR' } });
+  });
+});
+
+describe('429 RATE_LIMITED', () => {
+  it('limits POST and PATCH per client, says when to retry, and leaves GET alone', async () => {
+    const dir = await tempStateDir();
+    const limited = await startBooking({ mode: 'sandbox', stateDir: dir.dir, rateLimitPerMinute: 2 });
+    try {
+      const post = () => request(limited.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261130-0900', quantity: 1 } });
+      expect((await post()).status).toBe(201);
+      expect((await request(limited.url, 'PATCH', '/v1/booking_items/itm_x/cancel')).status).toBe(404);
+      const refused = await post();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(refused.body.error).toEqual({
+        code: 'RATE_LIMITED',
+        message: 'Too many requests; at most 2 POST/PATCH per minute per client. Retry in 30 s',
+        details: { retryAfterSeconds: 30 },
+      });
+      expect((await request(limited.url, 'GET', '/v1/activities')).status).toBe(200);
+      limited.now += 30_000;
+      expect((await post()).status).toBe(201);
+    } finally {
+      await limited.stop();
+      await dir.remove();
+    }
+  });
+});
+
+describe('500 INTERNAL_SERVER_ERROR', () => {
+  it('hides an unexpected error from the client and logs it in full', async () => {
+    const dir = await tempStateDir();
+    const broken = await startBooking({
+      mode: 'sandbox',
+      stateDir: dir.dir,
+      activities: () => {
+        throw new Error('store unavailable at /srv/data/secret');
+      },
+    });
+    try {
+      const answer = await request(broken.url, 'GET', '/v1/activities');
+      expect(answer.status).toBe(500);
+      expect(answer.body).toEqual({ error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', details: {} } });
+      expect(broken.logs.at(-1)).toMatch(/^booking: internal error answering GET \/v1\/activities: Error: store unavailable at \/srv\/data\/secret\n\s+at /);
+    } finally {
+      await broken.stop();
+      await dir.remove();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openJournal } from '../../../server/booking/journal.ts';
+import { JOURNAL_FILE } from '../../../server/booking/sandbox.ts';
+import { CHECK_OUT, type Harness, request, START, startBooking, tempStateDir } from './helpers.ts';
+
+let state: Awaited<ReturnType<typeof tempStateDir>>;
+
+beforeEach(async () => {
+  state = await tempStateDir();
+});
+
+afterEach(async () => {
+  await state.remove();
+});
+
+describe('openJournal', () => {
+  it('creates the directory and file, and reads back what was appended, in order', async () => {
+    const file = path.join(state.dir, 'nested', 'journal.jsonl');
+    const first = await openJournal(file);
+    expect(first.entries).toEqual([]);
+    await Promise.all([first.journal.append({ n: 1, text: 'line\nbreak' }), first.journal.append({ n: 2 }), first.journal.append({ n: 3 })]);
+    await first.journal.close();
+    expect(await readFile(file, 'utf8')).toBe('{"n":1,"text":"line\\nbreak"}\n{"n":2}\n{"n":3}\n');
+    const second = await openJournal(file);
+    expect(second.entries).toEqual([{ n: 1, text: 'line\nbreak' }, { n: 2 }, { n: 3 }]);
+    await second.journal.close();
+  });
+
+  it('cuts off a torn last line and appends after the last complete one', async () => {
+    const file = path.join(state.dir, 'journal.jsonl');
+    await writeFile(file, '{"n":1}\n{"n":2');
+    const opened = await openJournal(file);
+    expect(opened.entries).toEqual([{ n: 1 }]);
+    expect(opened.truncatedBytes).toBe(6);
+    await opened.journal.append({ n: 3 });
+    await opened.journal.close();
+    expect(await readFile(file, 'utf8')).toBe('{"n":1}\n{"n":3}\n');
+  });
+
+  it('refuses a corrupt complete line, naming the file and line', async () => {
+    const file = path.join(state.dir, 'journal.jsonl');
+    await writeFile(file, '{"n":1}\nnot json\n{"n":3}\n');
+    await expect(openJournal(file)).rejects.toThrow(`${file}:2: not a JSON line`);
+  });
+});
+
+describe('restarting the sandbox', () => {
+  let h: Harness;
+
+  async function restart(now: number): Promise<void> {
+    await h.stop();
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir }, now);
+  }
+
+  beforeEach(async () => {
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
+  });
+
+  afterEach(async () => {
+    await h.stop();
+  });
+
+  it('loses no booking, payment, cancellation or held place', async () => {
+    const reserved = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-0900', quantity: 2 } });
+    await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-1300', quantity: 1, cartId: reserved.body.cartId } });
+    const booking = (await request(h.url, 'PATCH', `/v1/carts/${reserved.body.cartId}/check_out`, { body: CHECK_OUT })).body;
+    await request(h.url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
+    await request(h.url, 'PATCH', `/v1/booking_items/${booking.items[1].id}/cancel`, { body: { reason: 'ill' } });
+    const held = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-0900', quantity: 1 } });
+    const before = {
+      booking: (await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body,
+      slots: (await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body,
+    };
+    expect(before.slots.data.map((slot: { available: number }) => slot.available)).toEqual([1, 4]);
+
+    await restart(START);
+    expect((await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body).toEqual(before.booking);
+    expect((await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body).toEqual(before.slots);
+    // The hold made before the restart can still be checked out.
+    expect((await request(h.url, 'PATCH', `/v1/carts/${held.body.cartId}/check_out`, { body: CHECK_OUT })).status).toBe(200);
+    expect(h.logs).toContain(`booking sandbox: 6 journal entries replayed from ${path.join(state.dir, JOURNAL_FILE)} (1 bookings, 0 expired holds released)`);
+  });
+
+  it('releases on start the holds that expired while it was down', async () => {
+    const held = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '4711-20261122-0900', quantity: 8 } });
+    expect(held.status).toBe(201);
+
+    await restart(START + 15 * 60_000);
+    expect(h.logs[0]).toMatch(/ \(0 bookings, 1 expired holds released\)$/);
+    const { body } = await request(h.url, 'GET', '/v1/activities/4711/availabilities?from=2026-11-22&to=2026-11-22');
+    expect(body.data[0].available).toBe(8);
+    expect((await request(h.url, 'PATCH', `/v1/carts/${held.body.cartId}/check_out`, { body: CHECK_OUT })).status).toBe(410);
+  });
+
+  it('answers a retry after the restart with the response stored under its Idempotency-Key', async () => {
+    const headers = { 'idempotency-key': 'retry-after-restart' };
+    const body = { slotId: '9-20261122-1300', quantity: 1 };
+    const first = await request(h.url, 'POST', '/v1/reservations', { body, headers });
+
+    await restart(START + 60_000);
+    const retry = await request(h.url, 'POST', '/v1/reservations', { body, headers });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const slots = (await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body;
+    expect(slots.data[1].available).toBe(3);
+  });
+
+  it('starts from a journal whose last write was cut short, and says so', async () => {
+    await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-1300', quantity: 1 } });
+    await h.stop();
+    await appendFile(path.join(state.dir, JOURNAL_FILE), '{"v":1,"type":"reserv');
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
+    expect(h.logs[0]).toMatch(/cut a torn last line \(21 bytes\) off .*; its request was never answered$/);
+    const slots = (await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body;
+    expect(slots.data[1].available).toBe(3);
+  });
+});
