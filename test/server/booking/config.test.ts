@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { readBookingConfig } from '../../../server/booking/config.ts';
+import { ConfigError } from '../../../server/config.ts';
+
+const PROXY = { BOOKING_UPSTREAM_URL: 'https://api.partner.example/base/', BOOKING_API_KEY: 'sk_live_abc' };
+
+describe('readBookingConfig', () => {
+  it('defaults to the sandbox with its journal in .state and 60 writes a minute', () => {
+    expect(readBookingConfig({})).toEqual({ mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 });
+    expect(readBookingConfig({ STATE_DIR: '/var/lib/booking', BOOKING_RATE_LIMIT: '0' })).toEqual({ mode: 'sandbox', stateDir: '/var/lib/booking', rateLimitPerMinute: 0 });
+  });
+
+  it('turns to proxy mode when an upstream is configured', () => {
+    expect(readBookingConfig(PROXY)).toEqual({
+      mode: 'proxy',
+      upstreamUrl: 'https://api.partner.example/base',
+      apiKey: 'sk_live_abc',
+      upstreamTimeoutMs: 10_000,
+      rateLimitPerMinute: 60,
+    });
+  });
+
+  it('keeps the sandbox when told so, even with an upstream configured', () => {
+    expect(readBookingConfig({ ...PROXY, BOOKING_MODE: 'sandbox' }).mode).toBe('sandbox');
+  });
+
+  it('names the variable and what is allowed for a bad value', () => {
+    const cases: [NodeJS.ProcessEnv, string][] = [
+      [{ BOOKING_MODE: 'live' }, 'BOOKING_MODE="live": expected proxy or sandbox'],
+      [{ BOOKING_MODE: 'proxy' }, 'BOOKING_MODE=proxy needs BOOKING_UPSTREAM_URL, the base URL of the partner booking interface (e.g. https://api.partner.example)'],
+      [{ BOOKING_UPSTREAM_URL: 'https://api.partner.example' }, "BOOKING_MODE=proxy needs BOOKING_API_KEY, the partner contract's API key"],
+      [{ ...PROXY, BOOKING_UPSTREAM_URL: 'ftp://partner.example' }, 'BOOKING_UPSTREAM_URL="ftp://partner.example": expected an http(s) URL, e.g. https://api.partner.example'],
+      [{ ...PROXY, BOOKING_UPSTREAM_URL: 'https://api.partner.example/?v=1' }, 'BOOKING_UPSTREAM_URL="https://api.partner.example/?v=1": expected no query or fragment; /v1/... is appended to its path'],
+      [{ ...PROXY, BOOKING_UPSTREAM_TIMEOUT_MS: '5s' }, 'BOOKING_UPSTREAM_TIMEOUT_MS="5s": expected an integer from 100 to 120000'],
+      [{ BOOKING_RATE_LIMIT: '-1' }, 'BOOKING_RATE_LIMIT="-1": expected an integer from 0 to 100000'],
+    ];
+    for (const [env, message] of cases) {
+      expect(() => readBookingConfig(env)).toThrow(new ConfigError(message));
+    }
+  });
+
+  it('never repeats a credential in its messages', () => {
+    const inUrl = () => readBookingConfig({ ...PROXY, BOOKING_UPSTREAM_URL: 'https://user:hunter2@api.partner.example' });
+    expect(inUrl).toThrow('BOOKING_UPSTREAM_URL must not carry credentials; put the key in BOOKING_API_KEY');
+    const badKey = () => readBookingConfig({ ...PROXY, BOOKING_API_KEY: 'sk live hunter2' });
+    expect(badKey).toThrow('BOOKING_API_KEY: expected visible ASCII characters without spaces (the value is not shown)');
+    for (const read of [inUrl, badKey]) {
+      try {
+        read();
+      } catch (error) {
+        expect((error as Error).message).not.toContain('hunter2');
+      }
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_STATUS } from '../../../server/booking/errors.ts';
+import { openApiDocument } from '../../../server/booking/openapi.ts';
+import { OPENAPI_PATH, OPERATIONS } from '../../../server/booking/operations.ts';
+import { type Harness, request, startBooking, tempStateDir, validate } from './helpers.ts';
+
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown> };
+};
+const document = openApiDocument('sandbox') as Document;
+
+let h: Harness;
+let state: Awaited<ReturnType<typeof tempStateDir>>;
+
+beforeAll(async () => {
+  state = await tempStateDir();
+  h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
+});
+
+afterAll(async () => {
+  await h.stop();
+  await state.remove();
+});
+
+function documented(): { path: string; method: string; operationId: string }[] {
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operationId: operation.operationId })),
+  );
+}
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 and describes exactly the seven operations and itself', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(documented()).toEqual([...OPERATIONS.map(({ path, method, id }) => ({ path, method, operationId: id })), { path: OPENAPI_PATH, method: 'GET', operationId: 'getOpenApi' }]);
+  });
+
+  it('is served at /v1/openapi.json, naming the mode', async () => {
+    const response = await fetch(`${h.url}${OPENAPI_PATH}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual(document);
+    expect((openApiDocument('proxy') as { info: { description: string } }).info.description).toMatch(/^This server runs in \*\*proxy\*\* mode/);
+    const head = await fetch(`${h.url}${OPENAPI_PATH}`, { method: 'HEAD' });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+  });
+
+  it('has every documented operation served: none answers 405 or "no such path"', async () => {
+    for (const { path, method } of documented()) {
+      const answer = await request(h.url, method, path.replace('{id}', 'x1'), method === 'GET' ? {} : { body: {} });
+      expect(answer.status, `${method} ${path}`).not.toBe(405);
+      expect(answer.body?.error?.details?.resource, `${method} ${path}`).not.toBe('path');
+    }
+  });
+
+  it('lists every error status of the code under some operation (405 is answered only outside them)', () => {
+    const listed = new Set(Object.values(document.paths).flatMap((methods) => Object.values(methods).flatMap((operation) => Object.keys(operation.responses).map(Number))));
+    const sent = new Set(Object.values(ERROR_STATUS).filter((status) => status !== 405));
+    expect([...sent].filter((status) => !listed.has(status))).toEqual([]);
+  });
+
+  it('resolves every $ref', () => {
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(20);
+    for (const ref of refs) expect(document.components.schemas).toHaveProperty(ref.slice(8, -1).replace('#/components/schemas/', ''));
+  });
+});
+
+describe('the schema check used on every response in these tests', () => {
+  const item = {
+    id: 'itm_1',
+    bookingId: 'bkg_1',
+    status: 'booked',
+    activityId: 9,
+    title: null,
+    slotId: '9-20261121-0900',
+    date: '2026-11-21',
+    startTime: '09:00',
+    startsAt: '2026-11-21T09:00:00+01:00',
+    quantity: 1,
+    unitPrice: { amount: '1.00', currency: 'CHF' },
+    totalPrice: { amount: '1.00', currency: 'CHF' },
+    cancelledAt: null,
+    cancellationReason: null,
+  };
+  const schema = { $ref: '#/components/schemas/BookingItem' };
+
+  it('accepts a valid value', () => {
+    expect(validate(item, schema)).toEqual([]);
+  });
+
+  it('reports a missing, extra, mistyped, null or out-of-enum field', () => {
+    const { quantity: _, ...missing } = item;
+    expect(validate(missing, schema)).toEqual(['$.quantity: required']);
+    expect(validate({ ...item, extra: 1 }, schema)).toEqual(['$.extra: not in the schema']);
+    expect(validate({ ...item, activityId: '9' }, schema)).toEqual(['$.activityId: expected integer, got string']);
+    expect(validate({ ...item, slotId: null }, schema)).toEqual(['$.slotId: expected string, got null']);
+    expect(validate({ ...item, status: 'gone' }, schema)).toEqual(['$.status: "gone" not in enum']);
+    expect(validate({ ...item, unitPrice: { amount: 'free', currency: 'CHF' } }, schema)).toEqual(['$.unitPrice.amount: "free" does not match ^\\d+(\\.\\d+)?$']);
+  });
+});
