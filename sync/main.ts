@@ -224,7 +224,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     }
     if (command.kind === 'rollback') {
       const { from, to } = await rollback(command.dataDir);
-      io.stdout.write(`rolled back ${path.join(command.dataDir, 'manifest.json')} from ${from} to ${to}\n`);
+      const manifest = path.join(command.dataDir, 'manifest.json');
+      io.stdout.write(from === null ? `restored ${manifest} (it was missing or unreadable) to ${to}\n` : `rolled back ${manifest} from ${from} to ${to}\n`);
       return 0;
     }
     const run = await runSync({ ...command, env, stdout: io.stdout, stderr: io.stderr, tty: io.stderr.isTTY === true && env.CI === undefined });

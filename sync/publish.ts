@@ -322,17 +322,18 @@ export async function prune(dataDir: string, keep: number): Promise<string[]> {
 
 /**
  * Points the manifest back at the newest version older than the current one whose files are
- * all present and intact (each version keeps a copy of its manifest).
+ * all present and intact (each version keeps a copy of its manifest). When `manifest.json` is
+ * missing or unreadable, restores the newest intact version instead.
  *
- * @returns the version left and the version now current
- * @throws when there is no manifest or no older intact version
+ * @returns the version left (null when the manifest was unreadable) and the version now current
+ * @throws when there is no version to go back to
  */
-export async function rollback(dataDir: string): Promise<{ from: string; to: string }> {
-  const current = await readManifest(dataDir);
-  if (!current) throw new Error(`${path.join(dataDir, 'manifest.json')} not found: nothing to roll back`);
+export async function rollback(dataDir: string): Promise<{ from: string | null; to: string }> {
+  const current = await readManifest(dataDir).catch(() => null);
+  const from = typeof current?.version === 'string' ? current.version : null;
   const entries = await fs.readdir(dataDir, { withFileTypes: true });
   const older = entries
-    .filter((e) => e.isDirectory() && VERSION_DIR.test(e.name) && compareVersions(e.name, current.version) < 0)
+    .filter((e) => e.isDirectory() && VERSION_DIR.test(e.name) && (from === null || compareVersions(e.name, from) < 0))
     .map((e) => e.name)
     .sort(compareVersions)
     .reverse();
@@ -345,9 +346,10 @@ export async function rollback(dataDir: string): Promise<{ from: string; to: str
     }
     const manifest = (await readManifest(path.join(dataDir, version)))!;
     await writeManifest(dataDir, manifest);
-    return { from: current.version, to: version };
+    return { from, to: version };
   }
-  throw new Error(`no version older than ${current.version} to roll back to${problems.length ? ` (${problems.join('; ')})` : ''}`);
+  const what = from === null ? `no intact version in ${dataDir} to restore` : `no version older than ${from} to roll back to`;
+  throw new Error(`${what}${problems.length ? ` (${problems.join('; ')})` : ''}`);
 }
 
 /** Why a version cannot be served, or null when its manifest copy and every file are intact. */

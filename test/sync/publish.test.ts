@@ -214,6 +214,16 @@ describe('rollback', () => {
     expect(await rollback(dataDir)).toEqual({ from: '2026-11-03T04-00-00Z', to: '2026-11-01T04-00-00Z' });
   });
 
+  it('restores the newest intact version when the manifest is unreadable', async () => {
+    for (let day = 1; day <= 2; day++) {
+      await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(day, at(day).toISOString()) } }, now: at(day) });
+    }
+    await fs.writeFile(path.join(dataDir, 'manifest.json'), '{"formatVersion": 1, "vers');
+    await expect(publish({ dataDir, outcomes: {}, now: at(3) })).rejects.toThrow('manifest.json: not valid JSON');
+    expect(await rollback(dataDir)).toEqual({ from: null, to: '2026-11-02T04-00-00Z' });
+    expect((await loadSnapshot(dataDir, schema)).version).toBe('2026-11-02T04-00-00Z');
+  });
+
   it('refuses when there is no older version', async () => {
     await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(1, at(21).toISOString()) } }, now: at(21) });
     await expect(rollback(dataDir)).rejects.toThrow('no version older than 2026-11-21T04-00-00Z to roll back to');
