@@ -1,10 +1,49 @@
 /**
  * All settings, read from the environment once at start and validated: a bad value stops
- * the start with a message naming the variable and what is allowed.
+ * the start with a message naming the variable, the value and what is allowed.
+ * docs/operations.md lists every variable with its default.
  */
 
+import type { LevelWithSilent } from 'pino';
+
+/** Limits on one GraphQL request, applied before execution (see server/limits.ts). */
+export interface QueryLimits {
+  /** Largest request body in bytes; MAX_BODY_BYTES, default 102400 (100 KiB). */
+  maxBodyBytes: number;
+  /** Most lexical tokens in a query document; MAX_TOKENS, default 2000. */
+  maxTokens: number;
+  /** Deepest field nesting of an operation, root fields at depth 1; MAX_DEPTH, default 10. */
+  maxDepth: number;
+  /** Most aliased fields in an operation, fragments expanded; MAX_ALIASES, default 30. */
+  maxAliases: number;
+  /** Most directives in a document; MAX_DIRECTIVES, default 20. */
+  maxDirectives: number;
+  /** Largest cost (fields resolved, list fields counted once per item); MAX_COST, default 50000. */
+  maxCost: number;
+  /** Time budget of one execution in ms, checked before each root field; EXECUTION_TIMEOUT_MS, default 2000. */
+  executionTimeoutMs: number;
+}
+
+/** Socket timeouts of the HTTP server (https://nodejs.org/api/http.html#class-httpserver). */
+export interface ServerTimeouts {
+  /** Time to receive a request's headers, in ms; HEADERS_TIMEOUT_MS, default 10000. */
+  headersMs: number;
+  /** Time to receive a whole request (headers and body), in ms; REQUEST_TIMEOUT_MS, default 30000. */
+  requestMs: number;
+  /** Idle time before a keep-alive connection is closed, in ms; KEEP_ALIVE_TIMEOUT_MS, default 5000. */
+  keepAliveMs: number;
+}
+
+/** What successful GraphQL responses tell HTTP caches (see server/httpCache.ts). */
+export interface CachePolicy {
+  /** Upper bound of `max-age` in seconds (also bounded by the snapshot's expiresAt); CACHE_MAX_AGE_S, default 300. */
+  maxAgeS: number;
+  /** `stale-while-revalidate` in seconds; CACHE_STALE_WHILE_REVALIDATE_S, default 60. */
+  staleWhileRevalidateS: number;
+}
+
 export interface Config {
-  /** TCP port; PORT, default 4000. */
+  /** TCP port; PORT, default 4000 (0 picks a free port). */
   port: number;
   /** Interface to bind; HOST, default 0.0.0.0 (all). */
   host: string;
@@ -12,18 +51,62 @@ export interface Config {
   dataDir: string;
   /** Extra browser origins allowed by CORS (localhost is always allowed); ALLOWED_ORIGINS, comma-separated. */
   allowedOrigins: string[];
+  /** pino level of the JSON logs on stdout; LOG_LEVEL, default "info". */
+  logLevel: LevelWithSilent;
+  /** Whether introspection (`__schema`, `__type`) is allowed; INTROSPECTION, default true (the playground needs it). */
+  introspection: boolean;
+  limits: QueryLimits;
+  timeouts: ServerTimeouts;
+  cache: CachePolicy;
+  /** Memory for automatic persisted queries in bytes, 0 to turn them off; APQ_CACHE_BYTES, default 8388608 (8 MiB). */
+  apqCacheBytes: number;
+  /** Time in-flight requests get to finish after SIGTERM/SIGINT, in ms; SHUTDOWN_GRACE_MS, default 10000. */
+  shutdownGraceMs: number;
 }
 
+/** A setting that cannot be used; the message names the variable and what is allowed. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Reads and validates every setting.
+ *
+ * @param env the environment; tests pass a plain object
+ * @throws ConfigError for the first variable with a value that is not allowed
+ */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  // Node requires it: a request cannot take less time than its headers.
+  if (requestMs < headersMs) {
+    throw new ConfigError(`REQUEST_TIMEOUT_MS=${requestMs} is below HEADERS_TIMEOUT_MS=${headersMs}; the whole request includes its headers`);
+  }
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: env.DATA_DIR?.trim() || 'data',
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    introspection: boolean(env, 'INTROSPECTION', true),
+    limits: {
+      maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 102_400, 1024, 10_485_760),
+      maxTokens: integer(env, 'MAX_TOKENS', 2000, 10, 100_000),
+      maxDepth: integer(env, 'MAX_DEPTH', 10, 1, 100),
+      maxAliases: integer(env, 'MAX_ALIASES', 30, 0, 10_000),
+      maxDirectives: integer(env, 'MAX_DIRECTIVES', 20, 0, 10_000),
+      maxCost: integer(env, 'MAX_COST', 50_000, 1, 100_000_000),
+      executionTimeoutMs: integer(env, 'EXECUTION_TIMEOUT_MS', 2000, 1, 600_000),
+    },
+    timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000) },
+    cache: {
+      maxAgeS: integer(env, 'CACHE_MAX_AGE_S', 300, 0, 86_400),
+      staleWhileRevalidateS: integer(env, 'CACHE_STALE_WHILE_REVALIDATE_S', 60, 0, 86_400),
+    },
+    apqCacheBytes: integer(env, 'APQ_CACHE_BYTES', 8_388_608, 0, 1_073_741_824),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
 }
 
@@ -31,8 +114,23 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name}="${raw}": expected an integer from ${min} to ${max}`);
+  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name}="${raw}": expected an integer from ${min} to ${max}`);
   return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name}="${env[name]}": expected true or false (or 1 or 0)`);
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name}="${env[name]}": expected one of ${allowed.join(', ')}`);
+  return raw as T;
 }
 
 function origins(env: NodeJS.ProcessEnv, name: string): string[] {
@@ -46,7 +144,7 @@ function origins(env: NodeJS.ProcessEnv, name: string): string[] {
     } catch {
       throw new ConfigError(`${name}: "${value}" is not an origin; expected e.g. https://www.example.ch`);
     }
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== value.replace(/\/$/, '')) {
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== value.replace(/\/$/, '').toLowerCase()) {
       throw new ConfigError(`${name}: "${value}" is not an origin; expected scheme://host[:port] without a path, e.g. https://www.example.ch`);
     }
     return url.origin;

@@ -4,6 +4,33 @@ import { GraphQLError } from 'graphql';
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 
 /**
+ * Every `extensions.code` a client can receive, with its meaning and HTTP status. Every error
+ * body, GraphQL or not, has the shape `{ "errors": [{ message, locations?, path?, extensions: { code } }] }`.
+ * For GraphQL errors the status follows the GraphQL-over-HTTP spec: 200 with
+ * `Accept: application/json`, 400 (or 200 with partial data) with `application/graphql-response+json`.
+ */
+export const ERROR_CODES = {
+  BAD_REQUEST: 'Malformed request: JSON that does not parse, no query, a batched (array) body, a bad persistedQuery extension (400).',
+  BAD_USER_INPUT: 'An argument or variable value that is not allowed; the message names it and what is allowed.',
+  GRAPHQL_PARSE_FAILED: 'The query is not valid GraphQL syntax.',
+  GRAPHQL_VALIDATION_FAILED: 'The query does not fit the schema (unknown field, wrong argument type, introspection turned off…).',
+  OPERATION_RESOLUTION_FAILURE: 'operationName names no operation of the document, or the document holds several and none is chosen.',
+  QUERY_TOO_COMPLEX: 'A limit on tokens, depth, aliases, directives, cost or introspection; the message names the limit and the measured value.',
+  PERSISTED_QUERY_NOT_FOUND: 'The persisted-query hash is unknown: send the query with its hash once (Apollo APQ).',
+  PERSISTED_QUERY_NOT_SUPPORTED: 'Persisted queries are turned off (APQ_CACHE_BYTES=0).',
+  EXECUTION_TIMEOUT: 'The execution time limit was reached; the fields that ran keep their data.',
+  PAYLOAD_TOO_LARGE: 'The request body is larger than MAX_BODY_BYTES (413).',
+  METHOD_NOT_ALLOWED: 'The path does not answer this method; see the Allow header (405).',
+  NOT_FOUND: 'Nothing at this path (404).',
+  NOT_ACCEPTABLE: 'Accept allows neither application/graphql-response+json nor application/json (406).',
+  UNSUPPORTED_MEDIA_TYPE: 'A POST body that is not application/json in UTF-8 (415).',
+  INTERNAL_SERVER_ERROR: 'A bug or an unexpected failure; logged in full with the request id, never detailed to the client (500, or 200 with the field null).',
+} as const;
+
+/** One of {@link ERROR_CODES}. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
  * Tells whether a GraphQL error hides an unexpected failure: while resolving a field (the error
  * has a `path`), something other than a `GraphQLError` was thrown (graphql-js wraps it, keeping
  * it as `originalError`). Such an error is a bug, not a message meant for the client. Errors
@@ -24,18 +51,21 @@ function isGraphQLError(value: unknown): boolean {
 }
 
 /**
- * graphql-http's `formatError`: passes `GraphQLError`s through unchanged (with their
- * `extensions.code`, e.g. BAD_USER_INPUT) and replaces internal errors by "Internal server error"
- * with `extensions.code = "INTERNAL_SERVER_ERROR"`, keeping only `locations` and `path`. Plain
- * `Error`s reaching it are graphql-http's own request errors ("Missing query") and pass through.
- * Stacks never reach the client either way: graphql-http serializes messages only.
+ * graphql-http's `formatError`:
+ * - a `GraphQLError` passes through unchanged (with its `extensions.code`, e.g. BAD_USER_INPUT);
+ * - an internal error becomes "Internal server error" with code INTERNAL_SERVER_ERROR, keeping
+ *   only `locations` and `path`;
+ * - a plain `Error` is graphql-http's own complaint about the request ("Missing query"), answered
+ *   with 400: it keeps its message and gets code BAD_REQUEST.
+ * Stacks never reach the client: graphql-http serializes messages only.
  *
  * It does not log: the caller logs internal errors where it knows the request.
  *
  * @returns the error to serialize for the client
  */
 export function formatError(error: Readonly<GraphQLError | Error>): GraphQLError | Error {
-  if (!isInternalError(error)) return error as GraphQLError | Error;
+  if (!isGraphQLError(error)) return new GraphQLError(error.message, { extensions: { code: 'BAD_REQUEST' } });
+  if (!isInternalError(error)) return error as GraphQLError;
   return new GraphQLError(INTERNAL_ERROR_MESSAGE, {
     nodes: error.nodes,
     source: error.source,
@@ -43,4 +73,12 @@ export function formatError(error: Readonly<GraphQLError | Error>): GraphQLError
     path: error.path,
     extensions: { code: 'INTERNAL_SERVER_ERROR' },
   });
+}
+
+/**
+ * The body of an error answered outside GraphQL execution (404, 405, 413, 500…), in the same
+ * shape as GraphQL errors.
+ */
+export function errorBody(code: ErrorCode, message: string): string {
+  return JSON.stringify({ errors: [{ message, extensions: { code } }] });
 }

@@ -1,9 +1,31 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { getOperationAST, type GraphQLSchema } from 'graphql';
-import { createHandler, type OperationContext, type Request as GraphqlRequest } from 'graphql-http';
+import { Kind, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  createHandler,
+  parseRequestParams,
+  type OperationContext,
+  type Request as GraphqlRequest,
+  type Response as GraphqlResponse,
+} from 'graphql-http';
+import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
+import type { Config } from './config.ts';
 import { createCors } from './cors.ts';
-import { formatError, INTERNAL_ERROR_MESSAGE, isInternalError } from './formatError.ts';
+import { startDeadline, withDeadline } from './deadline.ts';
+import { errorBody, formatError, INTERNAL_ERROR_MESSAGE, isInternalError, type ErrorCode } from './formatError.ts';
+import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
+import { createQueryChecker } from './limits.ts';
+import { requestIdOf, type Logger } from './log.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import {
+  createPersistedQueries,
+  hashQuery,
+  persistedQueryNotFound,
+  persistedQueryNotSupported,
+  readPersistedQuery,
+} from './persistedQueries.ts';
 import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
+import { PayloadTooLargeError, readBody } from './readBody.ts';
+import { renderStatusPage, STATUS_PAGE_CSP, type StatusReport } from './status.ts';
 
 /** URL path of the GraphQL endpoint (and of the playground, for a browser). */
 export const GRAPHQL_PATH = '/api/graphql';
@@ -14,67 +36,162 @@ export const SCHEMA_PATH = '/api/schema';
 /** The query the playground shows on a first visit unless told otherwise. */
 const DEFAULT_PLAYGROUND_QUERY = '{ types { id title } }';
 
-/** What the HTTP layer serves. */
+/** Longest client operation name written to the logs; the rest is cut. */
+const MAX_LOGGED_OPERATION_NAME = 100;
+
+/** What a request is served from; taken once per request, so the snapshot may change between requests. */
+export interface ServedSnapshot {
+  /** Snapshot id; part of every ETag. */
+  readonly version: string;
+  /** The GraphQL context value of requests served from this snapshot. */
+  readonly context: unknown;
+  /** Earliest expiresAt of the snapshot's sources, ms since the epoch; null when none. Bounds `max-age`. */
+  readonly expiresAtMs: number | null;
+  /** Per source, its lastSync in ms since the epoch (the `snapshot_age_seconds` metric). */
+  readonly lastSyncMs: Readonly<Record<string, number>>;
+}
+
+/** What the HTTP layer serves, and how. */
 export interface HttpOptions {
   /** The executable schema. */
   schema: GraphQLSchema;
-  /**
-   * Returns the GraphQL context value; called once per GraphQL request, so the value (e.g. the
-   * current snapshot) may be swapped at runtime. May return a promise.
-   */
-  context: () => unknown;
-  /**
-   * Browser origins granted by CORS besides localhost, 127.0.0.1 and [::1] (any port), e.g.
-   * `['https://example.com']`.
-   */
-  allowedOrigins: readonly string[];
   /** The schema as SDL, served at `/api/schema`. */
   sdl: string;
+  /** The snapshot to serve the next request from. */
+  snapshot: () => ServedSnapshot;
   /** Returns the sample queries served as JSON at `/api/schema?format=queries`; called per request. */
   sampleQueries: () => unknown;
+  /**
+   * Returns the report served at `/api/status` and rendered at `/`, given whether the service
+   * is ready (false while draining).
+   */
+  status: (ready: boolean) => StatusReport;
+  /** The settings the HTTP layer reads. */
+  config: Pick<Config, 'allowedOrigins' | 'introspection' | 'limits' | 'timeouts' | 'cache' | 'apqCacheBytes'>;
+  logger: Logger;
   /** The query the playground shows on a first visit; default `{ types { id title } }`. */
   playgroundQuery?: string;
+  /**
+   * The booking interface (server/booking/routes.ts), asked first about every request: it
+   * answers everything under /v1, its own CORS included, and then resolves true.
+   */
+  booking?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
+
+/** The HTTP server of the API, with what a graceful shutdown needs. */
+export interface HttpService {
+  /** A node:http server, not yet listening. */
+  readonly server: Server;
+  readonly metrics: Metrics;
+  /** Requests being answered now. */
+  readonly inFlight: number;
+  /** True once {@link HttpService.drain} was called. */
+  readonly draining: boolean;
+  /** From now on `/readyz` answers 503 and every response closes its connection. */
+  drain(): void;
+  /** Resolves when no request is in flight (at once if none is). */
+  idle(): Promise<void>;
+}
+
+/** Per request: what the log line and the metrics report, and what decides caching. */
+interface RequestState {
+  readonly id: string;
+  /** `performance.now()` at arrival. */
+  readonly arrivedAt: number;
+  /** Route label of the metrics: a known path or `other`. */
+  route: string;
+  /** Metrics label: root field, `multiple`, `introspection` or `-` (not executed). */
+  operation: string;
+  /** The client's operation name, for the log. */
+  operationName?: string;
+  cost?: number;
+  served?: ServedSnapshot;
+  /** The operation was executed (it passed every check). */
+  executed: boolean;
+  /** The result carries errors (never cached). */
+  hasErrors: boolean;
+  /** Hash of a persisted query sent with its text, registered once the query passes the checks. */
+  persistedHash?: string;
+}
+
+type Handle = (req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams) => Promise<void> | void;
 
 /** One path's handler, with the methods it answers (OPTIONS is answered for every path). */
 interface Route {
   methods: readonly string[];
-  handle: (req: IncomingMessage, res: ServerResponse, search: URLSearchParams) => Promise<void> | void;
+  handle: Handle;
+  /** Logged at debug rather than info: probes and scrapes would drown the request log. */
+  quiet?: boolean;
 }
 
 /**
- * Creates the request listener of the API:
- * - `GET|POST /api/graphql`: GraphQL over HTTP (graphql-http; https://graphql.github.io/graphql-over-http/draft/);
- *   a browser (GET, `Accept` with text/html, no `query` parameter) gets the GraphiQL playground,
- *   whose assets are served under `/api/graphql/assets/`.
- * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON;
- *   another format is a 400.
+ * Creates the HTTP service of the API:
+ * - `GET|POST /api/graphql`: GraphQL over HTTP (graphql-http; https://graphql.github.io/graphql-over-http/draft/)
+ *   behind the limits of server/limits.ts, with automatic persisted queries, ETag/304 and
+ *   Cache-Control on successful answers; a browser (GET, `Accept` with text/html, no query) gets
+ *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`.
+ * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON.
+ * - `GET /` (HTML) and `GET /api/status` (JSON): the status report; `GET /healthz`: the process
+ *   is alive; `GET /readyz`: 200 while serving, 503 while draining; `GET /metrics`: Prometheus.
  * - CORS on every path (see {@link createCors}); an unknown path is a 404, a method a path does
- *   not answer is a 405 (with `Allow`).
+ *   not answer is a 405 (with `Allow`). Bodies of 1 KiB or more are compressed (br, gzip) when accepted.
  *
- * Errors outside GraphQL have the shape `{ "error": { "code", "message" } }`. Unexpected errors
- * are logged in full with console.error and reach the client only as "Internal server error"
- * with code INTERNAL_SERVER_ERROR; `GraphQLError`s thrown by resolvers pass through unchanged.
+ * Every error body is `{ "errors": [{ message, extensions: { code } }] }` (codes: ERROR_CODES in
+ * server/formatError.ts). Unexpected errors are logged in full with the request id and reach the
+ * client only as "Internal server error". Every response carries `X-Request-Id`; every request is
+ * logged once it is answered (id, method, path, status, duration, operation; never the query
+ * string, variables or body).
  *
  * Reads the playground's bundles from node_modules once, now.
  *
  * @throws Error when an allowed origin is malformed or a playground bundle is missing
  */
-export function createHttpHandler(options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const cors = createCors(options.allowedOrigins);
-  const playground = createPlayground({
-    endpoint: GRAPHQL_PATH,
-    defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY,
+export function createHttpService(options: HttpOptions): HttpService {
+  const { config, logger } = options;
+  const cors = createCors(config.allowedOrigins);
+  const metrics = createMetrics(() => {
+    const { version, lastSyncMs } = options.snapshot();
+    return { version, lastSyncMs };
   });
+  const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
+  const lifecycle = { draining: false, inFlight: 0, idleWaiters: [] as (() => void)[] };
+
   const routes = new Map<string, Route>([
-    [GRAPHQL_PATH, { methods: ['GET', 'POST'], handle: createGraphqlRoute(options, playground) }],
+    [GRAPHQL_PATH, { methods: ['GET', 'POST'], handle: createGraphqlRoute(options, playground, metrics) }],
     [SCHEMA_PATH, { methods: ['GET', 'HEAD'], handle: createSchemaRoute(options) }],
+    ['/', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, renderStatusPage(options.status(!lifecycle.draining)), 'text/html; charset=utf-8', { 'Content-Security-Policy': STATUS_PAGE_CSP, 'Cache-Control': NO_STORE }) }],
+    ['/api/status', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, JSON.stringify(options.status(!lifecycle.draining)), JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
+    ['/healthz', { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendText(req, res, 200, '{"status":"ok"}', JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
+    [
+      '/readyz',
+      {
+        methods: ['GET', 'HEAD'],
+        quiet: true,
+        handle: (req, res) => {
+          const body = lifecycle.draining ? { status: 'draining' } : { status: 'ready', snapshot: options.snapshot().version };
+          return sendText(req, res, lifecycle.draining ? 503 : 200, JSON.stringify(body), JSON_TYPE, { 'Cache-Control': NO_STORE });
+        },
+      },
+    ],
+    [
+      '/metrics',
+      {
+        methods: ['GET'],
+        quiet: true,
+        handle: async (req, res) => sendText(req, res, 200, await metrics.registry.metrics(), metrics.registry.contentType, { 'Cache-Control': NO_STORE }),
+      },
+    ],
   ]);
+  const compressedAssets = new Map<StaticAsset, Map<Encoding, Promise<Buffer>>>();
   for (const [path, asset] of playground.assets) {
-    routes.set(path, { methods: ['GET', 'HEAD'], handle: (_req, res) => sendAsset(res, asset) });
+    routes.set(path, { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendAsset(req, res, asset, compressedAssets) });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+    if (options.booking && (await options.booking(req, res))) {
+      state.route = '/v1';
+      return;
+    }
     if (cors(req, res)) return;
     // Split by hand: `new URL('//host/x', base)` would read a path starting with // as a host.
     const target = req.url ?? '/';
@@ -84,9 +201,10 @@ export function createHttpHandler(options: HttpOptions): (req: IncomingMessage, 
 
     const route = routes.get(path);
     if (route === undefined) {
-      sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}`);
+      sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
       return;
     }
+    state.route = path.startsWith(`${GRAPHQL_PATH}/assets/`) ? `${GRAPHQL_PATH}/assets` : path;
     const allow = [...route.methods, 'OPTIONS'].join(', ');
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { Allow: allow }).end();
@@ -96,133 +214,359 @@ export function createHttpHandler(options: HttpOptions): (req: IncomingMessage, 
       sendError(res, 405, 'METHOD_NOT_ALLOWED', `${path} answers ${allow}, not ${req.method}`, { Allow: allow });
       return;
     }
-    await route.handle(req, res, search);
+    await route.handle(req, res, state, search);
   }
 
-  return (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      console.error(`Internal error answering ${req.method} ${req.url}:`, error);
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
-    });
+  const server = createServer(
+    {
+      headersTimeout: config.timeouts.headersMs,
+      requestTimeout: config.timeouts.requestMs,
+      keepAliveTimeout: config.timeouts.keepAliveMs,
+      // Node enforces the two timeouts above at this interval (default 30 s, too coarse for them).
+      connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs),
+    },
+    (req, res) => {
+      const state: RequestState = {
+        id: requestIdOf(req.headers['x-request-id']),
+        arrivedAt: performance.now(),
+        route: 'other',
+        operation: '-',
+        executed: false,
+        hasErrors: false,
+      };
+      res.setHeader('X-Request-Id', state.id);
+      if (lifecycle.draining) res.setHeader('Connection', 'close');
+      lifecycle.inFlight++;
+      res.once('close', () => {
+        lifecycle.inFlight--;
+        finish(req, res, state);
+        if (lifecycle.inFlight === 0) for (const resolve of lifecycle.idleWaiters.splice(0)) resolve();
+      });
+
+      handle(req, res, state).catch((error: unknown) => {
+        logger.error({ reqId: state.id, err: error, method: req.method, path: pathOf(req) }, 'internal error');
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
+      });
+    },
+  );
+
+  function finish(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+    const durationS = (performance.now() - state.arrivedAt) / 1000;
+    const status = res.writableFinished ? res.statusCode : 499;
+    metrics.observeRequest(state.route, state.operation, status, durationS);
+    const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets`;
+    logger[quiet ? 'debug' : 'info'](
+      {
+        reqId: state.id,
+        method: req.method,
+        path: pathOf(req),
+        status,
+        durationMs: Math.round(durationS * 1e4) / 10,
+        operation: state.operation === '-' ? undefined : state.operation,
+        operationName: state.operationName,
+        cost: state.cost,
+        snapshot: state.served?.version,
+      },
+      status === 499 ? 'request aborted' : 'request',
+    );
+  }
+
+  return {
+    server,
+    metrics,
+    get inFlight() {
+      return lifecycle.inFlight;
+    },
+    get draining() {
+      return lifecycle.draining;
+    },
+    drain() {
+      lifecycle.draining = true;
+    },
+    idle() {
+      if (lifecycle.inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => lifecycle.idleWaiters.push(resolve));
+    },
   };
 }
 
-/**
- * Creates a node:http server answering with {@link createHttpHandler}; call `listen` on it.
- *
- * @throws Error as {@link createHttpHandler}
- */
-export function createHttpServer(options: HttpOptions): Server {
-  return createServer(createHttpHandler(options));
-}
+function createGraphqlRoute(options: HttpOptions, playground: Playground, metrics: Metrics): Handle {
+  const { config, logger } = options;
+  const executableSchema = withDeadline(options.schema);
+  const checkQuery = createQueryChecker(options.schema, config.limits, { introspection: config.introspection });
+  const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes) : null;
 
-function createGraphqlRoute(options: HttpOptions, playground: Playground): Route['handle'] {
-  const handler = createHandler<IncomingMessage, undefined, OperationContext>({
-    schema: options.schema,
-    // graphql-http only passes context values through to the resolvers.
-    context: () => options.context() as OperationContext,
+  const handler = createHandler<IncomingMessage, RequestState, OperationContext>({
+    schema: executableSchema,
     formatError,
-    onOperation: (_req, args, result) => {
+    parseRequestParams: async (req) => {
+      const state = req.context;
+      if (req.method === 'POST' && isJsonContentType(req.raw.headers['content-type'])) {
+        let bytes: Buffer;
+        try {
+          bytes = await readBody(req.raw, config.limits.maxBodyBytes);
+        } catch (error) {
+          if (!(error instanceof PayloadTooLargeError)) throw error;
+          return payloadTooLarge(error);
+        }
+        let data: unknown;
+        try {
+          data = JSON.parse(bytes.toString('utf8'));
+        } catch (error) {
+          throw new Error(`Malformed JSON body: ${(error as Error).message}`);
+        }
+        if (Array.isArray(data)) throw new Error('Batched requests are not supported: send one operation per request, as a JSON object');
+        if (typeof data === 'object' && data !== null) {
+          const body = data as Record<string, unknown>;
+          const query = resolvePersistedQuery(state, body.query, body.extensions);
+          if (query !== body.query) data = { ...body, query };
+        }
+        return parseRequestParams({ ...req, body: data as Record<string, unknown> });
+      }
+      if (req.method === 'GET') {
+        const queryStart = req.url.indexOf('?');
+        const search = new URLSearchParams(queryStart === -1 ? '' : req.url.slice(queryStart + 1));
+        const extensions = search.get('extensions');
+        if (extensions === null) return undefined;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(extensions);
+        } catch {
+          // graphql-http's own parser answers it ("Unparsable URL").
+          return undefined;
+        }
+        const query = resolvePersistedQuery(state, search.get('query') ?? undefined, parsed);
+        if (typeof query !== 'string' || query === search.get('query')) return undefined;
+        search.set('query', query);
+        return parseRequestParams({ ...req, url: `${GRAPHQL_PATH}?${search}` });
+      }
+      // graphql-http answers other methods and media types (405, 415).
+      return undefined;
+    },
+    onSubscribe: (req, params) => {
+      const state = req.context;
+      const checked = checkQuery({ query: params.query, operationName: params.operationName, variables: params.variables });
+      if (checked.errors) return checked.errors;
+      state.operation = operationLabel(checked.operation);
+      state.operationName = checked.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
+      state.cost = checked.cost;
+      metrics.observeCost(checked.cost);
+      if (state.persistedHash !== undefined) persisted?.set(state.persistedHash, params.query);
+      const served = state.served!;
+      state.executed = true;
+      return {
+        schema: executableSchema,
+        document: checked.document,
+        operationName: params.operationName,
+        variableValues: params.variables,
+        contextValue: served.context as OperationContext,
+        rootValue: startDeadline(config.limits.executionTimeoutMs),
+      };
+    },
+    onOperation: (req, _args, result) => {
+      const state = req.context;
+      state.hasErrors = (result.errors?.length ?? 0) > 0;
       for (const error of result.errors ?? []) {
         if (isInternalError(error)) {
-          const path = error.path?.join('.') ?? '(no path)';
-          const operation = getOperationAST(args.document, args.operationName)?.name?.value ?? '(anonymous)';
-          console.error(`Internal error in operation ${operation} at ${path}:`, error.originalError);
+          logger.error(
+            { reqId: state.id, operationName: state.operationName, path: error.path?.join('.'), err: error.originalError },
+            'internal error in a resolver',
+          );
         }
       }
     },
   });
 
-  return async (req, res, search) => {
-    // The same URL answers JSON or HTML depending on Accept.
-    res.appendHeader('Vary', 'Accept');
-    if (req.method === 'GET' && !search.has('query') && (req.headers.accept ?? '').includes('text/html')) {
-      res
-        .writeHead(200, {
-          'Content-Type': 'text/html; charset=utf-8',
-          'Content-Security-Policy': playground.contentSecurityPolicy,
-          'Cache-Control': 'no-cache',
-          'X-Content-Type-Options': 'nosniff',
-          'Content-Length': Buffer.byteLength(playground.html),
-        })
-        .end(playground.html);
+  /**
+   * The query a request runs, given its `query` and `extensions` (Apollo's APQ protocol).
+   *
+   * @throws GraphQLError PERSISTED_QUERY_NOT_FOUND / _NOT_SUPPORTED; Error (400) for a hash that
+   *   does not match the query
+   */
+  function resolvePersistedQuery(state: RequestState, query: unknown, extensions: unknown): unknown {
+    const request = readPersistedQuery(extensions);
+    if (request === null) return query;
+    if (!persisted) throw persistedQueryNotSupported();
+    if (typeof query === 'string') {
+      if (hashQuery(query) !== request.sha256Hash) throw new Error('extensions.persistedQuery.sha256Hash does not match the sha256 of the query');
+      state.persistedHash = request.sha256Hash;
+      return query;
+    }
+    const stored = persisted.get(request.sha256Hash);
+    metrics.observeCache('apq', stored !== undefined);
+    if (stored === undefined) throw persistedQueryNotFound();
+    return stored;
+  }
+
+  return async (req, res, state, search) => {
+    // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
+    res.appendHeader('Vary', 'Accept, Accept-Encoding');
+    if (req.method === 'GET' && !search.has('query') && !search.has('extensions') && (req.headers.accept ?? '').includes('text/html')) {
+      await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
+        'Content-Security-Policy': playground.contentSecurityPolicy,
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      });
       return;
     }
 
-    let response;
-    try {
-      response = await handler(toGraphqlRequest(req));
-    } catch (error) {
-      // graphql-http rejects only when our own code failed (e.g. the context getter).
-      console.error(`Internal error answering ${req.method} ${req.url}:`, error);
-      sendJson(res, 500, { errors: [{ message: INTERNAL_ERROR_MESSAGE, extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    state.served = options.snapshot();
+    const [body, init] = await handler(toGraphqlRequest(req, state));
+    const headers: Record<string, string> = { ...init.headers };
+    let text = body;
+    if (text === null) {
+      // graphql-http answers some refusals (405, 406, 415) without a body.
+      text = errorBody(CODE_OF_STATUS[init.status] ?? 'BAD_REQUEST', init.statusText);
+      headers['content-type'] = JSON_TYPE;
+    }
+    if (!state.executed || state.hasErrors || init.status !== 200) {
+      headers['cache-control'] = NO_STORE;
+      await sendText(req, res, init.status, text, headers['content-type'] ?? JSON_TYPE, headers);
       return;
     }
-    const [body, init] = response;
-    res
-      .writeHead(init.status, init.statusText, { ...init.headers, 'Content-Length': body === null ? 0 : Buffer.byteLength(body) })
-      .end(body);
+
+    const bytes = Buffer.from(text);
+    const encoding = bytes.length >= MIN_COMPRESS_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
+    const contentType = headers['content-type'] ?? JSON_TYPE;
+    const etag = etagOf(state.served.version, contentType, bytes, encoding);
+    headers.etag = etag;
+    headers['cache-control'] = cacheControl(config.cache, state.served.expiresAtMs, Date.now());
+    const conditional = req.headers['if-none-match'];
+    if (conditional !== undefined) {
+      const hit = matchesIfNoneMatch(conditional, etag);
+      metrics.observeCache('etag', hit);
+      if (hit) {
+        // A 304 carries the validators and caching headers a 200 would, and no body (RFC 9110 §15.4.5).
+        res.writeHead(304, { ETag: etag, 'Cache-Control': headers['cache-control'] }).end();
+        return;
+      }
+    }
+    await sendBytes(res, 200, bytes, encoding, headers);
   };
 }
 
-function createSchemaRoute(options: HttpOptions): Route['handle'] {
+function createSchemaRoute(options: HttpOptions): Handle {
   const formats = ['sdl', 'queries'];
-  return (_req, res, search) => {
+  return (req, res, _state, search) => {
     const format = search.get('format') ?? 'sdl';
-    if (format === 'sdl') {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(options.sdl) }).end(options.sdl);
-    } else if (format === 'queries') {
-      sendJson(res, 200, options.sampleQueries());
-    } else {
-      sendError(res, 400, 'BAD_REQUEST', `Unknown format ${JSON.stringify(format)}; allowed values: ${formats.join(', ')}`);
-    }
+    if (format === 'sdl') return sendText(req, res, 200, options.sdl, 'text/plain; charset=utf-8');
+    if (format === 'queries') return sendText(req, res, 200, JSON.stringify(options.sampleQueries()), JSON_TYPE);
+    sendError(res, 400, 'BAD_REQUEST', `Unknown format ${JSON.stringify(format)}; allowed values: ${formats.join(', ')}`);
   };
 }
 
-function toGraphqlRequest(req: IncomingMessage): GraphqlRequest<IncomingMessage, undefined> {
+/** Codes of the bodiless refusals of graphql-http. */
+const CODE_OF_STATUS: Record<number, ErrorCode> = { 405: 'METHOD_NOT_ALLOWED', 406: 'NOT_ACCEPTABLE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function payloadTooLarge(error: PayloadTooLargeError): GraphqlResponse {
+  return [
+    errorBody('PAYLOAD_TOO_LARGE', error.message),
+    // The rest of the body is not read: the connection cannot carry another request after it.
+    { status: 413, statusText: 'Payload Too Large', headers: { 'content-type': JSON_TYPE, connection: 'close' } },
+  ];
+}
+
+/** As graphql-http decides it: application/json, in UTF-8 when a charset is given. */
+function isJsonContentType(header: string | undefined): boolean {
+  const [mediaType, charset = 'charset=utf-8'] = (header ?? '').replace(/\s/g, '').toLowerCase().split(';');
+  return mediaType === 'application/json' && charset === 'charset=utf-8';
+}
+
+/** The metrics label of an operation: its one root field, `multiple`, or `introspection`. */
+function operationLabel(operation: OperationDefinitionNode): string {
+  const fields = new Set<string>();
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) return 'multiple';
+    if (selection.name.value !== '__typename') fields.add(selection.name.value);
+  }
+  // Only meta-fields (`__schema`, `__type`, `__typename`): answered from the schema alone.
+  if ([...fields].every((name) => name === '__schema' || name === '__type')) return 'introspection';
+  return fields.size === 1 ? [...fields][0]! : 'multiple';
+}
+
+function toGraphqlRequest(req: IncomingMessage, state: RequestState): GraphqlRequest<IncomingMessage, RequestState> {
   return {
     method: req.method ?? 'GET',
     url: req.url ?? '/',
     headers: req.headers,
-    body: () => readBody(req),
+    // Read in parseRequestParams, with the size limit; graphql-http never gets here for a POST.
+    body: null,
     raw: req,
-    context: undefined,
+    context: state,
   };
 }
 
-/** Reads the whole body as UTF-8 (graphql-http accepts no other charset); rejects if the client aborts. */
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+function pathOf(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  const queryStart = target.indexOf('?');
+  return queryStart === -1 ? target : target.slice(0, queryStart);
 }
 
-function sendAsset(res: ServerResponse, asset: StaticAsset): void {
+/** Sends a text body, compressed when it is large enough and the client accepts a coding. */
+async function sendText(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  text: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  const bytes = Buffer.from(text);
+  const encoding = bytes.length >= MIN_COMPRESS_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
+  await sendBytes(res, status, bytes, encoding, { ...headers, 'content-type': contentType });
+}
+
+async function sendBytes(res: ServerResponse, status: number, bytes: Buffer, encoding: Encoding, headers: Record<string, string>): Promise<void> {
+  const body = encoding === 'identity' ? bytes : await compress(bytes, encoding);
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  if (bytes.length >= MIN_COMPRESS_BYTES && !hasVary(res, 'Accept-Encoding')) res.appendHeader('Vary', 'Accept-Encoding');
+  res.writeHead(status, { ...headers, 'content-length': String(body.length) }).end(body);
+}
+
+function hasVary(res: ServerResponse, name: string): boolean {
+  const vary = res.getHeader('Vary');
+  const values = Array.isArray(vary) ? vary : vary === undefined ? [] : [String(vary)];
+  return values.some((value) => value.split(',').some((item) => item.trim().toLowerCase() === name.toLowerCase()));
+}
+
+async function sendAsset(
+  req: IncomingMessage,
+  res: ServerResponse,
+  asset: StaticAsset,
+  compressed: Map<StaticAsset, Map<Encoding, Promise<Buffer>>>,
+): Promise<void> {
+  const encoding = asset.body.length >= MIN_COMPRESS_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
+  let body = asset.body;
+  if (encoding !== 'identity') {
+    // Compressed once, at best quality, on first request: the files never change while running.
+    let byEncoding = compressed.get(asset);
+    if (!byEncoding) compressed.set(asset, (byEncoding = new Map()));
+    let pending = byEncoding.get(encoding);
+    if (!pending) byEncoding.set(encoding, (pending = compress(asset.body, encoding, 'best')));
+    body = await pending;
+  }
+  res.appendHeader('Vary', 'Accept-Encoding');
   res
     .writeHead(200, {
       'Content-Type': asset.contentType,
-      'Content-Length': asset.body.length,
+      'Content-Length': body.length,
+      ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
       // The path holds a hash of the content (see createPlayground).
       'Cache-Control': 'public, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
     })
-    .end(asset.body);
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(value);
-  res
-    .writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) })
     .end(body);
 }
 
-function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { error: { code, message } }, headers);
+function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
+  const body = errorBody(code, message);
+  res
+    .writeHead(status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': NO_STORE })
+    .end(body);
 }

@@ -8,15 +8,25 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Config, ConfigError, readConfig } from './config.ts';
-import { createHttpServer } from './http.ts';
+import { createHttpService, type HttpService } from './http.ts';
 import { loadSnapshot, SnapshotError } from './load.ts';
+import { createLogger, type Logger } from './log.ts';
+import { watchSnapshot } from './reload.ts';
 import { resolvers } from './resolvers/index.ts';
 import { sampleQueries } from './sampleQueries.ts';
 import { createSchema, readSdl } from './schema.ts';
+import { handleShutdownSignals } from './shutdown.ts';
+import { SnapshotHolder } from './snapshotHolder.ts';
+import { createStatusReporter } from './status.ts';
 import { createStore } from './store.ts';
 
 export interface RunningServer {
   readonly server: Server;
+  /** The HTTP layer: metrics, draining, requests in flight. */
+  readonly service: HttpService;
+  /** The store being served; replace it to serve another snapshot. */
+  readonly holder: SnapshotHolder;
+  readonly logger: Logger;
   /** Base URL, e.g. `http://127.0.0.1:4000`. */
   readonly url: string;
   close(): Promise<void>;
@@ -25,24 +35,51 @@ export interface RunningServer {
 /**
  * Loads the snapshot in `config.dataDir`, builds its indexes and starts listening.
  *
+ * @param logger where the JSON logs go; default a new one on stdout at `config.logLevel`
  * @throws SnapshotError when the snapshot is missing or broken; Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
  */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
   const startedAt = performance.now();
-  const store = createStore(await loadSnapshot(config.dataDir, schema));
-  const counts = Object.entries(store.locales['de-CH']).map(([area, { records }]) => `${area} ${records.length}`);
-  console.log(`snapshot ${store.snapshot.version} from ${path.resolve(config.dataDir)} ready in ${Math.round(performance.now() - startedAt)} ms (de-CH: ${counts.join(', ')})`);
+  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema)));
+  const counts = Object.fromEntries(Object.entries(holder.store.locales['de-CH']).map(([area, { records }]) => [area, records.length]));
+  logger.info(
+    { snapshot: holder.store.snapshot.version, dataDir: path.resolve(config.dataDir), ms: Math.round(performance.now() - startedAt), counts },
+    'snapshot loaded and indexed (counts: de-CH)',
+  );
 
-  const server = createHttpServer({
+  const startedAtMs = Date.now();
+  const service = createHttpService({
     schema,
     sdl,
-    context: () => ({ store }),
-    allowedOrigins: config.allowedOrigins,
-    sampleQueries: () => sampleQueries(store),
+    snapshot: () => holder.served,
+    sampleQueries: () => sampleQueries(holder.store),
+    status: createStatusReporter({
+      schema,
+      store: () => holder.store,
+      samples: sampleQueries,
+      ready: () => !service.draining,
+      startedAtMs,
+    }),
+    config,
+    logger,
   });
+  const { server } = service;
+  // Hot reload: a newly committed snapshot is loaded and indexed beside the one being served,
+  // then swapped in; a broken one is refused and the current one keeps serving.
+  const watcher = watchSnapshot({
+    dataDir: config.dataDir,
+    schema,
+    current: holder.store,
+    onSwap: (store) => {
+      holder.replace(store);
+      logger.info({ snapshot: store.snapshot.version }, `serving new snapshot ${store.snapshot.version}`);
+    },
+    onError: (error) => logger.error({ err: error }, `new snapshot refused, still serving ${holder.store.snapshot.version}: ${error.message}`),
+  });
+  server.once('close', () => watcher.close());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -54,19 +91,32 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   return {
     server,
+    service,
+    holder,
+    logger,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Until the configuration is read, report at info level.
+  let logger = createLogger('info');
   try {
-    const running = await startServer(readConfig());
-    console.log(`GraphQL API at ${running.url}/api/graphql (playground in a browser), schema at ${running.url}/api/schema`);
+    const config = readConfig();
+    logger = createLogger(config.logLevel);
+    const running = await startServer(config, logger);
+    const { port } = running.server.address() as AddressInfo;
+    logger.info(
+      { url: running.url, port, playground: `${running.url}/api/graphql`, status: `${running.url}/` },
+      `listening on ${running.url}: GraphQL API and playground at /api/graphql, status at /`,
+    );
+    handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger });
   } catch (error) {
     // A bad snapshot or setting is the operator's to fix: say what, without a stack trace.
     const expected = error instanceof SnapshotError || error instanceof ConfigError;
-    console.error(`cannot start: ${expected ? (error as Error).message : ''}`, expected ? '' : error);
+    if (expected) logger.fatal(`cannot start: ${(error as Error).message}`);
+    else logger.fatal({ err: error }, 'cannot start');
     process.exit(1);
   }
 }

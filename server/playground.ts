@@ -42,14 +42,22 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Starts GraphiQL in #graphiql; the endpoint and first query come from its data attributes. */
+/**
+ * Starts GraphiQL in #graphiql; the endpoint and first query come from its data attributes. A
+ * link may carry a query and its variables in the fragment (`#query=…&variables=…`, see
+ * server/status.ts), which then opens in the editor.
+ */
 const BOOT_SCRIPT = `'use strict';
 (function () {
   var element = document.getElementById('graphiql');
   var fetcher = GraphiQL.createFetcher({ url: element.dataset.endpoint });
-  ReactDOM.createRoot(element).render(
-    React.createElement(GraphiQL, { fetcher: fetcher, defaultQuery: element.dataset.defaultQuery })
-  );
+  var linked = new URLSearchParams(location.hash.slice(1));
+  var props = { fetcher: fetcher, defaultQuery: element.dataset.defaultQuery };
+  if (linked.has('query')) {
+    props.query = linked.get('query');
+    props.variables = linked.get('variables') || undefined;
+  }
+  ReactDOM.createRoot(element).render(React.createElement(GraphiQL, props));
 })();
 `;
 

@@ -1,14 +1,21 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { serverAudits } from 'graphql-http';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHttpServer, type HttpOptions } from '../../server/http.ts';
+import { request } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config.ts';
+import { createHttpService, type HttpOptions, type HttpService, type ServedSnapshot } from '../../server/http.ts';
+import { createLogger } from '../../server/log.ts';
+import { hashQuery } from '../../server/persistedQueries.ts';
+import type { StatusReport } from '../../server/status.ts';
 
 const sdl = /* GraphQL */ `
   scalar Code
@@ -18,6 +25,16 @@ const sdl = /* GraphQL */ `
     slice(limit: Int!): [Int!]!
     echo(code: Code!): String!
     broken: String
+    "Busy for 30 ms, as a slow search would be."
+    slow: String
+    "A long text, to be compressed."
+    long: String!
+    items(limit: Int = 10): [Item!]!
+  }
+
+  type Item {
+    id: Int!
+    name: String!
   }
 `;
 
@@ -47,40 +64,70 @@ const schema = makeExecutableSchema<TestContext>({
       broken: () => {
         throw new Error('connect ECONNREFUSED /var/run/secret.sock');
       },
+      slow: () => {
+        const until = performance.now() + 30;
+        while (performance.now() < until);
+        return 'done';
+      },
+      long: () => 'Grüezi mitenand! '.repeat(200),
+      items: (_root, args: { limit: number }) => Array.from({ length: args.limit }, (_, id) => ({ id, name: `item ${id}` })),
     },
   },
 });
 
 const sampleQueries = [{ name: 'greeting', query: '{ greeting }' }];
 
-let context: TestContext | (() => never) = { salutation: 'Grüezi' };
+let served: ServedSnapshot | (() => never);
+const freshSnapshot = (): ServedSnapshot => ({
+  version: 'v1',
+  context: { salutation: 'Grüezi' },
+  expiresAtMs: Date.now() + 3_600_000,
+  lastSyncMs: { tours: Date.now() - 60_000 },
+});
 
-const options: HttpOptions = {
-  schema,
-  context: () => (typeof context === 'function' ? context() : context),
-  allowedOrigins: ['https://tourism.example'],
-  sdl,
-  sampleQueries: () => sampleQueries,
-  playgroundQuery: '{ greeting(name: "Genève") }',
-};
+/** Log lines written by the service under test, parsed. */
+let logLines: Record<string, any>[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, callback) {
+    for (const line of String(chunk).split('\n')) if (line) logLines.push(JSON.parse(line));
+    callback();
+  },
+});
 
-let server: Server;
+function options(env: Record<string, string> = {}): HttpOptions {
+  return {
+    schema,
+    sdl,
+    snapshot: () => (typeof served === 'function' ? served() : served),
+    sampleQueries: () => sampleQueries,
+    status: (ready) => ({ service: 'test', ready }) as StatusReport,
+    config: readConfig({ ALLOWED_ORIGINS: 'https://tourism.example', MAX_BODY_BYTES: '2048', EXECUTION_TIMEOUT_MS: '20', MAX_COST: '500', ...env }),
+    logger: createLogger('debug', logStream),
+    playgroundQuery: '{ greeting(name: "Genève") }',
+  };
+}
+
+async function listen(service: HttpService): Promise<string> {
+  service.server.listen(0, '127.0.0.1');
+  await once(service.server, 'listening');
+  return `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
+}
+
+let service: HttpService;
 let baseUrl: string;
 
 beforeAll(async () => {
-  server = createHttpServer(options);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  service = createHttpService(options());
+  baseUrl = await listen(service);
 });
 
 afterAll(() => {
-  server.close();
+  service.server.close();
 });
 
-afterEach(() => {
-  context = { salutation: 'Grüezi' };
-  vi.restoreAllMocks();
+beforeEach(() => {
+  served = freshSnapshot();
+  logLines = [];
 });
 
 /** Status, the headers that do not change between runs, and the body. */
@@ -88,9 +135,9 @@ async function send(path: string, init: RequestInit = {}) {
   const response = await fetch(baseUrl + path, init);
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) {
-    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = value;
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id', 'etag'].includes(name)) headers[name] = value;
   }
-  return { status: response.status, headers, body: await response.text() };
+  return { status: response.status, headers, body: await response.text(), etag: response.headers.get('etag'), requestId: response.headers.get('x-request-id') };
 }
 
 function postQuery(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
@@ -114,43 +161,34 @@ describe('GraphQL over HTTP audits', () => {
 });
 
 describe('GraphQL endpoint', () => {
-  it('answers a GET query', async () => {
+  it('answers a GET query with an ETag and Cache-Control', async () => {
     const query = encodeURIComponent('{ greeting(name: "Sils/Segl") }');
-    expect(await send(`/api/graphql?query=${query}`, { headers: { accept: 'application/graphql-response+json' } })).toMatchInlineSnapshot(`
-      {
-        "body": "{"data":{"greeting":"Grüezi, Sils/Segl!"}}",
-        "headers": {
-          "content-length": "43",
-          "content-type": "application/graphql-response+json; charset=utf-8",
-          "vary": "Origin, Accept",
-        },
-        "status": 200,
-      }
-    `);
+    const response = await send(`/api/graphql?query=${query}`, { headers: { accept: 'application/graphql-response+json' } });
+    expect(response).toMatchObject({
+      status: 200,
+      body: '{"data":{"greeting":"Grüezi, Sils/Segl!"}}',
+      headers: {
+        'content-length': '43',
+        'content-type': 'application/graphql-response+json; charset=utf-8',
+        'cache-control': 'public, max-age=300, stale-while-revalidate=60',
+        vary: 'Origin, Accept, Accept-Encoding',
+      },
+    });
+    expect(response.etag).toMatch(/^"[\w-]{27}"$/);
   });
 
   it('answers a POST query with variables in application/json', async () => {
     const response = await postQuery('query Slice($limit: Int!) { slice(limit: $limit) }', { limit: 2 }, { accept: 'application/json' });
-    expect(response).toMatchInlineSnapshot(`
-      {
-        "body": "{"data":{"slice":[1,2]}}",
-        "headers": {
-          "content-length": "24",
-          "content-type": "application/json; charset=utf-8",
-          "vary": "Origin, Accept",
-        },
-        "status": 200,
-      }
-    `);
+    expect(response).toMatchObject({ status: 200, body: '{"data":{"slice":[1,2]}}', headers: { 'content-type': 'application/json; charset=utf-8' } });
   });
 
-  it('takes the context anew for every request', async () => {
+  it('takes the snapshot anew for every request', async () => {
     expect(JSON.parse((await postQuery('{ greeting }')).body)).toEqual({ data: { greeting: 'Grüezi, Zürich!' } });
-    context = { salutation: 'Bonjour' };
+    served = { ...freshSnapshot(), context: { salutation: 'Bonjour' } };
     expect(JSON.parse((await postQuery('{ greeting }')).body)).toEqual({ data: { greeting: 'Bonjour, Zürich!' } });
   });
 
-  it('passes a GraphQLError thrown by a resolver through with its code', async () => {
+  it('passes a GraphQLError thrown by a resolver through with its code, uncached', async () => {
     const response = await postQuery('{ slice(limit: -1) }');
     expect(JSON.parse(response.body)).toEqual({
       data: null,
@@ -163,11 +201,12 @@ describe('GraphQL endpoint', () => {
         },
       ],
     });
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.etag).toBeNull();
   });
 
-  it('hides an internal error from the client and logs it in full', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const response = await postQuery('query Broken { greeting broken }');
+  it('hides an internal error from the client and logs it in full with the request id', async () => {
+    const response = await postQuery('query Broken { greeting broken }', undefined, { 'x-request-id': 'trace-4711' });
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toEqual({
       data: { greeting: 'Grüezi, Zürich!', broken: null },
@@ -181,47 +220,53 @@ describe('GraphQL endpoint', () => {
       ],
     });
     expect(response.body).not.toMatch(/ECONNREFUSED|secret|\.ts|at /);
-    expect(log).toHaveBeenCalledOnce();
-    expect(log.mock.calls[0]).toEqual([
-      'Internal error in operation Broken at broken:',
-      expect.objectContaining({ message: 'connect ECONNREFUSED /var/run/secret.sock', stack: expect.any(String) }),
-    ]);
-  });
-
-  it('passes an error a scalar throws on a bad argument through, as it is about the request', async () => {
-    const log = vi.spyOn(console, 'error');
-    const response = await postQuery('{ echo(code: 5) }', undefined, { accept: 'application/json' });
-    expect(JSON.parse(response.body)).toEqual({
-      errors: [{ message: 'Expected value of type "Code!", found 5; a code is a string, got number', locations: [{ line: 1, column: 14 }] }],
+    expect(response.headers['cache-control']).toBe('no-store');
+    const logged = logLines.find((line) => line.msg === 'internal error in a resolver');
+    expect(logged).toMatchObject({
+      level: 'error',
+      reqId: 'trace-4711',
+      operationName: 'Broken',
+      path: 'broken',
+      err: { message: 'connect ECONNREFUSED /var/run/secret.sock', stack: expect.stringContaining('http.test.ts') },
     });
-    expect(log).not.toHaveBeenCalled();
   });
 
-  it('answers 500 without details when taking the context fails', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    context = () => {
+  it('codes an error a scalar throws on a bad variable as BAD_USER_INPUT', async () => {
+    const response = await postQuery('query Echo($code: Code!) { echo(code: $code) }', { code: 5 }, { accept: 'application/json' });
+    expect(JSON.parse(response.body)).toEqual({
+      errors: [
+        {
+          message: 'Variable "$code" got invalid value 5; Expected type "Code". a code is a string, got number',
+          locations: [{ line: 1, column: 12 }],
+          extensions: { code: 'BAD_USER_INPUT' },
+        },
+      ],
+    });
+    expect(logLines.filter((line) => line.level === 'error')).toEqual([]);
+  });
+
+  it('answers 500 without details when taking the snapshot fails, and logs the error', async () => {
+    served = () => {
       throw new Error('snapshot /data/v1 vanished');
     };
     const response = await postQuery('{ greeting }');
-    expect(response).toMatchInlineSnapshot(`
-      {
-        "body": "{"errors":[{"message":"Internal server error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}",
-        "headers": {
-          "content-length": "94",
-          "content-type": "application/json; charset=utf-8",
-          "vary": "Origin, Accept",
-        },
-        "status": 500,
-      }
-    `);
-    expect(log).toHaveBeenCalledWith('Internal error answering POST /api/graphql:', expect.objectContaining({ message: 'snapshot /data/v1 vanished' }));
+    expect(response).toMatchObject({
+      status: 500,
+      body: '{"errors":[{"message":"Internal server error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    });
+    expect(logLines.find((line) => line.msg === 'internal error')).toMatchObject({
+      reqId: response.requestId,
+      path: '/api/graphql',
+      err: { message: 'snapshot /data/v1 vanished' },
+    });
   });
 
   it('grants an allowed origin and a localhost origin', async () => {
     for (const origin of ['https://tourism.example', 'http://localhost:5173']) {
       const response = await postQuery('{ greeting }', undefined, { origin });
       expect(response.headers['access-control-allow-origin']).toBe(origin);
-      expect(response.headers.vary).toBe('Origin, Accept');
+      expect(response.headers.vary).toBe('Origin, Accept, Accept-Encoding');
     }
   });
 
@@ -236,34 +281,306 @@ describe('GraphQL endpoint', () => {
       method: 'OPTIONS',
       headers: { origin: 'http://[::1]:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });
-    expect(response).toMatchInlineSnapshot(`
-      {
-        "body": "",
-        "headers": {
-          "access-control-allow-headers": "content-type",
-          "access-control-allow-methods": "GET, POST, OPTIONS",
-          "access-control-allow-origin": "http://[::1]:5173",
-          "access-control-max-age": "7200",
-          "vary": "Origin, Access-Control-Request-Headers",
-        },
-        "status": 204,
-      }
-    `);
+    expect(response).toMatchObject({
+      status: 204,
+      body: '',
+      headers: {
+        'access-control-allow-headers': 'content-type',
+        'access-control-allow-methods': 'GET, POST, OPTIONS',
+        'access-control-allow-origin': 'http://[::1]:5173',
+        'access-control-max-age': '7200',
+        vary: 'Origin, Access-Control-Request-Headers',
+      },
+    });
+  });
+});
+
+describe('malformed and hostile requests', () => {
+  async function expectStillServing() {
+    expect(JSON.parse((await postQuery('{ greeting }')).body)).toEqual({ data: { greeting: 'Grüezi, Zürich!' } });
+  }
+
+  it('refuses a method other than GET and POST with 405 in the error format', async () => {
+    expect(await send('/api/graphql', { method: 'PUT', body: '{}' })).toMatchObject({
+      status: 405,
+      body: '{"errors":[{"message":"/api/graphql answers GET, POST, OPTIONS, not PUT","extensions":{"code":"METHOD_NOT_ALLOWED"}}]}',
+      headers: { allow: 'GET, POST, OPTIONS', 'content-type': 'application/json; charset=utf-8' },
+    });
+    await expectStillServing();
   });
 
-  it('refuses a method other than GET and POST with 405', async () => {
-    expect(await send('/api/graphql', { method: 'PUT', body: '{}' })).toMatchInlineSnapshot(`
-      {
-        "body": "{"error":{"code":"METHOD_NOT_ALLOWED","message":"/api/graphql answers GET, POST, OPTIONS, not PUT"}}",
-        "headers": {
-          "allow": "GET, POST, OPTIONS",
-          "content-length": "100",
-          "content-type": "application/json; charset=utf-8",
-          "vary": "Origin",
+  it('refuses malformed JSON with 400 BAD_REQUEST', async () => {
+    const response = await send('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": "{ greeting }"' });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({
+      errors: [{ message: expect.stringMatching(/^Malformed JSON body: /), extensions: { code: 'BAD_REQUEST' } }],
+    });
+    await expectStillServing();
+  });
+
+  it('refuses a body without a query with 400 BAD_REQUEST', async () => {
+    const response = await send('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"variables":{}}' });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ errors: [{ message: 'Missing query', extensions: { code: 'BAD_REQUEST' } }] });
+  });
+
+  it('refuses a batched body with 400 and a clear message', async () => {
+    const response = await send('/api/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: '{ greeting }' }, { query: '{ greeting }' }]),
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({
+      errors: [{ message: 'Batched requests are not supported: send one operation per request, as a JSON object', extensions: { code: 'BAD_REQUEST' } }],
+    });
+    await expectStillServing();
+  });
+
+  it('refuses a body above the limit by its Content-Length with 413, before reading it', async () => {
+    const response = await request(`${baseUrl}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ greeting } # ${'x'.repeat(5000)}` }),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.headers.connection).toBe('close');
+    expect(await response.body.json()).toEqual({
+      errors: [{ message: 'Request body exceeds the limit of 2048 bytes', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+    });
+    await expectStillServing();
+  });
+
+  it('refuses a chunked body with 413 as soon as its bytes pass the limit', async () => {
+    // No Content-Length: the body streams in chunks, and never ends on its own.
+    const socket = connect((service.server.address() as AddressInfo).port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write('POST /api/graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    const chunk = '{"query":"{ greeting }", "pad": "' + 'x'.repeat(1000);
+    socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    let answer = '';
+    socket.on('data', (data) => (answer += data));
+    const closed = once(socket, 'close');
+    for (let i = 0; i < 10 && !answer; i++) {
+      const more = 'y'.repeat(1000);
+      socket.write(`${more.length.toString(16)}\r\n${more}\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(answer).toContain('"code":"PAYLOAD_TOO_LARGE"');
+    await expectStillServing();
+  });
+
+  it('refuses a query over the cost limit before executing it', async () => {
+    const response = await postQuery('{ items(limit: 300) { id name } }');
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({
+      errors: [
+        {
+          message: 'Query cost is 601; the limit is 500 (each field counts 1, once per list item)',
+          locations: [{ line: 1, column: 1 }],
+          extensions: { code: 'QUERY_TOO_COMPLEX' },
         },
-        "status": 405,
-      }
-    `);
+      ],
+    });
+    await expectStillServing();
+  });
+
+  it('stops starting root fields once the execution time limit is reached', async () => {
+    const response = await postQuery('{ first: slow second: slow third: slow }');
+    const timeout = (column: number, path: string) => ({
+      message: 'Execution time limit of 20 ms reached before this field started',
+      locations: [{ line: 1, column }],
+      path: [path],
+      extensions: { code: 'EXECUTION_TIMEOUT' },
+    });
+    expect(JSON.parse(response.body)).toEqual({
+      data: { first: 'done', second: null, third: null },
+      errors: [timeout(15, 'second'), timeout(28, 'third')],
+    });
+  });
+
+  it('answers a 406 and a 415 with a body in the error format', async () => {
+    const notAcceptable = await send(`/api/graphql?query=${encodeURIComponent('{ greeting }')}`, { headers: { accept: 'text/csv' } });
+    expect(notAcceptable).toMatchObject({ status: 406, body: '{"errors":[{"message":"Not Acceptable","extensions":{"code":"NOT_ACCEPTABLE"}}]}' });
+    const unsupported = await send('/api/graphql', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{ greeting }' });
+    expect(unsupported).toMatchObject({
+      status: 415,
+      body: '{"errors":[{"message":"Unsupported Media Type","extensions":{"code":"UNSUPPORTED_MEDIA_TYPE"}}]}',
+    });
+  });
+});
+
+describe('HTTP caching', () => {
+  it('answers 304 to a GET whose If-None-Match holds the ETag', async () => {
+    const path = `/api/graphql?query=${encodeURIComponent('{ greeting }')}`;
+    const first = await send(path);
+    const second = await send(path, { headers: { 'if-none-match': first.etag! } });
+    expect(second).toMatchObject({ status: 304, body: '', etag: first.etag, headers: { 'cache-control': 'public, max-age=300, stale-while-revalidate=60' } });
+  });
+
+  it('answers 304 to a POST query whose If-None-Match holds the ETag, among others', async () => {
+    const first = await postQuery('{ greeting }');
+    const second = await postQuery('{ greeting }', undefined, { 'if-none-match': `"other", W/${first.etag}` });
+    expect(second.status).toBe(304);
+  });
+
+  it('gives another ETag for another answer, another media type and another snapshot', async () => {
+    const tags = new Set([
+      (await postQuery('{ greeting }')).etag,
+      (await postQuery('{ greeting(name: "Bern") }')).etag,
+      (await postQuery('{ greeting }', undefined, { accept: 'application/json' })).etag,
+    ]);
+    served = { ...freshSnapshot(), version: 'v2' };
+    tags.add((await postQuery('{ greeting }')).etag);
+    expect(tags.size).toBe(4);
+  });
+
+  it('answers 200 with the new ETag once the snapshot changed', async () => {
+    const first = await postQuery('{ greeting }');
+    served = { ...freshSnapshot(), version: 'v2' };
+    const second = await postQuery('{ greeting }', undefined, { 'if-none-match': first.etag! });
+    expect(second.status).toBe(200);
+    expect(second.etag).not.toBe(first.etag);
+  });
+
+  it('bounds max-age by the snapshot expiry and gives 0 once it has passed', async () => {
+    served = { ...freshSnapshot(), expiresAtMs: Date.now() + 90_500 };
+    expect((await postQuery('{ greeting }')).headers['cache-control']).toBe('public, max-age=90, stale-while-revalidate=60');
+    served = { ...freshSnapshot(), expiresAtMs: Date.now() - 1000 };
+    expect((await postQuery('{ greeting }')).headers['cache-control']).toBe('public, max-age=0, stale-while-revalidate=60');
+  });
+
+  it('never caches an error', async () => {
+    const response = await send(`/api/graphql?query=${encodeURIComponent('{ nothing }')}`);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.etag).toBeNull();
+  });
+});
+
+describe('compression', () => {
+  it('compresses a large answer with brotli or gzip as accepted, with an ETag per coding', async () => {
+    const path = `${baseUrl}/api/graphql?query=${encodeURIComponent('{ long }')}`;
+    const plain = await request(path);
+    const plainBody = await plain.body.text();
+    const br = await request(path, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const gzip = await request(path, { headers: { 'accept-encoding': 'gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const brBody = Buffer.from(await br.body.arrayBuffer());
+    const gzipBody = Buffer.from(await gzip.body.arrayBuffer());
+    expect(brotliDecompressSync(brBody).toString()).toBe(plainBody);
+    expect(gunzipSync(gzipBody).toString()).toBe(plainBody);
+    expect(brBody.length).toBeLessThan(plainBody.length / 10);
+    expect(br.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-br"`);
+    expect(gzip.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-gzip"`);
+  });
+
+  it('leaves a small answer and a refused coding uncompressed', async () => {
+    const small = await request(`${baseUrl}/api/graphql?query=${encodeURIComponent('{ greeting }')}`, { headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    await small.body.dump();
+    const refused = await request(`${baseUrl}/api/graphql?query=${encodeURIComponent('{ long }')}`, { headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    await refused.body.dump();
+  });
+});
+
+describe('automatic persisted queries', () => {
+  const query = '{ greeting(name: "Luzern") }';
+  const hash = hashQuery(query);
+  const extensions = (sha256Hash: string) => JSON.stringify({ persistedQuery: { version: 1, sha256Hash } });
+
+  it('answers PERSISTED_QUERY_NOT_FOUND for an unknown hash, then runs it once registered', async () => {
+    const getPath = `/api/graphql?extensions=${encodeURIComponent(extensions(hash))}`;
+    const unknown = await send(getPath, { headers: { accept: 'application/json' } });
+    expect(JSON.parse(unknown.body)).toEqual({ errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] });
+    expect(unknown.headers['cache-control']).toBe('no-store');
+
+    const registered = await send('/api/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, extensions: JSON.parse(extensions(hash)) }),
+    });
+    expect(JSON.parse(registered.body)).toEqual({ data: { greeting: 'Grüezi, Luzern!' } });
+
+    const known = await send(getPath);
+    expect(known).toMatchObject({ status: 200, body: '{"data":{"greeting":"Grüezi, Luzern!"}}', headers: { 'cache-control': expect.stringMatching(/^public/) } });
+    expect(known.etag).toBe(registered.etag);
+  });
+
+  it('refuses a hash that does not match the query', async () => {
+    const response = await send('/api/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ greeting }', extensions: JSON.parse(extensions(hash)) }),
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({
+      errors: [{ message: 'extensions.persistedQuery.sha256Hash does not match the sha256 of the query', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
+
+  it('does not register a query that fails the checks', async () => {
+    const invalid = '{ nothing }';
+    const body = (withQuery: boolean) =>
+      JSON.stringify({ ...(withQuery ? { query: invalid } : {}), extensions: JSON.parse(extensions(hashQuery(invalid))) });
+    await send('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(true) });
+    const again = await send('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(false) });
+    expect(JSON.parse(again.body).errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  });
+
+  it('refuses another protocol version', async () => {
+    const response = await send(`/api/graphql?query=${encodeURIComponent(query)}&extensions=${encodeURIComponent(JSON.stringify({ persistedQuery: { version: 2, sha256Hash: hash } }))}`);
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).errors[0]).toEqual({
+      message: 'extensions.persistedQuery.version 2 is not supported; expected 1',
+      extensions: { code: 'BAD_REQUEST' },
+    });
+  });
+
+  it('answers PERSISTED_QUERY_NOT_SUPPORTED when turned off', async () => {
+    const off = createHttpService(options({ APQ_CACHE_BYTES: '0' }));
+    const url = await listen(off);
+    try {
+      const response = await fetch(`${url}/api/graphql?extensions=${encodeURIComponent(extensions(hash))}`, { headers: { accept: 'application/json' } });
+      expect(await response.json()).toEqual({ errors: [{ message: 'PersistedQueryNotSupported', extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' } }] });
+    } finally {
+      off.server.close();
+    }
+  });
+});
+
+describe('request ids and logs', () => {
+  it('echoes a sane x-request-id and logs the request with it, without query or variables', async () => {
+    await send(`/api/graphql?query=${encodeURIComponent('query Hello($name: String!) { greeting(name: $name) }')}&variables=${encodeURIComponent('{"name":"secret-key-123"}')}`, {
+      headers: { 'x-request-id': 'abc-123' },
+    });
+    const line = logLines.find((entry) => entry.msg === 'request');
+    expect(line).toMatchObject({
+      level: 'info',
+      reqId: 'abc-123',
+      method: 'GET',
+      path: '/api/graphql',
+      status: 200,
+      operation: 'greeting',
+      operationName: 'Hello',
+      snapshot: 'v1',
+      durationMs: expect.any(Number),
+    });
+    expect(JSON.stringify(logLines)).not.toMatch(/secret-key-123|greeting\(/);
+  });
+
+  it('replaces an x-request-id that is not a short token', async () => {
+    const response = await send('/healthz', { headers: { 'x-request-id': 'has spaces and "quotes"' } });
+    expect(response.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('generates a request id when none is sent', async () => {
+    const [a, b] = await Promise.all([send('/healthz'), send('/healthz')]);
+    expect(a.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.requestId).not.toBe(b.requestId);
   });
 });
 
@@ -281,7 +598,7 @@ describe('playground', () => {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
-      vary: 'Origin, Accept',
+      vary: 'Origin, Accept, Accept-Encoding',
     });
     expect(headers['content-security-policy']).toContain("script-src 'self';");
     expect(body).toContain(
@@ -318,7 +635,7 @@ describe('playground', () => {
     `);
   });
 
-  it('serves the bundles from node_modules byte for byte', async () => {
+  it('serves the bundles from node_modules byte for byte, compressed when accepted', async () => {
     const { body } = await openPlayground();
     const require = createRequire(import.meta.url);
     const bundles = {
@@ -329,8 +646,11 @@ describe('playground', () => {
     };
     for (const [name, file] of Object.entries(bundles)) {
       const path = body.match(new RegExp(`"(/api/graphql/assets/[0-9a-f]{16}/${name.replaceAll('.', '\\.')})"`))![1]!;
-      const response = await fetch(baseUrl + path);
-      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(file)), name).toBe(true);
+      const plain = await request(baseUrl + path);
+      expect(Buffer.from(await plain.body.arrayBuffer()).equals(readFileSync(file)), name).toBe(true);
+      const compressed = await request(baseUrl + path, { headers: { 'accept-encoding': 'br' } });
+      expect(compressed.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(Buffer.from(await compressed.body.arrayBuffer())).equals(readFileSync(file)), name).toBe(true);
     }
   });
 
@@ -343,7 +663,7 @@ describe('playground', () => {
   it('answers a GET without query and without text/html with a 400', async () => {
     const response = await send('/api/graphql', { headers: { accept: 'application/json' } });
     expect(response.status).toBe(400);
-    expect(JSON.parse(response.body)).toEqual({ errors: [{ message: 'Missing query' }] });
+    expect(JSON.parse(response.body)).toEqual({ errors: [{ message: 'Missing query', extensions: { code: 'BAD_REQUEST' } }] });
   });
 });
 
@@ -367,33 +687,54 @@ describe('/api/schema', () => {
   });
 
   it('refuses an unknown format with 400 naming the allowed values', async () => {
-    expect(await send('/api/schema?format=graphql')).toMatchInlineSnapshot(`
-      {
-        "body": "{"error":{"code":"BAD_REQUEST","message":"Unknown format \\"graphql\\"; allowed values: sdl, queries"}}",
-        "headers": {
-          "content-length": "101",
-          "content-type": "application/json; charset=utf-8",
-          "vary": "Origin",
-        },
-        "status": 400,
-      }
-    `);
+    expect(await send('/api/schema?format=graphql')).toMatchObject({
+      status: 400,
+      body: '{"errors":[{"message":"Unknown format \\"graphql\\"; allowed values: sdl, queries","extensions":{"code":"BAD_REQUEST"}}]}',
+    });
+  });
+});
+
+describe('operations endpoints', () => {
+  it('answers /healthz and /readyz while serving', async () => {
+    expect(await send('/healthz')).toMatchObject({ status: 200, body: '{"status":"ok"}', headers: { 'cache-control': 'no-store' } });
+    expect(await send('/readyz')).toMatchObject({ status: 200, body: '{"status":"ready","snapshot":"v1"}' });
+  });
+
+  it('serves Prometheus metrics of requests, cost, cache and snapshot age', async () => {
+    await postQuery('{ greeting }');
+    const response = await send('/metrics');
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(response.body).toMatch(/^http_requests_total\{route="\/api\/graphql",operation="greeting",status="200"\} \d+$/m);
+    expect(response.body).toMatch(/^http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/graphql",operation="greeting",status="200"\} \d+$/m);
+    expect(response.body).toMatch(/^graphql_query_cost_count \d+$/m);
+    expect(response.body).toMatch(/^snapshot_age_seconds\{source="tours"\} 6\d(\.\d+)?$/m);
+    expect(response.body).toMatch(/^snapshot_info\{version="v1"\} 1$/m);
+    expect(response.body).toMatch(/^http_cache_hit_ratio\{cache="etag"\} [\d.]+$/m);
+    expect(response.body).toMatch(/^process_resident_memory_bytes \d+$/m);
+  });
+
+  it('fails readiness once draining, and closes connections after each answer', async () => {
+    const draining = createHttpService(options());
+    const url = await listen(draining);
+    try {
+      draining.drain();
+      const response = await fetch(`${url}/readyz`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('connection')).toBe('close');
+      expect(await response.json()).toEqual({ status: 'draining' });
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    } finally {
+      draining.server.close();
+    }
   });
 });
 
 describe('routing', () => {
-  it('answers an unknown path with a 404 in the error shape', async () => {
-    expect(await send('/graphql')).toMatchInlineSnapshot(`
-      {
-        "body": "{"error":{"code":"NOT_FOUND","message":"Nothing at /graphql; the API is at /api/graphql"}}",
-        "headers": {
-          "content-length": "90",
-          "content-type": "application/json; charset=utf-8",
-          "vary": "Origin",
-        },
-        "status": 404,
-      }
-    `);
+  it('answers an unknown path with a 404 in the error format', async () => {
+    expect(await send('/graphql')).toMatchObject({
+      status: 404,
+      body: '{"errors":[{"message":"Nothing at /graphql; the API is at /api/graphql, its status at /","extensions":{"code":"NOT_FOUND"}}]}',
+    });
   });
 
   it('answers an unknown asset with a 404', async () => {
@@ -410,5 +751,55 @@ describe('routing', () => {
     const response = await postQuery('{ greeting }');
     expect(response.status).toBe(200);
     expect(Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+});
+
+describe('socket timeouts', () => {
+  let slow: HttpService;
+  let port: number;
+
+  beforeAll(async () => {
+    slow = createHttpService(options({ HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600', KEEP_ALIVE_TIMEOUT_MS: '200' }));
+    await listen(slow);
+    port = (slow.server.address() as AddressInfo).port;
+  });
+
+  afterAll(() => {
+    slow.server.close();
+  });
+
+  /** Opens a raw connection, runs `talk`, and resolves with what the server sent and when it closed. */
+  async function converse(talk: (write: (text: string) => void) => Promise<void> | void) {
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    const openedAt = performance.now();
+    let received = '';
+    socket.on('data', (data) => (received += data));
+    await talk((text) => socket.write(text));
+    await once(socket, 'close');
+    return { received, openMs: performance.now() - openedAt };
+  }
+
+  it('closes a connection whose headers do not arrive in time with 408', async () => {
+    const { received, openMs } = await converse((write) => write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
+    expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    expect(openMs).toBeGreaterThanOrEqual(290);
+    expect(openMs).toBeLessThan(3000);
+  });
+
+  it('closes a connection whose body does not arrive in time with 408', async () => {
+    const { received, openMs } = await converse((write) =>
+      write('POST /api/graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":'),
+    );
+    expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    expect(openMs).toBeGreaterThanOrEqual(590);
+    expect(openMs).toBeLessThan(3000);
+  });
+
+  it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
+    const { received, openMs } = await converse((write) => write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'));
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received).toContain('Keep-Alive: timeout=0');
+    expect(openMs).toBeLessThan(2000);
   });
 });

@@ -1,0 +1,53 @@
+/**
+ * HTTP caching of GraphQL answers (RFC 9110 §8.8.3 and §13, RFC 9111 §5.2, RFC 5861).
+ *
+ * The ETag is a hash of the snapshot version, the media type and the body bytes, with the content
+ * coding appended. Hashing the body keeps it strong (RFC 9110 §8.8.1: it changes whenever the bytes
+ * do) even though some answers vary between executions (`meta.responseTimeMs`); a hash of the
+ * request alone would promise identical bytes that the resolvers do not guarantee.
+ */
+
+import { createHash } from 'node:crypto';
+import type { CachePolicy } from './config.ts';
+
+/**
+ * The strong ETag of a representation, e.g. `"b3JhbmdlcyBhbmQgbGVtb25zIGZvcmV2"` or with a
+ * content coding `"…-br"`: each coding of a body is its own representation with its own tag.
+ *
+ * @param encoding the content coding sent (`br`, `gzip`) or `identity`
+ */
+export function etagOf(version: string, contentType: string, body: Buffer | string, encoding: string): string {
+  const hash = createHash('sha256').update(version).update('\0').update(contentType).update('\0').update(body).digest('base64url').slice(0, 27);
+  return encoding === 'identity' ? `"${hash}"` : `"${hash}-${encoding}"`;
+}
+
+/**
+ * Whether an `If-None-Match` header matches an ETag, so a 304 may answer (RFC 9110 §13.1.2:
+ * weak comparison, `*` matches any current representation).
+ */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  for (const candidate of header.split(',')) {
+    const tag = candidate.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}
+
+/**
+ * `Cache-Control` of a successful answer: shared caches may keep it until the data expires
+ * (the snapshot's earliest expiresAt), at most `policy.maxAgeS`, and serve it stale while they
+ * revalidate. Data past its expiresAt gets max-age=0: still served, revalidated every time.
+ *
+ * @param expiresAtMs when the data expires, ms since the epoch; null when unknown (then maxAgeS)
+ * @param nowMs the current time, ms since the epoch
+ */
+export function cacheControl(policy: CachePolicy, expiresAtMs: number | null, nowMs: number): string {
+  const untilExpiryS = expiresAtMs === null ? policy.maxAgeS : Math.floor((expiresAtMs - nowMs) / 1000);
+  const maxAgeS = Math.max(0, Math.min(policy.maxAgeS, untilExpiryS));
+  return `public, max-age=${maxAgeS}, stale-while-revalidate=${policy.staleWhileRevalidateS}`;
+}
+
+/** `Cache-Control` of an answer no cache may keep: errors, status and health. */
+export const NO_STORE = 'no-store';

@@ -1,0 +1,118 @@
+/**
+ * Prometheus metrics (prom-client), served at /metrics in the text exposition format.
+ *
+ * Every label takes values from a closed set, so no client can grow the registry: `route` is a
+ * path the server knows, `operation` the root field of a GraphQL request (not the client's
+ * operation name), `status` an HTTP status code.
+ */
+
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What a scrape reads about the snapshot being served. */
+export interface SnapshotFacts {
+  readonly version: string;
+  /** Per source, when its data was fetched (ms since the epoch). */
+  readonly lastSyncMs: Readonly<Record<string, number>>;
+}
+
+export interface Metrics {
+  readonly registry: Registry;
+  /**
+   * Records one answered request.
+   *
+   * @param route a fixed route name, e.g. `/api/graphql`
+   * @param operation the GraphQL root field (`activities`), `multiple`, `introspection`, or `-`
+   * @param durationS from the request's arrival to the end of its answer, in seconds
+   */
+  observeRequest(route: string, operation: string, status: number, durationS: number): void;
+  /** Records a lookup in a cache: `etag` (a conditional request) or `apq` (a persisted query). */
+  observeCache(cache: 'etag' | 'apq', hit: boolean): void;
+  /** Records the cost of an operation that passed the limits (see server/limits.ts). */
+  observeCost(cost: number): void;
+}
+
+/**
+ * Creates a registry with the process metrics of prom-client (memory, CPU, event loop lag, GC)
+ * and the service's own:
+ * - `http_requests_total{route,operation,status}` and `http_request_duration_seconds{…}`;
+ * - `graphql_query_cost`: cost of the operations executed;
+ * - `snapshot_age_seconds{source}`: now minus the source's lastSync; `snapshot_info{version}` = 1;
+ * - `http_cache_lookups_total{cache,result}` and `http_cache_hit_ratio{cache}` (hits / lookups
+ *   since start; `etag` counts conditional requests answered 304, `apq` persisted-query hashes found).
+ *
+ * @param snapshot read at each scrape
+ */
+export function createMetrics(snapshot: () => SnapshotFacts): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const labelNames = ['route', 'operation', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered.', labelNames, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the arrival of a request to the end of its answer.',
+    labelNames,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const cost = new Histogram({
+    name: 'graphql_query_cost',
+    help: 'Cost of the GraphQL operations executed (fields resolved, list fields once per item).',
+    buckets: [10, 100, 1000, 5000, 10_000, 25_000, 50_000, 100_000],
+    registers: [registry],
+  });
+  const lookups = new Counter({
+    name: 'http_cache_lookups_total',
+    help: 'Cache lookups: etag = conditional GraphQL requests (hit: 304), apq = persisted-query hashes (hit: found).',
+    labelNames: ['cache', 'result'] as const,
+    registers: [registry],
+  });
+  const tally = { etag: { hits: 0, total: 0 }, apq: { hits: 0, total: 0 } };
+  new Gauge({
+    name: 'http_cache_hit_ratio',
+    help: 'Hits divided by lookups since the start, per cache (0 before the first lookup).',
+    labelNames: ['cache'] as const,
+    registers: [registry],
+    collect() {
+      for (const [name, { hits, total }] of Object.entries(tally)) this.set({ cache: name }, total === 0 ? 0 : hits / total);
+    },
+  });
+  new Gauge({
+    name: 'snapshot_age_seconds',
+    help: 'Seconds since the data of each source was fetched (its lastSync).',
+    labelNames: ['source'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const now = Date.now();
+      for (const [source, lastSyncMs] of Object.entries(snapshot().lastSyncMs)) this.set({ source }, (now - lastSyncMs) / 1000);
+    },
+  });
+  new Gauge({
+    name: 'snapshot_info',
+    help: 'The snapshot being served, as a label; always 1.',
+    labelNames: ['version'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.set({ version: snapshot().version }, 1);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(route, operation, status, durationS) {
+      const labels = { route, operation, status: String(status) };
+      requests.inc(labels);
+      duration.observe(labels, durationS);
+    },
+    observeCache(cache, hit) {
+      lookups.inc({ cache, result: hit ? 'hit' : 'miss' });
+      tally[cache].total++;
+      if (hit) tally[cache].hits++;
+    },
+    observeCost(value) {
+      cost.observe(value);
+    },
+  };
+}
