@@ -181,8 +181,9 @@ function summaryTable(result: PublishResult, progress: Progress, seconds: Partia
   const header = ['source', 'result', 'items', 'change', 'pages', 'retries', 'time'];
   const rows = result.sources.map((s) => {
     const stats: SourceStats = progress.stats(s.source);
-    const items = s.areas.reduce((sum, a) => sum + a.count, 0);
     const before = s.areas.reduce((sum, a) => sum + (a.previous ?? 0), 0);
+    // What is served now: the fresh records, the carried ones, or nothing.
+    const items = s.status === 'published' ? s.areas.reduce((sum, a) => sum + a.count, 0) : s.carried ? before : 0;
     const change = s.status === 'published' ? items - before : 0;
     return [
       s.source,

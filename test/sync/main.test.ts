@@ -299,6 +299,8 @@ describe('runSync against the loopback upstream', () => {
     const refused = await sync(['tours'], { locales: ['de-CH'], now: new Date('2026-11-22T04:00:00Z') });
     expect(refused.exitCode).toBe(1);
     expect(refused.stdout).toContain('tours: refused: de-CH tours: 250 items, down from 600 (more than 50 % fewer) (use --force to publish anyway)');
+    // The row shows what is served: the 600 kept.
+    expect(refused.stdout).toMatch(/\ntours\s+refused, kept last good\s+600\s+0\s+5\s+0\s/);
     expect(refused.manifest.sources.tours).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z' });
     expect(refused.manifest.sources.tours!.locales['de-CH']!.tours!.count).toBe(600);
 
