@@ -87,6 +87,6 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name}="${raw}": expected an integer from ${min} to ${max}`);
+  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name}="${raw}": expected an integer from ${min} to ${max}`);
   return value;
 }

@@ -1,6 +1,6 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openJournal } from '../../../server/booking/journal.ts';
 import { JOURNAL_FILE } from '../../../server/booking/sandbox.ts';
 import { CHECK_OUT, type Harness, request, START, startBooking, tempStateDir } from './helpers.ts';
@@ -116,5 +116,22 @@ describe('restarting the sandbox', () => {
     expect(h.logs[0]).toMatch(/cut a torn last line \(21 bytes\) off .*; its request was never answered$/);
     const slots = (await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body;
     expect(slots.data[1].available).toBe(3);
+  });
+
+  it('answers 500 to everything after a failed journal write, until restarted', async () => {
+    // Every FileHandle shares one prototype; make its fsync fail as a dying disk would.
+    const probe = await open(path.join(state.dir, 'probe'), 'w');
+    const sync = vi.spyOn(Object.getPrototypeOf(probe), 'sync').mockRejectedValue(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+    await probe.close();
+    try {
+      const failed = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-1300', quantity: 1 } });
+      expect(failed.status).toBe(500);
+      expect((await request(h.url, 'GET', '/v1/activities')).status).toBe(500);
+      expect(h.logs.join('\n')).toContain('journal write to');
+    } finally {
+      sync.mockRestore();
+    }
+    await restart(START);
+    expect((await request(h.url, 'GET', '/v1/activities')).status).toBe(200);
   });
 });
