@@ -91,7 +91,6 @@ export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
   onRetry?: (event: RetryEvent) => void;
-  signal?: AbortSignal;
 }
 
 export interface HttpClient {
@@ -160,7 +159,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, { method, headers, body, dispatcher, headersTimeout, bodyTimeout, signal: init.signal });
+      response = await request(url, { method, headers, body, dispatcher, headersTimeout, bodyTimeout });
     } catch (error) {
       return networkOutcome(method, shown, error, attemptNo);
     }
@@ -197,7 +196,6 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const outcome = await limit(() => attempt(method, url, shown, init, attemptNo));
       if (outcome.kind === 'ok') return outcome.value as T;
       if (outcome.kind === 'final') throw outcome.error;
-      if (init.signal?.aborted) throw new FetchError(method, shown, outcome.status, `aborted after ${outcome.detail}`, attemptNo, init.signal.reason);
       if (attemptNo >= maxAttempts) throw new FetchError(method, shown, outcome.status, outcome.detail, attemptNo, outcome.cause);
       if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > maxRetryAfterMs) {
         throw new FetchError(
@@ -215,7 +213,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const event: RetryEvent = { method, url: shown, attempt: attemptNo, maxAttempts, delayMs, reason: outcome.reason };
       options.onRetry?.(event);
       init.onRetry?.(event);
-      await sleep(delayMs, undefined, { signal: init.signal }).catch(() => undefined);
+      await sleep(delayMs);
     }
   }
 

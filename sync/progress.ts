@@ -22,8 +22,6 @@ export interface Progress {
   retry(source: string, part: string, event: RetryEvent): void;
   /** The source's fetch ended; `outcome` is a short phrase such as `fetched` or `failed: …`. */
   done(source: string, outcome: string): void;
-  /** A line that is not about one source. */
-  note(line: string): void;
   stats(source: string): SourceStats;
   /** Draws the final state and stops redrawing. */
   stop(): void;
@@ -66,13 +64,17 @@ export function createProgress(options: ProgressOptions): Progress {
 
   const line = (source: string): string => {
     const s = state(source);
-    const parts = [...s.parts].map(([part, p]) => `${part} ${p.pages}${p.totalPages ? `/${p.totalPages}` : ''}`).join('  ');
+    // Sorted, so parts keep their place whatever order they report in: content, de-CH, en-CH…
+    const parts = [...s.parts]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([part, p]) => `${part} ${p.pages}${p.totalPages ? `/${p.totalPages}` : ''}`).join('  ');
     const { items } = totals(s);
     const head = `${source.padEnd(width)}  ${s.outcome ?? 'fetching'}`;
     const tail = [parts, `${formatCount(items)} items`, s.retries ? `${s.retries} ${s.retries === 1 ? 'retry' : 'retries'}${s.outcome ? '' : ` (last: ${s.lastRetry})`}` : ''].filter(Boolean);
     const text = `${head}  ${tail.join(' · ')}`;
     // A wrapped line would break the cursor arithmetic of the redraw.
-    const columns = stream.columns ?? 100;
+    // Some pseudo-terminals report 0 columns.
+    const columns = stream.columns && stream.columns >= 40 ? stream.columns : 100;
     return text.length >= columns ? `${text.slice(0, columns - 2)}…` : text;
   };
 
@@ -114,18 +116,6 @@ export function createProgress(options: ProgressOptions): Progress {
       const { pages, items } = totals(s);
       print(`${source}: ${outcome} (${formatCount(items)} items in ${pages} pages${s.retries ? `, ${s.retries} retries` : ''})`);
       schedule();
-    },
-    note(text) {
-      if (tty) {
-        // Above the live block: clear it, print, and let the next draw start afresh.
-        if (timer) clearTimeout(timer);
-        timer = null;
-        stream.write(`${drawn > 0 ? `\x1b[${drawn}A\x1b[0J` : ''}${text}\n`);
-        drawn = 0;
-        if (!stopped) schedule();
-      } else {
-        print(text);
-      }
     },
     stats(source) {
       const s = state(source);
