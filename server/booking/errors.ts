@@ -29,7 +29,7 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   /** A request body that is not `application/json`. */
   UNSUPPORTED_MEDIA_TYPE: 415,
-  /** The slot is not offered: unknown or unbookable activity, closed day, past or beyond the booking window. */
+  /** The slot is not offered: unknown or unbookable activity, closed day, started or beyond the booking window. */
   SLOT_UNAVAILABLE: 422,
   /** The cart holds places priced in another currency. */
   CURRENCY_MISMATCH: 422,

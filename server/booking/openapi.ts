@@ -201,7 +201,7 @@ const SUCCESS: Record<OperationId, { status: number; schema: string; summary: st
     status: 200,
     schema: 'Booking',
     summary: 'Check a cart out',
-    description: "Turns the cart's holds into a booking carrying the partner's own reference, awaiting payment. A hold that has expired makes it a 410.",
+    description: "Turns the cart's holds into a booking carrying the partner's own reference, awaiting payment. A hold that has expired makes it a 410, a held slot that has started a 422.",
   },
   createPaymentAttempt: {
     status: 201,

@@ -530,6 +530,13 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         expiredAt,
       });
     }
+    const started = held.find((reservation) => Date.parse(reservation.startsAt) <= now);
+    if (started) {
+      throw new BookingError('SLOT_UNAVAILABLE', `Cart ${cart.id} cannot be checked out: slot ${started.slotId} has started`, {
+        slotId: started.slotId,
+        reason: 'the slot has started',
+      });
+    }
 
     const bookingId = newId('bkg');
     const bookingItems: BookingItem[] = held.map((reservation) => {

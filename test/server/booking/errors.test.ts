@@ -216,6 +216,24 @@ describe('422 SLOT_UNAVAILABLE, CURRENCY_MISMATCH', () => {
     }
   });
 
+  it('refuses to check out a hold whose slot has started meanwhile', async () => {
+    // Held at 08:55 for the 09:00 slot (Zurich), checked out at 09:00, within the 15 minutes.
+    h.now = Date.parse('2026-11-20T07:55:00Z');
+    try {
+      const { body: reservation } = await reserve({ slotId: '9-20261120-0900', quantity: 1 });
+      h.now = Date.parse('2026-11-20T08:00:00Z');
+      const answer = await request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
+      expect(answer.status).toBe(422);
+      expect(answer.body.error).toEqual({
+        code: 'SLOT_UNAVAILABLE',
+        message: `Cart ${reservation.cartId} cannot be checked out: slot 9-20261120-0900 has started`,
+        details: { slotId: '9-20261120-0900', reason: 'the slot has started' },
+      });
+    } finally {
+      h.now = START;
+    }
+  });
+
   it('keeps one currency per cart', async () => {
     const { body: reservation } = await reserve({ slotId: '9-20261129-1300', quantity: 1 });
     const answer = await reserve({ slotId: '20-20261129-1300', quantity: 1, cartId: reservation.cartId });
