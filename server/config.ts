@@ -18,7 +18,7 @@ export interface QueryLimits {
   maxAliases: number;
   /** Most directives in a document; MAX_DIRECTIVES, default 20. */
   maxDirectives: number;
-  /** Largest cost (fields resolved, list fields counted once per item); MAX_COST, default 50000. */
+  /** Largest cost (fields resolved, list fields counted once per item); MAX_COST, default 25000. */
   maxCost: number;
   /** Time budget of one execution in ms, checked before each root field; EXECUTION_TIMEOUT_MS, default 2000. */
   executionTimeoutMs: number;
@@ -97,7 +97,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: integer(env, 'MAX_DEPTH', 10, 1, 100),
       maxAliases: integer(env, 'MAX_ALIASES', 30, 0, 10_000),
       maxDirectives: integer(env, 'MAX_DIRECTIVES', 20, 0, 10_000),
-      maxCost: integer(env, 'MAX_COST', 50_000, 1, 100_000_000),
+      maxCost: integer(env, 'MAX_COST', 25_000, 1, 100_000_000),
       executionTimeoutMs: integer(env, 'EXECUTION_TIMEOUT_MS', 2000, 1, 600_000),
     },
     timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000) },

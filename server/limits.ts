@@ -130,9 +130,10 @@ export function createQueryChecker(
     const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
     if (validationErrors.length > 0) {
       return {
-        errors: validationErrors.map((error) =>
-          withCode(error, COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED'),
-        ),
+        errors: validationErrors.map((error) => {
+          if (error.message === VALIDATION_ABORTED) return complexityError(VALIDATION_ABORTED_MESSAGE);
+          return withCode(error, COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED');
+        }),
       };
     }
 
@@ -312,6 +313,13 @@ export function NoIntrospectionAliasesRule(context: ValidationContext) {
 
 const INTROSPECTION_ALIAS_MESSAGE = 'Aliases are not allowed in introspection (__schema, __type)';
 
+/**
+ * graphql-js (16.14+) stops OverlappingFieldsCanBeMergedRule past a work budget, for fields
+ * repeated or overlapping so often that comparing them would take seconds.
+ */
+const VALIDATION_ABORTED = 'Validation aborted.';
+const VALIDATION_ABORTED_MESSAGE = 'Query repeats or overlaps fields too often to be validated; validation aborted';
+
 /** Messages of validation rules that guard complexity rather than correctness. */
 const COMPLEXITY_MESSAGES = new Set(['Maximum introspection depth exceeded', INTROSPECTION_ALIAS_MESSAGE]);
 
@@ -334,8 +342,12 @@ function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode
 }
 
 function tooComplex(message: string, at?: GraphQLError | ASTNode): CheckedQuery {
+  return { errors: [complexityError(message, at)] };
+}
+
+function complexityError(message: string, at?: GraphQLError | ASTNode): GraphQLError {
   const located = at instanceof GraphQLError ? { source: at.source, positions: at.positions } : at ? { nodes: at } : {};
-  return { errors: [new GraphQLError(message, { ...located, extensions: { code: 'QUERY_TOO_COMPLEX' } })] };
+  return new GraphQLError(message, { ...located, extensions: { code: 'QUERY_TOO_COMPLEX' } });
 }
 
 function withCode(error: GraphQLError, code: string): GraphQLError {
