@@ -15,7 +15,7 @@ import type { BookingConfig } from './config.ts';
 import { BookingError, errorBody } from './errors.ts';
 import { createIdempotencyStore, fingerprintRequest, readIdempotencyKey } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
-import { type BookingBackend, type BookingLogger, type BookingReply, jsonReply, matchPath, OPENAPI_PATH } from './operations.ts';
+import { type BookingBackend, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply, matchPath, OPENAPI_PATH } from './operations.ts';
 import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { createSandbox, JOURNAL_FILE } from './sandbox.ts';
@@ -76,7 +76,7 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
 
     if (pathname === OPENAPI_PATH) {
       if (method === 'GET' || method === 'HEAD') {
-        send(res, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' }, body: documentBody }, method);
+        send(res, { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-cache' }, body: documentBody }, method);
       } else {
         refuseMethod(res, method, pathname, ['GET', 'HEAD']);
       }

@@ -22,7 +22,7 @@ export interface TicketContent {
   readonly barcode: string;
 }
 
-/** Bar-code symbology of {@link barcodeValue}: digits only, so Code 128 (and an ITF scanner) reads it. */
+/** Bar-code symbology the ticket's {@link barcodeValue} is meant for (Code 128 encodes digits compactly). */
 export const BARCODE_FORMAT = 'CODE128';
 
 /** A4 portrait, in points. */
