@@ -1,0 +1,93 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { buildSchema } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../../server/config.ts';
+import { createHttpService, type HttpService } from '../../../server/http.ts';
+import { createLogger } from '../../../server/log.ts';
+import type { StatusReport } from '../../../server/status.ts';
+import { type BookingHandler, createBookingHandler } from '../../../server/booking/routes.ts';
+import { ACTIVITIES, tempStateDir } from './helpers.ts';
+
+const sdl = 'type Query { greeting: String }';
+let service: HttpService;
+let booking: BookingHandler;
+let baseUrl: string;
+let state: Awaited<ReturnType<typeof tempStateDir>>;
+
+beforeAll(async () => {
+  state = await tempStateDir();
+  booking = await createBookingHandler({
+    mode: 'sandbox',
+    stateDir: state.dir,
+    rateLimitPerMinute: 60,
+    activities: (locale) => ACTIVITIES[locale],
+    allowedOrigins: ['https://www.operator.example'],
+    logger: { info: () => {}, warn: () => {}, error: () => {} },
+  });
+  service = createHttpService({
+    schema: buildSchema(sdl),
+    sdl,
+    snapshot: () => ({ version: 'v1', context: {}, expiresAtMs: Date.now() + 60_000, lastSyncMs: {} }),
+    sampleQueries: () => [],
+    status: (ready) => ({ service: 'test', ready }) as StatusReport,
+    config: readConfig({ ALLOWED_ORIGINS: 'https://www.operator.example' }),
+    logger: createLogger('silent'),
+    booking: booking.handle,
+  });
+  service.server.listen(0, '127.0.0.1');
+  await once(service.server, 'listening');
+  baseUrl = `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  service.server.closeAllConnections();
+  await new Promise((resolve) => service.server.close(resolve));
+  await booking.close();
+  await state.remove();
+});
+
+describe('the booking interface mounted in the HTTP layer', () => {
+  it('answers the /v1 paths, with the request id of the HTTP layer', async () => {
+    const response = await fetch(`${baseUrl}/v1/activities?locale=de_CH`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(((await response.json()) as { total: number }).total).toBe(5);
+    const unknown = await fetch(`${baseUrl}/v1/nothing`);
+    expect([unknown.status, ((await unknown.json()) as { error: { code: string } }).error.code]).toEqual([404, 'NOT_FOUND']);
+  });
+
+  it('grants PATCH and Idempotency-Key to an allowed origin in a preflight', async () => {
+    const response = await fetch(`${baseUrl}/v1/booking_items/itm_1/cancel`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://www.operator.example', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'Content-Type, Idempotency-Key, X-Secret' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://www.operator.example');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, PATCH, OPTIONS');
+    expect(response.headers.get('access-control-allow-headers')).toBe('content-type, idempotency-key');
+  });
+
+  it('grants nothing to another origin, and exposes the booking headers to an allowed one', async () => {
+    const foreign = await fetch(`${baseUrl}/v1/reservations`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(foreign.status).toBe(204);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    expect(foreign.headers.get('access-control-allow-methods')).toBeNull();
+    const allowed = await fetch(`${baseUrl}/v1/activities`, { headers: { origin: 'http://localhost:5173' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(allowed.headers.get('access-control-expose-headers')).toBe('Retry-After, Idempotent-Replayed, Allow');
+    expect(allowed.headers.get('vary')).toContain('Origin');
+  });
+
+  it('leaves every other path to the HTTP layer', async () => {
+    const schema = await fetch(`${baseUrl}/api/schema`);
+    expect([schema.status, await schema.text()]).toEqual([200, sdl]);
+    // The HTTP layer's own 404, not the booking interface's `{ error }`.
+    const other = await fetch(`${baseUrl}/v1x`);
+    expect(other.status).toBe(404);
+    expect(await other.json()).not.toHaveProperty('error');
+  });
+});
