@@ -22,6 +22,7 @@
 
 import type { FetchContext, Rejection, SourceData } from '../publish.ts';
 import type { AttractionRecord, Locale, TourRecord } from '../snapshot.ts';
+import { InvalidRecordError } from './invalidRecordError.ts';
 
 export const DEFAULT_BASE_URL = 'https://opendata.myswitzerland.io/v1';
 
@@ -160,21 +161,6 @@ export interface UpstreamPage<T = unknown> {
 // ---------------------------------------------------------------------------
 // Normalising
 
-/** A record that cannot be published: no identifier, no name, or a field of the wrong type. */
-export class InvalidRecordError extends Error {
-  override name = 'InvalidRecordError';
-
-  constructor(
-    readonly kind: 'tour' | 'attraction',
-    readonly id: string | null,
-    readonly lang: Language,
-    /** Path of the offending field, e.g. `geo.latitude`. */
-    readonly field: string,
-    problem: string,
-  ) {
-    super(`${kind} ${id ?? '(no identifier)'} [${lang}]: ${problem}`);
-  }
-}
 
 /**
  * Maps one upstream attraction onto the API's Attraction.
@@ -431,7 +417,7 @@ class RecordReader extends FieldReader {
   constructor(kind: 'tour' | 'attraction', record: unknown, lang: Language) {
     let id: string | null = null;
     const fail: Fail = (field, problem) => {
-      throw new InvalidRecordError(kind, id, lang, field, problem);
+      throw new InvalidRecordError(kind, id, problem, field);
     };
     if (!isObject(record)) fail('', `record must be an object, got ${typeName(record)}`);
     super(record as Json, '', fail);

@@ -45,7 +45,7 @@ import type {
   StationRecord,
 } from '../snapshot.ts';
 import type { FetchContext, PageProgress, Rejection, SourceData } from '../publish.ts';
-import { InvalidRecordError } from './swissactivities.ts';
+import { InvalidRecordError } from './invalidRecordError.ts';
 
 /** Placeholder (the .invalid TLD never resolves): the real base URL comes with the registration. */
 export const DEFAULT_BASE_URL = 'https://snowdata.invalid/v1';
@@ -741,7 +741,7 @@ function normalizeAll<T, R>(items: readonly T[], normalize: (raw: T) => R): { re
       records.push(normalize(raw));
     } catch (error) {
       if (!(error instanceof InvalidRecordError)) throw error;
-      rejected.push({ id: error.recordId, reason: error.message });
+      rejected.push({ id: error.id, reason: error.message });
     }
   }
   return { records, rejected };

@@ -32,6 +32,7 @@ import type {
   Summary,
   Supplier,
 } from '../snapshot.ts';
+import { InvalidRecordError } from './invalidRecordError.ts';
 
 /** Default content API endpoint (GraphQL). */
 export const DEFAULT_CONTENT_URL = 'https://contentapi.swissactivities.com/graphql';
@@ -201,20 +202,6 @@ export interface BookingPayload {
 // ---------------------------------------------------------------------------
 // Join
 
-/** An upstream record that cannot be published; collected, never thrown by {@link joinActivities}. */
-export class InvalidRecordError extends Error {
-  override name = 'InvalidRecordError';
-
-  constructor(
-    /** Which upstream collection the record came from, e.g. `content.activities`. */
-    readonly collection: string,
-    /** The record's id as far as it could be read, else null. */
-    readonly recordId: string | null,
-    readonly reason: string,
-  ) {
-    super(`${collection} record ${recordId ?? '(no id)'}: ${reason}`);
-  }
-}
 
 /** Why a valid record is not published in a locale (docs/swissactivities-mapping.md, decisions 1–3). */
 export type SkipReason = 'no-translation' | 'no-mapping' | 'no-summary';
@@ -510,7 +497,7 @@ export async function fetchActivities(ctx: FetchContext, config: SwissActivities
     const joined = joinActivities(content, bookings[i]!, locale);
     const rejected: Record<'activities' | 'locations' | 'types', Rejection[]> = { activities: [], locations: [], types: [] };
     for (const error of joined.report.invalid) {
-      rejected[AREA_OF_COLLECTION[error.collection] ?? 'activities'].push({ id: error.recordId, reason: error.message });
+      rejected[AREA_OF_COLLECTION[error.kind] ?? 'activities'].push({ id: error.id, reason: error.message });
     }
     locales[locale] = {
       activities: { records: joined.activities, rejected: rejected.activities },

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/myswitzerland.ts';
 import type { AttractionRecord, TourRecord } from '../../../sync/snapshot.ts';
-import { InvalidRecordError, normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland.ts';
+import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
+import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland.ts';
 
 /** Every record of every real list response, duplicates across files included. */
 function readSampleRecords(): Record<string, unknown>[] {
@@ -162,22 +163,22 @@ describe('normalizeAttraction on edge cases', () => {
   });
 
   it.each([
-    [null, '', 'attraction (no identifier) [en]: record must be an object, got null'],
-    [['a'], '', 'attraction (no identifier) [en]: record must be an object, got array'],
-    [{ name: 'Pilatus' }, 'identifier', 'attraction (no identifier) [en]: missing "identifier"'],
-    [{ identifier: ' ', name: 'Pilatus' }, 'identifier', 'attraction (no identifier) [en]: "identifier" must be a non-empty string, got " "'],
-    [{ identifier: 42, name: 'Pilatus' }, 'identifier', 'attraction (no identifier) [en]: "identifier" must be a non-empty string, got 42'],
-    [{ identifier: 'a-3' }, 'name', 'attraction a-3 [en]: missing "name"'],
-    [{ identifier: 'a-3', name: '  ' }, 'name', 'attraction a-3 [en]: missing "name"'],
-    [{ identifier: 'a-3', name: 7 }, 'name', 'attraction a-3 [en]: "name" must be a string, got number'],
-    [{ identifier: 'a-3', name: 'P', geo: { latitude: '46.9', longitude: 8.2 } }, 'geo.latitude', 'attraction a-3 [en]: "geo.latitude" must be a finite number, got string'],
-    [{ identifier: 'a-3', name: 'P', geo: { latitude: 146.9, longitude: 8.2 } }, 'geo.latitude', 'attraction a-3 [en]: "geo.latitude" 146.9 is outside [-90, 90]'],
-    [{ identifier: 'a-3', name: 'P', geo: [46.9, 8.2] }, 'geo', 'attraction a-3 [en]: "geo" must be an object, got array'],
-    [{ identifier: 'a-3', name: 'P', classification: {} }, 'classification', 'attraction a-3 [en]: "classification" must be an array, got object'],
-    [{ identifier: 'a-3', name: 'P', classification: [{ name: 'seasons', values: ['summer'] }] }, 'classification.0.values.0', 'attraction a-3 [en]: "classification.0.values.0" must be an object, got string'],
-    [{ identifier: 'a-3', name: 'P', address: ['Zermatt'] }, 'address.0', 'attraction a-3 [en]: "address.0" must be an object, got string'],
-    [{ identifier: 'a-3', name: 'P', isAccessibleForFree: 'yes' }, 'isAccessibleForFree', 'attraction a-3 [en]: "isAccessibleForFree" must be a boolean, got string'],
-    [{ identifier: 'a-3', name: 'P', touristType: [1] }, 'touristType.0', 'attraction a-3 [en]: "touristType.0" must be a string, got number'],
+    [null, '', 'attraction (no id): record must be an object, got null'],
+    [['a'], '', 'attraction (no id): record must be an object, got array'],
+    [{ name: 'Pilatus' }, 'identifier', 'attraction (no id): missing "identifier"'],
+    [{ identifier: ' ', name: 'Pilatus' }, 'identifier', 'attraction (no id): "identifier" must be a non-empty string, got " "'],
+    [{ identifier: 42, name: 'Pilatus' }, 'identifier', 'attraction (no id): "identifier" must be a non-empty string, got 42'],
+    [{ identifier: 'a-3' }, 'name', 'attraction a-3: missing "name"'],
+    [{ identifier: 'a-3', name: '  ' }, 'name', 'attraction a-3: missing "name"'],
+    [{ identifier: 'a-3', name: 7 }, 'name', 'attraction a-3: "name" must be a string, got number'],
+    [{ identifier: 'a-3', name: 'P', geo: { latitude: '46.9', longitude: 8.2 } }, 'geo.latitude', 'attraction a-3: "geo.latitude" must be a finite number, got string'],
+    [{ identifier: 'a-3', name: 'P', geo: { latitude: 146.9, longitude: 8.2 } }, 'geo.latitude', 'attraction a-3: "geo.latitude" 146.9 is outside [-90, 90]'],
+    [{ identifier: 'a-3', name: 'P', geo: [46.9, 8.2] }, 'geo', 'attraction a-3: "geo" must be an object, got array'],
+    [{ identifier: 'a-3', name: 'P', classification: {} }, 'classification', 'attraction a-3: "classification" must be an array, got object'],
+    [{ identifier: 'a-3', name: 'P', classification: [{ name: 'seasons', values: ['summer'] }] }, 'classification.0.values.0', 'attraction a-3: "classification.0.values.0" must be an object, got string'],
+    [{ identifier: 'a-3', name: 'P', address: ['Zermatt'] }, 'address.0', 'attraction a-3: "address.0" must be an object, got string'],
+    [{ identifier: 'a-3', name: 'P', isAccessibleForFree: 'yes' }, 'isAccessibleForFree', 'attraction a-3: "isAccessibleForFree" must be a boolean, got string'],
+    [{ identifier: 'a-3', name: 'P', touristType: [1] }, 'touristType.0', 'attraction a-3: "touristType.0" must be a string, got number'],
   ])('refuses %j, naming the field', (record, field, message) => {
     const error = thrown(() => normalizeAttraction(record, 'en'));
     expect(error.message).toBe(message);
@@ -336,12 +337,12 @@ describe('normalizeTour', () => {
   });
 
   it.each([
-    [{ ...ZERMATT_TOUR, identifier: undefined }, 'identifier', 'tour (no identifier) [fr]: missing "identifier"'],
-    [{ ...ZERMATT_TOUR, name: null }, 'name', 'tour c0ffee00-0000-4000-8000-000000000001 [fr]: missing "name"'],
-    [{ ...ZERMATT_TOUR, specs: { distance: '12 km' } }, 'specs.distance', 'tour c0ffee00-0000-4000-8000-000000000001 [fr]: "specs.distance" must be a finite number, got string'],
-    [{ ...ZERMATT_TOUR, specs: { roundTrip: 'yes' } }, 'specs.roundTrip', 'tour c0ffee00-0000-4000-8000-000000000001 [fr]: "specs.roundTrip" must be a boolean, got string'],
-    [{ ...ZERMATT_TOUR, switzerlandMobility: 'route 9' }, 'switzerlandMobility', 'tour c0ffee00-0000-4000-8000-000000000001 [fr]: "switzerlandMobility" must be an object, got string'],
-    [{ ...ZERMATT_TOUR, itinerary: [{ name: 12 }] }, 'itinerary.0.name', 'tour c0ffee00-0000-4000-8000-000000000001 [fr]: "itinerary.0.name" must be a string, got number'],
+    [{ ...ZERMATT_TOUR, identifier: undefined }, 'identifier', 'tour (no id): missing "identifier"'],
+    [{ ...ZERMATT_TOUR, name: null }, 'name', 'tour c0ffee00-0000-4000-8000-000000000001: missing "name"'],
+    [{ ...ZERMATT_TOUR, specs: { distance: '12 km' } }, 'specs.distance', 'tour c0ffee00-0000-4000-8000-000000000001: "specs.distance" must be a finite number, got string'],
+    [{ ...ZERMATT_TOUR, specs: { roundTrip: 'yes' } }, 'specs.roundTrip', 'tour c0ffee00-0000-4000-8000-000000000001: "specs.roundTrip" must be a boolean, got string'],
+    [{ ...ZERMATT_TOUR, switzerlandMobility: 'route 9' }, 'switzerlandMobility', 'tour c0ffee00-0000-4000-8000-000000000001: "switzerlandMobility" must be an object, got string'],
+    [{ ...ZERMATT_TOUR, itinerary: [{ name: 12 }] }, 'itinerary.0.name', 'tour c0ffee00-0000-4000-8000-000000000001: "itinerary.0.name" must be a string, got number'],
   ])('refuses a tour with a broken field (%#), naming it', (record, field, message) => {
     const error = thrown(() => normalizeTour(record, 'fr'));
     expect(error.message).toBe(message);

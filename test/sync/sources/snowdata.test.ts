@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StationRecord } from '../../../sync/snapshot.ts';
 import { feedUrl, normalizeRoute, normalizeStation, type FeedRoute, type FeedStation } from '../../../sync/sources/snowdata.ts';
-import { InvalidRecordError } from '../../../sync/sources/swissactivities.ts';
+import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
 
 /** A feed record with every section filled. */
 function fullStation(): FeedStation {
@@ -372,7 +372,7 @@ describe('normalizeStation', () => {
 
   it('rejects a station without an integer id or a name', () => {
     expect(() => normalizeStation({ ...fullStation(), stationId: 'B-12' }, 'de')).toThrow(InvalidRecordError);
-    expect(() => normalizeStation({ ...fullStation(), stationName: '  ' }, 'de')).toThrow('snowdata.stations record 36830: stationId must be an integer and stationName non-empty');
+    expect(() => normalizeStation({ ...fullStation(), stationName: '  ' }, 'de')).toThrow('snowdata.stations 36830: stationId must be an integer and stationName non-empty');
   });
 });
 

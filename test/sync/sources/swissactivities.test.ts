@@ -197,10 +197,10 @@ describe('joinActivities', () => {
       { kind: 'activity', id: '105', reason: 'no-summary' },
     ]);
     expect(report.invalid.map((error) => error.message)).toEqual([
-      'booking.summaries record 5010: popularity is not an integer',
-      'booking.dates record 5007: nextAvailableDate "22.12.2026" is not YYYY-MM-DD',
-      'content.activities record 108: translation "fr" has no title or slug',
-      'content.activities record (no id): id or translations missing',
+      'booking.summaries 5010: popularity is not an integer',
+      'booking.dates 5007: nextAvailableDate "22.12.2026" is not YYYY-MM-DD',
+      'content.activities 108: translation "fr" has no title or slug',
+      'content.activities (no id): id or translations missing',
     ]);
   });
 
