@@ -48,8 +48,10 @@ export function handleShutdownSignals(
       return;
     }
     draining = true;
+    // shutdown() stops accepting before it first awaits, so the log line below comes after that.
+    const done = shutdown(service, options.graceMs);
     logger.info({ signal, inFlight: service.inFlight, graceMs: options.graceMs }, 'draining: not ready, finishing requests in flight');
-    shutdown(service, options.graceMs).then(
+    done.then(
       (drained) => {
         if (drained) logger.info('drained: exiting');
         else logger.warn({ inFlight: service.inFlight }, 'grace period over: closed the remaining connections');

@@ -1,0 +1,133 @@
+/**
+ * Graceful shutdown of the real process: `node --import tsx server/main.ts`, signalled while a
+ * request is in flight (its body is sent slowly, so it is still being received when the signal
+ * arrives).
+ */
+
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+let snapshot: TinySnapshot;
+
+beforeAll(async () => {
+  snapshot = await createTinySnapshot();
+});
+
+afterAll(() => snapshot.remove());
+
+/** A server process, its log lines as they arrive, and its port once it listens. */
+async function startProcess(env: Record<string, string>) {
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Record<string, any>[] = [];
+  const waiters: { test: (line: Record<string, any>) => boolean; resolve: (line: Record<string, any>) => void }[] = [];
+  let pending = '';
+  child.stdout.on('data', (data: Buffer) => {
+    pending += data;
+    let end;
+    while ((end = pending.indexOf('\n')) !== -1) {
+      const line = JSON.parse(pending.slice(0, end));
+      pending = pending.slice(end + 1);
+      lines.push(line);
+      for (const waiter of waiters.filter((w) => w.test(line))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  });
+  let stderr = '';
+  child.stderr.on('data', (data) => (stderr += data));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+
+  /** Resolves with the first log line (seen or to come) whose msg starts with `prefix`. */
+  const logged = (prefix: string) =>
+    new Promise<Record<string, any>>((resolve, reject) => {
+      const seen = lines.find((line) => String(line.msg).startsWith(prefix));
+      if (seen) return resolve(seen);
+      waiters.push({ test: (line) => String(line.msg).startsWith(prefix), resolve });
+      exited.then(([code]) => reject(new Error(`exited with ${code} before logging "${prefix}": ${stderr}`)));
+    });
+
+  const port = (await logged('listening')).port as number;
+  return { child, lines, exited, logged, port, stderr: () => stderr };
+}
+
+/** Opens a raw connection and collects what the server sends. */
+async function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<unknown> }> {
+  const socket = connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  let received = '';
+  socket.on('data', (data) => (received += data));
+  return { socket, received: () => received, closed: once(socket, 'close') };
+}
+
+const QUERY_BODY = JSON.stringify({ query: '{ types { id title } }' });
+const queryHead = `POST /api/graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(QUERY_BODY)}\r\n\r\n`;
+
+describe('SIGTERM', () => {
+  it('fails readiness, finishes the request in flight, refuses new connections and exits 0', async () => {
+    const server = await startProcess({ SHUTDOWN_GRACE_MS: '10000' });
+    const connection = await open(server.port);
+    // The request is in flight: its headers and half of its body have arrived.
+    connection.socket.write(queryHead + QUERY_BODY.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    server.child.kill('SIGTERM');
+    expect(await server.logged('draining')).toMatchObject({ signal: 'SIGTERM', inFlight: 1, graceMs: 10_000 });
+
+    const refused = connect(server.port, '127.0.0.1');
+    const [error] = (await once(refused, 'error')) as [NodeJS.ErrnoException];
+    expect(error.code).toBe('ECONNREFUSED');
+
+    // The rest of the body, then a readiness probe on the same connection.
+    connection.socket.write(QUERY_BODY.slice(10) + 'GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const [code] = await server.exited;
+    await connection.closed;
+
+    const responses = connection.received().split(/(?=HTTP\/1\.1 )/);
+    expect(responses).toHaveLength(2);
+    expect(responses[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(responses[0]).toMatch(/\r\n\r\n\{"data":\{"types":\[\{"id":"type-0","title":"Canyoning"\}/);
+    expect(responses[1]).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(responses[1]).toMatch(/Connection: close\r\n/i);
+    expect(responses[1]).toMatch(/\r\n\r\n\{"status":"draining"\}$/);
+    expect(code).toBe(0);
+    expect(server.lines.map((line) => line.msg)).toContain('drained: exiting');
+    expect(server.lines.find((line) => line.msg === 'request' && line.path === '/api/graphql')).toMatchObject({ status: 200 });
+  });
+
+  it('exits 0 at once when nothing is in flight, on SIGINT too', async () => {
+    const server = await startProcess({});
+    expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
+    const signalledAt = performance.now();
+    server.child.kill('SIGINT');
+    const [code] = await server.exited;
+    expect(code).toBe(0);
+    expect(performance.now() - signalledAt).toBeLessThan(2000);
+  });
+
+  it('closes a request that does not finish within the grace period and exits 1', async () => {
+    const server = await startProcess({ SHUTDOWN_GRACE_MS: '300' });
+    const connection = await open(server.port);
+    connection.socket.write(queryHead + QUERY_BODY.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const signalledAt = performance.now();
+    server.child.kill('SIGTERM');
+    const [code] = await server.exited;
+    await connection.closed;
+    expect(code).toBe(1);
+    expect(performance.now() - signalledAt).toBeGreaterThanOrEqual(250);
+    expect(connection.received()).toBe('');
+    expect(server.lines.find((line) => line.msg.startsWith('grace period over'))).toMatchObject({ level: 'warn', inFlight: 1 });
+  });
+});
