@@ -1,0 +1,81 @@
+/**
+ * The status page and the playground in a real browser: Debian's chromium (installed by
+ * .ci/run), driven by playwright-core, against the server over the committed fixture snapshot.
+ */
+
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config.ts';
+import { createLogger } from '../../server/log.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import type { StatusReport } from '../../server/status.ts';
+import { DATA_DIR } from '../helpers/api.ts';
+
+let running: RunningServer;
+let browser: Browser;
+let report: StatusReport;
+
+beforeAll(async () => {
+  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR }), createLogger('silent'));
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  report = (await (await fetch(`${running.url}/api/status`)).json()) as StatusReport;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await running?.close();
+});
+
+/** A new page that records console errors and failed requests (a CSP violation is both). */
+async function openPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
+  return { page, problems };
+}
+
+describe('the status page in a browser', () => {
+  it('shows the snapshot version and the count of every source, locale and area', async () => {
+    const { page, problems } = await openPage();
+    await page.goto(`${running.url}/`);
+    expect(await page.textContent('#snapshot-version')).toBe(report.snapshot.version);
+    let cells = 0;
+    for (const source of report.sources) {
+      for (const [locale, areas] of Object.entries(source.counts)) {
+        for (const [area, count] of Object.entries(areas)) {
+          const cell = page.locator(`td[data-source="${source.name}"][data-locale="${locale}"][data-area="${area}"]`);
+          expect(await cell.textContent(), `${source.name} ${locale} ${area}`).toBe(count.toLocaleString('en-US'));
+          cells++;
+        }
+      }
+    }
+    expect(cells).toBe(4 * 7);
+    expect(await page.locator('li[data-operation]').count()).toBe(report.operations.length);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a sample query in the playground, which runs it and shows the result', async () => {
+    const { page, problems } = await openPage();
+    await page.goto(`${running.url}/`);
+    await page.click('li[data-operation="types"] a:text("Types")');
+    await page.waitForURL(/\/api\/graphql#query=/);
+    const run = page.locator('.graphiql-execute-button');
+    await run.waitFor({ timeout: 20_000 });
+    await run.click();
+    const result = page.locator('.result-window');
+    await expect.poll(async () => result.textContent(), { timeout: 20_000 }).toContain('"types"');
+    const text = (await result.textContent()) ?? '';
+    expect(text).toContain('"slug"');
+    expect(text).not.toContain('"errors"');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
