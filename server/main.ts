@@ -60,7 +60,6 @@ export async function startServer(config: Config, logger: Logger = createLogger(
       schema,
       store: () => holder.store,
       samples: sampleQueries,
-      ready: () => !service.draining,
       startedAtMs,
     }),
     config,

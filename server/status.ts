@@ -68,22 +68,19 @@ export interface StatusReport {
 }
 
 /**
- * Creates the status reporter. The operations come from the schema once; the rest is read at
- * each call from the store current then.
+ * Creates the status reporter: called with whether the service is ready (false while draining),
+ * it returns the report. The operations come from the schema once; the rest is read at each call
+ * from the store current then.
  *
  * @param options.samples the sample queries of a store (server/sampleQueries.ts)
  * @param options.startedAtMs when the process started serving, ms since the epoch
- * @param options.now the clock, ms since the epoch
  */
 export function createStatusReporter(options: {
   schema: GraphQLSchema;
   store: () => Store;
   samples: (store: Store) => readonly SampleQuery[];
-  ready: () => boolean;
   startedAtMs: number;
-  now?: () => number;
-}): () => StatusReport {
-  const now = options.now ?? Date.now;
+}): (ready: boolean) => StatusReport {
   const fields = Object.values(options.schema.getQueryType()?.getFields() ?? {});
   const samplesByStore = new WeakMap<Store, Map<string, OperationStatus['samples']>>();
 
@@ -101,14 +98,14 @@ export function createStatusReporter(options: {
     return byField;
   }
 
-  return () => {
+  return (ready) => {
     const store = options.store();
-    const nowMs = now();
+    const nowMs = Date.now();
     const sources = (Object.keys(SOURCE_AREAS) as SourceName[]).map((name) => sourceStatus(store, name, nowMs));
     const samples = samplesOf(store);
     return {
       service: 'Swiss tourism content API',
-      ready: options.ready(),
+      ready,
       snapshot: {
         version: store.snapshot.version,
         createdAt: store.snapshot.manifest.createdAt,
