@@ -5,6 +5,8 @@
  */
 
 import type { LevelWithSilent } from 'pino';
+import { type BookingConfig, readBookingConfig } from './booking/config.ts';
+import { ConfigError } from './configError.ts';
 
 /** Limits on one GraphQL request, applied before execution (see server/limits.ts). */
 export interface QueryLimits {
@@ -62,12 +64,11 @@ export interface Config {
   apqCacheBytes: number;
   /** Time in-flight requests get to finish after SIGTERM/SIGINT, in ms; SHUTDOWN_GRACE_MS, default 10000. */
   shutdownGraceMs: number;
+  /** The /v1 booking interface: sandbox or proxy (docs/booking.md). */
+  booking: BookingConfig;
 }
 
-/** A setting that cannot be used; the message names the variable and what is allowed. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -107,6 +108,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     apqCacheBytes: integer(env, 'APQ_CACHE_BYTES', 8_388_608, 0, 1_073_741_824),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    booking: readBookingConfig(env),
   };
 }
 

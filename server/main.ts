@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createBookingHandler } from './booking/routes.ts';
 import { type Config, ConfigError, readConfig } from './config.ts';
 import { createHttpService, type HttpService } from './http.ts';
 import { loadSnapshot, SnapshotError } from './load.ts';
@@ -50,8 +51,17 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     'snapshot loaded and indexed (counts: de-CH)',
   );
 
+  const booking = await createBookingHandler({
+    ...config.booking,
+    activities: (locale) => holder.store.locales[locale].activities.records,
+    allowedOrigins: config.allowedOrigins,
+    logger,
+  });
+  logger.info({ mode: booking.mode }, `booking interface at /v1 in ${booking.mode} mode`);
+
   const startedAtMs = Date.now();
   const service = createHttpService({
+    booking: booking.handle,
     schema,
     sdl,
     snapshot: () => holder.served,
@@ -78,7 +88,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     },
     onError: (error) => logger.error({ err: error }, `new snapshot refused, still serving ${holder.store.snapshot.version}: ${error.message}`),
   });
-  server.once('close', () => watcher.close());
+  server.once('close', () => {
+    watcher.close();
+    void booking.close();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

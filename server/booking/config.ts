@@ -4,7 +4,7 @@
  * appears in a message.
  */
 
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../configError.ts';
 
 interface CommonConfig {
   /** POST/PATCH requests per client (remote address) per minute; 0 turns the limit off. BOOKING_RATE_LIMIT, default 60. */

@@ -1,6 +1,7 @@
 /** Starts the real server on a free loopback port over a data directory, and queries it over HTTP. */
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { readConfig } from '../../server/config.ts';
@@ -9,6 +10,11 @@ import type { AreaName, AreaRecords, Locale, Manifest } from '../../sync/snapsho
 
 /** The committed fixture snapshot. */
 export const DATA_DIR = path.resolve(import.meta.dirname, '../../data');
+
+/** A fresh directory for the booking sandbox's journal, so parallel test servers never share one. */
+export function tempStateDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'booking-state-'));
+}
 
 export interface GraphQLResponse {
   data?: Record<string, any> | null;
@@ -22,7 +28,7 @@ export interface TestApi {
 }
 
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
-  const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'silent', ...env }));
+  const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), ...env }));
   return {
     server,
     async query(query, variables) {

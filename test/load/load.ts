@@ -14,6 +14,8 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -66,7 +68,7 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 async function main(): Promise<void> {
   const server = spawn(process.execPath, [`--max-old-space-size=${MAX_OLD_SPACE_MB}`, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', STATE_DIR: mkdtempSync(path.join(tmpdir(), 'load-state-')) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: server.stdout });

@@ -9,14 +9,14 @@ import { readConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import type { StatusReport } from '../../server/status.ts';
-import { DATA_DIR } from '../helpers/api.ts';
+import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
 
 let running: RunningServer;
 let browser: Browser;
 let report: StatusReport;
 
 beforeAll(async () => {
-  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR }), createLogger('silent'));
+  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), createLogger('silent'));
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -23,6 +23,7 @@ describe('readConfig', () => {
       cache: { maxAgeS: 300, staleWhileRevalidateS: 60 },
       apqCacheBytes: 8_388_608,
       shutdownGraceMs: 10_000,
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 },
     });
   });
 
@@ -61,6 +62,7 @@ describe('readConfig', () => {
       cache: { maxAgeS: 60, staleWhileRevalidateS: 0 },
       apqCacheBytes: 0,
       shutdownGraceMs: 25_000,
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 },
     });
   });
 

@@ -9,6 +9,7 @@ import { watchSnapshot } from '../../server/reload.ts';
 import type { Store } from '../../server/store.ts';
 import { publish, rollback } from '../../sync/publish.ts';
 import { loadSchema, snowdata } from '../sync/helpers/records.ts';
+import { tempStateDir } from '../helpers/api.ts';
 
 let dataDir: string;
 let running: RunningServer | undefined;
@@ -33,7 +34,7 @@ async function publishRoutes(count: number, day: number): Promise<void> {
 
 async function start(): Promise<RunningServer> {
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
-  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir }), logger);
+  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, STATE_DIR: tempStateDir() }), logger);
   return running;
 }
 

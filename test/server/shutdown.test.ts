@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
+import { tempStateDir } from '../helpers/api.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -26,7 +27,7 @@ afterAll(() => snapshot.remove());
 async function startProcess(env: Record<string, string>) {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, any>[] = [];

@@ -4,6 +4,7 @@ import { createLogger } from '../../server/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import type { StatusReport } from '../../server/status.ts';
 import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
+import { tempStateDir } from '../helpers/api.ts';
 
 let snapshot: TinySnapshot;
 let running: RunningServer;
@@ -11,7 +12,7 @@ const lastSync = new Date(Date.now() - 3_600_000).toISOString();
 
 beforeAll(async () => {
   snapshot = await createTinySnapshot({ count: 4, lastSync, staleSources: ['tours'], omitSources: ['attractions'] });
-  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir }), createLogger('silent'));
+  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
 });
 
 afterAll(async () => {
@@ -88,7 +89,7 @@ describe('GET /api/status', () => {
 
   it('marks every source stale once now is past its expiresAt', async () => {
     const old = await createTinySnapshot({ lastSync: new Date(Date.now() - 2 * 86_400_000).toISOString() });
-    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: old.dir }), createLogger('silent'));
+    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: old.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
     try {
       const report = (await (await fetch(`${server.url}/api/status`)).json()) as StatusReport;
       expect(report.sources.map((source) => [source.name, source.stale, source.staleReason])).toEqual([
