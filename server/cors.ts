@@ -3,8 +3,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Hosts whose origins are granted on any port and over http or https: a developer's own machine. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Request headers a browser may send cross-origin; `content-type` is always granted. */
-const GRANTABLE_REQUEST_HEADERS = new Set(['accept', 'content-type', 'if-none-match', 'x-request-id']);
+/** What a granted origin may do beyond simple requests; each interface has its own. */
+export interface CorsPolicy {
+  /** Methods granted in preflights, e.g. `GET, POST, OPTIONS`. */
+  methods: string;
+  /** Request headers a browser may send cross-origin; `content-type` is always granted. */
+  requestHeaders: ReadonlySet<string>;
+  /** Response headers a granted origin's scripts may read besides the safelisted ones. */
+  exposedHeaders?: string;
+}
+
+/** The query interface's policy. */
+const QUERY_POLICY: CorsPolicy = {
+  methods: 'GET, POST, OPTIONS',
+  requestHeaders: new Set(['accept', 'content-type', 'if-none-match', 'x-request-id']),
+};
 
 /** How long a browser may reuse a preflight answer, in seconds (Chromium caps it at 7200). */
 const PREFLIGHT_MAX_AGE_S = 7200;
@@ -28,24 +41,28 @@ export type Cors = (req: IncomingMessage, res: ServerResponse) => boolean;
  * (curl, servers) are left alone. No credentials are granted: the API is public.
  *
  * @param allowedOrigins origins such as `https://example.com` (a trailing slash is tolerated)
+ * @param policy methods and headers granted; default the query interface's
  * @throws Error when an entry is not an http(s) origin, naming the entry
  */
-export function createCors(allowedOrigins: readonly string[]): Cors {
+export function createCors(allowedOrigins: readonly string[], policy: CorsPolicy = QUERY_POLICY): Cors {
   const allowed = new Set(allowedOrigins.map(parseAllowedOrigin));
 
   return (req, res) => {
     res.appendHeader('Vary', 'Origin');
     const origin = req.headers.origin;
     const granted = origin !== undefined && (allowed.has(origin) || isLoopbackOrigin(origin));
-    if (granted) res.setHeader('Access-Control-Allow-Origin', origin);
+    if (granted) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      if (policy.exposedHeaders) res.setHeader('Access-Control-Expose-Headers', policy.exposedHeaders);
+    }
 
     const requestedMethod = req.headers['access-control-request-method'];
     if (req.method !== 'OPTIONS' || origin === undefined || requestedMethod === undefined) return false;
 
     res.appendHeader('Vary', 'Access-Control-Request-Headers');
     if (granted) {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', grantedHeaders(req.headers['access-control-request-headers']));
+      res.setHeader('Access-Control-Allow-Methods', policy.methods);
+      res.setHeader('Access-Control-Allow-Headers', grantedHeaders(policy.requestHeaders, req.headers['access-control-request-headers']));
       res.setHeader('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_S));
     }
     res.writeHead(204).end();
@@ -71,11 +88,11 @@ function isHttp(url: URL): boolean {
   return url.protocol === 'http:' || url.protocol === 'https:';
 }
 
-function grantedHeaders(requested: string | undefined): string {
+function grantedHeaders(grantable: ReadonlySet<string>, requested: string | undefined): string {
   const granted = new Set(['content-type']);
   for (const name of (requested ?? '').split(',')) {
     const header = name.trim().toLowerCase();
-    if (GRANTABLE_REQUEST_HEADERS.has(header)) granted.add(header);
+    if (grantable.has(header)) granted.add(header);
   }
   return [...granted].join(', ');
 }
