@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** A file served with the playground, read once at startup. */
 export interface StaticAsset {
@@ -66,8 +66,9 @@ const PAGE_STYLE = `html, body, #graphiql { height: 100%; margin: 0; }
 
 /**
  * Builds the GraphiQL playground for a GraphQL endpoint. React, ReactDOM and GraphiQL come from
- * their UMD bundles in node_modules (resolved from this file, so any working directory will do),
- * so the page works offline.
+ * their UMD bundles: in `playground/` beside the server bundle (`npm run build` copies them into
+ * dist/, which runs without node_modules), else in node_modules (resolved from this file, so any
+ * working directory will do). Either way the page works offline.
  *
  * @param options.endpoint URL path of the GraphQL endpoint; assets live under `<endpoint>/assets/`
  * @param options.defaultQuery query shown in the editor on a first visit
@@ -113,6 +114,8 @@ ${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
 }
 
 function readPackageFile(packageName: string, file: string): Buffer {
+  const bundled = new URL(`playground/${basename(file)}`, import.meta.url);
+  if (existsSync(bundled)) return readFileSync(bundled);
   // The bundles are not in the packages' "exports", but package.json is.
   const packageJson = createRequire(import.meta.url).resolve(`${packageName}/package.json`);
   return readFileSync(join(dirname(packageJson), file));

@@ -3,13 +3,21 @@
  * when the two disagree, so a renamed field cannot silently answer null in production.
  */
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 
-/** schema.graphql, read from the repository root (or beside the bundle). */
-export function readSdl(file = new URL('../schema.graphql', import.meta.url)): string {
+/**
+ * schema.graphql: beside the server bundle (`npm run build` copies it into dist/), else from the
+ * repository root.
+ */
+export function readSdl(file = sdlFile()): string {
   return readFileSync(file, 'utf8');
+}
+
+function sdlFile(): URL {
+  const bundled = new URL('schema.graphql', import.meta.url);
+  return existsSync(bundled) ? bundled : new URL('../schema.graphql', import.meta.url);
 }
 
 type Resolvers = NonNullable<Parameters<typeof makeExecutableSchema>[0]['resolvers']> & { Query: Record<string, unknown> };
