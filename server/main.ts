@@ -57,7 +57,6 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     allowedOrigins: config.allowedOrigins,
     logger,
   });
-  logger.info({ mode: booking.mode }, `booking interface at /v1 in ${booking.mode} mode`);
 
   const startedAtMs = Date.now();
   const service = createHttpService({
