@@ -4,6 +4,7 @@
  * docs/operations.md lists every variable with its default.
  */
 
+import { availableParallelism } from 'node:os';
 import type { LevelWithSilent } from 'pino';
 import { type BookingConfig, readBookingConfig } from './booking/config.ts';
 import { ConfigError } from './configError.ts';
@@ -62,6 +63,17 @@ export interface Config {
   cache: CachePolicy;
   /** Memory for automatic persisted queries in bytes, 0 to turn them off; APQ_CACHE_BYTES, default 8388608 (8 MiB). */
   apqCacheBytes: number;
+  /**
+   * Memory for serialised GraphQL answers in bytes, 0 when turned off; RESPONSE_CACHE_BYTES,
+   * default 67108864 (64 MiB), and RESPONSE_CACHE (default true; false or 0 turns it off).
+   */
+  responseCacheBytes: number;
+  /** Most checked operations kept (server/operationCache.ts), 0 for none; OPERATION_CACHE_SIZE, default 1000. */
+  operationCacheSize: number;
+  /** Whether operations are compiled with graphql-jit; GRAPHQL_JIT, default true. */
+  jit: boolean;
+  /** Processes serving the port (node:cluster), 1 to serve from this process alone; WORKERS, default one per core. */
+  workers: number;
   /** Time in-flight requests get to finish after SIGTERM/SIGINT, in ms; SHUTDOWN_GRACE_MS, default 10000. */
   shutdownGraceMs: number;
   /** The /v1 booking interface: sandbox or proxy (docs/booking.md). */
@@ -85,6 +97,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (requestMs < headersMs) {
     throw new ConfigError(`REQUEST_TIMEOUT_MS=${requestMs} is below HEADERS_TIMEOUT_MS=${headersMs}; the whole request includes its headers`);
   }
+  // The size is checked even when the cache is off, so a typo shows before it is turned on.
+  const cacheBytes = integer(env, 'RESPONSE_CACHE_BYTES', 67_108_864, 65_536, 17_179_869_184);
+  const responseCacheBytes = boolean(env, 'RESPONSE_CACHE', true) ? cacheBytes : 0;
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -107,6 +122,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       staleWhileRevalidateS: integer(env, 'CACHE_STALE_WHILE_REVALIDATE_S', 60, 0, 86_400),
     },
     apqCacheBytes: integer(env, 'APQ_CACHE_BYTES', 8_388_608, 0, 1_073_741_824),
+    responseCacheBytes,
+    operationCacheSize: integer(env, 'OPERATION_CACHE_SIZE', 1000, 0, 100_000),
+    jit: boolean(env, 'GRAPHQL_JIT', true),
+    workers: integer(env, 'WORKERS', availableParallelism(), 1, 256),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     booking: readBookingConfig(env),
   };

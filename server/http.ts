@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Kind, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import {
   createHandler,
   parseRequestParams,
@@ -15,16 +15,20 @@ import { errorBody, formatError, INTERNAL_ERROR_MESSAGE, isInternalError, type E
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
 import { createQueryChecker } from './limits.ts';
 import { requestIdOf, type Logger } from './log.ts';
+import { Counter, Gauge } from 'prom-client';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { createOperationCache, type OperationCache, type PreparedRequest } from './operationCache.ts';
 import {
   createPersistedQueries,
   hashQuery,
   persistedQueryNotFound,
   persistedQueryNotSupported,
   readPersistedQuery,
+  type PersistedQueryRequest,
 } from './persistedQueries.ts';
 import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
 import { PayloadTooLargeError, readBody } from './readBody.ts';
+import { createResponseCache, responseKey, type CachedResponse, type ResponseCache } from './responseCache.ts';
 import { renderStatusPage, STATUS_PAGE_CSP, type StatusReport } from './status.ts';
 
 /** URL path of the GraphQL endpoint (and of the playground, for a browser). */
@@ -67,7 +71,10 @@ export interface HttpOptions {
    */
   status: (ready: boolean) => StatusReport;
   /** The settings the HTTP layer reads. */
-  config: Pick<Config, 'allowedOrigins' | 'introspection' | 'limits' | 'timeouts' | 'cache' | 'apqCacheBytes'>;
+  config: Pick<
+    Config,
+    'allowedOrigins' | 'introspection' | 'limits' | 'timeouts' | 'cache' | 'apqCacheBytes' | 'responseCacheBytes' | 'operationCacheSize' | 'jit'
+  >;
   logger: Logger;
   /** The query the playground shows on a first visit; default `{ types { id title } }`. */
   playgroundQuery?: string;
@@ -112,6 +119,10 @@ interface RequestState {
   hasErrors: boolean;
   /** Hash of a persisted query sent with its text, registered once the query passes the checks. */
   persistedHash?: string;
+  /** The body of a POST, once the fast path has started reading it (graphql-http's path reads it from here). */
+  body?: Promise<Buffer>;
+  /** A refusal of the checks the fast path met, for graphql-http's path to answer. */
+  prepared?: PreparedRequest;
 }
 
 type Handle = (req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams) => Promise<void> | void;
@@ -297,9 +308,22 @@ export function createHttpService(options: HttpOptions): HttpService {
 function createGraphqlRoute(options: HttpOptions, playground: Playground, metrics: Metrics): Handle {
   const { config, logger } = options;
   const executableSchema = withDeadline(options.schema);
-  const checkQuery = createQueryChecker(options.schema, config.limits, { introspection: config.introspection });
+  const operations = createOperationCache({
+    schema: options.schema,
+    executableSchema,
+    check: createQueryChecker(options.schema, config.limits, { introspection: config.introspection }),
+    limits: config.limits,
+    maxEntries: config.operationCacheSize,
+    jit: config.jit,
+  });
+  const responses = config.responseCacheBytes > 0 ? createResponseCache(config.responseCacheBytes) : null;
   const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes) : null;
+  const lookups = registerCacheMetrics(metrics, operations, responses);
+  const mediaTypeOf = memoize(acceptedMediaType);
+  const encodingOf = memoize(negotiateEncoding);
 
+  // Requests the fast path below does not take are answered by graphql-http, as they were before
+  // it existed: errors in the request, refusals of the checks, the media types it refuses.
   const handler = createHandler<IncomingMessage, RequestState, OperationContext>({
     schema: executableSchema,
     formatError,
@@ -308,7 +332,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
       if (req.method === 'POST' && isJsonContentType(req.raw.headers['content-type'])) {
         let bytes: Buffer;
         try {
-          bytes = await readBody(req.raw, config.limits.maxBodyBytes);
+          bytes = await (state.body ?? readBody(req.raw, config.limits.maxBodyBytes));
         } catch (error) {
           if (!(error instanceof PayloadTooLargeError)) throw error;
           return payloadTooLarge(error);
@@ -349,18 +373,19 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     },
     onSubscribe: (req, params) => {
       const state = req.context;
-      const checked = checkQuery({ query: params.query, operationName: params.operationName, variables: params.variables });
-      if (checked.errors) return checked.errors;
-      state.operation = operationLabel(checked.operation);
-      state.operationName = checked.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
-      state.cost = checked.cost;
-      metrics.observeCost(checked.cost);
+      const prepared = state.prepared ?? operations.prepare({ query: params.query, operationName: params.operationName, variables: params.variables });
+      if (prepared.errors) return prepared.errors;
+      const { operation } = prepared;
+      state.operation = operation.label;
+      state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
+      state.cost = prepared.cost;
+      metrics.observeCost(prepared.cost);
       if (state.persistedHash !== undefined) persisted?.set(state.persistedHash, params.query);
       const served = state.served!;
       state.executed = true;
       return {
         schema: executableSchema,
-        document: checked.document,
+        document: operation.document,
         operationName: params.operationName,
         variableValues: params.variables,
         contextValue: served.context as OperationContext,
@@ -370,16 +395,20 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     onOperation: (req, _args, result) => {
       const state = req.context;
       state.hasErrors = (result.errors?.length ?? 0) > 0;
-      for (const error of result.errors ?? []) {
-        if (isInternalError(error)) {
-          logger.error(
-            { reqId: state.id, operationName: state.operationName, path: error.path?.join('.'), err: error.originalError },
-            'internal error in a resolver',
-          );
-        }
-      }
+      logInternalErrors(state, result.errors);
     },
   });
+
+  function logInternalErrors(state: RequestState, errors: readonly GraphQLError[] | undefined): void {
+    for (const error of errors ?? []) {
+      if (isInternalError(error)) {
+        logger.error(
+          { reqId: state.id, operationName: state.operationName, path: error.path?.join('.'), err: error.originalError },
+          'internal error in a resolver',
+        );
+      }
+    }
+  }
 
   /**
    * The query a request runs, given its `query` and `extensions` (Apollo's APQ protocol).
@@ -402,6 +431,185 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     return stored;
   }
 
+  /**
+   * The fast path: a well-formed request whose operation passes the checks, answered from the
+   * response cache or executed from the operation cache, with the bytes graphql-http would send.
+   * Resolves false, having answered nothing, for any other request: graphql-http answers it
+   * then (with what the fast path learned: the body it read, the refusal of the checks).
+   */
+  async function serveFast(req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams): Promise<boolean> {
+    const mediaType = mediaTypeOf(req.headers.accept);
+    if (mediaType === null) return false;
+    const served = state.served!;
+    const method = req.method === 'POST' ? 'POST' : 'GET';
+    let raw: string;
+    let params: Record<string, unknown>;
+    if (method === 'POST') {
+      if (!isJsonContentType(req.headers['content-type'])) return false;
+      state.body = readBody(req, config.limits.maxBodyBytes);
+      try {
+        raw = (await state.body).toString('utf8');
+      } catch {
+        return false;
+      }
+      const hit = responses?.getByAlias(served, method, raw);
+      if (hit) return serveCached(req, res, state, hit, mediaType);
+      let data: unknown;
+      try {
+        data = JSON.parse(raw);
+      } catch {
+        return false;
+      }
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+      params = data as Record<string, unknown>;
+    } else {
+      const target = req.url ?? '';
+      const queryStart = target.indexOf('?');
+      // graphql-http reads only up to a second `?`, the route's `search` past it: leave those to graphql-http.
+      if (queryStart === -1 || target.includes('?', queryStart + 1)) return false;
+      raw = target.slice(queryStart + 1);
+      const hit = responses?.getByAlias(served, method, raw);
+      if (hit) return serveCached(req, res, state, hit, mediaType);
+      params = { query: search.get('query') ?? undefined, operationName: search.get('operationName') ?? undefined };
+      const variables = search.get('variables');
+      const extensions = search.get('extensions');
+      try {
+        if (variables) params.variables = JSON.parse(variables);
+        if (extensions) params.extensions = JSON.parse(extensions);
+      } catch {
+        return false;
+      }
+    }
+
+    let persistedRequest: PersistedQueryRequest | null;
+    try {
+      persistedRequest = readPersistedQuery(params.extensions);
+    } catch {
+      return false;
+    }
+    let { query } = params;
+    let persistedHash: string | undefined;
+    if (persistedRequest !== null) {
+      if (!persisted) return false;
+      if (typeof query === 'string') {
+        if (hashQuery(query) !== persistedRequest.sha256Hash) return false;
+        persistedHash = persistedRequest.sha256Hash;
+      } else {
+        query = persisted.get(persistedRequest.sha256Hash);
+        if (query === undefined) return false;
+      }
+    }
+    // graphql-http's checks of the parameters (parseRequestParams); it words the refusals.
+    const { operationName, variables, extensions } = params;
+    if (typeof query !== 'string') return false;
+    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return false;
+    if (operationName != null && typeof operationName !== 'string') return false;
+    if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return false;
+    const request = { query, operationName: operationName as string | null | undefined, variables: variables as Record<string, unknown> | null | undefined };
+
+    // From here on the fast path answers: what graphql-http's path does for a persisted query
+    // that passed the checks (register it, or count the stored one found) happens once.
+    const commitPersisted = () => {
+      if (persistedHash !== undefined) persisted!.set(persistedHash, request.query);
+      else if (persistedRequest !== null) metrics.observeCache('apq', true);
+    };
+    // A persisted-query request depends on the store of queries, so its bytes are never an alias.
+    const alias = (entry: CachedResponse) => {
+      if (persistedRequest === null) responses!.alias(served, method, raw, entry);
+    };
+    const key = responses ? responseKey(request.query, request.operationName, request.variables) : undefined;
+    if (key !== undefined) {
+      const hit = responses!.get(served, key);
+      lookups[hit ? 'hits' : 'misses']++;
+      if (hit) {
+        commitPersisted();
+        alias(hit);
+        return serveCached(req, res, state, hit, mediaType, true);
+      }
+    }
+
+    const prepared = operations.prepare(request);
+    if (prepared.errors) {
+      state.prepared = prepared;
+      return false;
+    }
+    const { operation, cost } = prepared;
+    state.operation = operation.label;
+    state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
+    state.cost = cost;
+    metrics.observeCost(cost);
+    commitPersisted();
+    state.executed = true;
+    let result = operation.execute(startDeadline(config.limits.executionTimeoutMs), served.context, request.variables);
+    if (isPromise(result)) result = await result;
+    const contentType = CONTENT_TYPES[mediaType];
+    if (result.errors) {
+      state.hasErrors = true;
+      logInternalErrors(state, result.errors);
+      // As graphql-http serialises an execution result (its makeResponse).
+      const text = JSON.stringify({ ...result, errors: result.errors.map(formatError) }, jsonErrorReplacer);
+      await sendText(req, res, 200, text, contentType, { 'content-type': contentType, 'cache-control': NO_STORE });
+      return true;
+    }
+    // No error, so no Error value for graphql-http's replacer to hide: plain JSON.stringify gives its bytes.
+    const bytes = Buffer.from(JSON.stringify(result));
+    const facts = { label: operation.label, operationName: state.operationName, cost };
+    const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
+    if (entry) alias(entry);
+    await sendSuccess(req, res, served, bytes, contentType, entry);
+    return true;
+  }
+
+  async function serveCached(
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    entry: CachedResponse,
+    mediaType: MediaType,
+    counted = false,
+  ): Promise<true> {
+    if (!counted) lookups.hits++;
+    state.operation = entry.label;
+    state.operationName = entry.operationName;
+    state.cost = entry.cost;
+    state.executed = true;
+    await sendSuccess(req, res, state.served!, entry.body, CONTENT_TYPES[mediaType], entry);
+    return true;
+  }
+
+  /** Sends a successful answer with its ETag and Cache-Control, or a 304 when the client has it. */
+  async function sendSuccess(
+    req: IncomingMessage,
+    res: ServerResponse,
+    served: ServedSnapshot,
+    bytes: Buffer,
+    contentType: string,
+    entry?: CachedResponse,
+  ): Promise<void> {
+    const encoding = bytes.length >= MIN_COMPRESS_BYTES ? encodingOf(req.headers['accept-encoding']) : 'identity';
+    const etag = entry ? entry.etag(contentType, encoding) : etagOf(served.version, contentType, bytes, encoding);
+    const caching = cacheControl(config.cache, served.expiresAtMs, Date.now());
+    const conditional = req.headers['if-none-match'];
+    if (conditional !== undefined) {
+      const hit = matchesIfNoneMatch(conditional, etag);
+      metrics.observeCache('etag', hit);
+      if (hit) {
+        // A 304 carries the validators and caching headers a 200 would, and no body (RFC 9110 §15.4.5).
+        res.writeHead(304, { ETag: etag, 'Cache-Control': caching }).end();
+        return;
+      }
+    }
+    let body = bytes;
+    if (encoding !== 'identity') {
+      const encoded = entry ? entry.encoded(encoding) : compress(bytes, encoding);
+      body = encoded instanceof Buffer ? encoded : await encoded;
+    }
+    const headers: OutgoingHttpHeaders = { 'content-type': contentType, etag, 'cache-control': caching };
+    if (encoding !== 'identity') headers['content-encoding'] = encoding;
+    headers['content-length'] = body.length;
+    res.writeHead(200, headers).end(body);
+  }
+
   return async (req, res, state, search) => {
     // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
     res.appendHeader('Vary', 'Accept, Accept-Encoding');
@@ -415,6 +623,9 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     }
 
     state.served = options.snapshot();
+    responses?.use(state.served);
+    if (await serveFast(req, res, state, search)) return;
+
     const [body, init] = await handler(toGraphqlRequest(req, state));
     const headers: Record<string, string> = { ...init.headers };
     let text = body;
@@ -428,25 +639,101 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
       await sendText(req, res, init.status, text, headers['content-type'] ?? JSON_TYPE, headers);
       return;
     }
-
-    const bytes = Buffer.from(text);
-    const encoding = bytes.length >= MIN_COMPRESS_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
-    const contentType = headers['content-type'] ?? JSON_TYPE;
-    const etag = etagOf(state.served.version, contentType, bytes, encoding);
-    headers.etag = etag;
-    headers['cache-control'] = cacheControl(config.cache, state.served.expiresAtMs, Date.now());
-    const conditional = req.headers['if-none-match'];
-    if (conditional !== undefined) {
-      const hit = matchesIfNoneMatch(conditional, etag);
-      metrics.observeCache('etag', hit);
-      if (hit) {
-        // A 304 carries the validators and caching headers a 200 would, and no body (RFC 9110 §15.4.5).
-        res.writeHead(304, { ETag: etag, 'Cache-Control': headers['cache-control'] }).end();
-        return;
-      }
-    }
-    await sendBytes(res, 200, bytes, encoding, headers);
+    await sendSuccess(req, res, state.served, Buffer.from(text), headers['content-type'] ?? JSON_TYPE);
   };
+}
+
+/** Counts of the response cache's lookups, read by the metrics at each scrape. */
+interface LookupTally {
+  hits: number;
+  misses: number;
+}
+
+/**
+ * Registers the caches' metrics; they read the caches at each scrape, so a request only bumps a
+ * number: `graphql_response_cache_lookups_total{result}`, `graphql_response_cache_bytes` and
+ * `graphql_operation_cache_entries`.
+ */
+function registerCacheMetrics(metrics: Metrics, operations: OperationCache, responses: ResponseCache | null): LookupTally {
+  const tally: LookupTally = { hits: 0, misses: 0 };
+  const reported: LookupTally = { hits: 0, misses: 0 };
+  const registers = [metrics.registry];
+  new Counter({
+    name: 'graphql_response_cache_lookups_total',
+    help: 'Lookups in the response cache of GraphQL answers (hit: answered from it).',
+    labelNames: ['result'] as const,
+    registers,
+    collect() {
+      for (const result of ['hits', 'misses'] as const) {
+        this.inc({ result: result === 'hits' ? 'hit' : 'miss' }, tally[result] - reported[result]);
+        reported[result] = tally[result];
+      }
+    },
+  });
+  new Gauge({
+    name: 'graphql_response_cache_bytes',
+    help: 'Bytes held by the response cache (0 when it is turned off).',
+    registers,
+    collect() {
+      this.set(responses?.bytes ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'graphql_operation_cache_entries',
+    help: 'Checked operations held by the operation cache.',
+    registers,
+    collect() {
+      this.set(operations.size);
+    },
+  });
+  return tally;
+}
+
+/** The media types of GraphQL over HTTP (https://graphql.github.io/graphql-over-http/draft/#sec-Media-Types). */
+type MediaType = 'application/graphql-response+json' | 'application/json';
+
+const CONTENT_TYPES: Readonly<Record<MediaType, string>> = {
+  'application/graphql-response+json': 'application/graphql-response+json; charset=utf-8',
+  'application/json': 'application/json; charset=utf-8',
+};
+
+/** The media type graphql-http answers an `Accept` header with (its createHandler), or null for a 406. */
+function acceptedMediaType(accept: string | undefined): MediaType | null {
+  for (const item of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [mediaType, ...params] = item.split(';');
+    const charset = params.find((param) => param.includes('charset=')) || 'charset=utf-8';
+    if (mediaType === 'application/graphql-response+json' && charset === 'charset=utf-8') return 'application/graphql-response+json';
+    if ((mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') && (charset === 'charset=utf-8' || charset === 'charset=utf8')) {
+      return 'application/json';
+    }
+  }
+  return null;
+}
+
+/** graphql-http's JSON replacer: an Error other than a GraphQLError is sent as its message alone. */
+function jsonErrorReplacer(_key: string, value: unknown): unknown {
+  if (value instanceof Error && !(value instanceof GraphQLError)) return { message: value.message };
+  return value;
+}
+
+/** Most distinct header values remembered per memoized function; clients send a handful. */
+const MEMO_SIZE = 64;
+
+/** Remembers a function of one header value; forgets everything once it has seen too many values. */
+function memoize<T>(fn: (header: string | undefined) => T): (header: string | undefined) => T {
+  const known = new Map<string | undefined, T>();
+  return (header) => {
+    let value = known.get(header);
+    if (value === undefined && !known.has(header)) {
+      if (known.size >= MEMO_SIZE) known.clear();
+      known.set(header, (value = fn(header)));
+    }
+    return value as T;
+  };
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
 }
 
 function createSchemaRoute(options: HttpOptions): Handle {
@@ -476,18 +763,6 @@ function payloadTooLarge(error: PayloadTooLargeError): GraphqlResponse {
 function isJsonContentType(header: string | undefined): boolean {
   const [mediaType, charset = 'charset=utf-8'] = (header ?? '').replace(/\s/g, '').toLowerCase().split(';');
   return mediaType === 'application/json' && charset === 'charset=utf-8';
-}
-
-/** The metrics label of an operation: its one root field, `multiple`, or `introspection`. */
-function operationLabel(operation: OperationDefinitionNode): string {
-  const fields = new Set<string>();
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) return 'multiple';
-    if (selection.name.value !== '__typename') fields.add(selection.name.value);
-  }
-  // Only meta-fields (`__schema`, `__type`, `__typename`): answered from the schema alone.
-  if ([...fields].every((name) => name === '__schema' || name === '__type')) return 'introspection';
-  return fields.size === 1 ? [...fields][0]! : 'multiple';
 }
 
 function toGraphqlRequest(req: IncomingMessage, state: RequestState): GraphqlRequest<IncomingMessage, RequestState> {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../server/config.ts';
 
@@ -22,6 +23,10 @@ describe('readConfig', () => {
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5000 },
       cache: { maxAgeS: 300, staleWhileRevalidateS: 60 },
       apqCacheBytes: 8_388_608,
+      responseCacheBytes: 67_108_864,
+      operationCacheSize: 1000,
+      jit: true,
+      workers: availableParallelism(),
       shutdownGraceMs: 10_000,
       booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 },
     });
@@ -48,6 +53,10 @@ describe('readConfig', () => {
       CACHE_MAX_AGE_S: '60',
       CACHE_STALE_WHILE_REVALIDATE_S: '0',
       APQ_CACHE_BYTES: '0',
+      RESPONSE_CACHE_BYTES: '1048576',
+      OPERATION_CACHE_SIZE: '50',
+      GRAPHQL_JIT: 'false',
+      WORKERS: '3',
       SHUTDOWN_GRACE_MS: '25000',
     });
     expect(config).toEqual({
@@ -61,6 +70,10 @@ describe('readConfig', () => {
       timeouts: { headersMs: 2000, requestMs: 4000, keepAliveMs: 65_000 },
       cache: { maxAgeS: 60, staleWhileRevalidateS: 0 },
       apqCacheBytes: 0,
+      responseCacheBytes: 1_048_576,
+      operationCacheSize: 50,
+      jit: false,
+      workers: 3,
       shutdownGraceMs: 25_000,
       booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 },
     });
@@ -69,6 +82,24 @@ describe('readConfig', () => {
   it('reads 1 and 0 as booleans too, and treats blank values as unset', () => {
     expect(readConfig({ INTROSPECTION: '0' }).introspection).toBe(false);
     expect(readConfig({ INTROSPECTION: '1', PORT: '  ', LOG_LEVEL: '' })).toMatchObject({ introspection: true, port: 4000, logLevel: 'info' });
+  });
+
+  it('turns the response cache off with RESPONSE_CACHE=0 or false, still checking its size', () => {
+    expect(readConfig({ RESPONSE_CACHE: '0' }).responseCacheBytes).toBe(0);
+    expect(readConfig({ RESPONSE_CACHE: 'false', RESPONSE_CACHE_BYTES: '2097152' }).responseCacheBytes).toBe(0);
+    expect(readConfig({ RESPONSE_CACHE: 'true', RESPONSE_CACHE_BYTES: '2097152' }).responseCacheBytes).toBe(2_097_152);
+    expect(() => readConfig({ RESPONSE_CACHE: '0', RESPONSE_CACHE_BYTES: '64MB' })).toThrow('RESPONSE_CACHE_BYTES="64MB"');
+  });
+
+  it.each([
+    [{ WORKERS: '0' }, 'WORKERS="0": expected an integer from 1 to 256'],
+    [{ WORKERS: 'all' }, 'WORKERS="all": expected an integer from 1 to 256'],
+    [{ RESPONSE_CACHE: 'on' }, 'RESPONSE_CACHE="on": expected true or false (or 1 or 0)'],
+    [{ RESPONSE_CACHE_BYTES: '1024' }, 'RESPONSE_CACHE_BYTES="1024": expected an integer from 65536 to 17179869184'],
+    [{ OPERATION_CACHE_SIZE: '-1' }, 'OPERATION_CACHE_SIZE="-1": expected an integer from 0 to 100000'],
+    [{ GRAPHQL_JIT: 'yes' }, 'GRAPHQL_JIT="yes": expected true or false (or 1 or 0)'],
+  ])('refuses the performance setting %o with a message naming it', (env, message) => {
+    expect(() => readConfig(env)).toThrow(new ConfigError(message));
   });
 
   it.each([

@@ -30,6 +30,8 @@ const sdl = /* GraphQL */ `
     "A long text, to be compressed."
     long: String!
     items(limit: Int = 10): [Item!]!
+    "Counts its executions: tells an answer from the response cache from a new one."
+    tick: Int!
   }
 
   type Item {
@@ -41,6 +43,8 @@ const sdl = /* GraphQL */ `
 interface TestContext {
   salutation: string;
 }
+
+let ticks = 0;
 
 const schema = makeExecutableSchema<TestContext>({
   typeDefs: sdl,
@@ -71,6 +75,7 @@ const schema = makeExecutableSchema<TestContext>({
       },
       long: () => 'Grüezi mitenand! '.repeat(200),
       items: (_root, args: { limit: number }) => Array.from({ length: args.limit }, (_, id) => ({ id, name: `item ${id}` })),
+      tick: () => ++ticks,
     },
   },
 });
@@ -546,6 +551,94 @@ describe('automatic persisted queries', () => {
     try {
       const response = await fetch(`${url}/api/graphql?extensions=${encodeURIComponent(extensions(hash))}`, { headers: { accept: 'application/json' } });
       expect(await response.json()).toEqual({ errors: [{ message: 'PersistedQueryNotSupported', extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' } }] });
+    } finally {
+      off.server.close();
+    }
+  });
+});
+
+describe('response cache', () => {
+  const tickOf = (response: { body: string }) => JSON.parse(response.body).data.tick as number;
+
+  it('answers a repeated query from the cache, by GET and by POST alike, with the same ETag', async () => {
+    const first = await postQuery('{ tick }');
+    const again = await postQuery('{ tick }');
+    const byGet = await send(`/api/graphql?query=${encodeURIComponent('{ tick }')}`, { headers: { accept: 'application/graphql-response+json' } });
+    expect(tickOf(again)).toBe(tickOf(first));
+    expect(byGet).toMatchObject({ status: 200, body: first.body, etag: first.etag, headers: { 'cache-control': 'public, max-age=300, stale-while-revalidate=60' } });
+    expect(again.headers).toEqual(first.headers);
+  });
+
+  it('shares an entry between variables in any key order, and not between other variables', async () => {
+    const query = 'query T($name: String!, $limit: Int!) { tick greeting(name: $name) slice(limit: $limit) }';
+    const first = await postQuery(query, { name: 'Chur', limit: 1 });
+    const reordered = await postQuery(query, { limit: 1, name: 'Chur' });
+    const other = await postQuery(query, { name: 'Chur', limit: 2 });
+    expect(tickOf(reordered)).toBe(tickOf(first));
+    expect(tickOf(other)).not.toBe(tickOf(first));
+  });
+
+  it('serves a registered persisted query from the entry of its text', async () => {
+    const query = '{ tick greeting(name: "Zug") }';
+    const plain = await postQuery(query);
+    const persistedQuery = { version: 1, sha256Hash: hashQuery(query) };
+    const registered = await send('/api/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query, extensions: { persistedQuery } }),
+    });
+    const byHash = await send(`/api/graphql?extensions=${encodeURIComponent(JSON.stringify({ persistedQuery }))}`, {
+      headers: { accept: 'application/graphql-response+json' },
+    });
+    expect([registered.body, byHash.body]).toEqual([plain.body, plain.body]);
+  });
+
+  it('never keeps an answer with errors', async () => {
+    const first = await postQuery('{ tick broken }');
+    const second = await postQuery('{ tick broken }');
+    expect(JSON.parse(first.body).errors).toHaveLength(1);
+    // Executed again (twice, even: graphql-jit's result with an internal error is executed again by graphql-js).
+    expect(tickOf(second)).toBeGreaterThan(tickOf(first));
+  });
+
+  it('is emptied for a new snapshot', async () => {
+    const first = await postQuery('{ tick }');
+    served = freshSnapshot();
+    expect(tickOf(await postQuery('{ tick }'))).toBe(tickOf(first) + 1);
+  });
+
+  it('answers 304 and compressed bodies from the cache, with the ETag of each coding', async () => {
+    const path = `${baseUrl}/api/graphql?query=${encodeURIComponent('{ tick long }')}`;
+    const plain = await request(path);
+    const plainBody = await plain.body.text();
+    const [br, brAgain] = await Promise.all([0, 1].map(() => request(path, { headers: { 'accept-encoding': 'br' } })));
+    for (const response of [br!, brAgain!]) {
+      expect(response.headers['content-encoding']).toBe('br');
+      expect(response.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-br"`);
+      expect(brotliDecompressSync(Buffer.from(await response.body.arrayBuffer())).toString()).toBe(plainBody);
+    }
+    const notModified = await request(path, { headers: { 'accept-encoding': 'br', 'if-none-match': String(br!.headers.etag) } });
+    expect(notModified.statusCode).toBe(304);
+    await notModified.body.dump();
+  });
+
+  it('counts its lookups in the metrics', async () => {
+    await postQuery('{ tick greeting(name: "Sion") }');
+    await postQuery('{ tick greeting(name: "Sion") }');
+    const metrics = (await send('/metrics')).body;
+    expect(metrics).toMatch(/^graphql_response_cache_lookups_total\{result="hit"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^graphql_response_cache_lookups_total\{result="miss"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^graphql_response_cache_bytes [1-9]\d*$/m);
+    expect(metrics).toMatch(/^graphql_operation_cache_entries [1-9]\d*$/m);
+  });
+
+  it('is off with RESPONSE_CACHE=0', async () => {
+    const off = createHttpService(options({ RESPONSE_CACHE: '0' }));
+    const url = await listen(off);
+    try {
+      const tick = async () => ((await (await fetch(`${url}/api/graphql?query=${encodeURIComponent('{ tick }')}`)).json()) as { data: { tick: number } }).data.tick;
+      const first = await tick();
+      expect(await tick()).toBe(first + 1);
     } finally {
       off.server.close();
     }

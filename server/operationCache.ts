@@ -1,0 +1,276 @@
+/**
+ * The operation cache: a bounded LRU of checked (parsed, validated, limited) operations keyed by
+ * document text and operation name, each compiled with graphql-jit on its second execution.
+ *
+ * - The limits of server/limits.ts apply exactly as before: a document seen for the first time
+ *   goes through the whole checker. Later requests with the same document only coerce their
+ *   variables and count the cost (which may depend on them); when either fails, the whole
+ *   checker runs again to produce its exact errors.
+ * - Refusals are cached only when they cannot depend on the variables: parse, validation and
+ *   operation-resolution failures. Limit refusals (QUERY_TOO_COMPLEX) are not, since the cost
+ *   refusal shares their code and depends on the variables.
+ * - graphql-jit (https://github.com/zalando-incubator/graphql-jit) executes an operation from its
+ *   second execution on (a one-off document is not worth compiling). Introspection always runs on
+ *   graphql-js: it is rare and takes tens of ms to compile.
+ * - Where jit's answers differ from graphql-js's, graphql-js answers. A result without errors
+ *   is the same. So is one with a single GraphQLError thrown by a resolver (BAD_USER_INPUT,
+ *   EXECUTION_TIMEOUT), null propagation included, once its keys are put back in graphql-js's
+ *   order (`{ errors, data }`; jit has `{ data, errors }`). Everything else differs: jit drops
+ *   the `locations` of an error that is not a GraphQLError (a bug in a resolver); its own errors
+ *   (a null in a non-null field, a value a scalar cannot serialise) carry no original error, so
+ *   they would reach the client instead of "Internal server error"; and with several errors it
+ *   keeps running the siblings of a failed non-null field, reporting errors graphql-js never
+ *   meets, in another order. Such a result is thrown away and the operation executed again by
+ *   graphql-js, with the deadline's decisions of the first run replayed (each root field that
+ *   started then starts again, each one refused is refused again), so the answer is the one
+ *   graphql-js would have given in the first place. That costs a second execution, for these
+ *   answers only; a run that hit the deadline can so take up to twice its budget.
+ */
+
+import {
+  execute,
+  getVariableValues,
+  Kind,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { QueryLimits } from './config.ts';
+import type { Deadline } from './deadline.ts';
+import { measureCost, type QueryChecker } from './limits.ts';
+
+/** Characters of document text the cache may hold per entry of its size, on average (see {@link createOperationCache}). */
+export const DOCUMENT_CHARS_PER_ENTRY = 512;
+
+/** Executions of an operation before it is compiled: a document used once is not worth compiling. */
+const COMPILE_AT_EXECUTION = 2;
+
+/** The codes of refusals that depend on the document and operation name alone. */
+const DOCUMENT_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'OPERATION_RESOLUTION_FAILURE']);
+
+/** A checked operation, ready to execute with any variables that pass the checks. */
+export interface PreparedOperation {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  /** Metrics label: the operation's one root field, `multiple`, or `introspection`. */
+  readonly label: string;
+  /**
+   * Executes the operation; synchronous when every resolver is (ours are).
+   *
+   * @param deadline the execution's root value (server/deadline.ts startDeadline)
+   * @param variables the request's variables, as sent; they passed the checks
+   */
+  execute(deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined): ExecutionResult | Promise<ExecutionResult>;
+}
+
+/** The outcome of {@link OperationCache.prepare}: an operation with its cost, or the errors to answer with. */
+export type PreparedRequest =
+  | { readonly operation: PreparedOperation; readonly cost: number; readonly errors?: undefined }
+  | { readonly errors: readonly GraphQLError[] };
+
+export interface OperationCache {
+  /**
+   * Checks a request against the limits, from the cache when the document was seen before.
+   * Errors are exactly those of the checker of server/limits.ts.
+   */
+  prepare(request: {
+    query: string;
+    operationName?: string | null | undefined;
+    variables?: Readonly<Record<string, unknown>> | null | undefined;
+  }): PreparedRequest;
+  /** Entries held now. */
+  readonly size: number;
+}
+
+export interface OperationCacheOptions {
+  /** The schema the checker validates against (for variable coercion and cost). */
+  schema: GraphQLSchema;
+  /** The schema operations execute on (with the deadline of server/deadline.ts). */
+  executableSchema: GraphQLSchema;
+  /** The checker of server/limits.ts. */
+  check: QueryChecker;
+  limits: Pick<QueryLimits, 'maxCost'>;
+  /** Most entries kept; 0 keeps none (every request is checked in full and runs on graphql-js). */
+  maxEntries: number;
+  /** Compile operations with graphql-jit; false runs every operation on graphql-js. */
+  jit: boolean;
+}
+
+/**
+ * Creates an operation cache; see the module comment. Least recently used entries leave first
+ * once it holds `maxEntries` entries or more than `maxEntries` × {@link DOCUMENT_CHARS_PER_ENTRY}
+ * characters of document text: a parsed document takes about 100 to 500 bytes per token, so
+ * large documents are bounded by their size rather than their number. A document longer than
+ * the whole character budget is never kept.
+ */
+export function createOperationCache(options: OperationCacheOptions): OperationCache {
+  const { check, maxEntries } = options;
+  const maxChars = maxEntries * DOCUMENT_CHARS_PER_ENTRY;
+  const entries = new Map<string, Entry>();
+  let chars = 0;
+
+  function remember(key: string, entry: Entry): void {
+    if (entry.chars > maxChars) return;
+    entries.set(key, entry);
+    chars += entry.chars;
+    for (const [oldest, old] of entries) {
+      if (entries.size <= maxEntries && chars <= maxChars) break;
+      entries.delete(oldest);
+      chars -= old.chars;
+    }
+  }
+
+  return {
+    prepare(request) {
+      const key = keyOf(request.query, request.operationName);
+      const cached = entries.get(key);
+      if (cached === undefined) {
+        const checked = check(request);
+        if (checked.errors) {
+          if (checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
+            remember(key, { chars: request.query.length, refusal: checked.errors });
+          }
+          return checked;
+        }
+        const operation = prepareOperation(checked.document, checked.operation, request.operationName, options);
+        remember(key, { chars: request.query.length, operation });
+        return { operation, cost: checked.cost };
+      }
+      // Map keeps insertion order: re-inserting marks the entry as the most recently used.
+      entries.delete(key);
+      entries.set(key, cached);
+      if (cached.refusal) return { errors: cached.refusal };
+      const prepared = cached.operation!;
+      const cost = prepared.costOf(request.variables);
+      // Bad variables or too high a cost: the checker words the refusal.
+      if (cost === null || cost > options.limits.maxCost) {
+        const checked = check(request);
+        return checked.errors ? checked : { operation: prepared, cost: checked.cost };
+      }
+      return { operation: prepared, cost };
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+interface Entry {
+  /** Length of the document text, counted against the budget. */
+  readonly chars: number;
+  readonly operation?: CachedOperation;
+  readonly refusal?: readonly GraphQLError[];
+}
+
+interface CachedOperation extends PreparedOperation {
+  /** The cost with these variables, or null when they do not coerce. */
+  costOf(variables: Readonly<Record<string, unknown>> | null | undefined): number | null;
+}
+
+function prepareOperation(
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  operationName: string | null | undefined,
+  options: OperationCacheOptions,
+): CachedOperation {
+  const { schema, executableSchema } = options;
+  const label = operationLabel(operation);
+  const definitions = operation.variableDefinitions ?? [];
+  // Without variable definitions every request coerces to {}, so the cost never changes.
+  let fixedCost: number | undefined;
+  let executions = 0;
+  let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
+
+  const executeJs = (deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined) =>
+    execute({ schema: executableSchema, document, operationName, variableValues: variables, contextValue: context, rootValue: deadline });
+
+  return {
+    document,
+    operation,
+    label,
+    costOf(variables) {
+      if (definitions.length === 0) return (fixedCost ??= measureCost(schema, document, operation, {}));
+      const coerced = getVariableValues(schema, definitions, variables ?? {}, { maxErrors: 20 });
+      if (coerced.errors) return null;
+      return measureCost(schema, document, operation, coerced.coerced);
+    },
+    execute(deadline, context, variables) {
+      if (compiled === undefined && ++executions >= COMPILE_AT_EXECUTION) {
+        const result = compileQuery(executableSchema, document, operationName ?? undefined);
+        compiled = isCompiledQuery(result) ? result : null;
+      }
+      if (!compiled) return executeJs(deadline, context, variables);
+      const recorded = recordDeadline(deadline);
+      const settle = (result: ExecutionResult) => {
+        if (!result.errors) return result;
+        if (result.errors.length === 1 && isGraphQLError(result.errors[0]!.originalError)) return { errors: result.errors, data: result.data };
+        return executeJs(recorded.replay(), context, variables);
+      };
+      const result = compiled.query(recorded.deadline, context, variables);
+      return isPromise(result) ? result.then(settle) : settle(result);
+    },
+  };
+}
+
+/**
+ * Wraps a deadline so that a second execution takes the same decisions: server/deadline.ts
+ * reads `atMs` once before each root field starts, in execution order, and compares it with
+ * the clock. The recording answers with the verdict of the real deadline (+/-Infinity); the
+ * replay answers the recorded verdicts in turn, then the real deadline's.
+ */
+function recordDeadline(deadline: Deadline): { deadline: Deadline; replay(): Deadline } {
+  const verdicts: boolean[] = [];
+  return {
+    deadline: {
+      budgetMs: deadline.budgetMs,
+      get atMs() {
+        const expired = performance.now() > deadline.atMs;
+        verdicts.push(expired);
+        return expired ? -Infinity : Infinity;
+      },
+    },
+    replay() {
+      let next = 0;
+      return {
+        budgetMs: deadline.budgetMs,
+        get atMs() {
+          const expired = verdicts[next++];
+          if (expired === undefined) return deadline.atMs;
+          return expired ? -Infinity : Infinity;
+        },
+      };
+    },
+  };
+}
+
+/** The metrics label of an operation: its one root field, `multiple`, or `introspection`. */
+export function operationLabel(operation: OperationDefinitionNode): string {
+  const fields = new Set<string>();
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) return 'multiple';
+    if (selection.name.value !== '__typename') fields.add(selection.name.value);
+  }
+  // Only meta-fields (`__schema`, `__type`, `__typename`): answered from the schema alone.
+  if ([...fields].every((name) => name === '__schema' || name === '__type')) return 'introspection';
+  return fields.size === 1 ? [...fields][0]! : 'multiple';
+}
+
+/**
+ * The cache key of a document and operation name. The name is length-prefixed so that no
+ * (document, name) pair can be mistaken for another, whatever characters either holds.
+ */
+function keyOf(query: string, operationName: string | null | undefined): string {
+  return operationName == null ? `-${query}` : `${operationName.length}:${operationName}${query}`;
+}
+
+/** By its tag, as server/formatError.ts tells them: graphql ships two builds whose classes differ. */
+function isGraphQLError(value: unknown): boolean {
+  return Object.prototype.toString.call(value) === '[object GraphQLError]';
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}

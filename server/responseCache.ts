@@ -1,0 +1,229 @@
+/**
+ * The response cache: serialised GraphQL answers kept per snapshot, so that a repeated request is
+ * answered without parsing, checking or executing anything.
+ *
+ * - An entry is keyed by document, operation name and variables (canonical JSON: object keys
+ *   sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` share an entry), whatever the method (GET,
+ *   POST) or whether the document came as a persisted query. Besides, the exact bytes of a
+ *   request (a POST body, a GET query string) may be remembered as an alias of the entry, so that
+ *   a hit needs no JSON parsing at all.
+ * - Only successful answers are kept: never one with errors.
+ * - The cache belongs to one snapshot: it is emptied when the first request served from another
+ *   snapshot arrives, and requests still running on the previous snapshot neither read nor fill it.
+ * - Bounded in bytes: bodies, their compressed forms, keys and a fixed overhead per entry are
+ *   counted, and the least recently used entries leave first.
+ * - Per entry, the ETag of each media type and content coding, and each compressed body, are
+ *   made once, on first use.
+ */
+
+import { compress, type Encoding } from './compress.ts';
+import { etagOf } from './httpCache.ts';
+
+/** Bytes counted per entry beyond its body and keys: the objects and maps that hold it. */
+const ENTRY_OVERHEAD_BYTES = 512;
+
+/** Request-bytes aliases kept per entry: clients that vary only in spacing get a few, not unlimited. */
+const MAX_ALIASES_PER_ENTRY = 4;
+
+/** What a cached answer needs besides its body: the labels of the request's log line and metrics. */
+export interface ResponseFacts {
+  /** Metrics label of the operation (server/operationCache.ts operationLabel). */
+  readonly label: string;
+  /** The operation's name as logged, or undefined. */
+  readonly operationName: string | undefined;
+  /** Cost of the operation with its variables. */
+  readonly cost: number;
+}
+
+/** Whose bytes an alias is: a POST body and a GET query string are told apart even when equal. */
+export type AliasMethod = 'GET' | 'POST';
+
+/** One cached answer. */
+export interface CachedResponse extends ResponseFacts {
+  /** The serialised result, uncompressed. */
+  readonly body: Buffer;
+  /** The ETag of the body sent as `contentType` with `encoding`; computed once. */
+  etag(contentType: string, encoding: Encoding): string;
+  /** The body in a content coding; compressed once, on first use, and then counted in the cache's bytes. */
+  encoded(encoding: Exclude<Encoding, 'identity'>): Buffer | Promise<Buffer>;
+}
+
+export interface ResponseCache {
+  /**
+   * Makes `snapshot` the one the cache serves, emptying it when it served another. Call it once
+   * per request, when the request takes its snapshot.
+   */
+  use(snapshot: object): void;
+  /** The entry of a canonical key ({@link responseKey}) for a request served from `snapshot`. */
+  get(snapshot: object, key: string): CachedResponse | undefined;
+  /** The entry a request's exact bytes (a POST body, a GET query string) were remembered for ({@link ResponseCache.alias}). */
+  getByAlias(snapshot: object, method: AliasMethod, raw: string): CachedResponse | undefined;
+  /**
+   * Keeps a successful answer under its canonical key, unless `snapshot` is no longer the one
+   * served or the entry alone exceeds the budget.
+   *
+   * @param version the snapshot's version, part of every ETag
+   * @returns the entry, or undefined when it was not kept
+   */
+  set(snapshot: object, version: string, key: string, body: Buffer, facts: ResponseFacts): CachedResponse | undefined;
+  /** Remembers a request's exact bytes as leading to `entry` (a few per entry at most). */
+  alias(snapshot: object, method: AliasMethod, raw: string, entry: CachedResponse): void;
+  /** Entries held now. */
+  readonly size: number;
+  /** Bytes counted now. */
+  readonly bytes: number;
+}
+
+/**
+ * The canonical key of a request: document, operation name and variables. Lengths prefix the
+ * parts, so no two requests share a key unless all three are equal; null, absent and empty
+ * variables are the same request.
+ */
+export function responseKey(query: string, operationName: string | null | undefined, variables: Readonly<Record<string, unknown>> | null | undefined): string {
+  const name = operationName == null ? '-' : `${operationName.length}:${operationName}`;
+  return `${name}${query.length}:${query}${variables == null ? '{}' : canonicalJson(variables)}`;
+}
+
+/** JSON with object keys in sorted order, so equal values have one text. */
+export function canonicalJson(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    if (text.length > 1) text += ',';
+    text += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${text}}`;
+}
+
+/** Creates an empty cache of at most `maxBytes`. */
+export function createResponseCache(maxBytes: number): ResponseCache {
+  const entries = new Map<string, Entry>();
+  const aliases: Record<AliasMethod, Map<string, Entry>> = { GET: new Map(), POST: new Map() };
+  let served: object | null = null;
+  let bytes = 0;
+
+  function evict(): void {
+    for (const [key, entry] of entries) {
+      if (bytes <= maxBytes) break;
+      remove(key, entry);
+    }
+  }
+
+  function remove(key: string, entry: Entry): void {
+    entries.delete(key);
+    for (const [method, raw] of entry.aliases) aliases[method].delete(raw);
+    bytes -= entry.bytes;
+    entry.evicted = true;
+  }
+
+  function touch(entry: Entry): void {
+    // Map keeps insertion order: re-inserting marks the entry as the most recently used.
+    entries.delete(entry.key);
+    entries.set(entry.key, entry);
+  }
+
+  function grow(entry: Entry, added: number): void {
+    if (entry.evicted) return;
+    entry.bytes += added;
+    bytes += added;
+    evict();
+  }
+
+  return {
+    use(snapshot) {
+      if (snapshot === served) return;
+      served = snapshot;
+      entries.clear();
+      aliases.GET.clear();
+      aliases.POST.clear();
+      bytes = 0;
+    },
+    get(snapshot, key) {
+      if (snapshot !== served) return undefined;
+      const entry = entries.get(key);
+      if (entry) touch(entry);
+      return entry;
+    },
+    getByAlias(snapshot, method, raw) {
+      if (snapshot !== served) return undefined;
+      const entry = aliases[method].get(raw);
+      if (entry) touch(entry);
+      return entry;
+    },
+    set(snapshot, version, key, body, facts) {
+      if (snapshot !== served) return undefined;
+      const size = ENTRY_OVERHEAD_BYTES + key.length + body.length;
+      if (size > maxBytes) return undefined;
+      const previous = entries.get(key);
+      if (previous) remove(key, previous);
+      const entry = new Entry(key, version, body, facts, size, grow);
+      entries.set(key, entry);
+      bytes += size;
+      evict();
+      return entry;
+    },
+    alias(snapshot, method, raw, cached) {
+      const entry = cached as Entry;
+      if (snapshot !== served || entry.evicted || entry.aliases.length >= MAX_ALIASES_PER_ENTRY || aliases[method].has(raw)) return;
+      entry.aliases.push([method, raw]);
+      aliases[method].set(raw, entry);
+      grow(entry, raw.length);
+    },
+    get size() {
+      return entries.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+  };
+}
+
+class Entry implements CachedResponse {
+  readonly aliases: [AliasMethod, string][] = [];
+  evicted = false;
+  readonly label: string;
+  readonly operationName: string | undefined;
+  readonly cost: number;
+  readonly #etags = new Map<string, string>();
+  readonly #encoded = new Map<Encoding, Buffer | Promise<Buffer>>();
+
+  constructor(
+    readonly key: string,
+    readonly version: string,
+    readonly body: Buffer,
+    facts: ResponseFacts,
+    public bytes: number,
+    readonly grow: (entry: Entry, added: number) => void,
+  ) {
+    this.label = facts.label;
+    this.operationName = facts.operationName;
+    this.cost = facts.cost;
+  }
+
+  etag(contentType: string, encoding: Encoding): string {
+    const variant = `${contentType}\0${encoding}`;
+    let etag = this.#etags.get(variant);
+    if (etag === undefined) this.#etags.set(variant, (etag = etagOf(this.version, contentType, this.body, encoding)));
+    return etag;
+  }
+
+  encoded(encoding: Exclude<Encoding, 'identity'>): Buffer | Promise<Buffer> {
+    let body = this.#encoded.get(encoding);
+    if (body === undefined) {
+      const pending = compress(this.body, encoding).then((compressed) => {
+        this.#encoded.set(encoding, compressed);
+        this.grow(this, compressed.length);
+        return compressed;
+      });
+      // A failed compression is not kept: the next request tries again.
+      pending.catch(() => this.#encoded.delete(encoding));
+      this.#encoded.set(encoding, (body = pending));
+    }
+    return body;
+  }
+}

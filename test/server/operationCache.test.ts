@@ -1,0 +1,261 @@
+import { execute, getIntrospectionQuery, parse, type ExecutionResult } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config.ts';
+import { startDeadline, withDeadline, type Deadline } from '../../server/deadline.ts';
+import { formatError } from '../../server/formatError.ts';
+import { createQueryChecker, type QueryChecker } from '../../server/limits.ts';
+import { loadSnapshot } from '../../server/load.ts';
+import { createOperationCache, DOCUMENT_CHARS_PER_ENTRY, type OperationCacheOptions, type PreparedRequest } from '../../server/operationCache.ts';
+import { resolvers } from '../../server/resolvers/index.ts';
+import { sampleQueries } from '../../server/sampleQueries.ts';
+import { createSchema, readSdl } from '../../server/schema.ts';
+import { createStore, type Store } from '../../server/store.ts';
+import { DATA_DIR } from '../helpers/api.ts';
+
+const schema = createSchema(readSdl(), resolvers);
+const executableSchema = withDeadline(schema);
+const limits = readConfig({}).limits;
+
+let store: Store;
+beforeAll(async () => {
+  store = createStore(await loadSnapshot(DATA_DIR, schema));
+});
+
+/** A checker that counts its calls. */
+function countingChecker(maxCost = limits.maxCost): QueryChecker & { calls: number } {
+  const check = createQueryChecker(schema, { ...limits, maxCost }, { introspection: true });
+  const counting = Object.assign((request: Parameters<QueryChecker>[0]) => {
+    counting.calls++;
+    return check(request);
+  }, { calls: 0 });
+  return counting;
+}
+
+function cacheOf(overrides: Partial<OperationCacheOptions> = {}) {
+  const check = countingChecker();
+  const cache = createOperationCache({ schema, executableSchema, check, limits, maxEntries: 100, jit: true, ...overrides });
+  return { cache, check: (overrides.check as ReturnType<typeof countingChecker> | undefined) ?? check };
+}
+
+/**
+ * A result as graphql-http sends it (errors through formatError), with `responseTimeMs` zeroed:
+ * it is the one value that may differ between two executions.
+ */
+function sent(result: ExecutionResult): string {
+  const body = result.errors ? { ...result, errors: result.errors.map(formatError) } : result;
+  return JSON.stringify(body).replace(/"responseTimeMs":\d+/g, '"responseTimeMs":0');
+}
+
+function plainGraphqlJs(query: string, variables: Record<string, unknown>, context: unknown, rootValue: Deadline): string {
+  return sent(execute({ schema: executableSchema, document: parse(query), variableValues: variables, contextValue: context, rootValue }) as ExecutionResult);
+}
+
+function prepared(request: PreparedRequest) {
+  if (request.errors) throw new Error(`refused: ${request.errors.map((error) => error.message).join('; ')}`);
+  return request.operation;
+}
+
+/** Executes through the cache three times: graphql-js first, then compiled. */
+async function throughCache(query: string, variables: Record<string, unknown>, context: unknown, deadline: () => Deadline): Promise<string[]> {
+  const { cache } = cacheOf();
+  const results: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const operation = prepared(cache.prepare({ query, variables }));
+    results.push(sent(await operation.execute(deadline(), context, variables)));
+  }
+  return results;
+}
+
+describe('compiled and cached execution', () => {
+  it('answers every sample query of /api/schema?format=queries as plain graphql-js does, compiled by graphql-jit or not', async () => {
+    const samples = sampleQueries(store);
+    expect(samples.length).toBeGreaterThanOrEqual(15);
+    for (const sample of samples) {
+      const context = { store };
+      const expected = plainGraphqlJs(sample.query, sample.variables, context, startDeadline(2000));
+      expect(expected, sample.name).not.toContain('"errors"');
+
+      const compiled = compileQuery(executableSchema, parse(sample.query));
+      if (!isCompiledQuery(compiled)) throw new Error(`${sample.name} does not compile`);
+      expect(sent(await compiled.query(startDeadline(2000), context, sample.variables)), `${sample.name} (jit)`).toBe(expected);
+
+      expect(await throughCache(sample.query, sample.variables, context, () => startDeadline(2000)), `${sample.name} (cache)`).toEqual([expected, expected, expected]);
+    }
+  });
+
+  const errorCases: [string, string, Record<string, unknown>][] = [
+    ['an argument out of range (BAD_USER_INPUT) nulls a non-null root field', '{ activities(limit: 1000) { total } }', {}],
+    ['two refused non-null root fields report the first', '{ a: tours(limit: -1) { total } b: tours(limit: -2) { total } }', {}],
+    ['a refused argument in a variable', 'query Q($locale: String) { types(locale: $locale) { id } }', { locale: 'xx-CH' }],
+    ['unknown ids answer null without an error', '{ activity(id: "nope") { id } tour(id: "nope") { id } snowdataStation(id: -1) { id } attraction(id: "nope") { id } }', {}],
+    ['a nullable root field keeps its error beside the data of the others', '{ types { id } activity(id: "x", locale: "xx") { id } }', {}],
+    ['skip, include, fragments and __typename', 'query Q($s: Boolean!) { __typename tours(limit: 2) { ...T data { ... on Tour { id name @skip(if: $s) } } } } fragment T on ToursResult { total data { __typename id } }', { s: true }],
+  ];
+
+  for (const [name, query, variables] of errorCases) {
+    it(`answers as plain graphql-js does: ${name}`, async () => {
+      const expected = plainGraphqlJs(query, variables, { store }, startDeadline(2000));
+      expect(await throughCache(query, variables, { store }, () => startDeadline(2000))).toEqual([expected, expected, expected]);
+    });
+  }
+
+  it('answers as plain graphql-js does when a resolver throws something other than a GraphQLError', async () => {
+    const broken = { store: { locales: {}, source: () => undefined } };
+    const query = '{ activity(id: "x") { id } types { id } }';
+    const expected = plainGraphqlJs(query, {}, broken, startDeadline(2000));
+    expect(JSON.parse(expected)).toEqual({
+      errors: [
+        { message: 'Internal server error', locations: [{ line: 1, column: 3 }], path: ['activity'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+        { message: 'Internal server error', locations: [{ line: 1, column: 28 }], path: ['types'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+      ],
+      data: null,
+    });
+    expect(await throughCache(query, {}, broken, () => startDeadline(2000))).toEqual([expected, expected, expected]);
+  });
+
+  it('needs graphql-js for errors that are not GraphQLErrors: graphql-jit alone drops their locations and orders data first', async () => {
+    const broken = { store: { locales: {}, source: () => undefined } };
+    const compiled = compileQuery(executableSchema, parse('{ types { id } }'));
+    if (!isCompiledQuery(compiled)) throw new Error('does not compile');
+    expect(sent(await compiled.query(startDeadline(2000), broken, {}))).toBe(
+      '{"data":null,"errors":[{"message":"Internal server error","path":["types"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}',
+    );
+  });
+
+  it('stops at the deadline as plain graphql-js does, keeping the data of the fields that ran', async () => {
+    const spent: Deadline = { atMs: -1, budgetMs: 5 };
+    const query = '{ a: types(locale: "fr-CH") { id } b: activity(id: "x") { id } c: tour(id: "y") { id } }';
+    const expectedSpent = plainGraphqlJs(query, {}, { store }, spent);
+    expect(JSON.parse(expectedSpent)).toEqual({
+      errors: [{ message: 'Execution time limit of 5 ms reached before this field started', locations: [{ line: 1, column: 3 }], path: ['a'], extensions: { code: 'EXECUTION_TIMEOUT' } }],
+      data: null,
+    });
+    expect(await throughCache(query, {}, { store }, () => spent)).toEqual([expectedSpent, expectedSpent, expectedSpent]);
+
+    // A deadline that passes after the first root field has started: `a` keeps its answer.
+    const passesAfterFirst = (): Deadline => {
+      let checks = 0;
+      return {
+        budgetMs: 5,
+        get atMs() {
+          return checks++ === 0 ? Infinity : -Infinity;
+        },
+      };
+    };
+    const expected = plainGraphqlJs(query, {}, { store }, passesAfterFirst());
+    expect(JSON.parse(expected).data.a).toHaveLength(store.locales['fr-CH'].types.records.length);
+    expect(JSON.parse(expected).errors.map((error: { path: string[] }) => error.path[0])).toEqual(['b', 'c']);
+    expect(await throughCache(query, {}, { store }, passesAfterFirst)).toEqual([expected, expected, expected]);
+  });
+
+  it('runs introspection on graphql-js, as plain graphql-js does', async () => {
+    const query = getIntrospectionQuery();
+    const expected = plainGraphqlJs(query, {}, { store }, startDeadline(2000));
+    expect(await throughCache(query, {}, { store }, () => startDeadline(2000))).toEqual([expected, expected, expected]);
+  });
+});
+
+describe('the limits through the cache', () => {
+  const stations = 'query S($limit: Int) { snowdataStations(limit: $limit) { data { id name images { url } } } }';
+
+  it('checks a new document in full, and a known one only for its variables and cost', () => {
+    const { cache, check } = cacheOf();
+    expect(prepared(cache.prepare({ query: stations, variables: { limit: 2 } })).label).toBe('snowdataStations');
+    expect(check.calls).toBe(1);
+    const again = cache.prepare({ query: stations, variables: { limit: 3 } });
+    expect(again.errors).toBeUndefined();
+    const plain = createQueryChecker(schema, limits, { introspection: true })({ query: stations, variables: { limit: 3 } });
+    expect(again.errors ? null : again.cost).toBe(plain.errors ? null : plain.cost);
+    expect(check.calls).toBe(1);
+  });
+
+  it('refuses a known document with bad variables or too high a cost exactly as the checker does', () => {
+    const check = countingChecker(1000);
+    const { cache } = cacheOf({ check, limits: { maxCost: 1000 } });
+    const plain = createQueryChecker(schema, { ...limits, maxCost: 1000 }, { introspection: true });
+    cache.prepare({ query: stations, variables: { limit: 2 } });
+    for (const variables of [{ limit: 'ten' }, { limit: 500 }, { limit: 2 ** 40 }]) {
+      const refused = cache.prepare({ query: stations, variables });
+      expect(refused.errors, JSON.stringify(variables)).toBeDefined();
+      expect(refused.errors).toEqual(plain({ query: stations, variables }).errors);
+    }
+    expect(prepared(cache.prepare({ query: stations, variables: { limit: 2 } })).label).toBe('snowdataStations');
+  });
+
+  it('keeps parse, validation and operation-name refusals, and checks limit refusals every time', () => {
+    const { cache, check } = cacheOf();
+    const refusals = [
+      { query: '{ types { id }' },
+      { query: '{ types { nothing } }' },
+      { query: 'query A { types { id } } query B { types { id } }', operationName: 'C' },
+    ];
+    for (const request of refusals) {
+      const first = cache.prepare(request);
+      expect(first.errors?.length).toBeGreaterThan(0);
+      expect(cache.prepare(request)).toEqual(first);
+    }
+    expect(check.calls).toBe(3);
+
+    const tooDeep = `{ ${'__typename a: types { '.repeat(11)}id${' }'.repeat(11)} }`;
+    expect(cache.prepare({ query: tooDeep }).errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
+    cache.prepare({ query: tooDeep });
+    expect(check.calls).toBe(5);
+  });
+
+  it('tells operations of one document apart by operation name', () => {
+    const { cache } = cacheOf();
+    const query = 'query A { types { id } } query B { tours { total } }';
+    expect(prepared(cache.prepare({ query, operationName: 'A' })).label).toBe('types');
+    expect(prepared(cache.prepare({ query, operationName: 'B' })).label).toBe('tours');
+    expect(cache.prepare({ query }).errors?.[0]?.message).toBe('The document holds several operations; choose one with operationName');
+  });
+
+  it('labels an operation by its root field, multiple, or introspection', () => {
+    const { cache } = cacheOf();
+    expect(prepared(cache.prepare({ query: '{ __typename types { id } }' })).label).toBe('types');
+    expect(prepared(cache.prepare({ query: '{ types { id } tours { total } }' })).label).toBe('multiple');
+    expect(prepared(cache.prepare({ query: '{ ... on Query { types { id } } }' })).label).toBe('multiple');
+    expect(prepared(cache.prepare({ query: '{ __schema { queryType { name } } }' })).label).toBe('introspection');
+  });
+});
+
+describe('the bounds of the cache', () => {
+  it('drops the least recently used entry past its size', () => {
+    const { cache, check } = cacheOf({ maxEntries: 2 });
+    const [a, b, c] = ['{ types { id } }', '{ types { title } }', '{ types { slug } }'];
+    cache.prepare({ query: a });
+    cache.prepare({ query: b });
+    cache.prepare({ query: a });
+    cache.prepare({ query: c });
+    expect(cache.size).toBe(2);
+    expect(check.calls).toBe(3);
+    cache.prepare({ query: a });
+    expect(check.calls).toBe(3);
+    cache.prepare({ query: b });
+    expect(check.calls).toBe(4);
+  });
+
+  it('bounds the document text it holds, so large documents cannot fill memory', () => {
+    const { cache, check } = cacheOf({ maxEntries: 2 });
+    const large = `{ types { id ${' '.repeat(2 * DOCUMENT_CHARS_PER_ENTRY)}} }`;
+    cache.prepare({ query: large });
+    cache.prepare({ query: large });
+    expect(check.calls).toBe(2);
+    expect(cache.size).toBe(0);
+    const half = (field: string) => `{ types { ${field} ${' '.repeat(DOCUMENT_CHARS_PER_ENTRY)}} }`;
+    cache.prepare({ query: half('id') });
+    cache.prepare({ query: half('title') });
+    expect(cache.size).toBe(1);
+  });
+
+  it('keeps nothing with size 0, checking every request in full', async () => {
+    const { cache, check } = cacheOf({ maxEntries: 0 });
+    for (let i = 0; i < 3; i++) {
+      const operation = prepared(cache.prepare({ query: '{ types(locale: "it-CH") { id } }' }));
+      expect((await operation.execute(startDeadline(2000), { store }, {})).data?.types).toHaveLength(store.locales['it-CH'].types.records.length);
+    }
+    expect(check.calls).toBe(3);
+    expect(cache.size).toBe(0);
+  });
+});

@@ -1,0 +1,136 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { etagOf } from '../../server/httpCache.ts';
+import { canonicalJson, createResponseCache, responseKey } from '../../server/responseCache.ts';
+
+const facts = { label: 'tours', operationName: 'Tours', cost: 12 };
+const KiB = 1024;
+
+describe('responseKey', () => {
+  it('gives variables in any key order, nested too, one key', () => {
+    expect(responseKey('{ a }', null, { b: 1, a: { d: [1, { f: 2, e: 3 }], c: null } })).toBe(
+      responseKey('{ a }', null, { a: { c: null, d: [1, { e: 3, f: 2 }] }, b: 1 }),
+    );
+  });
+
+  it('treats absent, null and empty variables as one request, and an absent operation name as none', () => {
+    const keys = new Set([responseKey('{ a }', undefined, undefined), responseKey('{ a }', null, null), responseKey('{ a }', null, {})]);
+    expect(keys.size).toBe(1);
+    expect(responseKey('{ a }', 'A', null)).not.toBe(responseKey('{ a }', null, null));
+    expect(responseKey('{ a }', '', null)).not.toBe(responseKey('{ a }', null, null));
+  });
+
+  it('never gives two different requests one key, whatever characters they hold', () => {
+    const requests: [string, string | null, Record<string, unknown> | null][] = [
+      ['{ a }', 'B', null],
+      ['B{ a }', null, null],
+      ['{ a }{}', null, null],
+      ['{ a }', null, {}],
+      ['1:B{ a }', null, null],
+      ['{ a }', '1:B', null],
+      ['{ a }', null, { x: '1' }],
+      ['{ a }', null, { x: 1 }],
+    ];
+    expect(new Set(requests.map(([query, name, variables]) => responseKey(query, name, variables))).size).toBe(requests.length);
+  });
+
+  it('writes canonical JSON as JSON.stringify would, keys sorted', () => {
+    const value = { z: 'ü"\n', a: [true, null, 1.5, { y: [], x: {} }] };
+    expect(canonicalJson(value)).toBe('{"a":[true,null,1.5,{"x":{},"y":[]}],"z":"ü\\"\\n"}');
+    expect(JSON.parse(canonicalJson(value))).toEqual(value);
+  });
+});
+
+describe('createResponseCache', () => {
+  const snapshot = { version: 'v1' };
+
+  it('keeps an answer per snapshot and finds it by key or by the bytes of a request', () => {
+    const cache = createResponseCache(64 * KiB);
+    cache.use(snapshot);
+    const entry = cache.set(snapshot, 'v1', 'key', Buffer.from('{"data":{}}'), facts)!;
+    expect(cache.get(snapshot, 'key')).toBe(entry);
+    expect(entry).toMatchObject(facts);
+    cache.alias(snapshot, 'POST', '{"query":"{ a }"}', entry);
+    expect(cache.getByAlias(snapshot, 'POST', '{"query":"{ a }"}')).toBe(entry);
+    expect(cache.getByAlias(snapshot, 'GET', '{"query":"{ a }"}')).toBeUndefined();
+    expect(cache.get(snapshot, 'other')).toBeUndefined();
+  });
+
+  it('empties itself for another snapshot, and ignores requests still on the previous one', () => {
+    const cache = createResponseCache(64 * KiB);
+    const next = { version: 'v2' };
+    cache.use(snapshot);
+    const entry = cache.set(snapshot, 'v1', 'key', Buffer.from('old'), facts)!;
+    cache.alias(snapshot, 'GET', 'query=a', entry);
+    cache.use(next);
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+    expect(cache.get(next, 'key')).toBeUndefined();
+    expect(cache.getByAlias(next, 'GET', 'query=a')).toBeUndefined();
+    // A request that took the previous snapshot finishes later: it neither reads nor fills the cache.
+    expect(cache.set(snapshot, 'v1', 'key', Buffer.from('old'), facts)).toBeUndefined();
+    expect(cache.set(next, 'v2', 'key', Buffer.from('new'), facts)).toBeDefined();
+    expect(cache.get(snapshot, 'key')).toBeUndefined();
+    expect(cache.get(next, 'key')?.body.toString()).toBe('new');
+  });
+
+  it('drops the least recently used answers past its bytes, aliases included', () => {
+    const cache = createResponseCache(4 * KiB);
+    cache.use(snapshot);
+    const body = Buffer.alloc(1000, 'x');
+    const a = cache.set(snapshot, 'v1', 'a', body, facts)!;
+    cache.alias(snapshot, 'POST', 'raw-a', a);
+    cache.set(snapshot, 'v1', 'b', body, facts);
+    cache.get(snapshot, 'a');
+    cache.set(snapshot, 'v1', 'c', body, facts);
+    expect(cache.bytes).toBeLessThanOrEqual(4 * KiB);
+    expect([...'abc'].filter((key) => cache.get(snapshot, key))).toEqual(['a', 'c']);
+    cache.set(snapshot, 'v1', 'd', body, facts);
+    cache.get(snapshot, 'd');
+    cache.set(snapshot, 'v1', 'e', body, facts);
+    expect(cache.get(snapshot, 'a')).toBeUndefined();
+    expect(cache.getByAlias(snapshot, 'POST', 'raw-a')).toBeUndefined();
+  });
+
+  it('refuses an answer larger than the whole cache', () => {
+    const cache = createResponseCache(4 * KiB);
+    cache.use(snapshot);
+    expect(cache.set(snapshot, 'v1', 'big', Buffer.alloc(4 * KiB), facts)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('keeps a few aliases per answer, not one per variation', () => {
+    const cache = createResponseCache(64 * KiB);
+    cache.use(snapshot);
+    const entry = cache.set(snapshot, 'v1', 'key', Buffer.from('{}'), facts)!;
+    for (let spaces = 0; spaces < 10; spaces++) cache.alias(snapshot, 'POST', `{${' '.repeat(spaces)}}`, entry);
+    const found = Array.from({ length: 10 }, (_, spaces) => cache.getByAlias(snapshot, 'POST', `{${' '.repeat(spaces)}}`)).filter(Boolean);
+    expect(found).toHaveLength(4);
+  });
+
+  it('makes the ETag of each media type and coding once, as the HTTP layer does', () => {
+    const cache = createResponseCache(64 * KiB);
+    cache.use(snapshot);
+    const body = Buffer.from('{"data":{"a":1}}');
+    const entry = cache.set(snapshot, 'v1', 'key', body, facts)!;
+    const json = 'application/json; charset=utf-8';
+    expect(entry.etag(json, 'identity')).toBe(etagOf('v1', json, body, 'identity'));
+    expect(entry.etag(json, 'br')).toBe(etagOf('v1', json, body, 'br'));
+    expect(entry.etag('application/graphql-response+json; charset=utf-8', 'identity')).not.toBe(entry.etag(json, 'identity'));
+  });
+
+  it('compresses an answer once per coding and counts the compressed bytes', async () => {
+    const cache = createResponseCache(64 * KiB);
+    cache.use(snapshot);
+    const body = Buffer.from(JSON.stringify({ data: { text: 'Grüezi mitenand! '.repeat(200) } }));
+    const entry = cache.set(snapshot, 'v1', 'key', body, facts)!;
+    const before = cache.bytes;
+    const [br, again] = await Promise.all([entry.encoded('br'), entry.encoded('br')]);
+    expect(again).toBe(br);
+    expect(entry.encoded('br')).toBe(br);
+    expect(brotliDecompressSync(br).equals(body)).toBe(true);
+    const gzip = await entry.encoded('gzip');
+    expect(gunzipSync(gzip).equals(body)).toBe(true);
+    expect(cache.bytes).toBe(before + br.length + gzip.length);
+  });
+});
