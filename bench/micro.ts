@@ -1,0 +1,170 @@
+/**
+ * In-process figures of one dataset, through the server's own modules: cold start (snapshot
+ * load and validation, then indexes), the memory the loaded store holds, search latency and
+ * near-me latency. bench/run.ts runs it once per dataset, each in a fresh process:
+ *
+ *   node --expose-gc --import tsx bench/micro.ts --data bench/data/x10 [--iterations 1000]
+ *
+ * and reads the JSON it prints as its last line.
+ */
+
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import type { TourRecord } from '../sync/snapshot.ts';
+import { loadSnapshot } from '../server/load.ts';
+import { LOCALES } from '../server/locales.ts';
+import { resolvers } from '../server/resolvers/index.ts';
+import { selectRecords } from '../server/resolvers/select.ts';
+import { createSchema, readSdl } from '../server/schema.ts';
+import { createStore } from '../server/store.ts';
+import { percentile, round } from './paired.ts';
+
+/**
+ * The searches measured, on de-CH tours (name and abstract), with words found at every scale:
+ * "chillon" is in 0.35 % of the tours, "grindelwald" in 5 %, "alpen" in 22 % and "wanderung" in
+ * 8 %, "unterwegs" and "aufstieg" each in 87 %.
+ */
+const SEARCHES = [
+  { kind: 'selective word', query: 'chillon' },
+  { kind: 'typo', query: 'grindelwlad' },
+  { kind: 'prefix', query: 'grind' },
+  { kind: 'two words', query: 'alpen wanderung' },
+  { kind: 'two common words', query: 'unterwegs aufstieg' },
+] as const;
+
+/** Near-me from Interlaken, in lng, lat order; the first page of 20, as the tours scenario asks. */
+const NEAR_ME = { lng: 7.8632, lat: 46.6863, radiusKm: 50, pageSize: 20 } as const;
+
+export interface LatencyFigures {
+  iterations: number;
+  /** Records found (for near-me: the total within the radius). */
+  matches: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  meanMs: number;
+}
+
+export interface MicroResult {
+  dataDir: string;
+  version: string;
+  /** Records over every locale and area. */
+  records: number;
+  /** The area with the most records in one locale (de-CH). */
+  largestArea: { name: string; records: number };
+  coldStart: {
+    /** SDL read and schema built (needed to validate records), in ms. */
+    schemaMs: number;
+    /** Files read, checksummed, gunzipped, parsed, validated and frozen, in ms. */
+    loadMs: number;
+    /** Sorting and indexes of every locale and area (createStore), in ms. */
+    indexMs: number;
+    /** loadMs + indexMs. */
+    totalMs: number;
+  };
+  /** Growth after loading, measured after a full GC with the store alive, in MB (10^6 bytes). */
+  memory: {
+    heapUsedMB: number;
+    /** Typed arrays of the indexes (KDBush, search scratch) live outside the JS heap. */
+    arrayBuffersMB: number;
+    /** heapUsedMB + arrayBuffersMB: what the target is checked against. */
+    totalMB: number;
+    /** Resident set size of the whole process after loading. */
+    rssMB: number;
+  };
+  search: (LatencyFigures & { kind: string; query: string })[];
+  nearMe: (LatencyFigures & { via: string })[];
+}
+
+// Results land here so the optimiser cannot drop the calls being timed.
+let sink: unknown;
+
+/**
+ * Measures one dataset. Call it first thing in a fresh process started with --expose-gc, so
+ * the cold start is cold and the memory growth is the store's.
+ * @param iterations timed calls per latency figure (after max(200, iterations / 5) unmeasured ones)
+ * @throws Error without --expose-gc, or as loadSnapshot when the snapshot is broken
+ */
+export async function measureMicro(dataDir: string, iterations: number): Promise<MicroResult> {
+  const gc = globalThis.gc;
+  if (!gc) throw new Error('run node with --expose-gc');
+  gc();
+  const before = process.memoryUsage();
+
+  const t0 = performance.now();
+  const schema = createSchema(readSdl(), resolvers);
+  const t1 = performance.now();
+  const snapshot = await loadSnapshot(dataDir, schema);
+  const t2 = performance.now();
+  const store = createStore(snapshot);
+  const t3 = performance.now();
+
+  gc();
+  gc();
+  const after = process.memoryUsage();
+  const mb = (bytes: number) => round(bytes / 1e6, 1);
+
+  let records = 0;
+  for (const locale of LOCALES) for (const area of Object.values(store.locales[locale])) records += area.records.length;
+  const [largestName, largest] = Object.entries(store.locales['de-CH']).sort(([, a], [, b]) => b.records.length - a.records.length)[0]!;
+
+  const tours = store.locales['de-CH'].tours;
+  const search = SEARCHES.map(({ kind, query }) => {
+    const found = tours.text.search(query);
+    return { kind, query, ...latency(() => tours.text.search(query), iterations, found?.length ?? 0) };
+  });
+
+  const { lng, lat, radiusKm, pageSize } = NEAR_ME;
+  const near = { lng, lat, radiusKm };
+  const total = tours.geo.count(lng, lat, radiusKm);
+  const isHike = (record: TourRecord) => record.routeType === 'hike';
+  const hikes = selectRecords(tours, { q: null, near, filter: isHike, end: pageSize }).total;
+  const nearMe = [
+    { via: 'geo index: around() of the first page', ...latency(() => tours.geo.around(lng, lat, radiusKm, undefined, pageSize), iterations, total) },
+    { via: 'selectRecords: first page and total', ...latency(() => selectRecords(tours, { q: null, near, filter: null, end: pageSize }), iterations, total) },
+    { via: 'selectRecords with a filter (hikes)', ...latency(() => selectRecords(tours, { q: null, near, filter: isHike, end: pageSize }), iterations, hikes) },
+  ];
+
+  return {
+    dataDir,
+    version: store.snapshot.version,
+    records,
+    largestArea: { name: largestName, records: largest.records.length },
+    coldStart: { schemaMs: round(t1 - t0, 1), loadMs: round(t2 - t1, 1), indexMs: round(t3 - t2, 1), totalMs: round(t3 - t1, 1) },
+    memory: {
+      heapUsedMB: mb(after.heapUsed - before.heapUsed),
+      arrayBuffersMB: mb(after.arrayBuffers - before.arrayBuffers),
+      totalMB: mb(after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers),
+      rssMB: mb(after.rss),
+    },
+    search,
+    nearMe,
+  };
+}
+
+function latency(call: () => unknown, iterations: number, matches: number): LatencyFigures {
+  for (let i = 0; i < Math.max(200, iterations / 5); i++) sink = call();
+  const times = new Float64Array(iterations);
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    sink = call();
+    times[i] = performance.now() - start;
+  }
+  times.sort();
+  return {
+    iterations,
+    matches,
+    p50Ms: round(percentile(times, 0.5), 4),
+    p95Ms: round(percentile(times, 0.95), 4),
+    p99Ms: round(percentile(times, 0.99), 4),
+    meanMs: round(times.reduce((a, b) => a + b, 0) / iterations, 4),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ options: { data: { type: 'string', default: 'data' }, iterations: { type: 'string', default: '1000' } } });
+  const iterations = Number(values.iterations);
+  if (!Number.isInteger(iterations) || iterations < 1) throw new Error(`--iterations must be an integer >= 1, got "${values.iterations}"`);
+  const result = await measureMicro(values.data, iterations);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,138 @@
+/**
+ * Paired load runs: autocannon against the real server (A) and the raw twin (B) in turns,
+ * A B A B…, so that both see the same machine, whatever else it is doing at the time
+ * (https://github.com/mcollina/autocannon#api).
+ */
+
+import autocannon from 'autocannon';
+import type { BenchRequest } from './scenarios.ts';
+
+/** One side's figures: over one round, or over every round together. */
+export interface SideFigures {
+  /** 2xx responses per second. */
+  reqPerS: number;
+  /** 2xx responses. */
+  ok: number;
+  /** Other statuses, connection errors and timeouts; a valid run has none. */
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  durationS: number;
+  /** Latency of 2xx responses in ms, from request written to response read (reported to 0.1 ms). */
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+}
+
+export interface PairedResult {
+  /** Real req/s over raw req/s, both summed over every round. */
+  ratio: number;
+  /** The same ratio per round, to show the spread. */
+  roundRatios: number[];
+  real: SideFigures;
+  raw: SideFigures;
+  rounds: { real: SideFigures; raw: SideFigures }[];
+}
+
+export interface PairedOptions {
+  realUrl: string;
+  rawUrl: string;
+  requests: readonly BenchRequest[];
+  connections: number;
+  rounds: number;
+  /** Per side and round, in seconds. */
+  durationS: number;
+  /** One unmeasured run per side before the first round, in seconds (the response cache, JIT of this query). */
+  warmupS: number;
+}
+
+interface Measured {
+  figures: SideFigures;
+  latenciesMs: number[];
+}
+
+/**
+ * Sends `requests` for `seconds` without measuring: after a server starts, so that its JIT has
+ * compiled the common paths before any scenario is measured.
+ */
+export async function warmUp(url: string, requests: readonly BenchRequest[], connections: number, seconds: number): Promise<void> {
+  await load(url, { requests, connections }, seconds);
+}
+
+/** Runs the warm-up, then `rounds` × (real, raw), and sums them up per side. */
+export async function runPaired(options: PairedOptions): Promise<PairedResult> {
+  if (options.warmupS > 0) {
+    await load(options.realUrl, options, options.warmupS);
+    await load(options.rawUrl, options, options.warmupS);
+  }
+  const real: Measured[] = [];
+  const raw: Measured[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    real.push(await load(options.realUrl, options, options.durationS));
+    raw.push(await load(options.rawUrl, options, options.durationS));
+  }
+  const realTotal = combine(real);
+  const rawTotal = combine(raw);
+  return {
+    ratio: realTotal.reqPerS / rawTotal.reqPerS,
+    roundRatios: real.map((r, i) => r.figures.reqPerS / raw[i]!.figures.reqPerS),
+    real: realTotal,
+    raw: rawTotal,
+    rounds: real.map((r, i) => ({ real: r.figures, raw: raw[i]!.figures })),
+  };
+}
+
+async function load(url: string, options: Pick<PairedOptions, 'requests' | 'connections'>, seconds: number): Promise<Measured> {
+  const instance = autocannon({
+    url,
+    connections: options.connections,
+    duration: seconds,
+    timeout: 10,
+    requests: options.requests.map(({ method, path, headers, body }) => (body === '' ? { method, path, headers } : { method, path, headers, body })),
+  });
+  // autocannon's own histogram keeps whole milliseconds; loopback latencies need finer.
+  const latenciesMs: number[] = [];
+  instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+    if (statusCode >= 200 && statusCode < 300) latenciesMs.push(responseTimeMs);
+  });
+  const result = await instance;
+  const durationS = (result.finish.getTime() - result.start.getTime()) / 1000;
+  return { figures: figures(latenciesMs, result.non2xx, result.errors, result.timeouts, durationS), latenciesMs };
+}
+
+function combine(runs: readonly Measured[]): SideFigures {
+  const latencies = runs.flatMap((r) => r.latenciesMs);
+  const sum = (pick: (f: SideFigures) => number) => runs.reduce((total, r) => total + pick(r.figures), 0);
+  return figures(latencies, sum((f) => f.non2xx), sum((f) => f.errors), sum((f) => f.timeouts), sum((f) => f.durationS));
+}
+
+function figures(latenciesMs: number[], non2xx: number, errors: number, timeouts: number, durationS: number): SideFigures {
+  const sorted = Float64Array.from(latenciesMs).sort();
+  const mean = sorted.length === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / sorted.length;
+  return {
+    reqPerS: round(sorted.length / durationS, 1),
+    ok: sorted.length,
+    non2xx,
+    errors,
+    timeouts,
+    durationS: round(durationS, 3),
+    p50Ms: round(percentile(sorted, 0.5), 1),
+    p99Ms: round(percentile(sorted, 0.99), 1),
+    meanMs: round(mean, 2),
+  };
+}
+
+/**
+ * The value at quantile `q` of ascending `sorted` values (nearest rank); 0 when empty.
+ * @param q between 0 and 1
+ */
+export function percentile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** `value` rounded to `digits` decimals. */
+export function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,454 @@
+/**
+ * The results of `npm run bench`: their shape (bench/results.json), the targets of issue 5
+ * checked against them, and BENCHMARKS.md rendered from them.
+ */
+
+import fs from 'node:fs/promises';
+import type { MicroResult } from './micro.ts';
+import type { PairedResult } from './paired.ts';
+import type { ServerSetup } from './scenarios.ts';
+import type { SettingProbe } from './servers.ts';
+
+/** One scenario measured against one server start. */
+export interface HttpRun {
+  scenario: string;
+  description: string;
+  setup: ServerSetup;
+  /** The environment the real server ran with (on top of PORT, HOST, DATA_DIR, LOG_LEVEL). */
+  env: Record<string, string>;
+  /** Operation names sent, in the order each connection cycles through them. */
+  operations: string[];
+  /** Response body size per operation, in bytes. */
+  responseBytes: number[];
+  /** Processes in the real server's process group (primary and workers); null when unknown. */
+  serverProcesses: number | null;
+  /** Spawn to ready of the real server, in ms. */
+  serverReadyMs: number;
+  /** Digest of server/ and schema.graphql when the server started; differing digests in one run measured different code. */
+  serverCodeHash: string;
+  paired: PairedResult | null;
+  /** Why the scenario has no figures. */
+  error: string | null;
+}
+
+export interface TargetCheck {
+  /** The target as issue 5 words it. */
+  target: string;
+  /** Where the figure comes from: scenario and setup, or dataset. */
+  figure: string;
+  value: string;
+  /** The number compared with the target (per cent, ms, factor), to rank the figures of one target; null when not measured. */
+  measured: number | null;
+  higherIsBetter: boolean;
+  /** true met, false missed, null not measured. */
+  met: boolean | null;
+  note: string | null;
+}
+
+export interface BenchResults {
+  date: string;
+  command: string;
+  /** Wall time of the whole run, in s. */
+  durationS: number;
+  machine: {
+    cpuModel: string;
+    cpus: number;
+    totalMemoryGB: number;
+    platform: string;
+    node: string;
+    /** 1-minute load average before and after the run: other work on the machine. */
+    loadAverageBefore: number;
+    loadAverageAfter: number;
+  };
+  git: {
+    commit: string;
+    /** Files under server/ that differ from the commit: the server measured is the working tree. */
+    uncommittedServerFiles: string[];
+  };
+  options: {
+    quick: boolean;
+    rounds: number;
+    durationS: number;
+    warmupS: number;
+    serverWarmupS: number;
+    connections: number;
+    scales: number[];
+    logLevel: string;
+    iterations: number;
+  };
+  loadGenerator: string;
+  settings: SettingProbe[];
+  datasets: { scale: number; dir: string; version: string; records: number }[];
+  http: HttpRun[];
+  micro: (MicroResult & { scale: number })[];
+  targets: TargetCheck[];
+}
+
+const UNCACHED_RATIO = 0.4;
+const UNCACHED_P99_MS = 10;
+const CACHED_RATIO = 0.9;
+const CACHED_P99_SLACK_MS = 2;
+const SCALING = 1.6;
+const SELECTIVE_P50_MS = 0.2;
+const COMMON_P95_MS = 5;
+const NEAR_P50_MS = 0.05;
+const COLD_START_MS_PER_20K = 2000;
+const MEMORY_MB_PER_20K = 100;
+
+/** Checks every target of issue 5 that the results measure. */
+export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const implemented = (name: string) => results.settings.find((s) => s.name === name)?.implemented ?? false;
+  // Without the setting the target cannot be met, whatever the noise of two equal runs says.
+  const cacheNote = implemented('RESPONSE_CACHE') ? null : 'RESPONSE_CACHE not implemented yet: the server ran without a response cache';
+  const workersNote = (run: HttpRun): string | null => {
+    if (run.setup.workers === 1) return null;
+    if (!implemented('WORKERS')) return 'WORKERS not implemented yet: the real server ran one process';
+    if (run.serverProcesses !== null && run.serverProcesses < run.setup.workers) {
+      return `WORKERS=${run.setup.workers} is read, but the server ran ${run.serverProcesses} process${run.serverProcesses === 1 ? '' : 'es'}`;
+    }
+    return null;
+  };
+
+  for (const run of results.http) {
+    const where = `${run.scenario}, ${describeSetup(run.setup)}`;
+    const paired = run.paired;
+    if (run.setup.responseCache) {
+      checks.push({
+        target: `response cache on: ≥ ${CACHED_RATIO * 100} % of raw`,
+        figure: where,
+        value: paired ? percent(paired.ratio) : 'n/a',
+        measured: paired ? paired.ratio * 100 : null,
+        higherIsBetter: true,
+        met: paired ? cacheNote === null && paired.ratio >= CACHED_RATIO : null,
+        note: run.error ?? cacheNote,
+      });
+      checks.push({
+        target: `response cache on: p99 ≤ raw p99 + ${CACHED_P99_SLACK_MS} ms`,
+        figure: where,
+        value: paired ? `${paired.real.p99Ms} ms (raw ${paired.raw.p99Ms} ms)` : 'n/a',
+        measured: paired ? paired.real.p99Ms - paired.raw.p99Ms : null,
+        higherIsBetter: false,
+        met: paired ? cacheNote === null && paired.real.p99Ms <= paired.raw.p99Ms + CACHED_P99_SLACK_MS : null,
+        note: run.error ?? cacheNote,
+      });
+    } else {
+      checks.push({
+        target: `uncached: ≥ ${UNCACHED_RATIO * 100} % of raw`,
+        figure: where,
+        value: paired ? percent(paired.ratio) : 'n/a',
+        measured: paired ? paired.ratio * 100 : null,
+        higherIsBetter: true,
+        met: paired ? paired.ratio >= UNCACHED_RATIO : null,
+        note: run.error ?? workersNote(run),
+      });
+      checks.push({
+        target: `uncached: p99 ≤ ${UNCACHED_P99_MS} ms at ${results.options.connections} connections`,
+        figure: where,
+        value: paired ? `${paired.real.p99Ms} ms` : 'n/a',
+        measured: paired ? paired.real.p99Ms : null,
+        higherIsBetter: false,
+        met: paired ? paired.real.p99Ms <= UNCACHED_P99_MS : null,
+        note: run.error ?? workersNote(run),
+      });
+    }
+  }
+
+  for (const scaling of multiCoreScaling(results.http)) {
+    checks.push({
+      target: `${scaling.workers} workers ≥ ${SCALING}× one worker (cache off)`,
+      figure: `${scaling.scenario}, 1x`,
+      value: `${scaling.real.toFixed(2)}× (raw twin ${scaling.raw.toFixed(2)}×)`,
+      measured: scaling.real,
+      higherIsBetter: true,
+      met: workersNote(scaling.run) === null && scaling.real >= SCALING,
+      note: workersNote(scaling.run),
+    });
+  }
+
+  for (const micro of results.micro) {
+    const at = `${micro.scale}x, ${micro.records.toLocaleString('en-US')} records`;
+    const per20k = 20_000 / micro.records;
+    checks.push({
+      target: `cold start ≤ ${COLD_START_MS_PER_20K / 1000} s per 20k records`,
+      figure: at,
+      value: `${(micro.coldStart.totalMs * per20k / 1000).toFixed(2)} s per 20k (${(micro.coldStart.totalMs / 1000).toFixed(1)} s in all)`,
+      measured: micro.coldStart.totalMs * per20k,
+      higherIsBetter: false,
+      met: micro.coldStart.totalMs * per20k <= COLD_START_MS_PER_20K,
+      note: null,
+    });
+    checks.push({
+      target: `heap ≤ ${MEMORY_MB_PER_20K} MB per 20k records`,
+      figure: at,
+      value: `${(micro.memory.totalMB * per20k).toFixed(0)} MB per 20k (${micro.memory.totalMB.toFixed(0)} MB in all)`,
+      measured: micro.memory.totalMB * per20k,
+      higherIsBetter: false,
+      met: micro.memory.totalMB * per20k <= MEMORY_MB_PER_20K,
+      note: null,
+    });
+    const search = (kind: string) => micro.search.find((s) => s.kind === kind);
+    const selective = search('selective word');
+    const common = search('two common words');
+    const largest = micro.scale === Math.max(...results.micro.map((m) => m.scale));
+    if (selective && largest) {
+      checks.push({
+        target: `search, selective word: p50 ≤ ${SELECTIVE_P50_MS} ms (10x)`,
+        figure: `${micro.scale}x, "${selective.query}"`,
+        value: `${selective.p50Ms} ms`,
+        measured: selective.p50Ms,
+        higherIsBetter: false,
+        met: selective.p50Ms <= SELECTIVE_P50_MS,
+        note: micro.scale === 10 ? null : 'the 10x dataset was not measured',
+      });
+    }
+    if (common && largest) {
+      checks.push({
+        target: `search, two common words: p95 ≤ ${COMMON_P95_MS} ms (10x)`,
+        figure: `${micro.scale}x, "${common.query}"`,
+        value: `${common.p95Ms} ms`,
+        measured: common.p95Ms,
+        higherIsBetter: false,
+        met: common.p95Ms <= COMMON_P95_MS,
+        note: micro.scale === 10 ? null : 'the 10x dataset was not measured',
+      });
+    }
+    for (const near of micro.nearMe.filter((n) => !n.via.includes('filter'))) {
+      checks.push({
+        target: `near-me first page: p50 ≤ ${NEAR_P50_MS} ms`,
+        figure: `${micro.scale}x, ${near.via}`,
+        value: `${near.p50Ms} ms`,
+        measured: near.p50Ms,
+        higherIsBetter: false,
+        met: near.p50Ms <= NEAR_P50_MS,
+        note: null,
+      });
+    }
+  }
+  return checks;
+}
+
+/** Per scenario at 1x with the cache off: req/s with every core over req/s with one worker (`run`). */
+function multiCoreScaling(http: readonly HttpRun[]): { scenario: string; workers: number; real: number; raw: number; run: HttpRun }[] {
+  const rows: { scenario: string; workers: number; real: number; raw: number; run: HttpRun }[] = [];
+  for (const many of http) {
+    if (many.setup.scale !== 1 || many.setup.responseCache || many.setup.workers === 1 || !many.paired) continue;
+    const one = http.find((r) => r.scenario === many.scenario && r.setup.scale === 1 && !r.setup.responseCache && r.setup.workers === 1 && r.paired);
+    if (!one?.paired) continue;
+    rows.push({
+      scenario: many.scenario,
+      workers: many.setup.workers,
+      real: many.paired.real.reqPerS / one.paired.real.reqPerS,
+      raw: many.paired.raw.reqPerS / one.paired.raw.reqPerS,
+      run: many,
+    });
+  }
+  return rows;
+}
+
+function describeSetup(setup: ServerSetup): string {
+  return `${setup.scale}x, cache ${setup.responseCache ? 'on' : 'off'}, ${setup.workers} worker${setup.workers === 1 ? '' : 's'}`;
+}
+
+function percent(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)} %`;
+}
+
+function integer(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+function mark(met: boolean | null): string {
+  return met === null ? '–' : met ? '✓' : '✗';
+}
+
+/** BENCHMARKS.md: machine and command, then a table per scenario, the in-process figures and the targets. */
+export function renderMarkdown(results: BenchResults): string {
+  const out: string[] = [];
+  const { machine, options } = results;
+  out.push('# Benchmarks', '');
+  out.push(
+    'Figures of `npm run bench` ([issue 5](#targets-issue-5)): the real server against a raw node:http twin that',
+    'sends the same response bytes, measured in turns in the same run, and in-process figures of the snapshot,',
+    'the search and the near-me indexes at the fixture scale (`data/`) and at 10x (`bench/data/x10`).',
+    '',
+    '```sh',
+    'npm run bench              # the full run (about 10 minutes); writes bench/results.json and this file',
+    'npm run bench -- --quick   # about 2 minutes; writes bench/data/results.quick.json and BENCHMARKS.quick.md',
+    'npm run bench -- --help    # rounds, durations, scales, scenarios',
+    '```',
+    '',
+  );
+  out.push('| | |', '|---|---|');
+  out.push(`| Date | ${results.date} |`);
+  out.push(`| Command | \`${results.command}\` (${Math.round(results.durationS)} s) |`);
+  out.push(
+    `| Commit | \`${results.git.commit.slice(0, 12)}\`${results.git.uncommittedServerFiles.length > 0 ? ` with ${results.git.uncommittedServerFiles.length} uncommitted files in server/ (the working tree was measured)` : ''} |`,
+  );
+  out.push(`| Machine | ${machine.cpus} × ${machine.cpuModel}, ${machine.totalMemoryGB.toFixed(0)} GB, ${machine.platform} |`);
+  out.push(`| Node | ${machine.node} |`);
+  out.push(`| Load average (1 min) | ${machine.loadAverageBefore.toFixed(2)} before, ${machine.loadAverageAfter.toFixed(2)} after |`);
+  out.push(`| Load generator | ${results.loadGenerator} |`);
+  out.push(
+    `| Runs | ${options.connections} connections; after each server start ${options.serverWarmupS} s of every scenario's requests; per scenario a warm-up of ${options.warmupS} s per side, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} × ${options.durationS} s per side (real, raw, real, raw…); server LOG_LEVEL=${options.logLevel} |`,
+  );
+  out.push('');
+
+  const hashes = [...new Set(results.http.map((r) => r.serverCodeHash))];
+  if (hashes.length > 1) {
+    out.push(
+      `> **Warning**: the server's code changed during this run (${hashes.length} versions of server/: ${hashes.join(', ')}; see \`serverCodeHash\``,
+      '> in bench/results.json): rows from different versions do not compare.',
+      '',
+    );
+  }
+  out.push('## Settings under test', '');
+  out.push('| Setting | Read by the server | Evidence |', '|---|---|---|');
+  for (const setting of results.settings) {
+    out.push(`| \`${setting.name}\` | ${setting.implemented ? 'yes' : '**not implemented yet**'} | ${escapeCell(setting.evidence)} |`);
+  }
+  out.push('');
+  out.push(
+    'Each scenario runs with `RESPONSE_CACHE=0` and `=1`, `WORKERS=1` and `=' +
+      Math.max(1, ...results.http.map((r) => r.setup.workers)) +
+      '` in the server\'s environment. A setting the server does not read changes nothing: its rows measure the server as it is, and the',
+    'raw twin runs with the same number of workers either way.',
+    '',
+  );
+
+  out.push('## HTTP: real server against the raw twin', '');
+  out.push(
+    '**Ratio** = real req/s ÷ raw req/s over all rounds (min–max of the per-round ratios in brackets).',
+    'Latencies are from request written to response read, over every 2xx response of all rounds.',
+    '',
+  );
+  const scenarios = [...new Set(results.http.map((r) => r.scenario))];
+  for (const name of scenarios) {
+    const runs = results.http.filter((r) => r.scenario === name);
+    const first = runs[0]!;
+    out.push(`### ${name}`, '', `${first.description}. Operations: ${[...new Set(first.operations)].join(', ')}; response ${first.responseBytes.length === 1 ? `${integer(first.responseBytes[0]!)} bytes` : `${integer(Math.min(...first.responseBytes))}–${integer(Math.max(...first.responseBytes))} bytes`}.`, '');
+    out.push('| Dataset | Cache | Workers | Ratio | Real req/s | Raw req/s | Real p50 / p99 ms | Raw p50 / p99 ms | Target |');
+    out.push('|---|---|---|---|---:|---:|---:|---:|---|');
+    for (const run of runs) {
+      const { setup, paired } = run;
+      const workers = `${setup.workers}${run.serverProcesses !== null && setup.workers > 1 ? ` (${run.serverProcesses} process${run.serverProcesses === 1 ? '' : 'es'})` : ''}`;
+      if (!paired) {
+        out.push(`| ${setup.scale}x | ${setup.responseCache ? 'on' : 'off'} | ${workers} | error: ${escapeCell(run.error ?? 'no figures')} | | | | | |`);
+        continue;
+      }
+      const spread = paired.roundRatios.length > 1 ? ` (${percent(Math.min(...paired.roundRatios))}–${percent(Math.max(...paired.roundRatios))})` : '';
+      const where = `${run.scenario}, ${describeSetup(setup)}`;
+      const checks = results.targets.filter((t) => t.figure === where);
+      const short = setup.responseCache ? ['≥ 90 %', 'p99 ≤ raw + 2 ms'] : ['≥ 40 %', 'p99 ≤ 10 ms'];
+      const target = checks.map((check, i) => `${mark(check.met)} ${short[i]}`).join(', ');
+      const failures = paired.real.non2xx + paired.real.errors + paired.real.timeouts + paired.raw.non2xx + paired.raw.errors + paired.raw.timeouts;
+      out.push(
+        `| ${setup.scale}x | ${setup.responseCache ? 'on' : 'off'} | ${workers} | **${percent(paired.ratio)}**${spread} | ${integer(paired.real.reqPerS)} | ${integer(paired.raw.reqPerS)} | ${paired.real.p50Ms} / ${paired.real.p99Ms} | ${paired.raw.p50Ms} / ${paired.raw.p99Ms} | ${target}${failures > 0 ? ` (${failures} failed requests)` : ''} |`,
+      );
+    }
+    out.push('');
+  }
+
+  const scaling = multiCoreScaling(results.http);
+  if (scaling.length > 0) {
+    out.push('### Multi-core scaling', '', 'Req/s with every core over req/s with one worker, at 1x with the response cache off (target ≥ 1.6×).', '');
+    if (scaling.some((row) => row.run.serverProcesses !== null && row.run.serverProcesses < row.workers)) {
+      out.push('The real server ran fewer processes than `WORKERS` asked (see the workers column above): where it ran one process in both columns, its figure shows only the noise between two runs.', '');
+    }
+    out.push('| Scenario | Real | Raw twin | Target |', '|---|---:|---:|---|');
+    for (const row of scaling) {
+      const check = results.targets.find((t) => t.figure === `${row.scenario}, 1x` && t.target.includes('workers'));
+      out.push(`| ${row.scenario} | ${row.real.toFixed(2)}× | ${row.raw.toFixed(2)}× | ${mark(check?.met ?? null)} |`);
+    }
+    out.push('');
+  }
+
+  if (results.micro.length > 0) {
+    out.push('## In-process', '');
+    out.push(
+      'Measured in a fresh `node --expose-gc` process per dataset through the server\'s modules (bench/micro.ts):',
+      '`loadSnapshot` + `createStore` for the cold start, `process.memoryUsage()` after a full GC for the memory',
+      '(JS heap plus the indexes\' typed arrays), then de-CH tours for search (`text.search`) and near-me',
+      '(Interlaken, 50 km, first page of 20).',
+      '',
+    );
+    const micros = [...results.micro].sort((a, b) => a.scale - b.scale);
+    const header = micros.map((m) => `${m.scale}x`);
+    out.push(`| Figure | ${header.join(' | ')} | Target |`, `|---|${micros.map(() => '---:').join('|')}|---|`);
+    const row = (label: string, cell: (m: MicroResult & { scale: number }) => string, target = '') => out.push(`| ${label} | ${micros.map(cell).join(' | ')} | ${target} |`);
+    row('Records (all locales and areas)', (m) => integer(m.records));
+    row('Largest area, one locale', (m) => `${m.largestArea.name} ${integer(m.largestArea.records)}`);
+    row('Cold start: load + validate, ms', (m) => integer(m.coldStart.loadMs));
+    row('Cold start: indexes, ms', (m) => integer(m.coldStart.indexMs));
+    row('Cold start per 20k records, s', (m) => `${((m.coldStart.totalMs * 20_000) / m.records / 1000).toFixed(2)} ${mark((m.coldStart.totalMs * 20_000) / m.records <= COLD_START_MS_PER_20K)}`, '≤ 2 s');
+    row('Memory: JS heap + array buffers, MB', (m) => `${m.memory.heapUsedMB.toFixed(0)} + ${m.memory.arrayBuffersMB.toFixed(0)}`);
+    row('Memory per 20k records, MB', (m) => `${((m.memory.totalMB * 20_000) / m.records).toFixed(0)} ${mark((m.memory.totalMB * 20_000) / m.records <= MEMORY_MB_PER_20K)}`, '≤ 100 MB');
+    row('Process RSS after load, MB', (m) => m.memory.rssMB.toFixed(0));
+    for (const { kind, query } of micros[0]!.search) {
+      const target = kind === 'selective word' ? `p50 ≤ ${SELECTIVE_P50_MS} ms (10x)` : kind === 'two common words' ? `p95 ≤ ${COMMON_P95_MS} ms (10x)` : '';
+      row(`Search, ${kind} "${query}": p50 / p95 ms (matches)`, (m) => {
+        const s = m.search.find((x) => x.kind === kind)!;
+        const met = m.scale !== 10 ? '' : kind === 'selective word' ? ` ${mark(s.p50Ms <= SELECTIVE_P50_MS)}` : kind === 'two common words' ? ` ${mark(s.p95Ms <= COMMON_P95_MS)}` : '';
+        return `${s.p50Ms} / ${s.p95Ms} (${integer(s.matches)})${met}`;
+      }, target);
+    }
+    for (const { via } of micros[0]!.nearMe) {
+      const checked = !via.includes('filter');
+      row(`Near-me, ${via}: p50 / p95 ms (total)`, (m) => {
+        const n = m.nearMe.find((x) => x.via === via)!;
+        return `${n.p50Ms} / ${n.p95Ms} (${integer(n.matches)})${checked ? ` ${mark(n.p50Ms <= NEAR_P50_MS)}` : ''}`;
+      }, checked ? `p50 ≤ ${NEAR_P50_MS} ms` : '');
+    }
+    out.push('');
+  }
+
+  out.push('## Targets (issue 5)', '');
+  const met = results.targets.filter((t) => t.met === true).length;
+  const missed = results.targets.filter((t) => t.met === false).length;
+  out.push(
+    `${met} figures meet their target, ${missed} miss it, ${results.targets.length - met - missed} were not measured; per target, the best and the`,
+    'worst figure (every figure with its setting is in bench/results.json under `targets`).',
+    '',
+  );
+  out.push('| | Target | Met | Best | Worst | Note |', '|---|---|---|---|---|---|');
+  const groups = new Map<string, TargetCheck[]>();
+  for (const check of results.targets) groups.set(check.target, [...(groups.get(check.target) ?? []), check]);
+  for (const [target, checks] of groups) {
+    const measured = checks.filter((c) => c.measured !== null);
+    const ranked = [...measured].sort((a, b) => (a.higherIsBetter ? b.measured! - a.measured! : a.measured! - b.measured!));
+    const cell = (c: TargetCheck | undefined) => (c ? `${c.value} (${c.figure})` : '');
+    const metCount = checks.filter((c) => c.met === true).length;
+    const all = checks.every((c) => c.met === true) ? true : checks.some((c) => c.met === false) ? false : null;
+    const notes = [...new Set(checks.map((c) => c.note).filter((n): n is string => n !== null))];
+    out.push(
+      `| ${mark(all)} | ${escapeCell(target)} | ${metCount} of ${checks.length} | ${escapeCell(cell(ranked[0]))} | ${ranked.length > 1 ? escapeCell(cell(ranked[ranked.length - 1])) : ''} | ${escapeCell(notes.join('; '))} |`,
+    );
+  }
+  out.push('');
+
+  out.push('## How to read these figures', '');
+  out.push(
+    `- The load generator (autocannon, ${results.options.connections} connections, one thread in the harness process) runs on the same ${machine.cpus}-core machine as the`,
+    '  servers, so it takes a core from them: absolute req/s are lower than on a dedicated client, the raw twin is often',
+    '  limited by the load generator rather than by itself (which flatters the ratios), and two workers compete with it.',
+    '- The raw twin (bench/raw.ts) reads the request body, looks the request up and sends the real server\'s response body',
+    '  with the same status and content-type; it does not repeat the real server\'s other headers (ETag, Cache-Control,',
+    '  X-Request-Id, Vary). Requests carry no Accept-Encoding, so nothing is compressed.',
+    '- The machine is shared: compare the ratios of one run, whose two sides alternate, rather than absolute req/s across runs.',
+    '- Memory and cold start are normalised per 20k records over every locale and area (issue 5: "per 20k records of one',
+    '  area"); the totals are next to them.',
+    '- bench/results.json holds every figure, including each round.',
+    '',
+  );
+  return out.join('\n');
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** Writes the results as JSON and as Markdown. */
+export async function writeReport(results: BenchResults, jsonPath: string, markdownPath: string): Promise<void> {
+  await fs.writeFile(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+  await fs.writeFile(markdownPath, renderMarkdown(results));
+}

@@ -1,0 +1,399 @@
+/**
+ * `npm run bench` (issue 5): a benchmark, not a test. Generates the 10x dataset when missing,
+ * measures each dataset in-process (bench/micro.ts), then starts the real server per setting
+ * and runs each scenario against it paired with a raw node:http twin (bench/paired.ts), and
+ * writes bench/results.json and BENCHMARKS.md (bench/report.ts). Loopback only; every process
+ * it starts is stopped on exit, on error and on Ctrl-C.
+ */
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Manifest } from '../sync/snapshot.ts';
+import type { SampleQuery } from '../server/sampleQueries.ts';
+import type { MicroResult } from './micro.ts';
+import { runPaired, warmUp } from './paired.ts';
+import { answerKey, type RawAnswer } from './raw.ts';
+import { checkTargets, writeReport, type BenchResults, type HttpRun } from './report.ts';
+import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
+import { killAllNow, probeSetting, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
+
+const HELP = `npm run bench [-- options]
+
+  --quick               about 2 minutes: 1 round of 1 s, 1x only, fewer iterations; writes
+                        bench/data/results.quick.json and bench/data/BENCHMARKS.quick.md
+  --rounds N            paired rounds per scenario (default 3)
+  --duration S          seconds per side and round (default 2.5)
+  --warmup S            unmeasured seconds per side before a scenario's rounds (default 0.5;
+                        0.25 with --quick)
+  --server-warmup S     unmeasured seconds of every scenario's requests after a server
+                        starts (default 2; 1 with --quick)
+  --connections N       autocannon connections (default 50)
+  --scales 1,10         datasets: 1 is data/, N is bench/data/xN (generated when missing)
+  --scenarios a,b       only these scenarios (activities, tours-near, attractions-q, station, mix, activities-get)
+  --no-http             skip the HTTP scenarios
+  --no-micro            skip the in-process figures
+  --regenerate          regenerate the scaled datasets
+  --iterations N        timed calls per in-process latency figure (default 1000)
+  --log-level L         the server's LOG_LEVEL (default warn)
+  --out FILE            results JSON (default bench/results.json)
+  --markdown FILE       report (default BENCHMARKS.md)
+`;
+
+/** Cold start of the 10x server can take a while on a busy machine. */
+const SERVER_READY_TIMEOUT_MS = 300_000;
+
+interface Options {
+  quick: boolean;
+  rounds: number;
+  durationS: number;
+  warmupS: number;
+  serverWarmupS: number;
+  connections: number;
+  scales: number[];
+  scenarios: string[];
+  http: boolean;
+  micro: boolean;
+  regenerate: boolean;
+  iterations: number;
+  logLevel: string;
+  out: string;
+  markdown: string;
+}
+
+function readOptions(args: string[]): Options {
+  const { values } = parseArgs({
+    args,
+    options: {
+      help: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      'server-warmup': { type: 'string' },
+      connections: { type: 'string', default: '50' },
+      scales: { type: 'string' },
+      scenarios: { type: 'string', default: '' },
+      'no-http': { type: 'boolean', default: false },
+      'no-micro': { type: 'boolean', default: false },
+      regenerate: { type: 'boolean', default: false },
+      iterations: { type: 'string' },
+      'log-level': { type: 'string', default: 'warn' },
+      out: { type: 'string' },
+      markdown: { type: 'string' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const quick = values.quick;
+  const number = (name: string, raw: string | undefined, fallback: number, min: number) => {
+    const value = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be a number >= ${min}, got "${raw}"`);
+    return value;
+  };
+  const scales = (values.scales ?? (quick ? '1' : '1,10')).split(',').map((s) => number('scales', s, 1, 1));
+  const scenarios = values.scenarios.split(',').filter(Boolean);
+  const unknown = scenarios.filter((name) => !SCENARIOS.some((s) => s.name === name));
+  if (unknown.length > 0) throw new Error(`--scenarios: unknown ${unknown.join(', ')}; expected some of ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  return {
+    quick,
+    rounds: Math.round(number('rounds', values.rounds, quick ? 1 : 3, 1)),
+    durationS: number('duration', values.duration, quick ? 1 : 2.5, 0.5),
+    warmupS: number('warmup', values.warmup, quick ? 0.25 : 0.5, 0),
+    serverWarmupS: number('server-warmup', values['server-warmup'], quick ? 1 : 2, 0),
+    connections: Math.round(number('connections', values.connections, 50, 1)),
+    scales,
+    scenarios,
+    http: !values['no-http'],
+    micro: !values['no-micro'],
+    regenerate: values.regenerate,
+    iterations: Math.round(number('iterations', values.iterations, quick ? 200 : 1000, 1)),
+    logLevel: values['log-level'],
+    out: values.out ?? (quick ? 'bench/data/results.quick.json' : 'bench/results.json'),
+    markdown: values.markdown ?? (quick ? 'bench/data/BENCHMARKS.quick.md' : 'BENCHMARKS.md'),
+  };
+}
+
+function datasetDir(scale: number): string {
+  return scale === 1 ? 'data' : `bench/data/x${scale}`;
+}
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/** Writes bench/data/x<scale> with the fixture generator when it is missing (or asked to). */
+function ensureDataset(scale: number, regenerate: boolean): void {
+  const dir = datasetDir(scale);
+  if (scale === 1 || (!regenerate && existsSync(path.join(dir, 'manifest.json')))) return;
+  log(`generating the ${scale}x dataset in ${dir} (npm run fixtures -- --scale ${scale} --out ${dir})`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'sync/fixtures/main.ts', '--scale', String(scale), '--out', dir], { stdio: ['ignore', 2, 2] });
+  if (result.status !== 0) throw new Error(`generating the ${scale}x dataset failed (exit ${result.status ?? result.signal})`);
+}
+
+function readDataset(scale: number): BenchResults['datasets'][number] {
+  const dir = datasetDir(scale);
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  let records = 0;
+  for (const source of Object.values(manifest.sources)) {
+    for (const areas of Object.values(source?.locales ?? {})) for (const file of Object.values(areas ?? {})) records += file?.count ?? 0;
+  }
+  return { scale, dir, version: manifest.version, records };
+}
+
+/** Runs bench/micro.ts in a fresh process for one dataset. */
+function runMicro(scale: number, iterations: number): MicroResult & { scale: number } {
+  const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/micro.ts', '--data', datasetDir(scale), '--iterations', String(iterations)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 2],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`bench/micro.ts failed on ${datasetDir(scale)} (exit ${result.status ?? result.signal})`);
+  const lines = result.stdout.trim().split('\n');
+  return { scale, ...(JSON.parse(lines[lines.length - 1]!) as MicroResult) };
+}
+
+async function fetchSamples(url: string): Promise<SampleQuery[]> {
+  const response = await fetch(`${url}/api/schema?format=queries`);
+  if (!response.ok) throw new Error(`GET /api/schema?format=queries: ${response.status}`);
+  return (await response.json()) as SampleQuery[];
+}
+
+/**
+ * Sends each request once to the real server and keeps its answer for the raw twin.
+ * @throws Error when an answer is not a 200 or carries GraphQL errors: the benchmark would
+ *   measure an error path
+ */
+async function fetchAnswers(url: string, requests: readonly BenchRequest[]): Promise<RawAnswer[]> {
+  const answers: RawAnswer[] = [];
+  for (const request of requests) {
+    const response = await fetch(`${url}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.method === 'POST' ? { body: request.body } : {}),
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    const text = body.toString('utf8');
+    const errors = (JSON.parse(text) as { errors?: { message: string }[] }).errors;
+    if (response.status !== 200 || errors) {
+      throw new Error(`${request.name}: status ${response.status}${errors ? `, errors: ${errors.map((e) => e.message).join('; ')}` : ''}`);
+    }
+    answers.push({
+      method: request.method,
+      path: request.path,
+      requestBody: request.body,
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? 'application/json',
+      body: body.toString('base64'),
+    });
+  }
+  if (new Set(answers.map((a) => answerKey(a.method, a.path, a.requestBody))).size !== answers.length) throw new Error('two requests of a scenario are the same');
+  return answers;
+}
+
+/**
+ * A digest of the server's code (server/ and schema.graphql), taken at each server start: the
+ * working tree may change during a run, and then the runs did not measure the same server.
+ */
+async function serverCodeHash(): Promise<string> {
+  const hash = createHash('sha256');
+  const files = (await fs.readdir('server', { recursive: true })).map((file) => path.join('server', file)).sort();
+  for (const file of [...files, 'schema.graphql']) {
+    if (!(await fs.stat(file)).isFile()) continue;
+    hash.update(`${file}\0`).update(await fs.readFile(file));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+function gitCommit(): BenchResults['git'] {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--', 'server'], { encoding: 'utf8' });
+    return { commit, uncommittedServerFiles: status.split('\n').filter(Boolean).map((line) => line.slice(3)) };
+  } catch {
+    return { commit: 'unknown', uncommittedServerFiles: [] };
+  }
+}
+
+async function main(): Promise<void> {
+  // Paths (data/, server/main.ts, bench/…) are relative to the repository root.
+  process.chdir(fileURLToPath(new URL('..', import.meta.url)));
+  const options = readOptions(process.argv.slice(2));
+  const startedAt = Date.now();
+  const loadAverageBefore = os.loadavg()[0]!;
+  const cores = os.availableParallelism();
+
+  for (const scale of options.scales) ensureDataset(scale, options.regenerate);
+  const datasets = options.scales.map(readDataset);
+
+  const micro: BenchResults['micro'] = [];
+  if (options.micro) {
+    for (const scale of options.scales) {
+      log(`in-process figures at ${scale}x (${datasetDir(scale)})`);
+      micro.push(runMicro(scale, options.iterations));
+    }
+  }
+
+  const settings: SettingProbe[] = [];
+  const http: HttpRun[] = [];
+  if (options.http) {
+    settings.push(await probeSetting('RESPONSE_CACHE', 'maybe'), await probeSetting('WORKERS', 'many'));
+    for (const setting of settings) log(`${setting.name}: ${setting.implemented ? 'read by the server' : 'not implemented yet'} (${setting.evidence})`);
+
+    const plan = planRuns(options.scales, cores, options.scenarios);
+    const total = plan.reduce((n, p) => n + p.scenarios.length, 0);
+    let done = 0;
+    for (const { setup, scenarios } of plan) {
+      const env = { RESPONSE_CACHE: setup.responseCache ? '1' : '0', WORKERS: String(setup.workers) };
+      const label = `${setup.scale}x, RESPONSE_CACHE=${env.RESPONSE_CACHE}, WORKERS=${env.WORKERS}`;
+      log(`starting the server: ${label}`);
+      let server: RealServer | null = null;
+      let startError: string | null = null;
+      const codeHash = await serverCodeHash();
+      try {
+        server = await startRealServer({ dataDir: datasetDir(setup.scale), logLevel: options.logLevel, settings: env, timeoutMs: SERVER_READY_TIMEOUT_MS });
+        log(`  ready in ${Math.round(server.readyMs)} ms, ${server.processes ?? '?'} process(es)`);
+      } catch (error) {
+        startError = (error as Error).message;
+        log(`  cannot start: ${startError}`);
+      }
+      try {
+        let samples: SampleQuery[] = [];
+        if (server) {
+          try {
+            samples = await fetchSamples(server.url);
+            if (options.serverWarmupS > 0) {
+              // A scenario that cannot build its requests fails on its own below.
+              const requests = scenarios.flatMap((scenario) => {
+                try {
+                  return scenario.requests(samples);
+                } catch {
+                  return [];
+                }
+              });
+              await warmUp(server.url, requests, options.connections, options.serverWarmupS);
+            }
+          } catch (error) {
+            startError = `warming up: ${(error as Error).message}`;
+            log(`  ${startError}`);
+            await server.child.stop();
+            server = null;
+          }
+        }
+        for (const scenario of scenarios) {
+          done++;
+          const run: HttpRun = {
+            scenario: scenario.name,
+            description: scenario.description,
+            setup,
+            env,
+            operations: [],
+            responseBytes: [],
+            serverProcesses: server?.processes ?? null,
+            serverReadyMs: Math.round(server?.readyMs ?? 0),
+            serverCodeHash: codeHash,
+            paired: null,
+            error: startError,
+          };
+          http.push(run);
+          if (!server) continue;
+          try {
+            const requests = scenario.requests(samples);
+            const answers = await fetchAnswers(server.url, requests);
+            run.operations = requests.map((r) => r.name);
+            run.responseBytes = answers.map((a) => Buffer.from(a.body, 'base64').length);
+            const raw = await startRawTwin(answers, setup.workers);
+            try {
+              run.paired = await runPaired({
+                realUrl: server.url,
+                rawUrl: raw.url,
+                requests,
+                connections: options.connections,
+                rounds: options.rounds,
+                durationS: options.durationS,
+                warmupS: options.warmupS,
+              });
+            } finally {
+              await raw.child.stop();
+            }
+            const { ratio, real, raw: twin } = run.paired;
+            log(
+              `  [${done}/${total}] ${scenario.name}: ${(ratio * 100).toFixed(1)} % of raw; real ${Math.round(real.reqPerS)} req/s p50 ${real.p50Ms} p99 ${real.p99Ms} ms; raw ${Math.round(twin.reqPerS)} req/s p50 ${twin.p50Ms} p99 ${twin.p99Ms} ms`,
+            );
+          } catch (error) {
+            run.error = (error as Error).message;
+            log(`  [${done}/${total}] ${scenario.name}: ${run.error}`);
+          }
+        }
+      } finally {
+        await server?.child.stop();
+      }
+    }
+  }
+
+  const partial: Omit<BenchResults, 'targets'> = {
+    date: new Date(startedAt).toISOString(),
+    command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
+    durationS: Math.round((Date.now() - startedAt) / 1000),
+    machine: {
+      cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+      cpus: cores,
+      totalMemoryGB: Math.round(os.totalmem() / 1e9),
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      node: process.version,
+      loadAverageBefore,
+      loadAverageAfter: os.loadavg()[0]!,
+    },
+    git: gitCommit(),
+    options: {
+      quick: options.quick,
+      rounds: options.rounds,
+      durationS: options.durationS,
+      warmupS: options.warmupS,
+      serverWarmupS: options.serverWarmupS,
+      connections: options.connections,
+      scales: options.scales,
+      logLevel: options.logLevel,
+      iterations: options.iterations,
+    },
+    loadGenerator: `autocannon ${autocannonVersion()} in the harness process (one thread), on the same machine as the servers`,
+    settings,
+    datasets,
+    http,
+    micro,
+  };
+  const results: BenchResults = { ...partial, targets: checkTargets(partial) };
+  await fs.mkdir(path.dirname(options.out), { recursive: true });
+  await writeReport(results, options.out, options.markdown);
+  const met = results.targets.filter((t) => t.met === true).length;
+  const missed = results.targets.filter((t) => t.met === false).length;
+  log(`wrote ${options.out} and ${options.markdown} in ${results.durationS} s: ${met} targets met, ${missed} missed`);
+}
+
+function autocannonVersion(): string {
+  const manifest = JSON.parse(readFileSync('node_modules/autocannon/package.json', 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping the servers`);
+    killAllNow();
+    process.exit(130);
+  });
+}
+
+try {
+  await main();
+} catch (error) {
+  log(`bench failed: ${(error as Error).stack ?? error}`);
+  killAllNow();
+  process.exitCode = 1;
+}

@@ -1,0 +1,161 @@
+/**
+ * The HTTP scenarios of `npm run bench` (issue 5) and the matrix they run in: each scenario
+ * with the response cache off and on, with one worker and with every core, at the fixture
+ * scale; the uncached single-worker runs again at 10x, where the cost of the data shows.
+ */
+
+import type { SampleQuery } from '../server/sampleQueries.ts';
+
+/** The GraphQL endpoint of the real server (server/http.ts GRAPHQL_PATH). */
+const GRAPHQL_PATH = '/api/graphql';
+
+/** One request a benchmark connection sends. */
+export interface BenchRequest {
+  /** Operation name, for the report. */
+  name: string;
+  method: 'GET' | 'POST';
+  /** Path with the query string. */
+  path: string;
+  headers: Record<string, string>;
+  /** JSON body of a POST; empty for a GET. */
+  body: string;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** GET scenarios run with one worker only: they differ from POST only in parsing. */
+  method: 'GET' | 'POST';
+  /**
+   * The requests each connection cycles through.
+   * @param samples the server's sample queries (`/api/schema?format=queries`), whose ids come
+   *   from the snapshot being served
+   * @throws Error when a sample the scenario needs is missing
+   */
+  requests(samples: readonly SampleQuery[]): BenchRequest[];
+}
+
+/** How the real server runs: its dataset and the settings passed in its environment. */
+export interface ServerSetup {
+  /** 1 for the committed fixture snapshot in data/, 10 for bench/data/x10. */
+  scale: number;
+  /** RESPONSE_CACHE=1 or 0. */
+  responseCache: boolean;
+  /** WORKERS=N. */
+  workers: number;
+}
+
+/** One server start and the scenarios measured against it. */
+export interface PlannedRun {
+  setup: ServerSetup;
+  scenarios: Scenario[];
+}
+
+// graphql-http answers application/graphql-response+json when asked first
+// (https://graphql.github.io/graphql-over-http/draft/#sec-Accept).
+const ACCEPT = 'application/graphql-response+json, application/json';
+
+function post(name: string, query: string, variables: Record<string, unknown> = {}): BenchRequest {
+  return {
+    name,
+    method: 'POST',
+    path: GRAPHQL_PATH,
+    headers: { 'content-type': 'application/json', accept: ACCEPT },
+    body: JSON.stringify({ query, variables, operationName: name }),
+  };
+}
+
+function get(name: string, query: string): BenchRequest {
+  const search = new URLSearchParams({ query, operationName: name });
+  return { name, method: 'GET', path: `${GRAPHQL_PATH}?${search}`, headers: { accept: ACCEPT }, body: '' };
+}
+
+const ACTIVITY_LIST = `query ActivityList {
+  activities { total hasMore data { id title isBookable nextAvailableDate summary { startingPrice { formatted } } location { title } type { title } } }
+}`;
+
+function sample(samples: readonly SampleQuery[], name: string): SampleQuery {
+  const found = samples.find((s) => s.name === name);
+  if (!found) throw new Error(`sample query "${name}" not found; the server offers ${samples.map((s) => s.name).join(', ')}`);
+  return found;
+}
+
+/** Every scenario, in report order. */
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'activities',
+    description: 'Default `activities` list (20 per page, de-CH), 7 fields with nested objects',
+    method: 'POST',
+    requests: () => [post('ActivityList', ACTIVITY_LIST)],
+  },
+  {
+    name: 'tours-near',
+    description: '`tours` near-me with a filter: hikes within 30 km of Interlaken, 20 × 7 fields',
+    method: 'POST',
+    requests: () => [
+      post(
+        'HikesNearInterlaken',
+        `query HikesNearInterlaken {
+  tours(routeType: "hike", nearLat: 46.6863, nearLng: 7.8632, radiusKm: 30, limit: 20) { total data { id name distance_km difficulty duration ascent startPoint } }
+}`,
+      ),
+    ],
+  },
+  {
+    name: 'attractions-q',
+    description: '`attractions` fuzzy `q` with a typo ("lucenre"), en-CH, 20 × 5 fields',
+    method: 'POST',
+    requests: () => [
+      post(
+        'SearchAttractions',
+        `query SearchAttractions($q: String!) {
+  attractions(q: $q, locale: "en-CH", limit: 20) { total data { id name abstract locality imageUrl } }
+}`,
+        { q: 'lucenre' },
+      ),
+    ],
+  },
+  {
+    name: 'station',
+    description: 'One `snowdataStation` with every nested field (the `Station` sample query)',
+    method: 'POST',
+    requests: (samples) => {
+      const station = sample(samples, 'Station');
+      return [post(station.name, station.query, station.variables)];
+    },
+  },
+  {
+    name: 'mix',
+    description: 'Every sample query of `/api/schema?format=queries`, each connection cycling through them',
+    method: 'POST',
+    requests: (samples) => samples.map((s) => post(s.name, s.query, s.variables)),
+  },
+  {
+    name: 'activities-get',
+    description: 'The `activities` list as a GET with the query in the URL',
+    method: 'GET',
+    requests: () => [get('ActivityList', ACTIVITY_LIST)],
+  },
+];
+
+/**
+ * The server starts of a run, in order.
+ * @param scales dataset scales to measure (1 and/or 10)
+ * @param cores the "all cores" worker count
+ * @param names scenario names to keep; all when empty
+ */
+export function planRuns(scales: readonly number[], cores: number, names: readonly string[]): PlannedRun[] {
+  const wanted = names.length === 0 ? SCENARIOS : SCENARIOS.filter((s) => names.includes(s.name));
+  const plan: PlannedRun[] = [];
+  for (const scale of scales) {
+    const workerCounts = scale === 1 ? [...new Set([1, cores])] : [1];
+    const cacheModes = scale === 1 ? [false, true] : [false];
+    for (const workers of workerCounts) {
+      for (const responseCache of cacheModes) {
+        const scenarios = wanted.filter((s) => (s.method === 'POST' || workers === 1) && (scale === 1 || s.method === 'POST'));
+        if (scenarios.length > 0) plan.push({ setup: { scale, responseCache, workers }, scenarios });
+      }
+    }
+  }
+  return plan;
+}
