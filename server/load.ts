@@ -7,11 +7,20 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback } from 'node:zlib';
 import type { GraphQLSchema } from 'graphql';
 import type { AreaName, AreaRecords, FileEntry, Manifest, SourceEntry, SourceName } from '../sync/snapshot.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { createRecordValidator } from './validateRecord.ts';
+
+const gunzip = promisify(gunzipCallback);
+
+/** Records validated and frozen per turn of the event loop while a file is loaded. */
+const RECORDS_PER_TURN = 2000;
+
+/** Files read and inflated ahead of the one being parsed. */
+const FILES_AHEAD = 4;
 
 /** The snapshot format this server reads (sync/snapshot.ts FORMAT_VERSION). */
 export const FORMAT_VERSION = 1;
@@ -56,6 +65,12 @@ export class SnapshotError extends Error {
   override name = 'SnapshotError';
 }
 
+/** What {@link loadSnapshot} reads. */
+export interface LoadOptions {
+  /** Only these areas' files are read and checked; the others are left empty. Default: every area. */
+  areas?: readonly AreaName[];
+}
+
 /**
  * Loads and validates the snapshot that `<dataDir>/manifest.json` points at.
  *
@@ -63,7 +78,8 @@ export class SnapshotError extends Error {
  *   {@link FORMAT_VERSION}, a file is missing, its sha256 or item count differs from the
  *   manifest, or a record does not match its GraphQL type.
  */
-export async function loadSnapshot(dataDir: string, schema: GraphQLSchema): Promise<Snapshot> {
+export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<Snapshot> {
+  const wanted = new Set(options.areas ?? (Object.keys(AREA_TYPES) as AreaName[]));
   const manifestPath = path.join(dataDir, 'manifest.json');
   const manifest = checkManifest(await readManifest(manifestPath), manifestPath);
 
@@ -82,22 +98,33 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema): Prom
   for (const locale of LOCALES) {
     locales[locale] = { activities: [], locations: [], types: [], stations: [], routes: [], tours: [], attractions: [] };
   }
-  const reads: Promise<void>[] = [];
+  const jobs: { locale: Locale; area: AreaName; file: FileEntry }[] = [];
   for (const [source, entry] of Object.entries(manifest.sources) as [SourceName, SourceEntry][]) {
     for (const locale of LOCALES) {
       for (const area of SOURCES[source]) {
         const file = entry.locales[locale]?.[area];
-        if (!file) continue;
-        const validate = validators.get(area)!;
-        reads.push(
-          readRecords(dataDir, file, validate).then((records) => {
-            locales[locale][area] = records;
-          }),
-        );
+        if (file && wanted.has(area)) jobs.push({ locale, area, file });
       }
     }
   }
-  await Promise.all(reads);
+  // Files are read and inflated a few ahead, off the event loop; parsed and checked one at a
+  // time, with turns of the event loop in between, so that a snapshot loaded beside the one
+  // being served (hot reload) holds up requests for one step at most.
+  const inflated = jobs.map(() => null as Promise<Buffer> | null);
+  const inflate = (index: number) => {
+    if (index >= jobs.length) return;
+    const pending = readFile(dataDir, jobs[index]!.file);
+    // Awaited in turn below; once an earlier file has failed, nobody awaits it.
+    pending.catch(() => {});
+    inflated[index] = pending;
+  };
+  for (let i = 0; i < FILES_AHEAD; i++) inflate(i);
+  for (const [index, { locale, area, file }] of jobs.entries()) {
+    inflate(index + FILES_AHEAD);
+    const bytes = await inflated[index]!;
+    await nextTurn();
+    locales[locale][area] = await readRecords(dataDir, file, bytes, validators.get(area)!);
+  }
   return deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
 }
 
@@ -158,7 +185,8 @@ function checkManifest(value: unknown, where: string): Manifest {
   return value as unknown as Manifest;
 }
 
-async function readRecords(dataDir: string, entry: FileEntry, validate: (record: unknown) => string | null): Promise<unknown[]> {
+/** Reads a file of the manifest, checks its sha256 and inflates it. */
+async function readFile(dataDir: string, entry: FileEntry): Promise<Buffer> {
   const file = path.join(dataDir, entry.file);
   let bytes: Buffer;
   try {
@@ -169,34 +197,57 @@ async function readRecords(dataDir: string, entry: FileEntry, validate: (record:
   }
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== entry.sha256) throw new SnapshotError(`${file}: sha256 ${actual}, expected ${entry.sha256} (the file was changed after the manifest was written)`);
+  try {
+    return await gunzip(bytes);
+  } catch (error) {
+    throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
+  }
+}
 
+/** Parses an inflated file, checks its count and every record, and freezes them. */
+async function readRecords(dataDir: string, entry: FileEntry, bytes: Buffer, validate: (record: unknown) => string | null): Promise<unknown[]> {
+  const file = path.join(dataDir, entry.file);
   let records: unknown;
   try {
-    records = JSON.parse(gunzipSync(bytes).toString('utf8'));
+    records = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
   }
   if (!Array.isArray(records)) throw new SnapshotError(`${file}: expected a JSON array of records`);
   if (records.length !== entry.count) throw new SnapshotError(`${file}: ${records.length} records, expected ${entry.count}`);
   for (let i = 0; i < records.length; i++) {
+    if (i > 0 && i % RECORDS_PER_TURN === 0) await nextTurn();
     const problem = validate(records[i]);
     if (problem) {
       const id = isObject(records[i]) ? (records[i] as { id?: unknown }).id : undefined;
       throw new SnapshotError(`${file}: record ${i}${id === undefined ? '' : ` (id ${JSON.stringify(id)})`}: ${problem}`);
     }
+    deepFreeze(records[i]);
   }
   return records;
+}
+
+/** Resolves after the event loop has had a turn: timers and I/O (requests) run first. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Freezes so a resolver that mutates a shared record fails loudly instead of corrupting later answers. */
+/**
+ * Freezes so a resolver that mutates a shared record fails loudly instead of corrupting later
+ * answers. Stops at values already frozen: records are frozen as they are read.
+ */
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    } else {
+      for (const key in value) deepFreeze(value[key]);
+    }
   }
   return value;
 }

@@ -1,13 +1,17 @@
 /**
  * The server's single entry: load the snapshot → build the indexes → wire the schema → listen.
- * `npm start` runs this file; tests start the same server through {@link startServer}.
+ * `npm start` runs this file; tests start the same server through {@link startServer}. With
+ * WORKERS above 1 it is the primary of a cluster (server/cluster.ts), and each worker it forks
+ * runs this file again to serve.
  */
 
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createBookingHandler } from './booking/routes.ts';
+import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, handleWorkerShutdown, runPrimary } from './cluster.ts';
 import { type Config, ConfigError, readConfig } from './config.ts';
 import { createHttpService, type HttpService } from './http.ts';
 import { loadSnapshot, SnapshotError } from './load.ts';
@@ -33,14 +37,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The booking interface as the HTTP layer mounts it (server/booking/routes.ts, or a cluster worker's forwarder). */
+export interface MountedBooking {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  close(): Promise<void>;
+}
+
 /**
  * Loads the snapshot in `config.dataDir`, builds its indexes and starts listening.
  *
  * @param logger where the JSON logs go; default a new one on stdout at `config.logLevel`
+ * @param options.booking the booking interface to mount at /v1; default one of this process, in
+ *   the mode of `config.booking`
  * @throws SnapshotError when the snapshot is missing or broken; Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
  */
-export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+  options: { booking?: MountedBooking } = {},
+): Promise<RunningServer> {
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
   const startedAt = performance.now();
@@ -51,12 +67,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     'snapshot loaded and indexed (counts: de-CH)',
   );
 
-  const booking = await createBookingHandler({
-    ...config.booking,
-    activities: (locale) => holder.store.locales[locale].activities.records,
-    allowedOrigins: config.allowedOrigins,
-    logger,
-  });
+  const booking =
+    options.booking ??
+    (await createBookingHandler({
+      ...config.booking,
+      activities: (locale) => holder.store.locales[locale].activities.records,
+      allowedOrigins: config.allowedOrigins,
+      logger,
+    }));
 
   const startedAtMs = Date.now();
   const service = createHttpService({
@@ -116,18 +134,32 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   try {
     const config = readConfig();
     logger = createLogger(config.logLevel);
-    const running = await startServer(config, logger);
-    const { port } = running.server.address() as AddressInfo;
-    logger.info(
-      { url: running.url, port, playground: `${running.url}/api/graphql`, status: `${running.url}/` },
-      `listening on ${running.url}: GraphQL API and playground at /api/graphql, status at /`,
-    );
-    handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger });
+    if (cluster.isWorker) {
+      logger = logger.child({ worker: cluster.worker!.id });
+      const booking = createBookingForwarder(process.env[BOOKING_URL_ENV]!, process.env[BOOKING_TOKEN_ENV]!, logger);
+      const running = await startServer(config, logger, { booking });
+      logListening(running);
+      handleWorkerShutdown(running.service, { graceMs: config.shutdownGraceMs, logger });
+    } else if (config.workers > 1) {
+      await runPrimary(config, logger);
+    } else {
+      const running = await startServer(config, logger);
+      logListening(running);
+      handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger });
+    }
   } catch (error) {
     // A bad snapshot or setting is the operator's to fix: say what, without a stack trace.
     const expected = error instanceof SnapshotError || error instanceof ConfigError;
     if (expected) logger.fatal(`cannot start: ${(error as Error).message}`);
     else logger.fatal({ err: error }, 'cannot start');
-    process.exit(1);
+    logger.flush(() => process.exit(1));
   }
+}
+
+function logListening(running: RunningServer): void {
+  const { port } = running.server.address() as AddressInfo;
+  running.logger.info(
+    { url: running.url, port, playground: `${running.url}/api/graphql`, status: `${running.url}/` },
+    `listening on ${running.url}: GraphQL API and playground at /api/graphql, status at /`,
+  );
 }

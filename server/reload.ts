@@ -1,6 +1,7 @@
 /**
  * Hot reload: watches a data directory's `manifest.json` and hands a freshly loaded and
- * indexed store to the caller whenever a new snapshot is committed, without a restart.
+ * indexed store (or what the caller makes of the snapshot) to the caller whenever a new
+ * snapshot is committed, without a restart.
  *
  * The sync replaces the manifest by rename (sync/snapshot.ts), so the directory is watched,
  * not the file. fs.watch can miss events (network file systems, some containers), so a
@@ -12,16 +13,29 @@ import { type FSWatcher, watch } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { loadSnapshot } from './load.ts';
-import { createStore, type Store } from './store.ts';
+import type { AreaName } from '../sync/snapshot.ts';
+import { loadSnapshot, type Snapshot } from './load.ts';
+import { createStoreAsync, type Store } from './store.ts';
 
-export interface WatchSnapshotOptions {
+/** What is served from a snapshot: by default its {@link Store}. */
+export interface FromSnapshot {
+  readonly snapshot: Snapshot;
+}
+
+export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
   dataDir: string;
   schema: GraphQLSchema;
-  /** The store served now; a manifest equal to its manifest is not loaded again. */
-  current?: Store;
-  /** Called with the new store once it is loaded and indexed. Swap your one reference here. */
-  onSwap(store: Store): void;
+  /** What is served now; a manifest equal to its snapshot's manifest is not loaded again. */
+  current?: T;
+  /** Areas to load (loadSnapshot's `areas`); default every area. */
+  areas?: readonly AreaName[];
+  /**
+   * Makes what is served out of a loaded snapshot. Default: the store with every index, built
+   * by createStoreAsync, which lets requests through between its steps.
+   */
+  prepare?: (snapshot: Snapshot) => T | Promise<T>;
+  /** Called with the new value once it is loaded and prepared. Swap your one reference here. */
+  onSwap(value: T): void;
   /** Called when a new manifest was refused (SnapshotError) or could not be read. */
   onError(error: Error): void;
   /** Quiet time after the last change event before loading, in ms. Default 250. */
@@ -40,13 +54,14 @@ export interface SnapshotWatcher {
 /**
  * Starts watching `dataDir/manifest.json`; see {@link WatchSnapshotOptions}.
  *
- * A changed manifest is loaded (files read, checksums and records validated), indexed, and
- * passed to `onSwap`. Loads never overlap; changes during a load trigger one more load after
+ * A changed manifest is loaded (files read, checksums and records validated), prepared
+ * (indexed), and passed to `onSwap`. Loads never overlap; changes during a load trigger one more load after
  * it. A manifest that fails is retried at the next polls (the data files may still be on their
  * way, e.g. during a copy), at most `maxAttempts` times, then left until it changes again.
  */
-export function watchSnapshot(options: WatchSnapshotOptions): SnapshotWatcher {
+export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnapshotOptions<T>): SnapshotWatcher {
   const { dataDir, schema } = options;
+  const prepare = options.prepare ?? (createStoreAsync as unknown as (snapshot: Snapshot) => Promise<T>);
   const manifestPath = path.join(dataDir, 'manifest.json');
   const debounceMs = options.debounceMs ?? 250;
   const maxAttempts = options.maxAttempts ?? 3;
@@ -83,14 +98,14 @@ export function watchSnapshot(options: WatchSnapshotOptions): SnapshotWatcher {
         seen = signature;
         return;
       }
-      const snapshot = await loadSnapshot(dataDir, schema);
+      const snapshot = await loadSnapshot(dataDir, schema, { areas: options.areas });
       seen = signature;
       failedAttempts = 0;
       if (closed) return;
-      const store = createStore(snapshot);
+      const value = await prepare(snapshot);
       if (closed) return;
       currentManifest = JSON.stringify(snapshot.manifest);
-      options.onSwap(store);
+      options.onSwap(value);
     } catch (error) {
       failedAttempts++;
       if (failedAttempts >= maxAttempts) {

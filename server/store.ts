@@ -71,8 +71,31 @@ const AREAS: { [A in AreaName]: Describe<AreaRecords[A]> } = {
   attractions: { text: (r) => [r.name, r.abstract], point: (r) => point(r.longitude, r.latitude), compare: byName },
 };
 
-/** Builds every index of a snapshot. CPU-bound; call it off the request path. */
+/** Builds every index of a snapshot at once. CPU-bound: for a cold start, before serving. */
 export function createStore(snapshot: Snapshot): Store {
+  const steps = buildStore(snapshot);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Builds every index of a snapshot one area of one locale at a time, letting the event loop
+ * run between them, so that requests keep being answered while a new snapshot is indexed beside
+ * the one being served (hot reload). The same store as {@link createStore}.
+ */
+export async function createStoreAsync(snapshot: Snapshot): Promise<Store> {
+  const steps = buildStore(snapshot);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The build, as steps: it yields after each area of each locale. */
+function* buildStore(snapshot: Snapshot): Generator<void, Store> {
   const locales = {} as Record<Locale, LocaleStore>;
   for (const locale of LOCALES) {
     const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
@@ -80,6 +103,7 @@ export function createStore(snapshot: Snapshot): Store {
     const areas = {} as Record<AreaName, AreaStore<unknown>>;
     for (const area of Object.keys(AREAS) as AreaName[]) {
       areas[area] = buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator);
+      yield;
     }
     locales[locale] = areas as unknown as LocaleStore;
   }

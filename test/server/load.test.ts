@@ -111,4 +111,13 @@ describe('loadSnapshot', () => {
     expect(snapshot.locales['fr-CH'].stations).toEqual([]);
     expect(snapshot.locales['fr-CH'].tours.length).toBe(2000);
   });
+
+  it('reads only the areas asked for, leaving the others empty and their files unread', async () => {
+    await rm(path.join(dir, toursFile().file));
+    const snapshot = await loadSnapshot(dir, schema, { areas: ['activities'] });
+    expect(snapshot.locales['it-CH'].activities.length).toBeGreaterThan(0);
+    expect(snapshot.locales['it-CH'].locations).toEqual([]);
+    expect(snapshot.locales['de-CH'].tours).toEqual([]);
+    expect(Object.isFrozen(snapshot.locales['it-CH'].activities[0]!.summary)).toBe(true);
+  });
 });

@@ -27,7 +27,8 @@ afterAll(() => snapshot.remove());
 async function startProcess(env: Record<string, string>) {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), LOG_LEVEL: 'info', ...env },
+    // One process: test/server/cluster.test.ts drains a cluster.
+    env: { ...process.env, WORKERS: '1', PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, any>[] = [];

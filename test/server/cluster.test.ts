@@ -1,0 +1,228 @@
+/**
+ * WORKERS=2 on the real process: `node --import tsx server/main.ts` as the primary of a
+ * cluster, over the tiny snapshot, with the booking sandbox. Each server runs in its own process
+ * group, so a signal can go to the primary alone or to the whole group.
+ */
+
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempStateDir } from '../helpers/api.ts';
+import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+let snapshot: TinySnapshot;
+
+beforeAll(async () => {
+  snapshot = await createTinySnapshot();
+});
+
+afterAll(() => snapshot.remove());
+
+type Line = Record<string, any>;
+
+/** A cluster primary, its log lines as they arrive, and its port once every worker listens. */
+async function startCluster(env: Record<string, string>) {
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, WORKERS: '2', PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const lines: Line[] = [];
+  const waiters: { test: (line: Line) => boolean; resolve: (line: Line) => void }[] = [];
+  let pending = '';
+  child.stdout.on('data', (data: Buffer) => {
+    pending += data;
+    let end;
+    while ((end = pending.indexOf('\n')) !== -1) {
+      const line = JSON.parse(pending.slice(0, end)) as Line;
+      pending = pending.slice(end + 1);
+      lines.push(line);
+      for (const waiter of waiters.filter((w) => w.test(line))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  });
+  let stderr = '';
+  child.stderr.on('data', (data) => (stderr += data));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+
+  /** Resolves with the first log line (seen or to come) that passes `test`. */
+  const logged = (test: (line: Line) => boolean, what: string) =>
+    new Promise<Line>((resolve, reject) => {
+      const seen = lines.find(test);
+      if (seen) return resolve(seen);
+      waiters.push({ test, resolve });
+      exited.then(([code]) => reject(new Error(`exited with ${code} before logging ${what}: ${stderr}`)));
+    });
+  const loggedMsg = (prefix: string) => logged((line) => String(line.msg).startsWith(prefix), `"${prefix}"`);
+
+  let port = 0;
+  if (!env.DATA_DIR) port = (await loggedMsg('2 workers listening')).port as number;
+  return {
+    child,
+    lines,
+    exited,
+    logged,
+    loggedMsg,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    stderr: () => stderr,
+    /** Signals the primary alone, or the whole process group (as Ctrl-C or systemd do). */
+    signal(signal: NodeJS.Signals, group = false) {
+      process.kill(group ? -child.pid! : child.pid!, signal);
+    },
+  };
+}
+
+type Cluster = Awaited<ReturnType<typeof startCluster>>;
+
+/**
+ * A request on a connection of its own, so that the requests spread over the workers.
+ *
+ * @param localAddress the client's address, e.g. 127.0.0.2 to be another client on loopback
+ */
+async function send(url: string, method: string, pathname: string, body?: unknown, localAddress?: string) {
+  const { hostname, port } = new URL(url);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = payload === undefined ? {} : { 'content-type': 'application/json' };
+  const req = httpRequest({ hostname, port, method, path: pathname, headers, localAddress, agent: false });
+  req.end(payload);
+  const [response] = (await once(req, 'response')) as [IncomingMessage];
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return { status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as any };
+}
+
+/** Workers that logged a request to `pathname`. */
+function workersServing(cluster: Cluster, pathname: string): Set<number> {
+  return new Set(cluster.lines.filter((line) => line.msg === 'request' && line.path === pathname).map((line) => line.worker as number));
+}
+
+describe('a cluster of two workers', () => {
+  let cluster: Cluster;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ BOOKING_RATE_LIMIT: '12' });
+  }, 60_000);
+
+  afterAll(() => {
+    if (cluster.child.exitCode === null) cluster.signal('SIGKILL', true);
+  });
+
+  it('serves GraphQL from both workers on one port', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => send(cluster.url, 'POST', '/api/graphql', { query: '{ tours { total } }' })));
+    expect(answers.map((answer) => answer.body)).toEqual(Array(8).fill({ data: { tours: { total: 3 } } }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(workersServing(cluster, '/api/graphql')).toEqual(new Set([1, 2]));
+  });
+
+  it('gives the last place of a slot to exactly one client, whichever worker each one reaches', async () => {
+    const activities = await send(cluster.url, 'GET', '/v1/activities');
+    const activity = activities.body.data.find((candidate: { isBookable: boolean }) => candidate.isBookable);
+    const availabilities = await send(cluster.url, 'GET', `/v1/activities/${activity.id}/availabilities`);
+    const slot = availabilities.body.data.find((candidate: { available: number }) => candidate.available > 1);
+    expect((await send(cluster.url, 'POST', '/v1/reservations', { slotId: slot.slotId, quantity: slot.available - 1 })).status).toBe(201);
+
+    const answers = await Promise.all(Array.from({ length: 8 }, () => send(cluster.url, 'POST', '/v1/reservations', { slotId: slot.slotId, quantity: 1 })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(workersServing(cluster, '/v1/reservations')).toEqual(new Set([1, 2]));
+  });
+
+  it('counts the rate limit of a client over every worker', async () => {
+    // 9 reservations so far; BOOKING_RATE_LIMIT=12 leaves 3 this minute, whichever worker answers.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => send(cluster.url, 'POST', '/v1/reservations', {})));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([400, 400, 400, 429, 429, 429]);
+    // Another client (another loopback address) has its own count.
+    expect((await send(cluster.url, 'POST', '/v1/reservations', {}, '127.0.0.2')).status).toBe(400);
+  });
+
+  it('restarts a worker that dies, and keeps serving meanwhile', async () => {
+    const started = cluster.lines.filter((line) => String(line.msg).startsWith('listening on')).length;
+    const restart = cluster.loggedMsg('worker 1 exited with SIGKILL; restarting it in 500 ms');
+    killWorker(cluster, 1);
+    expect(await restart).toMatchObject({ level: 'error', worker: 1, exit: 'SIGKILL', restartInMs: 500 });
+    expect((await send(cluster.url, 'POST', '/api/graphql', { query: '{ types { id } }' })).status).toBe(200);
+    await cluster.logged((line) => String(line.msg).startsWith('listening on') && line.worker === 3, 'worker 3 listening');
+    expect(cluster.lines.filter((line) => String(line.msg).startsWith('listening on'))).toHaveLength(started + 1);
+  });
+
+  it('drains every worker and exits 0 when the whole process group is signalled', async () => {
+    cluster.signal('SIGTERM', true);
+    const [code] = await cluster.exited;
+    expect(code).toBe(0);
+    expect(cluster.stderr()).toBe('');
+    const messages = cluster.lines.map((line) => line.msg);
+    expect(messages.filter((msg) => msg === 'drained: exiting')).toHaveLength(2);
+    expect(messages).toContain('drained: every worker has exited');
+    expect(messages).not.toContain('second signal while draining: the workers exit now');
+  });
+});
+
+/** Kills a worker, by the pid the primary logged when it started it. */
+function killWorker(cluster: Cluster, id: number): void {
+  const started = cluster.lines.find((line) => line.msg === `worker ${id} started` && typeof line.pid === 'number');
+  process.kill(started!.pid as number, 'SIGKILL');
+}
+
+const QUERY_BODY = JSON.stringify({ query: '{ types { id title } }' });
+const queryHead = `POST /api/graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(QUERY_BODY)}\r\n\r\n`;
+
+async function openHalfRequest(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  let received = '';
+  socket.on('data', (data) => (received += data));
+  socket.write(queryHead + QUERY_BODY.slice(0, 10));
+  return { socket, received: () => received, closed: once(socket, 'close') };
+}
+
+describe('shutting a cluster down', () => {
+  it('finishes a request in flight when the primary is signalled, then exits 0', async () => {
+    const cluster = await startCluster({});
+    const connection = await openHalfRequest(cluster.port);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    cluster.signal('SIGTERM');
+    expect(await cluster.logged((line) => String(line.msg).startsWith('draining: not ready') && line.inFlight === 1, 'a worker draining one request')).toMatchObject({
+      signal: 'SIGTERM',
+      graceMs: 10_000,
+    });
+    connection.socket.write(QUERY_BODY.slice(10));
+    const [code] = await cluster.exited;
+    await connection.closed;
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(connection.received()).toMatch(/\r\n\r\n\{"data":\{"types":\[\{"id":"type-0","title":"Canyoning"\}/);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('exits 1 at once on a second signal', async () => {
+    const cluster = await startCluster({});
+    const connection = await openHalfRequest(cluster.port);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    cluster.signal('SIGINT');
+    await cluster.loggedMsg('draining: telling every worker');
+    const signalledAt = performance.now();
+    cluster.signal('SIGINT');
+    const [code] = await cluster.exited;
+    await connection.closed;
+    expect(code).toBe(1);
+    expect(performance.now() - signalledAt).toBeLessThan(5000);
+    expect(cluster.lines.map((line) => line.msg)).toContain('second signal while draining: the workers exit now');
+  }, 60_000);
+
+  it('does not start, and exits 1, when the workers cannot load the snapshot', async () => {
+    const cluster = await startCluster({ DATA_DIR: path.join(snapshot.dir, 'missing'), BOOKING_MODE: 'proxy', BOOKING_UPSTREAM_URL: 'http://127.0.0.1:9', BOOKING_API_KEY: 'k' });
+    const [code] = await cluster.exited;
+    expect(code).toBe(1);
+    expect(cluster.lines.find((line) => line.level === 'fatal' && line.worker === undefined)?.msg).toMatch(/^cannot start: worker \d exited with 1 before the cluster was listening$/);
+    expect(cluster.stderr()).toBe('');
+  }, 60_000);
+});

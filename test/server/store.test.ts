@@ -1,0 +1,42 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSnapshot, type Snapshot } from '../../server/load.ts';
+import { LOCALES } from '../../server/locales.ts';
+import { resolvers } from '../../server/resolvers/index.ts';
+import { createSchema, readSdl } from '../../server/schema.ts';
+import { createStore, createStoreAsync } from '../../server/store.ts';
+import { DATA_DIR } from '../helpers/api.ts';
+
+let snapshot: Snapshot;
+
+beforeAll(async () => {
+  snapshot = await loadSnapshot(DATA_DIR, createSchema(readSdl(), resolvers));
+});
+
+describe('createStoreAsync', () => {
+  it('builds the store createStore builds: the same records in the same order, the same search and near-me answers', async () => {
+    const [sync, async] = [createStore(snapshot), await createStoreAsync(snapshot)];
+    expect(async.snapshot).toBe(sync.snapshot);
+    for (const locale of LOCALES) {
+      for (const [area, built] of Object.entries(async.locales[locale])) {
+        const expected = sync.locales[locale][area as keyof typeof sync.locales[typeof locale]];
+        expect(built.records, `${locale} ${area}`).toEqual(expected.records);
+        expect([...built.byId.keys()]).toEqual([...expected.byId.keys()]);
+      }
+      expect(async.locales[locale].tours.text.search('alp')).toEqual(sync.locales[locale].tours.text.search('alp'));
+      expect(async.locales[locale].tours.geo.around(7.86, 46.69, 30, undefined, 5)).toEqual(sync.locales[locale].tours.geo.around(7.86, 46.69, 30, undefined, 5));
+    }
+    expect(async.source('tours')).toEqual(sync.source('tours'));
+  });
+
+  it('lets the event loop run after each area of each locale', async () => {
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    try {
+      await createStoreAsync(snapshot);
+    } finally {
+      clearInterval(ticking);
+    }
+    // 7 areas in 4 locales; a 0 ms interval fires at most once per turn.
+    expect(turns).toBeGreaterThanOrEqual(20);
+  });
+});
