@@ -529,6 +529,10 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
         .map((line) => line.split(':')[0]!.trim());
       expect(interfaces).toEqual(['lo']);
       expect(fs.readlinkSync(`/proc/${container.pid}/root`)).toBe(image.root);
+      // Workers are children of PID 1, as the same user.
+      const children = readProc(`${container.pid}/task/${container.pid}/children`).trim().split(' ').filter(Boolean);
+      expect(children).toHaveLength(workers === '1' ? 0 : Number(workers));
+      for (const child of children) expect(readProc(`${child}/status`)).toMatch(new RegExp(`^Uid:\\s+${image.uid}\\s`, 'm'));
     });
 
     it('serves the baked-in snapshot over GraphQL', () => {
