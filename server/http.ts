@@ -123,6 +123,49 @@ interface RequestState {
   body?: Promise<Buffer>;
   /** A refusal of the checks the fast path met, for graphql-http's path to answer. */
   prepared?: PreparedRequest;
+  /** Every response closes its connection: the service was draining when the request arrived. */
+  readonly closeConnection: boolean;
+  /**
+   * Whether the headers every response carries (X-Request-Id, Connection: close while draining,
+   * CORS and Vary) are set on the response yet. A GraphQL request without Origin leaves them
+   * for the answer to send in one go ({@link baseHeaders}); any other answer sets them first.
+   */
+  headersSet: boolean;
+}
+
+/** What GraphQL answers vary by: CORS (Origin), the media type (Accept) and the content coding. */
+const GRAPHQL_VARY = 'Origin, Accept, Accept-Encoding';
+
+/**
+ * The headers the API's answers carry before their own, as a flat list for writeHead: the
+ * request id, Connection: close while draining, and for a GraphQL request without Origin what
+ * CORS and the route would have set (`Vary: Origin` and `Vary: Accept, Accept-Encoding`, in one line).
+ */
+function baseHeaders(state: RequestState): string[] {
+  return state.closeConnection
+    ? ['X-Request-Id', state.id, 'Connection', 'close', 'Vary', GRAPHQL_VARY]
+    : ['X-Request-Id', state.id, 'Vary', GRAPHQL_VARY];
+}
+
+/** Sets on the response the headers a GraphQL request without Origin left for its answer (see {@link baseHeaders}). */
+function setDeferredHeaders(res: ServerResponse, state: RequestState): void {
+  if (state.headersSet) return;
+  setRequestHeaders(res, state);
+  res.appendHeader('Vary', 'Origin');
+  res.appendHeader('Vary', 'Accept, Accept-Encoding');
+}
+
+/** Whether a path belongs to the booking interface (server/booking/routes.ts answers those). */
+function isBookingPath(path: string): boolean {
+  return path === '/v1' || path.startsWith('/v1/');
+}
+
+/** Sets the request id, and Connection: close while draining, on the response. */
+function setRequestHeaders(res: ServerResponse, state: RequestState): void {
+  if (state.headersSet) return;
+  state.headersSet = true;
+  res.setHeader('X-Request-Id', state.id);
+  if (state.closeConnection) res.setHeader('Connection', 'close');
 }
 
 type Handle = (req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams) => Promise<void> | void;
@@ -167,8 +210,9 @@ export function createHttpService(options: HttpOptions): HttpService {
   const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
   const lifecycle = { draining: false, inFlight: 0, idleWaiters: [] as (() => void)[] };
 
+  const graphqlRoute = createGraphqlRoute(options, playground, metrics);
   const routes = new Map<string, Route>([
-    [GRAPHQL_PATH, { methods: ['GET', 'POST'], handle: createGraphqlRoute(options, playground, metrics) }],
+    [GRAPHQL_PATH, { methods: ['GET', 'POST'], handle: graphqlRoute }],
     [SCHEMA_PATH, { methods: ['GET', 'HEAD'], handle: createSchemaRoute(options) }],
     ['/', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, renderStatusPage(options.status(!lifecycle.draining)), 'text/html; charset=utf-8', { 'Content-Security-Policy': STATUS_PAGE_CSP, 'Cache-Control': NO_STORE }) }],
     ['/api/status', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, JSON.stringify(options.status(!lifecycle.draining)), JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
@@ -198,17 +242,27 @@ export function createHttpService(options: HttpOptions): HttpService {
     routes.set(path, { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendAsset(req, res, asset, compressedAssets) });
   }
 
+  const allowed = new Map([...routes].map(([path, route]) => [path, [...route.methods, 'OPTIONS'].join(', ')]));
+
   async function handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
-    if (options.booking && (await options.booking(req, res))) {
-      state.route = '/v1';
-      return;
-    }
-    if (cors(req, res)) return;
     // Split by hand: `new URL('//host/x', base)` would read a path starting with // as a host.
     const target = req.url ?? '/';
     const queryStart = target.indexOf('?');
     const path = queryStart === -1 ? target : target.slice(0, queryStart);
     const search = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
+    // The common case first: a GraphQL query without CORS, whose headers go out in one go.
+    if (path === GRAPHQL_PATH && req.headers.origin === undefined && (req.method === 'GET' || req.method === 'POST')) {
+      state.route = GRAPHQL_PATH;
+      await graphqlRoute(req, res, state, search);
+      return;
+    }
+
+    setRequestHeaders(res, state);
+    if (options.booking && isBookingPath(path) && (await options.booking(req, res))) {
+      state.route = '/v1';
+      return;
+    }
+    if (cors(req, res)) return;
 
     const route = routes.get(path);
     if (route === undefined) {
@@ -216,7 +270,7 @@ export function createHttpService(options: HttpOptions): HttpService {
       return;
     }
     state.route = path.startsWith(`${GRAPHQL_PATH}/assets/`) ? `${GRAPHQL_PATH}/assets` : path;
-    const allow = [...route.methods, 'OPTIONS'].join(', ');
+    const allow = allowed.get(path)!;
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { Allow: allow }).end();
       return;
@@ -244,11 +298,11 @@ export function createHttpService(options: HttpOptions): HttpService {
         operation: '-',
         executed: false,
         hasErrors: false,
+        closeConnection: lifecycle.draining,
+        headersSet: false,
       };
-      res.setHeader('X-Request-Id', state.id);
-      if (lifecycle.draining) res.setHeader('Connection', 'close');
       lifecycle.inFlight++;
-      res.once('close', () => {
+      res.on('close', () => {
         lifecycle.inFlight--;
         finish(req, res, state);
         if (lifecycle.inFlight === 0) for (const resolve of lifecycle.idleWaiters.splice(0)) resolve();
@@ -260,6 +314,7 @@ export function createHttpService(options: HttpOptions): HttpService {
           res.destroy();
           return;
         }
+        setDeferredHeaders(res, state);
         sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
       });
     },
@@ -270,7 +325,9 @@ export function createHttpService(options: HttpOptions): HttpService {
     const status = res.writableFinished ? res.statusCode : 499;
     metrics.observeRequest(state.route, state.operation, status, durationS);
     const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets`;
-    logger[quiet ? 'debug' : 'info'](
+    const level = quiet ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    logger[level](
       {
         reqId: state.id,
         method: req.method,
@@ -321,6 +378,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
   const lookups = registerCacheMetrics(metrics, operations, responses);
   const mediaTypeOf = memoize(acceptedMediaType);
   const encodingOf = memoize(negotiateEncoding);
+  const isJson = memoize(isJsonContentType);
 
   // Requests the fast path below does not take are answered by graphql-http, as they were before
   // it existed: errors in the request, refusals of the checks, the media types it refuses.
@@ -445,7 +503,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     let raw: string;
     let params: Record<string, unknown>;
     if (method === 'POST') {
-      if (!isJsonContentType(req.headers['content-type'])) return false;
+      if (!isJson(req.headers['content-type'])) return false;
       state.body = readBody(req, config.limits.maxBodyBytes);
       try {
         raw = (await state.body).toString('utf8');
@@ -548,6 +606,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
       logInternalErrors(state, result.errors);
       // As graphql-http serialises an execution result (its makeResponse).
       const text = JSON.stringify({ ...result, errors: result.errors.map(formatError) }, jsonErrorReplacer);
+      setDeferredHeaders(res, state);
       await sendText(req, res, 200, text, contentType, { 'content-type': contentType, 'cache-control': NO_STORE });
       return true;
     }
@@ -556,7 +615,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     const facts = { label: operation.label, operationName: state.operationName, cost };
     const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
     if (entry) alias(entry);
-    await sendSuccess(req, res, served, bytes, contentType, entry);
+    await sendSuccess(req, res, state, bytes, contentType, entry);
     return true;
   }
 
@@ -573,19 +632,23 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     state.operationName = entry.operationName;
     state.cost = entry.cost;
     state.executed = true;
-    await sendSuccess(req, res, state.served!, entry.body, CONTENT_TYPES[mediaType], entry);
+    await sendSuccess(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
     return true;
   }
 
-  /** Sends a successful answer with its ETag and Cache-Control, or a 304 when the client has it. */
-  async function sendSuccess(
+  /**
+   * Sends a successful answer with its ETag and Cache-Control, or a 304 when the client has it.
+   * Resolves at once unless the body has to be compressed first.
+   */
+  function sendSuccess(
     req: IncomingMessage,
     res: ServerResponse,
-    served: ServedSnapshot,
+    state: RequestState,
     bytes: Buffer,
     contentType: string,
     entry?: CachedResponse,
-  ): Promise<void> {
+  ): Promise<void> | void {
+    const served = state.served!;
     const encoding = bytes.length >= MIN_COMPRESS_BYTES ? encodingOf(req.headers['accept-encoding']) : 'identity';
     const etag = entry ? entry.etag(contentType, encoding) : etagOf(served.version, contentType, bytes, encoding);
     const caching = cacheControl(config.cache, served.expiresAtMs, Date.now());
@@ -595,25 +658,36 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
       metrics.observeCache('etag', hit);
       if (hit) {
         // A 304 carries the validators and caching headers a 200 would, and no body (RFC 9110 §15.4.5).
-        res.writeHead(304, { ETag: etag, 'Cache-Control': caching }).end();
+        if (state.headersSet) res.writeHead(304, { ETag: etag, 'Cache-Control': caching }).end();
+        else res.writeHead(304, [...baseHeaders(state), 'ETag', etag, 'Cache-Control', caching]).end();
         return;
       }
     }
-    let body = bytes;
-    if (encoding !== 'identity') {
-      const encoded = entry ? entry.encoded(encoding) : compress(bytes, encoding);
-      body = encoded instanceof Buffer ? encoded : await encoded;
+    if (encoding === 'identity') return send(bytes);
+    const encoded = entry ? entry.encoded(encoding) : compress(bytes, encoding);
+    return Buffer.isBuffer(encoded) ? send(encoded) : encoded.then(send);
+
+    function send(body: Buffer): void {
+      if (state.headersSet) {
+        const headers: OutgoingHttpHeaders = { 'content-type': contentType, etag, 'cache-control': caching };
+        if (encoding !== 'identity') headers['content-encoding'] = encoding;
+        headers['content-length'] = body.length;
+        res.writeHead(200, headers).end(body);
+        return;
+      }
+      const headers = baseHeaders(state);
+      headers.push('content-type', contentType, 'etag', etag, 'cache-control', caching);
+      if (encoding !== 'identity') headers.push('content-encoding', encoding);
+      headers.push('content-length', String(body.length));
+      res.writeHead(200, headers).end(body);
     }
-    const headers: OutgoingHttpHeaders = { 'content-type': contentType, etag, 'cache-control': caching };
-    if (encoding !== 'identity') headers['content-encoding'] = encoding;
-    headers['content-length'] = body.length;
-    res.writeHead(200, headers).end(body);
   }
 
   return async (req, res, state, search) => {
     // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
-    res.appendHeader('Vary', 'Accept, Accept-Encoding');
+    if (state.headersSet) res.appendHeader('Vary', 'Accept, Accept-Encoding');
     if (req.method === 'GET' && !search.has('query') && !search.has('extensions') && (req.headers.accept ?? '').includes('text/html')) {
+      setDeferredHeaders(res, state);
       await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
         'Content-Security-Policy': playground.contentSecurityPolicy,
         'Cache-Control': 'no-cache',
@@ -626,6 +700,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     responses?.use(state.served);
     if (await serveFast(req, res, state, search)) return;
 
+    setDeferredHeaders(res, state);
     const [body, init] = await handler(toGraphqlRequest(req, state));
     const headers: Record<string, string> = { ...init.headers };
     let text = body;
@@ -639,7 +714,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
       await sendText(req, res, init.status, text, headers['content-type'] ?? JSON_TYPE, headers);
       return;
     }
-    await sendSuccess(req, res, state.served, Buffer.from(text), headers['content-type'] ?? JSON_TYPE);
+    await sendSuccess(req, res, state, Buffer.from(text), headers['content-type'] ?? JSON_TYPE);
   };
 }
 

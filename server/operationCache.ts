@@ -38,12 +38,16 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { canonicalJson } from './canonicalJson.ts';
 import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
 import { measureCost, type QueryChecker } from './limits.ts';
 
 /** Characters of document text the cache may hold per entry of its size, on average (see {@link createOperationCache}). */
 export const DOCUMENT_CHARS_PER_ENTRY = 512;
+
+/** Costs remembered per operation, by coerced variables; forgotten all at once when full. */
+const COSTS_PER_OPERATION = 32;
 
 /** Executions of an operation before it is compiled: a document used once is not worth compiling. */
 const COMPILE_AT_EXECUTION = 2;
@@ -81,7 +85,7 @@ export interface OperationCache {
     operationName?: string | null | undefined;
     variables?: Readonly<Record<string, unknown>> | null | undefined;
   }): PreparedRequest;
-  /** Entries held now. */
+  /** Operations (and refusals) held now. */
   readonly size: number;
 }
 
@@ -93,57 +97,72 @@ export interface OperationCacheOptions {
   /** The checker of server/limits.ts. */
   check: QueryChecker;
   limits: Pick<QueryLimits, 'maxCost'>;
-  /** Most entries kept; 0 keeps none (every request is checked in full and runs on graphql-js). */
+  /** Most operations (and refusals) kept; 0 keeps none (every request is checked in full and runs on graphql-js). */
   maxEntries: number;
   /** Compile operations with graphql-jit; false runs every operation on graphql-js. */
   jit: boolean;
 }
 
 /**
- * Creates an operation cache; see the module comment. Least recently used entries leave first
- * once it holds `maxEntries` entries or more than `maxEntries` × {@link DOCUMENT_CHARS_PER_ENTRY}
- * characters of document text: a parsed document takes about 100 to 500 bytes per token, so
- * large documents are bounded by their size rather than their number. A document longer than
- * the whole character budget is never kept.
+ * Creates an operation cache; see the module comment. Once it holds more than `maxEntries`
+ * operations, or more than `maxEntries` × {@link DOCUMENT_CHARS_PER_ENTRY} characters of
+ * document text (a parsed document takes about 100 to 500 bytes per token, so large documents
+ * are bounded by their size rather than their number), documents leave with their operations:
+ * those not used since they were kept (or last given a second chance) first, while one that was
+ * used goes back to the end of the line once (CLOCK, an approximation of least recently used
+ * that costs a hit no reordering). A document longer than the whole budget is never kept.
  */
 export function createOperationCache(options: OperationCacheOptions): OperationCache {
   const { check, maxEntries } = options;
   const maxChars = maxEntries * DOCUMENT_CHARS_PER_ENTRY;
-  const entries = new Map<string, Entry>();
+  // By document text, then by operation name (null: none given).
+  const documents = new Map<string, DocumentEntry>();
+  let operations = 0;
   let chars = 0;
 
-  function remember(key: string, entry: Entry): void {
-    if (entry.chars > maxChars) return;
-    entries.set(key, entry);
-    chars += entry.chars;
-    for (const [oldest, old] of entries) {
-      if (entries.size <= maxEntries && chars <= maxChars) break;
-      entries.delete(oldest);
-      chars -= old.chars;
+  function remember(query: string, operationName: string | null, outcome: Outcome): void {
+    if (query.length > maxChars) return;
+    let entry = documents.get(query);
+    if (entry === undefined) {
+      documents.set(query, (entry = { byName: new Map(), used: false }));
+      chars += query.length;
+    }
+    entry.byName.set(operationName, outcome);
+    operations++;
+    for (const [text, candidate] of documents) {
+      if (operations <= maxEntries && chars <= maxChars) break;
+      // Map keeps insertion order: a document used since it was kept gets a second chance at the end.
+      documents.delete(text);
+      if (candidate.used) {
+        candidate.used = false;
+        documents.set(text, candidate);
+      } else {
+        operations -= candidate.byName.size;
+        chars -= text.length;
+      }
     }
   }
 
   return {
     prepare(request) {
-      const key = keyOf(request.query, request.operationName);
-      const cached = entries.get(key);
+      const name = request.operationName ?? null;
+      const document = documents.get(request.query);
+      const cached = document?.byName.get(name);
       if (cached === undefined) {
         const checked = check(request);
         if (checked.errors) {
           if (checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
-            remember(key, { chars: request.query.length, refusal: checked.errors });
+            remember(request.query, name, { refusal: checked.errors });
           }
           return checked;
         }
         const operation = prepareOperation(checked.document, checked.operation, request.operationName, options);
-        remember(key, { chars: request.query.length, operation });
+        remember(request.query, name, { operation });
         return { operation, cost: checked.cost };
       }
-      // Map keeps insertion order: re-inserting marks the entry as the most recently used.
-      entries.delete(key);
-      entries.set(key, cached);
+      document!.used = true;
       if (cached.refusal) return { errors: cached.refusal };
-      const prepared = cached.operation!;
+      const prepared = cached.operation;
       const cost = prepared.costOf(request.variables);
       // Bad variables or too high a cost: the checker words the refusal.
       if (cost === null || cost > options.limits.maxCost) {
@@ -153,17 +172,19 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
       return { operation: prepared, cost };
     },
     get size() {
-      return entries.size;
+      return operations;
     },
   };
 }
 
-interface Entry {
-  /** Length of the document text, counted against the budget. */
-  readonly chars: number;
-  readonly operation?: CachedOperation;
-  readonly refusal?: readonly GraphQLError[];
+interface DocumentEntry {
+  /** What the checks made of the document, per operation name (null: none given). */
+  readonly byName: Map<string | null, Outcome>;
+  /** Used since it was kept or last given a second chance. */
+  used: boolean;
 }
+
+type Outcome = { readonly operation: CachedOperation; readonly refusal?: undefined } | { readonly refusal: readonly GraphQLError[] };
 
 interface CachedOperation extends PreparedOperation {
   /** The cost with these variables, or null when they do not coerce. */
@@ -181,6 +202,8 @@ function prepareOperation(
   const definitions = operation.variableDefinitions ?? [];
   // Without variable definitions every request coerces to {}, so the cost never changes.
   let fixedCost: number | undefined;
+  // The cost depends on the coerced variables alone; counting it walks the whole document.
+  const costs = new Map<string, number>();
   let executions = 0;
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
 
@@ -195,7 +218,13 @@ function prepareOperation(
       if (definitions.length === 0) return (fixedCost ??= measureCost(schema, document, operation, {}));
       const coerced = getVariableValues(schema, definitions, variables ?? {}, { maxErrors: 20 });
       if (coerced.errors) return null;
-      return measureCost(schema, document, operation, coerced.coerced);
+      const key = canonicalJson(coerced.coerced);
+      let cost = costs.get(key);
+      if (cost === undefined) {
+        if (costs.size >= COSTS_PER_OPERATION) costs.clear();
+        costs.set(key, (cost = measureCost(schema, document, operation, coerced.coerced)));
+      }
+      return cost;
     },
     execute(deadline, context, variables) {
       if (compiled === undefined && ++executions >= COMPILE_AT_EXECUTION) {
@@ -203,47 +232,52 @@ function prepareOperation(
         compiled = isCompiledQuery(result) ? result : null;
       }
       if (!compiled) return executeJs(deadline, context, variables);
-      const recorded = recordDeadline(deadline);
+      const recording = new RecordingDeadline(deadline);
       const settle = (result: ExecutionResult) => {
         if (!result.errors) return result;
         if (result.errors.length === 1 && isGraphQLError(result.errors[0]!.originalError)) return { errors: result.errors, data: result.data };
-        return executeJs(recorded.replay(), context, variables);
+        return executeJs(recording.replay(), context, variables);
       };
-      const result = compiled.query(recorded.deadline, context, variables);
+      const result = compiled.query(recording, context, variables);
       return isPromise(result) ? result.then(settle) : settle(result);
     },
   };
 }
 
 /**
- * Wraps a deadline so that a second execution takes the same decisions: server/deadline.ts
- * reads `atMs` once before each root field starts, in execution order, and compares it with
- * the clock. The recording answers with the verdict of the real deadline (+/-Infinity); the
- * replay answers the recorded verdicts in turn, then the real deadline's.
+ * A deadline that records its verdicts, so that a second execution takes the same decisions:
+ * server/deadline.ts reads `atMs` once before each root field starts, in execution order, and
+ * compares it with the clock. The recording answers with the verdict of the real deadline
+ * (+/-Infinity); its replay answers the recorded verdicts in turn, then the real deadline's.
  */
-function recordDeadline(deadline: Deadline): { deadline: Deadline; replay(): Deadline } {
-  const verdicts: boolean[] = [];
-  return {
-    deadline: {
-      budgetMs: deadline.budgetMs,
+class RecordingDeadline implements Deadline {
+  readonly #verdicts: boolean[] = [];
+
+  constructor(readonly real: Deadline) {}
+
+  get budgetMs(): number {
+    return this.real.budgetMs;
+  }
+
+  get atMs(): number {
+    const expired = performance.now() > this.real.atMs;
+    this.#verdicts.push(expired);
+    return expired ? -Infinity : Infinity;
+  }
+
+  replay(): Deadline {
+    const verdicts = this.#verdicts;
+    const real = this.real;
+    let next = 0;
+    return {
+      budgetMs: real.budgetMs,
       get atMs() {
-        const expired = performance.now() > deadline.atMs;
-        verdicts.push(expired);
+        const expired = verdicts[next++];
+        if (expired === undefined) return real.atMs;
         return expired ? -Infinity : Infinity;
       },
-    },
-    replay() {
-      let next = 0;
-      return {
-        budgetMs: deadline.budgetMs,
-        get atMs() {
-          const expired = verdicts[next++];
-          if (expired === undefined) return deadline.atMs;
-          return expired ? -Infinity : Infinity;
-        },
-      };
-    },
-  };
+    };
+  }
 }
 
 /** The metrics label of an operation: its one root field, `multiple`, or `introspection`. */
@@ -256,14 +290,6 @@ export function operationLabel(operation: OperationDefinitionNode): string {
   // Only meta-fields (`__schema`, `__type`, `__typename`): answered from the schema alone.
   if ([...fields].every((name) => name === '__schema' || name === '__type')) return 'introspection';
   return fields.size === 1 ? [...fields][0]! : 'multiple';
-}
-
-/**
- * The cache key of a document and operation name. The name is length-prefixed so that no
- * (document, name) pair can be mistaken for another, whatever characters either holds.
- */
-function keyOf(query: string, operationName: string | null | undefined): string {
-  return operationName == null ? `-${query}` : `${operationName.length}:${operationName}${query}`;
 }
 
 /** By its tag, as server/formatError.ts tells them: graphql ships two builds whose classes differ. */

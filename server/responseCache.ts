@@ -11,11 +11,14 @@
  * - The cache belongs to one snapshot: it is emptied when the first request served from another
  *   snapshot arrives, and requests still running on the previous snapshot neither read nor fill it.
  * - Bounded in bytes: bodies, their compressed forms, keys and a fixed overhead per entry are
- *   counted, and the least recently used entries leave first.
+ *   counted. Entries not used since they were kept (or last given a second chance) leave first;
+ *   one that was used goes back to the end of the line once (the CLOCK approximation of least
+ *   recently used, so that a hit costs no reordering).
  * - Per entry, the ETag of each media type and content coding, and each compressed body, are
  *   made once, on first use.
  */
 
+import { canonicalJson } from './canonicalJson.ts';
 import { compress, type Encoding } from './compress.ts';
 import { etagOf } from './httpCache.ts';
 
@@ -84,22 +87,6 @@ export function responseKey(query: string, operationName: string | null | undefi
   return `${name}${query.length}:${query}${variables == null ? '{}' : canonicalJson(variables)}`;
 }
 
-/** JSON with object keys in sorted order, so equal values have one text. */
-export function canonicalJson(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  let text = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const item = (value as Record<string, unknown>)[key];
-    if (item === undefined) continue;
-    if (text.length > 1) text += ',';
-    text += `${JSON.stringify(key)}:${canonicalJson(item)}`;
-  }
-  return `${text}}`;
-}
-
 /** Creates an empty cache of at most `maxBytes`. */
 export function createResponseCache(maxBytes: number): ResponseCache {
   const entries = new Map<string, Entry>();
@@ -110,7 +97,14 @@ export function createResponseCache(maxBytes: number): ResponseCache {
   function evict(): void {
     for (const [key, entry] of entries) {
       if (bytes <= maxBytes) break;
-      remove(key, entry);
+      // Map keeps insertion order: an entry used since it was kept gets a second chance at the end.
+      if (entry.used) {
+        entry.used = false;
+        entries.delete(key);
+        entries.set(key, entry);
+      } else {
+        remove(key, entry);
+      }
     }
   }
 
@@ -119,12 +113,6 @@ export function createResponseCache(maxBytes: number): ResponseCache {
     for (const [method, raw] of entry.aliases) aliases[method].delete(raw);
     bytes -= entry.bytes;
     entry.evicted = true;
-  }
-
-  function touch(entry: Entry): void {
-    // Map keeps insertion order: re-inserting marks the entry as the most recently used.
-    entries.delete(entry.key);
-    entries.set(entry.key, entry);
   }
 
   function grow(entry: Entry, added: number): void {
@@ -146,13 +134,13 @@ export function createResponseCache(maxBytes: number): ResponseCache {
     get(snapshot, key) {
       if (snapshot !== served) return undefined;
       const entry = entries.get(key);
-      if (entry) touch(entry);
+      if (entry) entry.used = true;
       return entry;
     },
     getByAlias(snapshot, method, raw) {
       if (snapshot !== served) return undefined;
       const entry = aliases[method].get(raw);
-      if (entry) touch(entry);
+      if (entry) entry.used = true;
       return entry;
     },
     set(snapshot, version, key, body, facts) {
@@ -186,10 +174,13 @@ export function createResponseCache(maxBytes: number): ResponseCache {
 class Entry implements CachedResponse {
   readonly aliases: [AliasMethod, string][] = [];
   evicted = false;
+  /** Used since it was kept or last given a second chance. */
+  used = false;
   readonly label: string;
   readonly operationName: string | undefined;
   readonly cost: number;
-  readonly #etags = new Map<string, string>();
+  /** ETags per media type, then per content coding. */
+  readonly #etags = new Map<string, Partial<Record<Encoding, string>>>();
   readonly #encoded = new Map<Encoding, Buffer | Promise<Buffer>>();
 
   constructor(
@@ -206,10 +197,9 @@ class Entry implements CachedResponse {
   }
 
   etag(contentType: string, encoding: Encoding): string {
-    const variant = `${contentType}\0${encoding}`;
-    let etag = this.#etags.get(variant);
-    if (etag === undefined) this.#etags.set(variant, (etag = etagOf(this.version, contentType, this.body, encoding)));
-    return etag;
+    let byEncoding = this.#etags.get(contentType);
+    if (byEncoding === undefined) this.#etags.set(contentType, (byEncoding = {}));
+    return (byEncoding[encoding] ??= etagOf(this.version, contentType, this.body, encoding));
   }
 
   encoded(encoding: Exclude<Encoding, 'identity'>): Buffer | Promise<Buffer> {
