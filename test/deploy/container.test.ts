@@ -345,6 +345,7 @@ async function run(
   }
   if (pid === undefined) {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    for (const dir of volumes.values()) fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`the container did not start (exit ${child.exitCode}): ${stderr}`);
   }
   return { process: child, pid, volumes, stdout: () => stdout, stderr: () => stderr, exited };
@@ -599,8 +600,9 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
     const upstream = await startUpstream(generateUpstreamData(7, 0.05));
     const data = fs.mkdtempSync(path.join(os.tmpdir(), 'image-data-'));
     fs.chownSync(data, image.uid, image.gid);
+    let container: Container | undefined;
     try {
-      const container = await run(image, {
+      container = await run(image, {
         command: [image.command[0]!, 'dist/sync.mjs', '--data-dir', '/data'],
         env: upstream.env,
         network: 'host',
@@ -611,8 +613,8 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
       const synced = JSON.parse(fs.readFileSync(path.join(data, 'manifest.json'), 'utf8')) as Manifest;
       expect(Object.keys(synced.sources).sort()).toEqual(['activities', 'attractions', 'snowdata', 'tours']);
       expect(synced.sources.tours!.locales['de-CH']!.tours!.count).toBeGreaterThan(0);
-      for (const dir of container.volumes.values()) fs.rmSync(dir, { recursive: true, force: true });
     } finally {
+      for (const dir of container?.volumes.values() ?? []) fs.rmSync(dir, { recursive: true, force: true });
       await upstream.close();
       fs.rmSync(data, { recursive: true, force: true });
     }
