@@ -253,8 +253,7 @@ export function createHttpService(options: HttpOptions): HttpService {
     // The common case first: a GraphQL query without CORS, whose headers go out in one go.
     if (path === GRAPHQL_PATH && req.headers.origin === undefined && (req.method === 'GET' || req.method === 'POST')) {
       state.route = GRAPHQL_PATH;
-      await graphqlRoute(req, res, state, search);
-      return;
+      return graphqlRoute(req, res, state, search);
     }
 
     setRequestHeaders(res, state);
@@ -565,23 +564,17 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return false;
     const request = { query, operationName: operationName as string | null | undefined, variables: variables as Record<string, unknown> | null | undefined };
 
-    // From here on the fast path answers: what graphql-http's path does for a persisted query
-    // that passed the checks (register it, or count the stored one found) happens once.
-    const commitPersisted = () => {
-      if (persistedHash !== undefined) persisted!.set(persistedHash, request.query);
-      else if (persistedRequest !== null) metrics.observeCache('apq', true);
-    };
-    // A persisted-query request depends on the store of queries, so its bytes are never an alias.
-    const alias = (entry: CachedResponse) => {
-      if (persistedRequest === null) responses!.alias(served, method, raw, entry);
-    };
+    // From here on the fast path answers. A request with a persisted query that passes the checks
+    // registers its query (or counts the stored one found), once, as graphql-http's path does; its
+    // bytes are never an alias, since what they ask for depends on the store of queries.
+    const persistence = persistedRequest === null ? null : { hash: persistedHash, query: request.query };
     const key = responses ? responseKey(request.query, request.operationName, request.variables) : undefined;
     if (key !== undefined) {
       const hit = responses!.get(served, key);
       lookups[hit ? 'hits' : 'misses']++;
       if (hit) {
-        commitPersisted();
-        alias(hit);
+        if (persistence) commitPersisted(persistence);
+        else responses!.alias(served, method, raw, hit);
         return serveCached(req, res, state, hit, mediaType, true);
       }
     }
@@ -596,7 +589,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
     state.cost = cost;
     metrics.observeCost(cost);
-    commitPersisted();
+    if (persistence) commitPersisted(persistence);
     state.executed = true;
     let result = operation.execute(startDeadline(config.limits.executionTimeoutMs), served.context, request.variables);
     if (isPromise(result)) result = await result;
@@ -614,26 +607,26 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     const bytes = Buffer.from(JSON.stringify(result));
     const facts = { label: operation.label, operationName: state.operationName, cost };
     const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
-    if (entry) alias(entry);
+    if (entry && !persistence) responses!.alias(served, method, raw, entry);
     await sendSuccess(req, res, state, bytes, contentType, entry);
     return true;
   }
 
-  async function serveCached(
-    req: IncomingMessage,
-    res: ServerResponse,
-    state: RequestState,
-    entry: CachedResponse,
-    mediaType: MediaType,
-    counted = false,
-  ): Promise<true> {
+  /** Registers a persisted query sent with its text, or counts the stored one found. */
+  function commitPersisted(persistence: { hash: string | undefined; query: string }): void {
+    if (persistence.hash !== undefined) persisted!.set(persistence.hash, persistence.query);
+    else metrics.observeCache('apq', true);
+  }
+
+  /** Answers from the response cache; resolves true once sent (at once unless compressing). */
+  function serveCached(req: IncomingMessage, res: ServerResponse, state: RequestState, entry: CachedResponse, mediaType: MediaType, counted = false): true | Promise<true> {
     if (!counted) lookups.hits++;
     state.operation = entry.label;
     state.operationName = entry.operationName;
     state.cost = entry.cost;
     state.executed = true;
-    await sendSuccess(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
-    return true;
+    const sent = sendSuccess(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
+    return sent ? sent.then(() => true) : true;
   }
 
   /**
@@ -663,24 +656,10 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
         return;
       }
     }
-    if (encoding === 'identity') return send(bytes);
+    if (encoding === 'identity') return writeSuccess(res, state, contentType, etag, caching, encoding, bytes);
     const encoded = entry ? entry.encoded(encoding) : compress(bytes, encoding);
-    return Buffer.isBuffer(encoded) ? send(encoded) : encoded.then(send);
-
-    function send(body: Buffer): void {
-      if (state.headersSet) {
-        const headers: OutgoingHttpHeaders = { 'content-type': contentType, etag, 'cache-control': caching };
-        if (encoding !== 'identity') headers['content-encoding'] = encoding;
-        headers['content-length'] = body.length;
-        res.writeHead(200, headers).end(body);
-        return;
-      }
-      const headers = baseHeaders(state);
-      headers.push('content-type', contentType, 'etag', etag, 'cache-control', caching);
-      if (encoding !== 'identity') headers.push('content-encoding', encoding);
-      headers.push('content-length', String(body.length));
-      res.writeHead(200, headers).end(body);
-    }
+    if (Buffer.isBuffer(encoded)) return writeSuccess(res, state, contentType, etag, caching, encoding, encoded);
+    return encoded.then((body) => writeSuccess(res, state, contentType, etag, caching, encoding, body));
   }
 
   return async (req, res, state, search) => {
@@ -716,6 +695,22 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
     }
     await sendSuccess(req, res, state, Buffer.from(text), headers['content-type'] ?? JSON_TYPE);
   };
+}
+
+/** Writes the head and body of a successful GraphQL answer (see sendSuccess in createGraphqlRoute). */
+function writeSuccess(res: ServerResponse, state: RequestState, contentType: string, etag: string, caching: string, encoding: Encoding, body: Buffer): void {
+  if (state.headersSet) {
+    const headers: OutgoingHttpHeaders = { 'content-type': contentType, etag, 'cache-control': caching };
+    if (encoding !== 'identity') headers['content-encoding'] = encoding;
+    headers['content-length'] = body.length;
+    res.writeHead(200, headers).end(body);
+    return;
+  }
+  const headers = baseHeaders(state);
+  headers.push('content-type', contentType, 'etag', etag, 'cache-control', caching);
+  if (encoding !== 'identity') headers.push('content-encoding', encoding);
+  headers.push('content-length', String(body.length));
+  res.writeHead(200, headers).end(body);
 }
 
 /** Counts of the response cache's lookups, read by the metrics at each scrape. */

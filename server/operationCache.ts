@@ -233,15 +233,18 @@ function prepareOperation(
       }
       if (!compiled) return executeJs(deadline, context, variables);
       const recording = new RecordingDeadline(deadline);
-      const settle = (result: ExecutionResult) => {
-        if (!result.errors) return result;
-        if (result.errors.length === 1 && isGraphQLError(result.errors[0]!.originalError)) return { errors: result.errors, data: result.data };
-        return executeJs(recording.replay(), context, variables);
-      };
       const result = compiled.query(recording, context, variables);
-      return isPromise(result) ? result.then(settle) : settle(result);
+      if (isPromise(result)) return result.then((settled) => (usable(settled) ?? executeJs(recording.replay(), context, variables)));
+      return usable(result) ?? executeJs(recording.replay(), context, variables);
     },
   };
+}
+
+/** A jit result as graphql-js would give it, or undefined when graphql-js must execute again (see the module comment). */
+function usable(result: ExecutionResult): ExecutionResult | undefined {
+  if (!result.errors) return result;
+  if (result.errors.length === 1 && isGraphQLError(result.errors[0]!.originalError)) return { errors: result.errors, data: result.data };
+  return undefined;
 }
 
 /**
