@@ -62,6 +62,9 @@ const KILL_AFTER_GRACE_MS = 5000;
 /** Messages from the primary to a worker. */
 type PrimaryMessage = { type: 'shutdown'; signal: NodeJS.Signals } | { type: 'exit' };
 
+/** The message a worker sends once it listens to the primary's (messages sent before are lost). */
+const LISTENING_TO_PRIMARY = 'listening-to-primary';
+
 /**
  * Runs the primary: the booking interface on an internal port, `config.workers` workers, their
  * restarts and the graceful shutdown. Resolves once the workers are forked; the process exits
@@ -120,11 +123,17 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     timer.unref();
   });
 
+  // What every worker must be told, also one that only starts listening to the primary later.
+  let told: PrimaryMessage | undefined;
   const send = (message: PrimaryMessage) => {
+    told = message;
     for (const worker of Object.values(cluster.workers ?? {})) {
       if (worker?.isConnected()) worker.send(message);
     }
   };
+  cluster.on('message', (worker: Worker, message: unknown) => {
+    if (message === LISTENING_TO_PRIMARY && told !== undefined && worker.isConnected()) worker.send(told);
+  });
 
   /** Stops everything after a failed start: the workers at once, then the process with 1. */
   function fail(reason: string): void {
@@ -304,25 +313,40 @@ export function createBookingForwarder(baseUrl: string, token: string, logger: L
   };
 }
 
+/** A worker's side of the graceful shutdown; see {@link listenToPrimary}. */
+export interface WorkerShutdown {
+  /** Drains `service` when the primary says so, from now on (at once if it already has). */
+  serve(service: HttpService): void;
+}
+
 /**
- * A worker's side of the graceful shutdown: it drains when the primary says so (or when the
- * primary is gone), as server/shutdown.ts drains a single process, with the same log lines, and
- * exits 0 when drained, 1 past the grace period or when told to exit at once. Signals sent to
- * the worker itself are ignored: the primary got them too, and decides.
+ * A worker's side of the graceful shutdown, from the worker's first moment: it drains when the
+ * primary says so (or when the primary is gone), as server/shutdown.ts drains a single process,
+ * with the same log lines, and exits 0 when drained, 1 past the grace period or when told to exit
+ * at once. Told to stop before it serves, it exits 0 at once: nothing is in flight yet. Signals
+ * sent to the worker itself are ignored: the primary got them too, and decides.
  */
-export function handleWorkerShutdown(service: HttpService, options: { graceMs: number; logger: Logger }): void {
+export function listenToPrimary(options: { graceMs: number; logger: Logger }): WorkerShutdown {
   const { logger } = options;
   const exit = (code: number) => logger.flush(() => process.exit(code));
+  let service: HttpService | undefined;
+  let requested: NodeJS.Signals | 'disconnect' | undefined;
   let draining = false;
-  const drain = (signal: NodeJS.Signals | 'disconnect') => {
-    if (draining) return;
+  const drain = () => {
+    if (draining || requested === undefined) return;
     draining = true;
-    const done = shutdown(service, options.graceMs);
-    logger.info({ signal, inFlight: service.inFlight, graceMs: options.graceMs }, 'draining: not ready, finishing requests in flight');
+    if (service === undefined) {
+      logger.info({ signal: requested }, 'stopping before serving');
+      exit(0);
+      return;
+    }
+    const running = service;
+    const done = shutdown(running, options.graceMs);
+    logger.info({ signal: requested, inFlight: running.inFlight, graceMs: options.graceMs }, 'draining: not ready, finishing requests in flight');
     done.then(
       (drained) => {
         if (drained) logger.info('drained: exiting');
-        else logger.warn({ inFlight: service.inFlight }, 'grace period over: closed the remaining connections');
+        else logger.warn({ inFlight: running.inFlight }, 'grace period over: closed the remaining connections');
         exit(drained ? 0 : 1);
       },
       (error: unknown) => {
@@ -334,11 +358,23 @@ export function handleWorkerShutdown(service: HttpService, options: { graceMs: n
   process.on('SIGTERM', () => {});
   process.on('SIGINT', () => {});
   process.on('message', (message: PrimaryMessage) => {
-    if (message.type === 'shutdown') drain(message.signal);
-    else if (message.type === 'exit') {
-      logger.warn({ inFlight: service.inFlight }, 'told to exit now');
+    if (message.type === 'shutdown') {
+      requested ??= message.signal;
+      drain();
+    } else if (message.type === 'exit') {
+      logger.warn({ inFlight: service?.inFlight ?? 0 }, 'told to exit now');
       exit(1);
     }
   });
-  process.on('disconnect', () => drain('disconnect'));
+  process.on('disconnect', () => {
+    requested ??= 'disconnect';
+    drain();
+  });
+  process.send?.(LISTENING_TO_PRIMARY);
+  return {
+    serve(running) {
+      service = running;
+      drain();
+    },
+  };
 }

@@ -11,7 +11,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createBookingHandler } from './booking/routes.ts';
-import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, handleWorkerShutdown, runPrimary } from './cluster.ts';
+import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, listenToPrimary, runPrimary } from './cluster.ts';
 import { type Config, ConfigError, readConfig } from './config.ts';
 import { createHttpService, type HttpService } from './http.ts';
 import { loadSnapshot, SnapshotError } from './load.ts';
@@ -136,10 +136,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     logger = createLogger(config.logLevel);
     if (cluster.isWorker) {
       logger = logger.child({ worker: cluster.worker!.id });
+      const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger });
       const booking = createBookingForwarder(process.env[BOOKING_URL_ENV]!, process.env[BOOKING_TOKEN_ENV]!, logger);
       const running = await startServer(config, logger, { booking });
       logListening(running);
-      handleWorkerShutdown(running.service, { graceMs: config.shutdownGraceMs, logger });
+      primary.serve(running.service);
     } else if (config.workers > 1) {
       await runPrimary(config, logger);
     } else {

@@ -26,8 +26,12 @@ afterAll(() => snapshot.remove());
 
 type Line = Record<string, any>;
 
-/** A cluster primary, its log lines as they arrive, and its port once every worker listens. */
-async function startCluster(env: Record<string, string>) {
+/**
+ * A cluster primary, its log lines as they arrive, and its port once every worker listens.
+ *
+ * @param options.listening wait until every worker listens; default true
+ */
+async function startCluster(env: Record<string, string>, options: { listening?: boolean } = {}) {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, WORKERS: '2', PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), LOG_LEVEL: 'info', ...env },
@@ -64,8 +68,7 @@ async function startCluster(env: Record<string, string>) {
     });
   const loggedMsg = (prefix: string) => logged((line) => String(line.msg).startsWith(prefix), `"${prefix}"`);
 
-  let port = 0;
-  if (!env.DATA_DIR) port = (await loggedMsg('2 workers listening')).port as number;
+  const port = options.listening === false ? 0 : ((await loggedMsg('2 workers listening')).port as number);
   return {
     child,
     lines,
@@ -218,8 +221,23 @@ describe('shutting a cluster down', () => {
     expect(cluster.lines.map((line) => line.msg)).toContain('second signal while draining: the workers exit now');
   }, 60_000);
 
+  it('stops at once, with 0, when signalled while its workers are still starting', async () => {
+    const cluster = await startCluster({}, { listening: false });
+    await cluster.loggedMsg('starting 2 workers');
+    const signalledAt = performance.now();
+    cluster.signal('SIGTERM');
+    const [code] = await cluster.exited;
+    expect(code).toBe(0);
+    expect(performance.now() - signalledAt).toBeLessThan(8000);
+    expect(cluster.lines.filter((line) => line.msg === 'stopping before serving')).toHaveLength(2);
+    expect(cluster.stderr()).toBe('');
+  }, 60_000);
+
   it('does not start, and exits 1, when the workers cannot load the snapshot', async () => {
-    const cluster = await startCluster({ DATA_DIR: path.join(snapshot.dir, 'missing'), BOOKING_MODE: 'proxy', BOOKING_UPSTREAM_URL: 'http://127.0.0.1:9', BOOKING_API_KEY: 'k' });
+    const cluster = await startCluster(
+      { DATA_DIR: path.join(snapshot.dir, 'missing'), BOOKING_MODE: 'proxy', BOOKING_UPSTREAM_URL: 'http://127.0.0.1:9', BOOKING_API_KEY: 'k' },
+      { listening: false },
+    );
     const [code] = await cluster.exited;
     expect(code).toBe(1);
     expect(cluster.lines.find((line) => line.level === 'fatal' && line.worker === undefined)?.msg).toMatch(/^cannot start: worker \d exited with 1 before the cluster was listening$/);
