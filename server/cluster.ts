@@ -48,8 +48,11 @@ const TOKEN_HEADER = 'x-cluster-booking-token';
 /** Header carrying the client's address from a worker to the primary (the rate limit is per client). */
 const CLIENT_HEADER = 'x-cluster-client-address';
 
-/** Hop-by-hop headers (RFC 9110, 7.6.1): they describe one connection, so they are not passed on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/**
+ * Hop-by-hop headers (RFC 9110, 7.6.1): they describe one connection, so they are not passed on;
+ * nor is Expect, which the worker's server has already answered.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
 
 /** Delay before restarting a worker that died, doubled for each other death in the last minute, in ms. */
 const RESTART_DELAY_MS = 500;
