@@ -6,7 +6,8 @@
  * of the last seconds are compared with those right after warm-up. The live heap is the lowest
  * heap-used reading of a window (a reading right after a full collection); the server runs with
  * a bounded old space so that V8 collects every few seconds rather than every 15 to 30, and a
- * leak would also end in an out-of-memory crash.
+ * leak would also end in an out-of-memory crash. It runs one process (WORKERS=1), so the memory
+ * readings always come from the process that served the load.
  *
  * Settings (environment): LOAD_DURATION_S (default 20), LOAD_WARMUP_S (6), LOAD_CONCURRENCY (16),
  * LOAD_MAX_OLD_SPACE_MB (256).
@@ -68,7 +69,7 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 async function main(): Promise<void> {
   const server = spawn(process.execPath, [`--max-old-space-size=${MAX_OLD_SPACE_MB}`, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', STATE_DIR: mkdtempSync(path.join(tmpdir(), 'load-state-')) },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', WORKERS: '1', STATE_DIR: mkdtempSync(path.join(tmpdir(), 'load-state-')) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: server.stdout });
