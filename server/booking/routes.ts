@@ -19,6 +19,7 @@ import { type BookingBackend, type BookingLogger, type BookingReply, JSON_CONTEN
 import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { createSandbox, JOURNAL_FILE } from './sandbox.ts';
+import { PayloadTooLargeError, readBody } from '../readBody.ts';
 
 /** Largest accepted request body, in bytes; a larger one is a 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -113,7 +114,7 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
         }
       }
       idempotencyKey = readIdempotencyKey(req.headers);
-      body = await readBody(req);
+      body = await readBookingBody(req);
       const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (body.length > 0 && mediaType !== 'application/json') {
         throw new BookingError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON sent as Content-Type: application/json, not ${JSON.stringify(mediaType || '(none)')}`, {
@@ -195,30 +196,15 @@ function send(res: ServerResponse, reply: BookingReply, method: string | undefin
 }
 
 /**
- * Reads the whole body, refusing one over {@link MAX_BODY_BYTES} as soon as it is known to be
- * (from Content-Length, or while reading); the connection is then closed, so the rest of the
- * body is not waited for.
+ * Reads the whole body with the query interface's reader (server/readBody.ts), refusing one
+ * over {@link MAX_BODY_BYTES} in the booking error format; the connection is then closed, so
+ * the rest of the body is not waited for.
  */
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  const tooLarge = () =>
-    new BookingError('PAYLOAD_TOO_LARGE', `The body is over ${MAX_BODY_BYTES} bytes`, { limitBytes: MAX_BODY_BYTES }, { Connection: 'close' });
-  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks));
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', reject);
-  });
+async function readBookingBody(req: IncomingMessage): Promise<Buffer> {
+  try {
+    return await readBody(req, MAX_BODY_BYTES);
+  } catch (error) {
+    if (!(error instanceof PayloadTooLargeError)) throw error;
+    throw new BookingError('PAYLOAD_TOO_LARGE', `The body is over ${MAX_BODY_BYTES} bytes`, { limitBytes: MAX_BODY_BYTES }, { Connection: 'close' });
+  }
 }
