@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { LevelWithSilent } from 'pino';
 import { type BookingConfig, readBookingConfig } from './booking/config.ts';
 import { ConfigError } from './configError.ts';
+import { integerSetting } from './integerSetting.ts';
 
 /** Limits on one GraphQL request, applied before execution (see server/limits.ts). */
 export interface QueryLimits {
@@ -91,53 +92,46 @@ const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info'
  * @throws ConfigError for the first variable with a value that is not allowed
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
-  const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersMs = integerSetting(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestMs = integerSetting(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
   // Node requires it: a request cannot take less time than its headers.
   if (requestMs < headersMs) {
     throw new ConfigError(`REQUEST_TIMEOUT_MS=${requestMs} is below HEADERS_TIMEOUT_MS=${headersMs}; the whole request includes its headers`);
   }
   // The size is checked even when the cache is off, so a typo shows before it is turned on.
-  const cacheBytes = integer(env, 'RESPONSE_CACHE_BYTES', 67_108_864, 65_536, 17_179_869_184);
+  const cacheBytes = integerSetting(env, 'RESPONSE_CACHE_BYTES', 67_108_864, 65_536, 17_179_869_184);
   const responseCacheBytes = boolean(env, 'RESPONSE_CACHE', true) ? cacheBytes : 0;
   return {
-    port: integer(env, 'PORT', 4000, 0, 65535),
+    port: integerSetting(env, 'PORT', 4000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: env.DATA_DIR?.trim() || 'data',
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     introspection: boolean(env, 'INTROSPECTION', true),
     limits: {
-      maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 102_400, 1024, 10_485_760),
-      maxTokens: integer(env, 'MAX_TOKENS', 2000, 10, 100_000),
-      maxDepth: integer(env, 'MAX_DEPTH', 10, 1, 100),
-      maxAliases: integer(env, 'MAX_ALIASES', 30, 0, 10_000),
-      maxDirectives: integer(env, 'MAX_DIRECTIVES', 20, 0, 10_000),
-      maxCost: integer(env, 'MAX_COST', 25_000, 1, 100_000_000),
-      executionTimeoutMs: integer(env, 'EXECUTION_TIMEOUT_MS', 2000, 1, 600_000),
+      maxBodyBytes: integerSetting(env, 'MAX_BODY_BYTES', 102_400, 1024, 10_485_760),
+      maxTokens: integerSetting(env, 'MAX_TOKENS', 2000, 10, 100_000),
+      maxDepth: integerSetting(env, 'MAX_DEPTH', 10, 1, 100),
+      maxAliases: integerSetting(env, 'MAX_ALIASES', 30, 0, 10_000),
+      maxDirectives: integerSetting(env, 'MAX_DIRECTIVES', 20, 0, 10_000),
+      maxCost: integerSetting(env, 'MAX_COST', 25_000, 1, 100_000_000),
+      executionTimeoutMs: integerSetting(env, 'EXECUTION_TIMEOUT_MS', 2000, 1, 600_000),
     },
-    timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000) },
+    timeouts: { headersMs, requestMs, keepAliveMs: integerSetting(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000) },
     cache: {
-      maxAgeS: integer(env, 'CACHE_MAX_AGE_S', 300, 0, 86_400),
-      staleWhileRevalidateS: integer(env, 'CACHE_STALE_WHILE_REVALIDATE_S', 60, 0, 86_400),
+      maxAgeS: integerSetting(env, 'CACHE_MAX_AGE_S', 300, 0, 86_400),
+      staleWhileRevalidateS: integerSetting(env, 'CACHE_STALE_WHILE_REVALIDATE_S', 60, 0, 86_400),
     },
-    apqCacheBytes: integer(env, 'APQ_CACHE_BYTES', 8_388_608, 0, 1_073_741_824),
+    apqCacheBytes: integerSetting(env, 'APQ_CACHE_BYTES', 8_388_608, 0, 1_073_741_824),
     responseCacheBytes,
-    operationCacheSize: integer(env, 'OPERATION_CACHE_SIZE', 1000, 0, 100_000),
+    operationCacheSize: integerSetting(env, 'OPERATION_CACHE_SIZE', 1000, 0, 100_000),
     jit: boolean(env, 'GRAPHQL_JIT', true),
-    workers: integer(env, 'WORKERS', availableParallelism(), 1, 256),
-    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    workers: integerSetting(env, 'WORKERS', availableParallelism(), 1, 256),
+    shutdownGraceMs: integerSetting(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     booking: readBookingConfig(env),
   };
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name}="${raw}": expected an integer from ${min} to ${max}`);
-  return value;
-}
 
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();

@@ -5,6 +5,7 @@
  */
 
 import { ConfigError } from '../configError.ts';
+import { integerSetting } from '../integerSetting.ts';
 
 interface CommonConfig {
   /** POST/PATCH requests per client (remote address) per minute; 0 turns the limit off. BOOKING_RATE_LIMIT, default 60. */
@@ -49,7 +50,7 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
   const upstream = env.BOOKING_UPSTREAM_URL?.trim() ?? '';
   const modeRaw = env.BOOKING_MODE?.trim() ?? '';
   const mode = modeRaw === '' ? (upstream === '' ? 'sandbox' : 'proxy') : modeRaw;
-  const rateLimitPerMinute = integer(env, 'BOOKING_RATE_LIMIT', 60, 0, 100_000);
+  const rateLimitPerMinute = integerSetting(env, 'BOOKING_RATE_LIMIT', 60, 0, 100_000);
 
   if (mode === 'sandbox') {
     return { mode, rateLimitPerMinute, stateDir: env.STATE_DIR?.trim() || '.state' };
@@ -61,7 +62,7 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
     rateLimitPerMinute,
     upstreamUrl: upstreamUrl(upstream),
     apiKey: apiKey(env.BOOKING_API_KEY),
-    upstreamTimeoutMs: integer(env, 'BOOKING_UPSTREAM_TIMEOUT_MS', 10_000, 100, 120_000),
+    upstreamTimeoutMs: integerSetting(env, 'BOOKING_UPSTREAM_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }
 
@@ -83,10 +84,3 @@ function apiKey(raw: string | undefined): string {
   return key;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name}="${raw}": expected an integer from ${min} to ${max}`);
-  return value;
-}
