@@ -4,11 +4,11 @@
  * docs/operations.md lists every variable with its default.
  */
 
-import { availableParallelism } from 'node:os';
 import type { LevelWithSilent } from 'pino';
 import { type BookingConfig, readBookingConfig } from './booking/config.ts';
 import { ConfigError } from './configError.ts';
 import { integerSetting } from './integerSetting.ts';
+import { cpuCount } from './cpuCount.ts';
 
 /** Limits on one GraphQL request, applied before execution (see server/limits.ts). */
 export interface QueryLimits {
@@ -126,7 +126,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCacheBytes,
     operationCacheSize: integerSetting(env, 'OPERATION_CACHE_SIZE', 1000, 0, 100_000),
     jit: boolean(env, 'GRAPHQL_JIT', true),
-    workers: integerSetting(env, 'WORKERS', availableParallelism(), 1, 256),
+    workers: integerSetting(env, 'WORKERS', cpuCount(), 1, 256),
     shutdownGraceMs: integerSetting(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     booking: readBookingConfig(env),
   };

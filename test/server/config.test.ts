@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { cpuCount } from '../../server/cpuCount.ts';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../server/config.ts';
 
@@ -26,7 +26,7 @@ describe('readConfig', () => {
       responseCacheBytes: 67_108_864,
       operationCacheSize: 1000,
       jit: true,
-      workers: availableParallelism(),
+      workers: cpuCount(),
       shutdownGraceMs: 10_000,
       booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 },
     });
