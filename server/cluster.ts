@@ -36,7 +36,7 @@ import type { Logger } from './log.ts';
 import { watchSnapshot } from './reload.ts';
 import { resolvers } from './resolvers/index.ts';
 import { createSchema, readSdl } from './schema.ts';
-import { shutdown } from './shutdown.ts';
+import { drainThenExit } from './shutdown.ts';
 
 /** Environment of a worker: the base URL of the primary's booking interface. */
 export const BOOKING_URL_ENV = 'CLUSTER_BOOKING_URL';
@@ -343,20 +343,7 @@ export function listenToPrimary(options: { graceMs: number; logger: Logger }): W
       exit(0);
       return;
     }
-    const running = service;
-    const done = shutdown(running, options.graceMs);
-    logger.info({ signal: requested, inFlight: running.inFlight, graceMs: options.graceMs }, 'draining: not ready, finishing requests in flight');
-    done.then(
-      (drained) => {
-        if (drained) logger.info('drained: exiting');
-        else logger.warn({ inFlight: running.inFlight }, 'grace period over: closed the remaining connections');
-        exit(drained ? 0 : 1);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        exit(1);
-      },
-    );
+    drainThenExit(service, requested, options.graceMs, logger, exit);
   };
   process.on('SIGTERM', () => {});
   process.on('SIGINT', () => {});

@@ -29,6 +29,29 @@ export async function shutdown(service: HttpService, graceMs: number): Promise<b
 }
 
 /**
+ * Runs {@link shutdown} with its log lines, then calls `exit`: 0 when drained, 1 when the grace
+ * period ran out or the shutdown failed. Shared by a single process and a cluster worker.
+ *
+ * @param reason what asked for the shutdown (a signal, or the primary going away), for the log
+ */
+export function drainThenExit(service: HttpService, reason: string, graceMs: number, logger: Logger, exit: (code: number) => void): void {
+  // shutdown() stops accepting before it first awaits, so the log line below comes after that.
+  const done = shutdown(service, graceMs);
+  logger.info({ signal: reason, inFlight: service.inFlight, graceMs }, 'draining: not ready, finishing requests in flight');
+  done.then(
+    (drained) => {
+      if (drained) logger.info('drained: exiting');
+      else logger.warn({ inFlight: service.inFlight }, 'grace period over: closed the remaining connections');
+      exit(drained ? 0 : 1);
+    },
+    (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      exit(1);
+    },
+  );
+}
+
+/**
  * Runs {@link shutdown} on the first SIGTERM or SIGINT, then exits: 0 when drained, 1 when the
  * grace period ran out. A second signal while draining exits at once with 1.
  *
@@ -48,20 +71,7 @@ export function handleShutdownSignals(
       return;
     }
     draining = true;
-    // shutdown() stops accepting before it first awaits, so the log line below comes after that.
-    const done = shutdown(service, options.graceMs);
-    logger.info({ signal, inFlight: service.inFlight, graceMs: options.graceMs }, 'draining: not ready, finishing requests in flight');
-    done.then(
-      (drained) => {
-        if (drained) logger.info('drained: exiting');
-        else logger.warn({ inFlight: service.inFlight }, 'grace period over: closed the remaining connections');
-        exit(drained ? 0 : 1);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        exit(1);
-      },
-    );
+    drainThenExit(service, signal, options.graceMs, logger, exit);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
