@@ -25,13 +25,17 @@ const FILES_AHEAD = 4;
 /** The snapshot format this server reads (sync/snapshot.ts FORMAT_VERSION). */
 export const FORMAT_VERSION = 1;
 
-/** Areas each source publishes, and the GraphQL type their records must match. */
-const SOURCES: Record<SourceName, readonly AreaName[]> = {
+/**
+ * Areas each source publishes: the server's copy of sync/snapshot.ts SOURCE_AREAS (the server
+ * never imports the sync's runtime code).
+ */
+export const SOURCE_AREAS: Readonly<Record<SourceName, readonly AreaName[]>> = {
   activities: ['activities', 'locations', 'types'],
   snowdata: ['stations', 'routes'],
   tours: ['tours'],
   attractions: ['attractions'],
 };
+/** The GraphQL type each area's records must match. */
 const AREA_TYPES: Record<AreaName, string> = {
   activities: 'Activity',
   locations: 'Location',
@@ -101,7 +105,7 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
   const jobs: { locale: Locale; area: AreaName; file: FileEntry }[] = [];
   for (const [source, entry] of Object.entries(manifest.sources) as [SourceName, SourceEntry][]) {
     for (const locale of LOCALES) {
-      for (const area of SOURCES[source]) {
+      for (const area of SOURCE_AREAS[source]) {
         const file = entry.locales[locale]?.[area];
         if (file && wanted.has(area)) jobs.push({ locale, area, file });
       }
@@ -157,7 +161,7 @@ function checkManifest(value: unknown, where: string): Manifest {
   if (typeof value.version !== 'string' || !/^[\w.-]+$/.test(value.version)) fail('"version" must be a directory-safe string');
   if (!isObject(value.sources)) return fail('"sources" must be an object');
   for (const [source, entry] of Object.entries(value.sources)) {
-    if (!(source in SOURCES)) fail(`unknown source "${source}" (expected one of ${Object.keys(SOURCES).join(', ')})`);
+    if (!(source in SOURCE_AREAS)) fail(`unknown source "${source}" (expected one of ${Object.keys(SOURCE_AREAS).join(', ')})`);
     const at = `sources.${source}`;
     if (!isObject(entry)) return fail(`${at} must be an object`);
     for (const key of ['label', 'lastSync', 'expiresAt'] as const) {
@@ -170,8 +174,8 @@ function checkManifest(value: unknown, where: string): Manifest {
       if (!isObject(areas)) return fail(`${at}.locales.${locale} must be an object`);
       for (const [area, file] of Object.entries(areas)) {
         const fileAt = `${at}.locales.${locale}.${area}`;
-        if (!SOURCES[source as SourceName].includes(area as AreaName)) {
-          fail(`${fileAt}: source ${source} has no area "${area}" (expected one of ${SOURCES[source as SourceName].join(', ')})`);
+        if (!SOURCE_AREAS[source as SourceName].includes(area as AreaName)) {
+          fail(`${fileAt}: source ${source} has no area "${area}" (expected one of ${SOURCE_AREAS[source as SourceName].join(', ')})`);
         }
         if (!isObject(file) || typeof file.file !== 'string' || typeof file.sha256 !== 'string' || !Number.isSafeInteger(file.count)) {
           fail(`${fileAt} must be { file: string, count: integer, sha256: string }`);

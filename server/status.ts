@@ -8,17 +8,10 @@
 import { createHash } from 'node:crypto';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
 import type { AreaName, SourceName } from '../sync/snapshot.ts';
+import { SOURCE_AREAS } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import type { SampleQuery } from './sampleQueries.ts';
 import type { Store } from './store.ts';
-
-/** Areas each source publishes (the snapshot format, sync/snapshot.ts SOURCE_AREAS). */
-const SOURCE_AREAS: Readonly<Record<SourceName, readonly AreaName[]>> = {
-  activities: ['activities', 'locations', 'types'],
-  snowdata: ['stations', 'routes'],
-  tours: ['tours'],
-  attractions: ['attractions'],
-};
 
 /** Where things are; paths on this server. */
 export const LINKS = {
