@@ -133,6 +133,11 @@ interface RequestState {
   headersSet: boolean;
 }
 
+/** Where a response keeps the state of its request, for the listener of its 'close'. */
+const STATE = Symbol('requestState');
+
+type StatefulResponse = ServerResponse & { [STATE]: RequestState };
+
 /** What GraphQL answers vary by: CORS (Origin), the media type (Accept) and the content coding. */
 const GRAPHQL_VARY = 'Origin, Accept, Accept-Encoding';
 
@@ -301,23 +306,33 @@ export function createHttpService(options: HttpOptions): HttpService {
         headersSet: false,
       };
       lifecycle.inFlight++;
-      res.on('close', () => {
-        lifecycle.inFlight--;
-        finish(req, res, state);
-        if (lifecycle.inFlight === 0) for (const resolve of lifecycle.idleWaiters.splice(0)) resolve();
-      });
-
-      handle(req, res, state).catch((error: unknown) => {
-        logger.error({ reqId: state.id, err: error, method: req.method, path: pathOf(req) }, 'internal error');
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        setDeferredHeaders(res, state);
-        sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
-      });
+      (res as StatefulResponse)[STATE] = state;
+      res.on('close', onClose);
+      void serve(req, res, state);
     },
   );
+
+  // Shared by every response, which carries its state: a closure per request costs on the hot path.
+  function onClose(this: StatefulResponse): void {
+    lifecycle.inFlight--;
+    finish(this.req, this, this[STATE]);
+    if (lifecycle.inFlight === 0) for (const resolve of lifecycle.idleWaiters.splice(0)) resolve();
+  }
+
+  /** Answers a request; anything thrown is logged and answered 500 (or the connection cut once the head is out). */
+  async function serve(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+    try {
+      await handle(req, res, state);
+    } catch (error) {
+      logger.error({ reqId: state.id, err: error, method: req.method, path: pathOf(req) }, 'internal error');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      setDeferredHeaders(res, state);
+      sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
+    }
+  }
 
   function finish(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
     const durationS = (performance.now() - state.arrivedAt) / 1000;

@@ -25,38 +25,59 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) return Promise.reject(new PayloadTooLargeError(maxBytes));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        stop();
-        reject(new PayloadTooLargeError(maxBytes));
-      } else {
-        chunks.push(chunk);
-      }
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onAbort = () => {
-      stop();
-      reject(new RequestAbortedError(`client aborted after ${size} bytes of the body`));
-    };
-    const stop = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAbort);
-      req.off('close', onClose);
-    };
-    // 'close' before 'end' means the body never completed.
-    const onClose = () => {
-      if (!req.complete) onAbort();
-    };
+    (req as ReadingMessage)[READING] = { chunks: [], size: 0, maxBytes, resolve, reject };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onAbort);
     req.on('close', onClose);
   });
+}
+
+// The listeners below are shared by every request and find its reading through `this` (the
+// request): every body read on the hot path would otherwise create five closures.
+const READING = Symbol('reading');
+
+interface Reading {
+  readonly chunks: Buffer[];
+  size: number;
+  readonly maxBytes: number;
+  readonly resolve: (body: Buffer) => void;
+  readonly reject: (error: Error) => void;
+}
+
+type ReadingMessage = IncomingMessage & { [READING]?: Reading };
+
+function onData(this: ReadingMessage, chunk: Buffer): void {
+  const reading = this[READING]!;
+  reading.size += chunk.length;
+  if (reading.size > reading.maxBytes) {
+    stop(this).reject(new PayloadTooLargeError(reading.maxBytes));
+  } else {
+    reading.chunks.push(chunk);
+  }
+}
+
+function onEnd(this: ReadingMessage): void {
+  const reading = stop(this);
+  reading.resolve(Buffer.concat(reading.chunks, reading.size));
+}
+
+function onAbort(this: ReadingMessage): void {
+  const reading = stop(this);
+  reading.reject(new RequestAbortedError(`client aborted after ${reading.size} bytes of the body`));
+}
+
+// 'close' before 'end' means the body never completed.
+function onClose(this: ReadingMessage): void {
+  if (!this.complete) onAbort.call(this);
+}
+
+/** Stops listening, so nothing more is counted or settled; returns the reading. */
+function stop(req: ReadingMessage): Reading {
+  const reading = req[READING]!;
+  req.off('data', onData);
+  req.off('end', onEnd);
+  req.off('error', onAbort);
+  req.off('close', onClose);
+  return reading;
 }
