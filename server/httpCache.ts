@@ -7,18 +7,39 @@
  * request alone would promise identical bytes that the resolvers do not guarantee.
  */
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { CachePolicy } from './config.ts';
+
+/** Characters of the tag taken from the hash of the version and media type; the body's hash gives the rest. */
+const PREFIX_CHARS = 8;
+/** Characters of the tag from the hash of the body (114 bits). */
+const BODY_CHARS = 19;
+
+/** Tag prefixes by version and media type: a handful per snapshot, computed once each. */
+const prefixes = new Map<string, string>();
 
 /**
  * The strong ETag of a representation, e.g. `"b3JhbmdlcyBhbmQgbGVtb25zIGZvcmV2"` or with a
  * content coding `"…-br"`: each coding of a body is its own representation with its own tag.
+ * Two one-shot hashes rather than one streamed over the three parts: the prefix for the version
+ * and media type is remembered, so an answer hashes its body alone, in one call.
  *
  * @param encoding the content coding sent (`br`, `gzip`) or `identity`
  */
 export function etagOf(version: string, contentType: string, body: Buffer | string, encoding: string): string {
-  const hash = createHash('sha256').update(version).update('\0').update(contentType).update('\0').update(body).digest('base64url').slice(0, 27);
-  return encoding === 'identity' ? `"${hash}"` : `"${hash}-${encoding}"`;
+  const tag = prefixOf(version, contentType) + hash('sha256', body, 'base64url').slice(0, BODY_CHARS);
+  return encoding === 'identity' ? `"${tag}"` : `"${tag}-${encoding}"`;
+}
+
+function prefixOf(version: string, contentType: string): string {
+  const key = `${version}\0${contentType}`;
+  let prefix = prefixes.get(key);
+  if (prefix === undefined) {
+    // Versions come and go with hot reloads; forgetting them all now and then bounds the map.
+    if (prefixes.size >= 64) prefixes.clear();
+    prefixes.set(key, (prefix = hash('sha256', key, 'base64url').slice(0, PREFIX_CHARS)));
+  }
+  return prefix;
 }
 
 /**
