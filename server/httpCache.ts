@@ -15,8 +15,8 @@ const PREFIX_CHARS = 8;
 /** Characters of the tag from the hash of the body (114 bits). */
 const BODY_CHARS = 19;
 
-/** Tag prefixes by version and media type: a handful per snapshot, computed once each. */
-const prefixes = new Map<string, string>();
+/** Tag prefixes by version, then media type: a handful per snapshot, computed once each. */
+const prefixes = new Map<string, Map<string, string>>();
 
 /**
  * The strong ETag of a representation, e.g. `"b3JhbmdlcyBhbmQgbGVtb25zIGZvcmV2"` or with a
@@ -31,14 +31,16 @@ export function etagOf(version: string, contentType: string, body: Buffer | stri
   return encoding === 'identity' ? `"${tag}"` : `"${tag}-${encoding}"`;
 }
 
+// Looked up by the two strings the caller holds (no key built per request, which would be hashed anew).
 function prefixOf(version: string, contentType: string): string {
-  const key = `${version}\0${contentType}`;
-  let prefix = prefixes.get(key);
-  if (prefix === undefined) {
+  let byType = prefixes.get(version);
+  if (byType === undefined) {
     // Versions come and go with hot reloads; forgetting them all now and then bounds the map.
-    if (prefixes.size >= 64) prefixes.clear();
-    prefixes.set(key, (prefix = hash('sha256', key, 'base64url').slice(0, PREFIX_CHARS)));
+    if (prefixes.size >= 16) prefixes.clear();
+    prefixes.set(version, (byType = new Map()));
   }
+  let prefix = byType.get(contentType);
+  if (prefix === undefined) byType.set(contentType, (prefix = hash('sha256', `${version}\0${contentType}`, 'base64url').slice(0, PREFIX_CHARS)));
   return prefix;
 }
 
