@@ -10,7 +10,6 @@
 
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { TourRecord } from '../sync/snapshot.ts';
 import { loadSnapshot } from '../server/load.ts';
 import { LOCALES } from '../server/locales.ts';
 import { resolvers } from '../server/resolvers/index.ts';
@@ -117,7 +116,7 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
   const { lng, lat, radiusKm, pageSize } = NEAR_ME;
   const near = { lng, lat, radiusKm };
   const total = tours.geo.count(lng, lat, radiusKm);
-  const isHike = (record: TourRecord) => record.routeType === 'hike';
+  const isHike = tours.filters.match({ routeType: 'hike' });
   const hikes = selectRecords(tours, { q: null, near, filter: isHike, end: pageSize }).total;
   const nearMe = [
     { via: 'geo index: around() of the first page', ...latency(() => tours.geo.around(lng, lat, radiusKm, undefined, pageSize), iterations, total) },

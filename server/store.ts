@@ -1,23 +1,29 @@
 /**
  * The in-memory store the resolvers read: per locale and area, the records in their
- * default order, a lookup by id, a full-text index and a geo index, all built once per
- * snapshot. A new snapshot gets a new store; requests in flight keep the one they started with.
+ * default order, a lookup by id, a full-text index, a geo index and the sets of the filter
+ * arguments, all built once per snapshot. A new snapshot gets a new store; requests in flight keep the one they started with.
  */
 
 import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../sync/snapshot.ts';
 import type { Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
+import { createFilterIndex, type FilterIndex, type FilterValues } from './filterIndex.ts';
 import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from './indexes.ts';
 
-export interface AreaStore<R> {
+export interface AreaStore<R, F extends string = never> {
   /** Records in the area's default order (see DEFAULT_ORDER); positions index into this array. */
   readonly records: readonly R[];
   readonly byId: ReadonlyMap<string | number, R>;
   readonly text: TextIndex;
   readonly geo: GeoIndex;
+  /** The area's filter arguments (see AREAS), by argument name. */
+  readonly filters: FilterIndex<F>;
 }
 
-export type LocaleStore = { readonly [A in AreaName]: AreaStore<AreaRecords[A]> };
+/** The filter arguments of an area's list query that the store indexes. */
+type FilterName<A extends AreaName> = keyof (typeof AREAS)[A]['filters'] & string;
+
+export type LocaleStore = { readonly [A in AreaName]: AreaStore<AreaRecords[A], FilterName<A>> };
 
 export interface Store {
   readonly snapshot: Snapshot;
@@ -32,6 +38,11 @@ type Describe<R> = {
   point: (record: R) => { lng: number; lat: number } | null;
   /** Default order when no text query or near-me filter decides it. */
   compare: (collator: Intl.Collator) => (a: R, b: R) => number;
+  /**
+   * Per filter argument of the area's list query (named as in schema.graphql), the values a
+   * record has; the resolver's test for the argument is "the argument's value is among them".
+   */
+  filters: { readonly [name: string]: (record: R) => FilterValues };
 };
 
 const byName = (collator: Intl.Collator) => (a: { name: string; id: string | number }, b: { name: string; id: string | number }) =>
@@ -51,25 +62,52 @@ function point(lng: number | string | null, lat: number | string | null): { lng:
   return Number.isFinite(x) && Number.isFinite(y) ? { lng: x, lat: y } : null;
 }
 
-const AREAS: { [A in AreaName]: Describe<AreaRecords[A]> } = {
+const AREAS = {
   activities: {
     text: (r) => [r.title ?? r.info?.title ?? null],
     point: (r) => point(r.lng, r.lat),
     // Ranking order (issue 2): score, then popularity, then id, so pages are stable.
     compare: () => (a, b) =>
       b.summary.rankingScoreValue - a.summary.rankingScoreValue || b.summary.popularity - a.summary.popularity || compareIds(a.id, b.id),
+    filters: {
+      typeId: (r) => r.type?.id,
+      locationId: (r) => r.location?.id,
+      supplierId: (r) => r.supplier?.id,
+      attributeValue: (r) => r.attributeValues,
+    },
   },
-  locations: { text: (r) => [r.title], point: noPoint, compare: byTitle },
-  types: { text: (r) => [r.title], point: noPoint, compare: byTitle },
-  stations: { text: (r) => [r.name], point: (r) => point(r.longitude, r.latitude), compare: byName },
+  locations: { text: (r) => [r.title], point: noPoint, compare: byTitle, filters: {} },
+  types: { text: (r) => [r.title], point: noPoint, compare: byTitle, filters: {} },
+  stations: { text: (r) => [r.name], point: (r) => point(r.longitude, r.latitude), compare: byName, filters: {} },
   routes: {
     text: (r) => [r.number],
     point: noPoint,
     compare: () => (a, b) => compareIds(a.type, b.type) || a.number.localeCompare(b.number, 'de-CH', { numeric: true }) || compareIds(a.id, b.id),
+    filters: { type: (r) => r.type, status: (r) => r.status },
   },
-  tours: { text: (r) => [r.name, r.abstract], point: (r) => point(r.longitude, r.latitude), compare: byName },
-  attractions: { text: (r) => [r.name, r.abstract], point: (r) => point(r.longitude, r.latitude), compare: byName },
-};
+  tours: {
+    text: (r) => [r.name, r.abstract],
+    point: (r) => point(r.longitude, r.latitude),
+    compare: byName,
+    filters: { routeType: (r) => r.routeType, season: (r) => r.season, difficulty: (r) => r.difficulty },
+  },
+  attractions: {
+    text: (r) => [r.name, r.abstract],
+    point: (r) => point(r.longitude, r.latitude),
+    compare: byName,
+    filters: {
+      season: (r) => r.seasons,
+      sportType: (r) => r.sportTypes,
+      experienceType: (r) => r.experienceTypes,
+      neededTime: (r) => r.neededTime,
+      childrenAge: (r) => r.childrenAges,
+      isOutdoor: (r) => r.isOutdoor,
+      isIndoor: (r) => r.isIndoor,
+      isWheelchairAccessible: (r) => r.isWheelchairAccessible,
+      isAccessibleForFree: (r) => r.isAccessibleForFree,
+    },
+  },
+} satisfies { [A in AreaName]: Describe<AreaRecords[A]> };
 
 /** Builds every index of a snapshot at once. CPU-bound: for a cold start, before serving. */
 export function createStore(snapshot: Snapshot): Store {
@@ -100,7 +138,7 @@ function* buildStore(snapshot: Snapshot): Generator<void, Store> {
   for (const locale of LOCALES) {
     const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
     const content = snapshot.locales[locale];
-    const areas = {} as Record<AreaName, AreaStore<unknown>>;
+    const areas = {} as Record<AreaName, AreaStore<unknown, string>>;
     for (const area of Object.keys(AREAS) as AreaName[]) {
       areas[area] = buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator);
       yield;
@@ -114,7 +152,7 @@ function* buildStore(snapshot: Snapshot): Generator<void, Store> {
   };
 }
 
-function buildArea<R extends { id: string | number }>(input: readonly R[], describe: Describe<R>, collator: Intl.Collator): AreaStore<R> {
+function buildArea<R extends { id: string | number }>(input: readonly R[], describe: Describe<R>, collator: Intl.Collator): AreaStore<R, string> {
   const records = [...input].sort(describe.compare(collator));
   const byId = new Map<string | number, R>();
   for (const record of records) byId.set(record.id, record);
@@ -123,5 +161,6 @@ function buildArea<R extends { id: string | number }>(input: readonly R[], descr
     byId,
     text: createTextIndex(records.map(describe.text)),
     geo: createGeoIndex(records.map(describe.point)),
+    filters: createFilterIndex(records, describe.filters),
   };
 }

@@ -1,6 +1,5 @@
 /** Query fields over the activities source: activities, activity, locations, types. */
 
-import type { ActivityRecord } from '../../sync/snapshot.ts';
 import { checkLimit, checkLocale, checkNearMe, checkOffset, checkQuery } from './args.ts';
 import type { Context } from './context.ts';
 import { pageOf } from './envelope.ts';
@@ -32,14 +31,9 @@ export const activityResolvers = {
       const near = checkNearMe(args);
       const q = checkQuery(args.q);
       const { typeId, locationId, supplierId, attributeValue } = args;
-      const tests: ((r: ActivityRecord) => boolean)[] = [];
-      if (typeId != null) tests.push((r) => r.type?.id === typeId);
-      if (locationId != null) tests.push((r) => r.location?.id === locationId);
-      if (supplierId != null) tests.push((r) => r.supplier?.id === supplierId);
-      if (attributeValue != null) tests.push((r) => r.attributeValues.includes(attributeValue));
-      const filter = tests.length === 0 ? null : (r: ActivityRecord) => tests.every((test) => test(r));
-
-      const selection = selectRecords(store.locales[locale].activities, { q, near, filter, end: offset + limit });
+      const area = store.locales[locale].activities;
+      const filter = area.filters.match({ typeId, locationId, supplierId, attributeValue });
+      const selection = selectRecords(area, { q, near, filter, end: offset + limit });
       return pageOf(selection, limit, offset, 'distance');
     },
 

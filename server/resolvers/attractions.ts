@@ -1,6 +1,5 @@
 /** Query fields over the attractions source: attractions, attraction. */
 
-import type { AttractionRecord } from '../../sync/snapshot.ts';
 import { checkLimit, checkLocale, checkNearMe, checkOffset, checkOneOf, checkQuery } from './args.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
@@ -44,19 +43,19 @@ export const attractionResolvers = {
       // sportType and experienceType are open vocabularies upstream: an unknown value simply matches nothing.
       const { sportType, experienceType, isOutdoor, isIndoor, isWheelchairAccessible, isAccessibleForFree } = args;
 
-      const tests: ((r: AttractionRecord) => boolean)[] = [];
-      if (season !== null) tests.push((r) => r.seasons.includes(season));
-      if (sportType != null) tests.push((r) => r.sportTypes.includes(sportType));
-      if (experienceType != null) tests.push((r) => r.experienceTypes.includes(experienceType));
-      if (neededTime !== null) tests.push((r) => r.neededTime === neededTime);
-      if (childrenAge !== null) tests.push((r) => r.childrenAges.includes(childrenAge));
-      if (isOutdoor != null) tests.push((r) => r.isOutdoor === isOutdoor);
-      if (isIndoor != null) tests.push((r) => r.isIndoor === isIndoor);
-      if (isWheelchairAccessible != null) tests.push((r) => r.isWheelchairAccessible === isWheelchairAccessible);
-      if (isAccessibleForFree != null) tests.push((r) => r.isAccessibleForFree === isAccessibleForFree);
-      const filter = tests.length === 0 ? null : (r: AttractionRecord) => tests.every((test) => test(r));
-
-      const selection = selectRecords(store.locales[locale].attractions, { q, near, filter, end: offset + limit });
+      const area = store.locales[locale].attractions;
+      const filter = area.filters.match({
+        season,
+        sportType,
+        experienceType,
+        neededTime,
+        childrenAge,
+        isOutdoor,
+        isIndoor,
+        isWheelchairAccessible,
+        isAccessibleForFree,
+      });
+      const selection = selectRecords(area, { q, near, filter, end: offset + limit });
       return envelope(store, 'attractions', locale, startedAt, selection, limit, offset);
     },
 

@@ -3,11 +3,12 @@
  * by distance with near-me, else best text match first with q, else the area's default order.
  */
 
+import { countPositions, firstPositions, hasPosition, intersectInto, positionSetOf, type PositionSet } from '../filterIndex.ts';
 import type { AreaStore } from '../store.ts';
 import type { NearMe } from './args.ts';
 
 export interface Selection<R> {
-  /** Matches in result order: all of them, or with near-me at least the first `end`. */
+  /** Matches in result order: at least the first `end` (all of them when there are fewer). */
   readonly items: readonly R[];
   /** Number of all matches. */
   readonly total: number;
@@ -16,38 +17,45 @@ export interface Selection<R> {
 }
 
 /**
+ * @param options.filter the positions that pass the filter arguments (from the area's
+ *   `filters.match`), or null for all
  * @param options.end the caller needs items up to this index (offset + limit); near-me
  *   orders only that many, since sorting every point in a wide radius is the expensive part.
  */
 export function selectRecords<R>(
-  area: AreaStore<R>,
-  options: { q: string | null; near: NearMe | null; filter: ((record: R) => boolean) | null; end: number },
+  area: AreaStore<R, string>,
+  options: { q: string | null; near: NearMe | null; filter: PositionSet | null; end: number },
 ): Selection<R> {
   const { records } = area;
   const { q, near, filter, end } = options;
 
   const positions = q === null ? null : area.text.search(q);
   if (near) {
-    let accept: ((position: number) => boolean) | undefined;
-    if (positions) {
-      const matched = new Uint8Array(records.length);
-      for (let i = 0; i < positions.length; i++) matched[positions[i]!] = 1;
-      accept = filter ? (p) => matched[p] === 1 && filter(records[p]!) : (p) => matched[p] === 1;
-    } else if (filter) {
-      accept = (p) => filter(records[p]!);
-    }
+    const accepted = positions ? textMatches(records.length, positions, filter) : filter;
+    const accept = accepted ? (p: number) => hasPosition(accepted, p) : undefined;
     const total = area.geo.count(near.lng, near.lat, near.radiusKm, accept);
     const hits = end === 0 ? [] : area.geo.around(near.lng, near.lat, near.radiusKm, accept, end);
     return { items: hits.map((hit) => records[hit.position]!), total, distancesKm: hits.map((hit) => hit.distanceKm) };
   }
   if (positions) {
     const items: R[] = [];
+    let total = 0;
     for (let i = 0; i < positions.length; i++) {
-      const record = records[positions[i]!]!;
-      if (!filter || filter(record)) items.push(record);
+      const position = positions[i]!;
+      if (filter && !hasPosition(filter, position)) continue;
+      if (total++ < end) items.push(records[position]!);
     }
-    return { items, total: items.length, distancesKm: null };
+    return { items, total, distancesKm: null };
   }
-  const items = filter ? records.filter(filter) : records;
-  return { items, total: items.length, distancesKm: null };
+  if (filter) {
+    return { items: firstPositions(filter, end).map((p) => records[p]!), total: countPositions(filter), distancesKm: null };
+  }
+  return { items: records, total: records.length, distancesKm: null };
+}
+
+/** The positions found by a text search that also pass the filter. */
+function textMatches(size: number, positions: Int32Array, filter: PositionSet | null): PositionSet {
+  const matched = positionSetOf(size, positions);
+  if (filter) intersectInto(matched, filter);
+  return matched;
 }

@@ -1,6 +1,5 @@
 /** Query fields over the snowdata source: snowdataStations, snowdataStation, snowdataRoutes. */
 
-import type { RouteRecord } from '../../sync/snapshot.ts';
 import { checkLimit, checkLocale, checkOffset, checkOneOf, checkQuery } from './args.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
@@ -37,9 +36,8 @@ export const snowdataResolvers = {
       const status = checkOneOf('status', args.status, ROUTE_STATUSES);
       const limit = checkLimit(args.limit, 50, ROUTES_MAX_LIMIT);
       const offset = checkOffset(args.offset);
-      const filter =
-        type === null && status === null ? null : (r: RouteRecord) => (type === null || r.type === type) && (status === null || r.status === status);
-      const selection = selectRecords(store.locales[locale].routes, { q: null, near: null, filter, end: offset + limit });
+      const area = store.locales[locale].routes;
+      const selection = selectRecords(area, { q: null, near: null, filter: area.filters.match({ type, status }), end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
   },

@@ -1,6 +1,5 @@
 /** Query fields over the tours source: tours, tour. */
 
-import type { TourRecord } from '../../sync/snapshot.ts';
 import { checkLimit, checkLocale, checkNearMe, checkOffset, checkOneOf, checkQuery } from './args.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
@@ -35,14 +34,9 @@ export const tourResolvers = {
       const offset = checkOffset(args.offset);
       const near = checkNearMe(args);
       const q = checkQuery(args.q);
-      const filter =
-        routeType === null && season === null && difficulty === null
-          ? null
-          : (r: TourRecord) =>
-              (routeType === null || r.routeType === routeType) &&
-              (season === null || r.season === season) &&
-              (difficulty === null || r.difficulty === difficulty);
-      const selection = selectRecords(store.locales[locale].tours, { q, near, filter, end: offset + limit });
+      const area = store.locales[locale].tours;
+      const filter = area.filters.match({ routeType, season, difficulty });
+      const selection = selectRecords(area, { q, near, filter, end: offset + limit });
       return envelope(store, 'tours', locale, startedAt, selection, limit, offset);
     },
 

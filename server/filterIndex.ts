@@ -1,0 +1,138 @@
+/**
+ * Exact-value filters over a fixed array of records, built once per locale and area: per filter
+ * argument and per value, the set of positions whose record has that value. A list with several
+ * filters intersects their sets: a few hundred word operations even on the 10x data, where
+ * testing the records one by one reads every record object of the area.
+ */
+
+/**
+ * A set of positions 0..size-1 as a bitset: position p is in the set when bit (p & 31) of
+ * word (p >>> 5) is 1. Bits at or past `size` are always 0.
+ */
+export type PositionSet = Uint32Array;
+
+/** The values of one filter that a record has: one, several (an array), or none (null). */
+export type FilterValues = string | boolean | readonly string[] | null | undefined;
+
+/** A condition's value; null or undefined means the argument was not given. */
+export type FilterCondition = string | boolean | null | undefined;
+
+/** The sets of the filters given to {@link createFilterIndex}. */
+export interface FilterIndex<F extends string> {
+  /**
+   * The positions whose record has, for every condition given, the condition's value among its
+   * values (compared as `===` and `Array.prototype.includes` would). A value no record has
+   * matches nothing.
+   * @returns null when no condition is given (no filtering); otherwise a set the caller must
+   *   not modify, since it may be one held by the index
+   */
+  match(conditions: { readonly [N in F]?: FilterCondition }): PositionSet | null;
+}
+
+/**
+ * Builds the index.
+ * @param records the records, whose positions the sets hold
+ * @param filters per filter argument, the values of a record; null and undefined values are
+ *   not indexed, since a condition of null means "not filtered", never "is null"
+ */
+export function createFilterIndex<R, F extends string>(records: readonly R[], filters: { readonly [N in F]: (record: R) => FilterValues }): FilterIndex<F> {
+  const words = wordCount(records.length);
+  const names = Object.keys(filters) as F[];
+  const byFilter = new Map<F, Map<string | boolean, PositionSet>>(names.map((name) => [name, new Map()]));
+  const add = (byValue: Map<string | boolean, PositionSet>, value: string | boolean, position: number) => {
+    let set = byValue.get(value);
+    if (!set) byValue.set(value, (set = new Uint32Array(words)));
+    set[position >>> 5]! |= 1 << (position & 31);
+  };
+  // Record by record, every filter at once: each record object is read from memory only once.
+  for (let position = 0; position < records.length; position++) {
+    const record = records[position]!;
+    for (const name of names) {
+      const values = filters[name](record);
+      if (values === null || values === undefined) continue;
+      const byValue = byFilter.get(name)!;
+      if (typeof values === 'object') for (const value of values) add(byValue, value, position);
+      else add(byValue, values, position);
+    }
+  }
+  return new BitsetFilterIndex(byFilter, new Uint32Array(words));
+}
+
+class BitsetFilterIndex<F extends string> implements FilterIndex<F> {
+  readonly #byFilter: ReadonlyMap<F, ReadonlyMap<string | boolean, PositionSet>>;
+  readonly #empty: PositionSet;
+
+  constructor(byFilter: ReadonlyMap<F, ReadonlyMap<string | boolean, PositionSet>>, empty: PositionSet) {
+    this.#byFilter = byFilter;
+    this.#empty = empty;
+  }
+
+  match(conditions: { readonly [N in F]?: FilterCondition }): PositionSet | null {
+    let matched: PositionSet | null = null;
+    // The sets held by the index are shared: the first one is copied before any intersection.
+    let owned = false;
+    for (const [name, byValue] of this.#byFilter) {
+      const value = conditions[name];
+      if (value === null || value === undefined) continue;
+      const set = byValue.get(value) ?? this.#empty;
+      if (matched === null) {
+        matched = set;
+      } else {
+        if (!owned) {
+          matched = matched.slice();
+          owned = true;
+        }
+        intersectInto(matched, set);
+      }
+    }
+    return matched;
+  }
+}
+
+function wordCount(size: number): number {
+  return (size + 31) >>> 5;
+}
+
+/** The set of `positions` (each below `size`). */
+export function positionSetOf(size: number, positions: ArrayLike<number>): PositionSet {
+  const set = new Uint32Array(wordCount(size));
+  for (let i = 0; i < positions.length; i++) {
+    const position = positions[i]!;
+    set[position >>> 5]! |= 1 << (position & 31);
+  }
+  return set;
+}
+
+/** Removes from `target` the positions not in `other` (a set of the same size). */
+export function intersectInto(target: PositionSet, other: PositionSet): void {
+  for (let w = 0; w < target.length; w++) target[w]! &= other[w]!;
+}
+
+export function hasPosition(set: PositionSet, position: number): boolean {
+  return ((set[position >>> 5]! >>> (position & 31)) & 1) === 1;
+}
+
+/** The number of positions in the set. */
+export function countPositions(set: PositionSet): number {
+  let count = 0;
+  for (let w = 0; w < set.length; w++) {
+    // Bits set in a 32-bit word, summed in pairs, nibbles, then bytes (SWAR popcount).
+    let bits = set[w]!;
+    bits -= (bits >>> 1) & 0x55555555;
+    bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+    count += Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
+  return count;
+}
+
+/** The smallest `max` positions of the set (all when it has fewer), ascending. */
+export function firstPositions(set: PositionSet, max: number): number[] {
+  const positions: number[] = [];
+  for (let w = 0; w < set.length && positions.length < max; w++) {
+    // bits & -bits isolates the lowest bit still set; bits & (bits - 1) clears it.
+    for (let bits = set[w]!; bits !== 0 && positions.length < max; bits &= bits - 1) {
+      positions.push((w << 5) | (31 - Math.clz32(bits & -bits)));
+    }
+  }
+  return positions;
+}
