@@ -37,6 +37,18 @@ export interface GeoIndex {
    * @param predicate counts only the positions for which it returns true
    */
   count(lng: number, lat: number, radiusKm: number, predicate?: (position: number) => boolean): number;
+  /**
+   * Counts the points within `radiusKm` of a location and finds the nearest of them, in one
+   * pass: the same as `{ total: count(...), hits: around(..., maxResults) }`.
+   * @param lng longitude of the location, in degrees
+   * @param lat latitude of the location, in degrees
+   * @param radiusKm search radius in kilometres
+   * @param predicate counts and returns only the positions for which it returns true
+   * @param maxResults returns at most this many hits (a whole number, may be 0), the nearest ones
+   * @returns `total`, the number of points found, and `hits`, the nearest `maxResults` of them
+   *   by ascending distance, equal distances by ascending position
+   */
+  nearest(lng: number, lat: number, radiusKm: number, predicate: ((position: number) => boolean) | undefined, maxResults: number): { total: number; hits: GeoHit[] };
 }
 
 const EARTH_RADIUS_KM = 6371;
@@ -66,29 +78,47 @@ export function createGeoIndex(points: ReadonlyArray<{ lng: number; lat: number 
     located.push(position);
   });
   const tree = new KDBush(located.length);
-  // Unit vectors per KDBush id: a dot product tells inside from outside without trigonometry.
-  const unit = new Float64Array(3 * located.length);
   for (const position of located) {
     const { lng, lat } = points[position]!;
-    unit.set(unitVector(lng, lat), 3 * tree.add(lng, lat));
+    tree.add(lng, lat);
   }
   tree.finish();
-  return new TreeGeoIndex(tree, Int32Array.from(located), points, unit);
+  // nearest() walks KDBush's kd-sorted arrays itself, so it gets per-slot copies of what it
+  // reads: the position and, so that a dot product tells inside from outside without
+  // trigonometry, the unit vector.
+  const slots = tree.ids.length;
+  const slotPositions = new Int32Array(slots);
+  const slotUnits = new Float64Array(3 * slots);
+  for (let slot = 0; slot < slots; slot++) {
+    slotPositions[slot] = located[tree.ids[slot]!]!;
+    slotUnits.set(unitVector(tree.coords[2 * slot]!, tree.coords[2 * slot + 1]!), 3 * slot);
+  }
+  return new TreeGeoIndex(tree, Int32Array.from(located), points, slotPositions, slotUnits);
 }
 
+/** A slot is an index into the kd-sorted arrays of the KDBush tree (`ids`, and `coords` by twos). */
 class TreeGeoIndex implements GeoIndex {
   readonly #tree: KDBush;
   /** KDBush item id → position. */
   readonly #positions: Int32Array;
   readonly #points: ReadonlyArray<{ lng: number; lat: number } | null>;
-  /** KDBush item id → x, y, z of its point on the unit sphere. */
-  readonly #unit: Float64Array;
+  /** Slot → position. */
+  readonly #slotPositions: Int32Array;
+  /** Slot → x, y, z of its point on the unit sphere. */
+  readonly #slotUnits: Float64Array;
 
-  constructor(tree: KDBush, positions: Int32Array, points: ReadonlyArray<{ lng: number; lat: number } | null>, unit: Float64Array) {
+  constructor(
+    tree: KDBush,
+    positions: Int32Array,
+    points: ReadonlyArray<{ lng: number; lat: number } | null>,
+    slotPositions: Int32Array,
+    slotUnits: Float64Array,
+  ) {
     this.#tree = tree;
     this.#positions = positions;
     this.#points = points;
-    this.#unit = unit;
+    this.#slotPositions = slotPositions;
+    this.#slotUnits = slotUnits;
   }
 
   around(lng: number, lat: number, radiusKm: number, predicate?: (position: number) => boolean, maxResults = Infinity): GeoHit[] {
@@ -120,25 +150,195 @@ class TreeGeoIndex implements GeoIndex {
   }
 
   count(lng: number, lat: number, radiusKm: number, predicate?: (position: number) => boolean): number {
-    const unit = this.#unit;
+    return this.nearest(lng, lat, radiusKm, predicate, 0).total;
+  }
+
+  nearest(lng: number, lat: number, radiusKm: number, predicate: ((position: number) => boolean) | undefined, maxResults: number): { total: number; hits: GeoHit[] } {
+    const units = this.#slotUnits;
+    const positions = this.#slotPositions;
     const [qx, qy, qz] = unitVector(lng, lat);
     const cosRadius = Math.cos(Math.min(radiusKm / EARTH_RADIUS_KM, Math.PI));
     const latSpan = (radiusKm / EARTH_RADIUS_KM) * DEGREES * (1 + SLACK);
+    const nearest = new NearestPositions(maxResults);
     let total = 0;
-    for (const [minLng, maxLng] of longitudeRanges(lng, lat, radiusKm)) {
-      for (const id of this.#tree.range(minLng, lat - latSpan, maxLng, lat + latSpan)) {
-        const dot = qx * unit[3 * id]! + qy * unit[3 * id + 1]! + qz * unit[3 * id + 2]!;
-        if (dot < cosRadius - DOT_MARGIN) continue;
-        const position = this.#positions[id]!;
-        if (dot <= cosRadius + DOT_MARGIN) {
-          const point = this.#points[position]!;
-          if (distance(lng, lat, point.lng, point.lat) > radiusKm) continue;
-        }
-        if (!predicate || predicate(position)) total++;
+    const visit = (slot: number): void => {
+      const dot = qx * units[3 * slot]! + qy * units[3 * slot + 1]! + qz * units[3 * slot + 2]!;
+      if (dot < cosRadius - DOT_MARGIN) return;
+      const position = positions[slot]!;
+      if (dot <= cosRadius + DOT_MARGIN) {
+        const point = this.#points[position]!;
+        if (distance(lng, lat, point.lng, point.lat) > radiusKm) return;
       }
+      if (predicate && !predicate(position)) return;
+      total++;
+      if (dot >= nearest.reach) nearest.offer(position, dot);
+    };
+    for (const [minLng, maxLng] of longitudeRanges(lng, lat, radiusKm)) {
+      this.#walk(minLng, lat - latSpan, maxLng, lat + latSpan, lng, lat, visit);
     }
-    return total;
+    return { total, hits: this.#byDistance(lng, lat, nearest.candidates(), maxResults) };
   }
+
+  /**
+   * Calls `visit` with every slot whose point lies in a box, as KDBush's `range` finds them,
+   * but walks the half nearer to (towardsLng, towardsLat) first, so that nearest() fills its
+   * heap with near points early and offers few of the rest.
+   */
+  #walk(minLng: number, minLat: number, maxLng: number, maxLat: number, towardsLng: number, towardsLat: number, visit: (slot: number) => void): void {
+    const { coords, nodeSize } = this.#tree;
+    if (coords.length === 0) return;
+    // Left, right and axis per pending half: at most one per level of a tree of < 2^32 items.
+    const stack = new Uint32Array(96);
+    let top = push(stack, 0, 0, coords.length / 2 - 1, 0);
+    while (top > 0) {
+      const axis = stack[--top]!;
+      const right = stack[--top]!;
+      const left = stack[--top]!;
+      if (right - left <= nodeSize) {
+        for (let slot = left; slot <= right; slot++) {
+          const lng = coords[2 * slot]!;
+          const lat = coords[2 * slot + 1]!;
+          if (lng >= minLng && lng <= maxLng && lat >= minLat && lat <= maxLat) visit(slot);
+        }
+        continue;
+      }
+      const middle = (left + right) >> 1;
+      const lng = coords[2 * middle]!;
+      const lat = coords[2 * middle + 1]!;
+      if (lng >= minLng && lng <= maxLng && lat >= minLat && lat <= maxLat) visit(middle);
+      const lower = axis === 0 ? minLng <= lng : minLat <= lat;
+      const upper = axis === 0 ? maxLng >= lng : maxLat >= lat;
+      // Pushed last, walked first.
+      const towardsLower = axis === 0 ? towardsLng < lng : towardsLat < lat;
+      if (upper && towardsLower) top = push(stack, top, middle + 1, right, 1 - axis);
+      if (lower) top = push(stack, top, left, middle - 1, 1 - axis);
+      if (upper && !towardsLower) top = push(stack, top, middle + 1, right, 1 - axis);
+    }
+  }
+
+  /** The hits for `positions`, ordered as {@link GeoIndex.around} promises and cut to `maxResults`. */
+  #byDistance(lng: number, lat: number, positions: number[], maxResults: number): GeoHit[] {
+    const hits = positions.map((position) => {
+      const point = this.#points[position]!;
+      return { position, distanceKm: distance(lng, lat, point.lng, point.lat) };
+    });
+    hits.sort((a, b) => a.distanceKm - b.distanceKm || a.position - b.position);
+    return hits.length > maxResults ? hits.slice(0, maxResults) : hits;
+  }
+}
+
+/**
+ * Keeps the `capacity` positions offered with the largest dot products (the nearest points)
+ * in a binary heap whose root is the farthest one kept.
+ *
+ * Hits are ordered by haversine kilometres, then by position, and kilometres can order points
+ * differently from dot products when their distances differ only in the last bits (one
+ * distance in several directions, say). So a point dropped within DOT_MARGIN of the root may
+ * still be among the nearest hits: it is kept aside as a close call for the final sort. Points
+ * at one place are close calls too, so the heap need not break ties by position.
+ */
+class NearestPositions {
+  readonly #capacity: number;
+  readonly #positions: number[] = [];
+  readonly #dots: number[] = [];
+  /** Dropped positions and their dot products that were within DOT_MARGIN of the root then. */
+  readonly #closeCalls: number[] = [];
+  readonly #closeCallDots: number[] = [];
+
+  /**
+   * Points with a smaller dot product can neither enter the heap nor be close calls: the
+   * root's minus DOT_MARGIN once the heap is full. Callers skip offering those, which soon
+   * are nearly all.
+   */
+  reach: number;
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+    this.reach = capacity > 0 ? -Infinity : Infinity;
+  }
+
+  offer(position: number, dot: number): void {
+    const positions = this.#positions;
+    const dots = this.#dots;
+    if (positions.length < this.#capacity) {
+      positions.push(position);
+      dots.push(dot);
+      this.#siftUp(positions.length - 1);
+      if (positions.length === this.#capacity) this.reach = dots[0]! - DOT_MARGIN;
+      return;
+    }
+    if (dot <= dots[0]!) {
+      this.#dropped(position, dot);
+      return;
+    }
+    const farthest = positions[0]!;
+    const farthestDot = dots[0]!;
+    positions[0] = position;
+    dots[0] = dot;
+    this.#siftDown(0);
+    this.reach = dots[0]! - DOT_MARGIN;
+    this.#dropped(farthest, farthestDot);
+  }
+
+  /** The positions kept and those dropped too close to the farthest kept one to call, in no order. */
+  candidates(): number[] {
+    const candidates = this.#positions.slice();
+    // `reach` only grows, so close calls dropped early may have fallen out of it since.
+    this.#closeCalls.forEach((position, i) => {
+      if (this.#closeCallDots[i]! >= this.reach) candidates.push(position);
+    });
+    return candidates;
+  }
+
+  #dropped(position: number, dot: number): void {
+    if (dot < this.reach) return;
+    this.#closeCalls.push(position);
+    this.#closeCallDots.push(dot);
+  }
+
+  /** Whether entry i is farther than entry j. */
+  #farther(i: number, j: number): boolean {
+    return this.#dots[i]! < this.#dots[j]!;
+  }
+
+  #swap(i: number, j: number): void {
+    const positions = this.#positions;
+    const dots = this.#dots;
+    const position = positions[i]!;
+    const dot = dots[i]!;
+    positions[i] = positions[j]!;
+    dots[i] = dots[j]!;
+    positions[j] = position;
+    dots[j] = dot;
+  }
+
+  #siftUp(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.#farther(i, parent)) return;
+      this.#swap(i, parent);
+      i = parent;
+    }
+  }
+
+  #siftDown(i: number): void {
+    const size = this.#positions.length;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) return;
+      const child = left + 1 < size && this.#farther(left + 1, left) ? left + 1 : left;
+      if (!this.#farther(child, i)) return;
+      this.#swap(i, child);
+      i = child;
+    }
+  }
+}
+
+function push(stack: Uint32Array, top: number, left: number, right: number, axis: number): number {
+  stack[top] = left;
+  stack[top + 1] = right;
+  stack[top + 2] = axis;
+  return top + 3;
 }
 
 function unitVector(lng: number, lat: number): [x: number, y: number, z: number] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distance } from 'geokdbush';
-import { createGeoIndex, type GeoHit } from '../../server/geoIndex.ts';
+import { createGeoIndex, type GeoHit, type GeoIndex } from '../../server/geoIndex.ts';
 
 type Point = { lng: number; lat: number } | null;
 
@@ -27,6 +27,34 @@ function bruteForce(points: Point[], centre: { lng: number; lat: number }, radiu
 function expectSameHits(actual: GeoHit[], expected: GeoHit[]): void {
   expect(actual.map((hit) => hit.position)).toEqual(expected.map((hit) => hit.position));
   actual.forEach((hit, i) => expect(hit.distanceKm).toBeCloseTo(expected[i]!.distanceKm, 9));
+}
+
+/**
+ * Checks nearest() for several maxResults against the expected hits (all of them, in order)
+ * and against count() and around(), which it replaces.
+ */
+function expectNearest(index: GeoIndex, centre: { lng: number; lat: number }, radiusKm: number, keep: ((position: number) => boolean) | undefined, expected: GeoHit[]): void {
+  for (const maxResults of [0, 1, 5, expected.length, expected.length + 5, 1500]) {
+    const label = `${centre.lng} ${centre.lat} ${radiusKm} km, ${maxResults} results${keep ? ', predicate' : ''}`;
+    const { total, hits } = index.nearest(centre.lng, centre.lat, radiusKm, keep, maxResults);
+    expect(total, label).toBe(expected.length);
+    expectSameHits(hits, expected.slice(0, maxResults));
+    expect({ total, hits }, label).toEqual({
+      total: index.count(centre.lng, centre.lat, radiusKm, keep),
+      hits: index.around(centre.lng, centre.lat, radiusKm, keep, maxResults),
+    });
+  }
+}
+
+/** The point `km` from a location in the direction `bearingDeg` (clockwise from north), on the 6371 km sphere. */
+function destination(from: { lng: number; lat: number }, km: number, bearingDeg: number): { lng: number; lat: number } {
+  const rad = Math.PI / 180;
+  const angle = km / 6371;
+  const bearing = bearingDeg * rad;
+  const lat1 = from.lat * rad;
+  const lat2 = Math.asin(Math.sin(lat1) * Math.cos(angle) + Math.cos(lat1) * Math.sin(angle) * Math.cos(bearing));
+  const dLng = Math.atan2(Math.sin(bearing) * Math.sin(angle) * Math.cos(lat1), Math.cos(angle) - Math.sin(lat1) * Math.sin(lat2));
+  return { lng: from.lng + dLng / rad, lat: lat2 / rad };
 }
 
 // Seeded points across Switzerland (lng 5.96–10.49, lat 45.82–47.81), one in twelve missing.
@@ -146,11 +174,81 @@ describe('createGeoIndex', () => {
     });
   });
 
+  describe('nearest', () => {
+    it('counts and returns the same hits as a brute-force haversine sort, with and without a predicate', () => {
+      const even = (position: number) => position % 2 === 0;
+      for (const centre of Object.values(centres)) {
+        for (const radiusKm of [5, 20, 50, 150, 1000]) {
+          expectNearest(swiss, centre, radiusKm, undefined, bruteForce(swissPoints, centre, radiusKm));
+          expectNearest(swiss, centre, radiusKm, even, bruteForce(swissPoints, centre, radiusKm, even));
+        }
+      }
+      expect(bruteForce(swissPoints, centres.Bern, 50, even).length).toBeGreaterThan(5);
+    });
+
+    it('orders points at the same place by position, also across a cut', () => {
+      // 40 of 80 records share one trailhead, the others lie 76 and 153 m east of it.
+      const points: Point[] = Array.from({ length: 80 }, (_, i) => ({ lng: 8.0 + (i % 4 === 3 ? 0 : (i % 4) * 1e-3), lat: 46.5 }));
+      const centre = { lng: 8.0, lat: 46.5 };
+      const index = createGeoIndex(points);
+      const odd = (position: number) => position % 2 === 1;
+      expectNearest(index, centre, 10, undefined, bruteForce(points, centre, 10));
+      expectNearest(index, centre, 10, odd, bruteForce(points, centre, 10, odd));
+      for (const maxResults of [39, 40, 41]) {
+        const { hits } = index.nearest(centre.lng, centre.lat, 10, undefined, maxResults);
+        expect(hits.map((hit) => hit.position)).toEqual(bruteForce(points, centre, 10).slice(0, maxResults).map((hit) => hit.position));
+      }
+    });
+
+    it('orders points at one distance in many directions by the kilometres it returns, then by position', () => {
+      // The distances differ in their last bits only, in an order unrelated to their dot
+      // products; a cut anywhere must keep the points that sort first by kilometres.
+      const centre = centres.Bern;
+      const points: Point[] = Array.from({ length: 360 }, (_, i) => destination(centre, 10, (i * 137) % 360));
+      const index = createGeoIndex(points);
+      const byKilometres = points
+        .map((point, position) => ({ position, distanceKm: distance(centre.lng, centre.lat, point!.lng, point!.lat) }))
+        .sort((a, b) => a.distanceKm - b.distanceKm || a.position - b.position);
+      expect(new Set(byKilometres.map((hit) => hit.distanceKm)).size).toBeGreaterThan(10);
+      for (let maxResults = 0; maxResults <= points.length; maxResults++) {
+        expect(index.nearest(centre.lng, centre.lat, 20, undefined, maxResults)).toEqual({ total: 360, hits: byKilometres.slice(0, maxResults) });
+      }
+      const third = (position: number) => position % 3 === 0;
+      expectNearest(index, centre, 20, third, byKilometres.filter((hit) => third(hit.position)));
+    });
+
+    it('includes a point exactly on the radius and leaves out one just beyond it', () => {
+      const centre = centres.Bern;
+      const index = createGeoIndex([{ lng: 7.9, lat: 47.2 }, { lng: 7.2, lat: 46.5 }]);
+      const edgeKm = distance(centre.lng, centre.lat, 7.9, 47.2);
+      expect(index.nearest(centre.lng, centre.lat, edgeKm, undefined, 5)).toEqual({ total: 1, hits: [{ position: 0, distanceKm: edgeKm }] });
+      expect(index.nearest(centre.lng, centre.lat, edgeKm * (1 - 1e-12), undefined, 5)).toEqual({ total: 0, hits: [] });
+    });
+
+    it('counts and finds across the antimeridian and around a pole', () => {
+      const points: Point[] = [
+        { lng: 179.9, lat: 0 },
+        { lng: -179.9, lat: 0 },
+        { lng: 179.0, lat: 0 },
+        { lng: 0, lat: 89.9 },
+        { lng: 180, lat: 89.5 },
+        { lng: -90, lat: 89.95 },
+        { lng: -179.9, lat: 0 },
+      ];
+      const index = createGeoIndex(points);
+      for (const [lng, lat, radiusKm] of [[-179.95, 0, 30], [179.95, 0, 150], [0, 89.8, 80], [90, 89.99, 20], [0, 0, 20015]] as const) {
+        expectNearest(index, { lng, lat }, radiusKm, undefined, bruteForce(points, { lng, lat }, radiusKm));
+      }
+      expect(index.nearest(-179.95, 0, 30, undefined, 2)).toMatchObject({ total: 3, hits: [{ position: 1 }, { position: 6 }] });
+    });
+  });
+
   describe('building', () => {
     it('answers nothing for no points', () => {
       for (const index of [createGeoIndex([]), createGeoIndex([null, null])]) {
         expect(index.around(7.45, 46.95, 50)).toEqual([]);
         expect(index.count(7.45, 46.95, 50)).toBe(0);
+        expect(index.nearest(7.45, 46.95, 50, undefined, 20)).toEqual({ total: 0, hits: [] });
       }
     });
 
