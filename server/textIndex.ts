@@ -26,9 +26,10 @@ export interface TextIndex {
    * distinct words count.
    * @returns document positions (indexes into the `docs` given at build time), possibly
    *   empty; or null when `query` has no word at all (empty, blanks, punctuation), which
-   *   callers treat as "no text filter".
+   *   callers treat as "no text filter". A plain array: a typed array this size would
+   *   cost an allocation outside the JS heap on every search.
    */
-  search(query: string): Int32Array | null;
+  search(query: string): readonly number[] | null;
 }
 
 /** Query words shorter than this match only exactly or as a prefix, never with a typo. */
@@ -103,6 +104,11 @@ class FuzzyTextIndex implements TextIndex {
   readonly #scoreSum: Uint16Array;
   readonly #candidates: Int32Array;
   #stamp = 0;
+  // Scratch of #rank, grown to the largest size asked so far: the counts per key, and the
+  // keys per candidate. Typed arrays above 64 bytes live outside the JS heap and cost a
+  // malloc each, which a search of a few matches would otherwise spend most of its time on.
+  #counts = new Int32Array(0);
+  #keys = new Int32Array(0);
 
   constructor(size: number, fields: Index[], terms: readonly string[], typos: (word: string) => string[]) {
     this.#fields = fields;
@@ -115,7 +121,7 @@ class FuzzyTextIndex implements TextIndex {
     this.#candidates = new Int32Array(size);
   }
 
-  search(query: string): Int32Array | null {
+  search(query: string): readonly number[] | null {
     const words = [...new Set(queryWords(query))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return null;
 
@@ -175,7 +181,7 @@ class FuzzyTextIndex implements TextIndex {
         }
         count = kept;
       }
-      if (count === 0) return new Int32Array(0);
+      if (count === 0) return [];
       previous = current;
     }
 
@@ -184,23 +190,35 @@ class FuzzyTextIndex implements TextIndex {
 
   /**
    * Orders the first `count` candidates (all marked with `stamp`) by worst tier, tier sum,
-   * score sum, then position: a counting sort over those small integer keys, fed in
-   * position order.
+   * score sum, then position. Those keys are small integers. A few candidates are sorted on
+   * key and position packed into one 32-bit integer; many (or keys too wide to pack), by a
+   * counting sort over the keys fed in position order, which a scan of every position gives.
    */
-  #rank(count: number, stamp: number, wordCount: number): Int32Array {
+  #rank(count: number, stamp: number, wordCount: number): number[] {
     const worstTier = this.#worstTier;
     const tierSum = this.#tierSum;
     const scoreSum = this.#scoreSum;
-    let inOrder = this.#candidates.subarray(0, count);
-    // Sorting a few candidates beats scanning every position; many are cheaper to scan.
-    if (count * 16 < this.#mark.length) inOrder.sort();
-    else inOrder = this.#marked(stamp, count);
-
+    const size = this.#mark.length;
     const tierCount = KINDS * this.#fields.length;
     const tierSpan = (tierCount - 1) * wordCount + 1;
     const scoreSpan = (RESOLUTION - 1) * wordCount + 1;
-    const counts = new Int32Array(tierCount * tierSpan * scoreSpan + 1);
-    const keys = new Int32Array(count);
+    const keyCount = tierCount * tierSpan * scoreSpan;
+    const keys = this.#scratchKeys(count);
+    const ranked = new Array<number>(count);
+    const inOrder = this.#candidates.subarray(0, count);
+
+    if (count * 16 < size && keyCount * size <= 0x7fffffff) {
+      for (let i = 0; i < count; i++) {
+        const p = inOrder[i]!;
+        keys[i] = ((worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]!) * size + p;
+      }
+      keys.sort();
+      for (let i = 0; i < count; i++) ranked[i] = keys[i]! % size;
+      return ranked;
+    }
+
+    this.#marked(stamp, inOrder);
+    const counts = this.#zeroedCounts(keyCount + 1);
     for (let i = 0; i < count; i++) {
       const p = inOrder[i]!;
       const key = (worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]!;
@@ -208,19 +226,30 @@ class FuzzyTextIndex implements TextIndex {
       counts[key + 1]!++;
     }
     for (let k = 1; k < counts.length; k++) counts[k]! += counts[k - 1]!;
-    const ranked = new Int32Array(count);
     for (let i = 0; i < count; i++) ranked[counts[keys[i]!]!++] = inOrder[i]!;
     return ranked;
   }
 
-  /** The `count` positions marked with `stamp`, ascending. */
-  #marked(stamp: number, count: number): Int32Array {
+  /** Writes the positions marked with `stamp`, ascending, into `positions` (as many as it holds). */
+  #marked(stamp: number, positions: Int32Array): void {
     const mark = this.#mark;
-    const positions = new Int32Array(count);
-    for (let p = 0, i = 0; i < count; p++) {
+    for (let p = 0, i = 0; i < positions.length; p++) {
       if (mark[p] === stamp) positions[i++] = p;
     }
-    return positions;
+  }
+
+  /** `length` zeroed counts, in the scratch array. */
+  #zeroedCounts(length: number): Int32Array {
+    if (this.#counts.length < length) this.#counts = new Int32Array(length);
+    const counts = this.#counts.subarray(0, length);
+    counts.fill(0);
+    return counts;
+  }
+
+  /** Room for `length` keys, in the scratch array. */
+  #scratchKeys(length: number): Int32Array {
+    if (this.#keys.length < length) this.#keys = new Int32Array(length);
+    return this.#keys.subarray(0, length);
   }
 
   #postings(word: string): WordPostings {
@@ -234,16 +263,17 @@ class FuzzyTextIndex implements TextIndex {
         if (!term.startsWith(word)) matches.push({ term, kind: TYPO });
       }
     }
-    const tiers: Buckets[][] = Array.from({ length: KINDS * this.#fields.length }, () => []);
+    const tiers: Buckets[][] = [];
     let size = 0;
-    this.#fields.forEach((field, f) => {
+    for (let f = 0; f < this.#fields.length; f++) {
+      for (let kind = 0; kind < KINDS; kind++) tiers.push([]);
       for (const { term, kind } of matches) {
-        const buckets = field.search(term, { resolve: false }).result as Buckets;
+        const buckets = this.#fields[f]!.search(term, { resolve: false }).result as Buckets;
         if (buckets.length === 0) continue;
         tiers[KINDS * f + kind]!.push(buckets);
         for (const ids of buckets) size += ids?.length ?? 0;
       }
-    });
+    }
     return { tiers, size };
   }
 }
@@ -274,6 +304,8 @@ const HYPHEN = /[-\u2010\u2011]/;
 const MARKS = /\p{M}/gu;
 const GERMAN_UMLAUT = /([aou])\u0308/g;
 const HAS_GERMAN_UMLAUT = /[aou]\u0308/;
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
 
 function decompose(text: string): string {
   return text.toLowerCase().normalize('NFD').replace(SPECIAL_LETTER, (c) => SPECIAL_LETTERS[c]!);
@@ -305,6 +337,9 @@ function documentWords(text: string): string[] {
 
 /** The words of a query, folded like {@link documentWords}; compounds count as their parts. */
 function queryWords(query: string): string[] {
+  // Most queries are plain ASCII, where folding is lower case and a word is a run of letters
+  // and digits (\p{L}, \p{N} and \p{M} hold no other ASCII character): no NFD, no Unicode classes.
+  if (ASCII.test(query)) return query.toLowerCase().match(ASCII_WORD) ?? [];
   const words: string[] = [];
   for (const [compound] of decompose(query).matchAll(WORD)) {
     for (const part of compound.split(HYPHEN)) {

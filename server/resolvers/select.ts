@@ -54,7 +54,7 @@ export function selectRecords<R>(
 }
 
 /** The positions found by a text search that also pass the filter. */
-function textMatches(size: number, positions: Int32Array, filter: PositionSet | null): PositionSet {
+function textMatches(size: number, positions: readonly number[], filter: PositionSet | null): PositionSet {
   const matched = positionSetOf(size, positions);
   if (filter) intersectInto(matched, filter);
   return matched;

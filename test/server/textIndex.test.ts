@@ -109,6 +109,15 @@ describe('createTextIndex', () => {
       expect(Array.from(index.search('fuss')!)).toEqual([0, 1]);
     });
 
+    it('splits and folds a plain ASCII query as it does any other query', () => {
+      // "¿" is no word character: appended, it leaves the words as they were, but the query is no longer ASCII.
+      const queries = ['ZURICH', 'saas-fee', 'Saas--Fee!', 'lugano,genf', 'Sils/Segl', 'rund_gang', 'strassenbahn-rundfahrt 12', "d'eau", '  Zermatt\t', '-', 'x9y'];
+      for (const query of queries) {
+        expect(de.names(query), query).toEqual(de.names(`${query}¿`));
+      }
+      expect(de.names('Saas--Fee!')).toEqual(['Saas-Fee']);
+    });
+
     it('finds Neuchâtel without its circumflex in any field', () => {
       expect(fr.names('neuchatel')).toEqual(['Neuchâtel']);
       expect(de.names('Neuchatel')).toEqual(['Neuenburg']);
@@ -275,6 +284,26 @@ describe('createTextIndex', () => {
       // The same in a small index, where scanning every position is cheaper.
       const small = createTextIndex([['Zermatter Höhenweg'], ['Wanderweg'], ['Zermatt']]);
       expect(Array.from(small.search('zermat')!)).toEqual([0, 2]);
+    });
+
+    it('ranks by field, kind and place the same way whether the matches are few or many among the documents', () => {
+      const docs: Doc[] = [
+        ['Lago Maggiore', 'Boat trip from Locarno'],
+        ['Locarno', null],
+        ['Films by the lake', 'Locarnese shores'],
+        ['Ascona', 'Next to Locarno, on the lake'],
+        ['Locarno Film Festival', 'Every August by the lake'],
+        ['Lakeside Locarno', 'Lake walk'],
+      ];
+      const small = createTextIndex(docs);
+      // Padding past the matches leaves the positions of the first documents as they are.
+      const large = createTextIndex([...docs, ...Array.from({ length: 300 }, (_, i): Doc => [`Wanderweg ${i}`, null])]);
+      for (const query of ['locarno', 'lake', 'locarno lake', 'locarnoo', 'film lake']) {
+        const few = Array.from(large.search(query)!);
+        expect(few.length * 16, query).toBeLessThan(306);
+        expect(few, query).toEqual(Array.from(small.search(query)!));
+      }
+      expect(Array.from(large.search('locarno lake')!)).toEqual([5, 4, 3]);
     });
   });
 
