@@ -3,7 +3,7 @@
  * by distance with near-me, else best text match first with q, else the area's default order.
  */
 
-import { countPositions, firstPositions, hasPosition, intersectInto, positionSetOf, type PositionSet } from '../filterIndex.ts';
+import { countPositions, firstPositions, hasPosition, positionSetOf, type Intersection } from '../filterIndex.ts';
 import type { AreaStore } from '../store.ts';
 import type { NearMe } from './args.ts';
 
@@ -24,7 +24,7 @@ export interface Selection<R> {
  */
 export function selectRecords<R>(
   area: AreaStore<R, string>,
-  options: { q: string | null; near: NearMe | null; filter: PositionSet | null; end: number },
+  options: { q: string | null; near: NearMe | null; filter: Intersection | null; end: number },
 ): Selection<R> {
   const { records } = area;
   const { q, near, filter, end } = options;
@@ -54,8 +54,7 @@ export function selectRecords<R>(
 }
 
 /** The positions found by a text search that also pass the filter. */
-function textMatches(size: number, positions: readonly number[], filter: PositionSet | null): PositionSet {
-  const matched = positionSetOf(size, positions);
-  if (filter) intersectInto(matched, filter);
-  return matched;
+function textMatches(size: number, positions: readonly number[], filter: Intersection | null): Intersection {
+  const found = positionSetOf(size, positions);
+  return filter ? [found, ...filter] : [found];
 }

@@ -4,10 +4,9 @@ import {
   createFilterIndex,
   firstPositions,
   hasPosition,
-  intersectInto,
   positionSetOf,
   type FilterCondition,
-  type PositionSet,
+  type Intersection,
 } from '../../server/filterIndex.ts';
 
 interface Item {
@@ -30,9 +29,9 @@ function items(count: number): Item[] {
 
 const FILTERS = { kind: (r: Item) => r.kind, tag: (r: Item) => r.tags, open: (r: Item) => r.open };
 
-/** The positions of the set, ascending, read bit by bit. */
-function positionsOf(set: PositionSet, size: number): number[] {
-  return Array.from({ length: size }, (_, p) => p).filter((p) => hasPosition(set, p));
+/** The positions of the intersection, ascending, read one by one. */
+function positionsOf(sets: Intersection, size: number): number[] {
+  return Array.from({ length: size }, (_, p) => p).filter((p) => hasPosition(sets, p));
 }
 
 describe('createFilterIndex', () => {
@@ -60,8 +59,11 @@ describe('createFilterIndex', () => {
             expect(matched).toBeNull();
             continue;
           }
-          expect(positionsOf(matched!, records.length), JSON.stringify({ kind, tag, open })).toEqual(expected);
-          expect(countPositions(matched!)).toBe(expected.length);
+          const label = JSON.stringify({ kind, tag, open });
+          expect(positionsOf(matched!, records.length), label).toEqual(expected);
+          expect(countPositions(matched!), label).toBe(expected.length);
+          expect(firstPositions(matched!, 7), label).toEqual(expected.slice(0, 7));
+          expect(firstPositions(matched!, records.length), label).toEqual(expected);
           combinations++;
         }
       }
@@ -75,11 +77,11 @@ describe('createFilterIndex', () => {
     expect(anyKind).toBe(records.filter((record) => record.kind !== null).length);
   });
 
-  it('leaves its own sets unchanged when it intersects them', () => {
-    const hikes = [...index.match({ kind: 'hike' })!];
+  it('answers the same sets for the same condition, whatever was asked before', () => {
+    const hikes = positionsOf(index.match({ kind: 'hike' })!, records.length);
     index.match({ kind: 'hike', tag: 'family', open: true });
     index.match({ kind: 'hike', tag: 'unknown' });
-    expect([...index.match({ kind: 'hike' })!]).toEqual(hikes);
+    expect(positionsOf(index.match({ kind: 'hike' })!, records.length)).toEqual(hikes);
     expect(countPositions(index.match({ kind: 'unknown' })!)).toBe(0);
   });
 
@@ -95,29 +97,34 @@ describe('position sets', () => {
   const size = 97;
   const positions = [0, 1, 30, 31, 32, 33, 63, 64, 95, 96];
   const set = positionSetOf(size, positions);
+  const all = Array.from({ length: size }, (_, p) => p);
+  const full = positionSetOf(size, all);
 
   it('holds exactly the positions it was made of', () => {
-    expect(positionsOf(set, size)).toEqual(positions);
-    expect(countPositions(set)).toBe(positions.length);
+    expect(positionsOf([set], size)).toEqual(positions);
+    expect(countPositions([set])).toBe(positions.length);
   });
 
   it('lists the first positions in ascending order, all of them when fewer are asked', () => {
-    expect(firstPositions(set, 0)).toEqual([]);
-    expect(firstPositions(set, 4)).toEqual([0, 1, 30, 31]);
-    expect(firstPositions(set, 5)).toEqual([0, 1, 30, 31, 32]);
-    expect(firstPositions(set, 100)).toEqual(positions);
+    expect(firstPositions([set], 0)).toEqual([]);
+    expect(firstPositions([set], 4)).toEqual([0, 1, 30, 31]);
+    expect(firstPositions([set], 5)).toEqual([0, 1, 30, 31, 32]);
+    expect(firstPositions([set], 100)).toEqual(positions);
   });
 
   it('counts and lists a full set', () => {
-    const all = Array.from({ length: size }, (_, p) => p);
-    const full = positionSetOf(size, all);
-    expect(countPositions(full)).toBe(size);
-    expect(firstPositions(full, size)).toEqual(all);
+    expect(countPositions([full])).toBe(size);
+    expect(firstPositions([full], size)).toEqual(all);
   });
 
-  it('intersects in place', () => {
-    const target = positionSetOf(size, [1, 31, 40, 96]);
-    intersectInto(target, set);
-    expect(positionsOf(target, size)).toEqual([1, 31, 96]);
+  it('reads the intersection of several sets, the highest bit of a word included', () => {
+    const other = positionSetOf(size, [1, 31, 40, 63, 96]);
+    const expected = [1, 31, 63, 96];
+    for (const sets of [[set, other], [other, full, set], [full, set, other, full]]) {
+      expect(positionsOf(sets, size)).toEqual(expected);
+      expect(countPositions(sets)).toBe(expected.length);
+      expect(firstPositions(sets, 3)).toEqual(expected.slice(0, 3));
+    }
+    expect(countPositions([full, positionSetOf(size, [])])).toBe(0);
   });
 });
