@@ -26,10 +26,11 @@ export interface TextIndex {
    * distinct words count.
    * @returns document positions (indexes into the `docs` given at build time), possibly
    *   empty; or null when `query` has no word at all (empty, blanks, punctuation), which
-   *   callers treat as "no text filter". A plain array: a typed array this size would
-   *   cost an allocation outside the JS heap on every search.
+   *   callers treat as "no text filter". An array for a few positions, an Int32Array for
+   *   many: a typed array of more than 64 bytes costs an allocation outside the JS heap,
+   *   which for a few positions is most of a search, and a large plain array costs more.
    */
-  search(query: string): readonly number[] | null;
+  search(query: string): ArrayLike<number> | null;
 }
 
 /** Query words shorter than this match only exactly or as a prefix, never with a typo. */
@@ -121,7 +122,7 @@ class FuzzyTextIndex implements TextIndex {
     this.#candidates = new Int32Array(size);
   }
 
-  search(query: string): readonly number[] | null {
+  search(query: string): ArrayLike<number> | null {
     const words = [...new Set(queryWords(query))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return null;
 
@@ -194,7 +195,7 @@ class FuzzyTextIndex implements TextIndex {
    * key and position packed into one 32-bit integer; many (or keys too wide to pack), by a
    * counting sort over the keys fed in position order, which a scan of every position gives.
    */
-  #rank(count: number, stamp: number, wordCount: number): number[] {
+  #rank(count: number, stamp: number, wordCount: number): ArrayLike<number> {
     const worstTier = this.#worstTier;
     const tierSum = this.#tierSum;
     const scoreSum = this.#scoreSum;
@@ -204,7 +205,6 @@ class FuzzyTextIndex implements TextIndex {
     const scoreSpan = (RESOLUTION - 1) * wordCount + 1;
     const keyCount = tierCount * tierSpan * scoreSpan;
     const keys = this.#scratchKeys(count);
-    const ranked = new Array<number>(count);
     const inOrder = this.#candidates.subarray(0, count);
 
     if (count * 16 < size && keyCount * size <= 0x7fffffff) {
@@ -213,6 +213,7 @@ class FuzzyTextIndex implements TextIndex {
         keys[i] = ((worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]!) * size + p;
       }
       keys.sort();
+      const ranked = new Array<number>(count);
       for (let i = 0; i < count; i++) ranked[i] = keys[i]! % size;
       return ranked;
     }
@@ -226,6 +227,7 @@ class FuzzyTextIndex implements TextIndex {
       counts[key + 1]!++;
     }
     for (let k = 1; k < counts.length; k++) counts[k]! += counts[k - 1]!;
+    const ranked = new Int32Array(count);
     for (let i = 0; i < count; i++) ranked[counts[keys[i]!]!++] = inOrder[i]!;
     return ranked;
   }

@@ -54,7 +54,7 @@ export function selectRecords<R>(
 }
 
 /** The positions found by a text search that also pass the filter. */
-function textMatches(size: number, positions: readonly number[], filter: Intersection | null): Intersection {
+function textMatches(size: number, positions: ArrayLike<number>, filter: Intersection | null): Intersection {
   const found = positionSetOf(size, positions);
   return filter ? [found, ...filter] : [found];
 }
