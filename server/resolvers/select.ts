@@ -33,8 +33,7 @@ export function selectRecords<R>(
   if (near) {
     const accepted = positions ? textMatches(records.length, positions, filter) : filter;
     const accept = accepted ? (p: number) => hasPosition(accepted, p) : undefined;
-    const total = area.geo.count(near.lng, near.lat, near.radiusKm, accept);
-    const hits = end === 0 ? [] : area.geo.around(near.lng, near.lat, near.radiusKm, accept, end);
+    const { total, hits } = area.geo.nearest(near.lng, near.lat, near.radiusKm, accept, end);
     return { items: hits.map((hit) => records[hit.position]!), total, distancesKm: hits.map((hit) => hit.distanceKm) };
   }
   if (positions) {
