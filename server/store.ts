@@ -1,7 +1,8 @@
 /**
  * The in-memory store the resolvers read: per locale and area, the records in their
  * default order, a lookup by id, a full-text index, a geo index and the sets of the filter
- * arguments, all built once per snapshot. A new snapshot gets a new store; requests in flight keep the one they started with.
+ * arguments, all built once per snapshot. A new snapshot gets a new store; requests in
+ * flight keep the one they started with.
  */
 
 import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../sync/snapshot.ts';
