@@ -30,8 +30,8 @@ function expectSameHits(actual: GeoHit[], expected: GeoHit[]): void {
 }
 
 /**
- * Checks nearest() for several maxResults against the expected hits (all of them, in order)
- * and against count() and around(), which it replaces.
+ * Checks nearest() for several maxResults, 0 and more than there are among them, against the
+ * expected hits (all of them, in order): the total is always all of them, the hits their start.
  */
 function expectNearest(index: GeoIndex, centre: { lng: number; lat: number }, radiusKm: number, keep: ((position: number) => boolean) | undefined, expected: GeoHit[]): void {
   for (const maxResults of [0, 1, 5, expected.length, expected.length + 5, 1500]) {
@@ -39,10 +39,6 @@ function expectNearest(index: GeoIndex, centre: { lng: number; lat: number }, ra
     const { total, hits } = index.nearest(centre.lng, centre.lat, radiusKm, keep, maxResults);
     expect(total, label).toBe(expected.length);
     expectSameHits(hits, expected.slice(0, maxResults));
-    expect({ total, hits }, label).toEqual({
-      total: index.count(centre.lng, centre.lat, radiusKm, keep),
-      hits: index.around(centre.lng, centre.lat, radiusKm, keep, maxResults),
-    });
   }
 }
 
@@ -77,126 +73,97 @@ const centres = {
 };
 
 describe('createGeoIndex', () => {
-  describe('around', () => {
-    it('returns the same hits as a brute-force haversine sort', () => {
-      for (const [name, centre] of Object.entries(centres)) {
-        for (const radiusKm of [5, 20, 50, 150, 1000]) {
-          const expected = bruteForce(swissPoints, centre, radiusKm);
-          expectSameHits(swiss.around(centre.lng, centre.lat, radiusKm), expected);
-          expect(swiss.count(centre.lng, centre.lat, radiusKm), `${name} ${radiusKm} km`).toBe(expected.length);
+  describe('nearest', () => {
+    it('counts and returns the same hits as a brute-force haversine sort, with and without a predicate', () => {
+      const even = (position: number) => position % 2 === 0;
+      for (const centre of Object.values(centres)) {
+        for (const radiusKm of [5, 20, 50, 80, 100, 150, 1000]) {
+          expectNearest(swiss, centre, radiusKm, undefined, bruteForce(swissPoints, centre, radiusKm));
+          expectNearest(swiss, centre, radiusKm, even, bruteForce(swissPoints, centre, radiusKm, even));
         }
       }
       expect(bruteForce(swissPoints, centres.Bern, 50).length).toBeGreaterThan(20);
+      expect(bruteForce(swissPoints, centres.Bern, 50, even).length).toBeGreaterThan(5);
     });
 
-    it('returns the nearest hits first when cut to a maximum', () => {
+    it('returns the nearest hits first when cut to a maximum, and none for a maximum of 0', () => {
       for (const centre of Object.values(centres)) {
-        const all = swiss.around(centre.lng, centre.lat, 100);
+        const all = bruteForce(swissPoints, centre, 100);
+        expect(all.length).toBeGreaterThan(20);
         for (const maxResults of [1, 7, 20, all.length, all.length + 5]) {
-          expect(swiss.around(centre.lng, centre.lat, 100, undefined, maxResults)).toEqual(all.slice(0, maxResults));
+          const { total, hits } = swiss.nearest(centre.lng, centre.lat, 100, undefined, maxResults);
+          expect(total).toBe(all.length);
+          expectSameHits(hits, all.slice(0, maxResults));
         }
-        expect(swiss.around(centre.lng, centre.lat, 100, undefined, 0)).toEqual([]);
-      }
-    });
-
-    it('applies the predicate to positions, with and without a maximum', () => {
-      const even = (position: number) => position % 2 === 0;
-      for (const centre of Object.values(centres)) {
-        const expected = bruteForce(swissPoints, centre, 80, even);
-        expectSameHits(swiss.around(centre.lng, centre.lat, 80, even), expected);
-        expectSameHits(swiss.around(centre.lng, centre.lat, 80, even, 5), expected.slice(0, 5));
-        expect(swiss.count(centre.lng, centre.lat, 80, even)).toBe(expected.length);
+        expect(swiss.nearest(centre.lng, centre.lat, 100, undefined, 0)).toEqual({ total: all.length, hits: [] });
       }
     });
 
     it('never returns a point without coordinates and keeps positions of the input array', () => {
       const points: Point[] = [null, { lng: 7.45, lat: 46.95 }, null, { lng: 7.46, lat: 46.95 }, null];
-      const index = createGeoIndex(points);
-      expect(index.around(7.45, 46.95, 1000).map((hit) => hit.position)).toEqual([1, 3]);
-      expect(index.count(7.45, 46.95, 1000)).toBe(2);
-      for (const hit of swiss.around(centres.Bern.lng, centres.Bern.lat, 1000)) {
-        expect(swissPoints[hit.position]).not.toBeNull();
-      }
+      const { total, hits } = createGeoIndex(points).nearest(7.45, 46.95, 1000, undefined, points.length);
+      expect(total).toBe(2);
+      expect(hits.map((hit) => hit.position)).toEqual([1, 3]);
+      const swissHits = swiss.nearest(centres.Bern.lng, centres.Bern.lat, 1000, undefined, swissPoints.length).hits;
+      expect(swissHits.length).toBeGreaterThan(300);
+      for (const hit of swissHits) expect(swissPoints[hit.position]).not.toBeNull();
     });
 
     it('includes a point exactly on the radius and leaves out one just beyond it', () => {
       const centre = centres.Bern;
-      const points: Point[] = [{ lng: 7.9, lat: 47.2 }, { lng: 7.2, lat: 46.5 }];
-      const index = createGeoIndex(points);
+      const index = createGeoIndex([{ lng: 7.9, lat: 47.2 }, { lng: 7.2, lat: 46.5 }]);
       const edgeKm = distance(centre.lng, centre.lat, 7.9, 47.2);
-      expect(index.around(centre.lng, centre.lat, edgeKm)).toEqual([{ position: 0, distanceKm: edgeKm }]);
-      expect(index.count(centre.lng, centre.lat, edgeKm)).toBe(1);
-      const justShort = edgeKm * (1 - 1e-12);
-      expect(index.around(centre.lng, centre.lat, justShort)).toEqual([]);
-      expect(index.count(centre.lng, centre.lat, justShort)).toBe(0);
-    });
-
-    it('orders points at the same distance by position, also across a cut', () => {
-      // 60 records share one trailhead; a cut at 5 must keep the five lowest positions.
-      const points: Point[] = Array.from({ length: 80 }, (_, i) => (i % 4 === 3 ? { lng: 8.0, lat: 46.5 } : { lng: 8.0 + (i % 4) * 1e-3, lat: 46.5 }));
-      const index = createGeoIndex(points);
-      const same = points.flatMap((point, position) => (point!.lng === 8.0 ? [position] : []));
-      expect(same).toHaveLength(40);
-      const hits = index.around(8.0, 46.5, 10);
-      expect(hits.slice(0, 40).map((hit) => hit.position)).toEqual(same);
-      expect(hits.slice(0, 40).every((hit) => hit.distanceKm === 0)).toBe(true);
-      expect(index.around(8.0, 46.5, 10, undefined, 5).map((hit) => hit.position)).toEqual(same.slice(0, 5));
-      expectSameHits(hits, bruteForce(points, { lng: 8.0, lat: 46.5 }, 10));
-    });
-
-    it('gives distances in kilometres', () => {
-      const index = createGeoIndex([{ lng: 8.5417, lat: 47.3769 }]);
-      // Bern to Zürich is about 95 km as the crow flies.
-      const [hit] = index.around(centres.Bern.lng, centres.Bern.lat, 200);
-      expect(hit!.distanceKm).toBeGreaterThan(94);
-      expect(hit!.distanceKm).toBeLessThan(96);
-    });
-  });
-
-  describe('count', () => {
-    it('counts across the antimeridian and around a pole', () => {
-      const points: Point[] = [
-        { lng: 179.9, lat: 0 },
-        { lng: -179.9, lat: 0 },
-        { lng: 179.0, lat: 0 },
-        { lng: 0, lat: 89.9 },
-        { lng: 180, lat: 89.5 },
-        { lng: -90, lat: 89.95 },
-      ];
-      const index = createGeoIndex(points);
-      for (const [lng, lat, radiusKm] of [[-179.95, 0, 30], [179.95, 0, 150], [0, 89.8, 80], [90, 89.99, 20]] as const) {
-        const expected = bruteForce(points, { lng, lat }, radiusKm);
-        expect(index.count(lng, lat, radiusKm), `${lng} ${lat} ${radiusKm}`).toBe(expected.length);
-        expectSameHits(index.around(lng, lat, radiusKm), expected);
+      for (const maxResults of [0, 1, 5]) {
+        expect(index.nearest(centre.lng, centre.lat, edgeKm, undefined, maxResults)).toEqual({ total: 1, hits: [{ position: 0, distanceKm: edgeKm }].slice(0, maxResults) });
+        expect(index.nearest(centre.lng, centre.lat, edgeKm * (1 - 1e-12), undefined, maxResults)).toEqual({ total: 0, hits: [] });
       }
-      expect(index.count(-179.95, 0, 30)).toBe(2);
-      expect(index.count(0, 89.8, 80)).toBe(3);
     });
-  });
 
-  describe('nearest', () => {
-    it('counts and returns the same hits as a brute-force haversine sort, with and without a predicate', () => {
-      const even = (position: number) => position % 2 === 0;
-      for (const centre of Object.values(centres)) {
-        for (const radiusKm of [5, 20, 50, 150, 1000]) {
-          expectNearest(swiss, centre, radiusKm, undefined, bruteForce(swissPoints, centre, radiusKm));
-          expectNearest(swiss, centre, radiusKm, even, bruteForce(swissPoints, centre, radiusKm, even));
+    it('finds a point on the radius due north, due south and at the farthest longitudes east and west', () => {
+      // These touch the box that the tree is searched in; a box any smaller leaves them out.
+      for (const centre of [centres.Bern, { lng: 18.9553, lat: 69.6492 }, { lng: -68.3, lat: -54.8 }]) {
+        for (const radiusKm of [0.5, 30, 700]) {
+          const angle = radiusKm / 6371;
+          const rad = Math.PI / 180;
+          // Where the circle reaches farthest in longitude (a meridian touches it there).
+          const lngSpan = Math.asin(Math.sin(angle) / Math.cos(centre.lat * rad)) / rad;
+          const tangentLat = Math.asin(Math.sin(centre.lat * rad) / Math.cos(angle)) / rad;
+          const points: Point[] = [
+            destination(centre, radiusKm, 0),
+            destination(centre, radiusKm, 180),
+            { lng: centre.lng + lngSpan, lat: tangentLat },
+            { lng: centre.lng - lngSpan, lat: tangentLat },
+          ];
+          points.forEach((point, position) => {
+            const index = createGeoIndex(points.map((other) => (other === point ? point : null)));
+            const edgeKm = distance(centre.lng, centre.lat, point!.lng, point!.lat);
+            const label = `${centre.lng} ${centre.lat} ${radiusKm} km, point ${position}`;
+            expect(edgeKm, label).toBeCloseTo(radiusKm, 6);
+            expect(index.nearest(centre.lng, centre.lat, edgeKm, undefined, 1), label).toEqual({ total: 1, hits: [{ position, distanceKm: edgeKm }] });
+          });
         }
       }
-      expect(bruteForce(swissPoints, centres.Bern, 50, even).length).toBeGreaterThan(5);
     });
 
     it('orders points at the same place by position, also across a cut', () => {
-      // 40 of 80 records share one trailhead, the others lie 76 and 153 m east of it.
+      // 40 of 80 records share one trailhead, the others lie 76 and 153 m east of it; a cut
+      // at 5 must keep the five lowest positions at the trailhead.
       const points: Point[] = Array.from({ length: 80 }, (_, i) => ({ lng: 8.0 + (i % 4 === 3 ? 0 : (i % 4) * 1e-3), lat: 46.5 }));
       const centre = { lng: 8.0, lat: 46.5 };
       const index = createGeoIndex(points);
+      const same = points.flatMap((point, position) => (point!.lng === 8.0 ? [position] : []));
+      expect(same).toHaveLength(40);
+      const { total, hits } = index.nearest(centre.lng, centre.lat, 10, undefined, points.length);
+      expect(total).toBe(80);
+      expect(hits.slice(0, 40).map((hit) => hit.position)).toEqual(same);
+      expect(hits.slice(0, 40).every((hit) => hit.distanceKm === 0)).toBe(true);
+      expect(index.nearest(centre.lng, centre.lat, 10, undefined, 5).hits.map((hit) => hit.position)).toEqual(same.slice(0, 5));
       const odd = (position: number) => position % 2 === 1;
       expectNearest(index, centre, 10, undefined, bruteForce(points, centre, 10));
       expectNearest(index, centre, 10, odd, bruteForce(points, centre, 10, odd));
       for (const maxResults of [39, 40, 41]) {
-        const { hits } = index.nearest(centre.lng, centre.lat, 10, undefined, maxResults);
-        expect(hits.map((hit) => hit.position)).toEqual(bruteForce(points, centre, 10).slice(0, maxResults).map((hit) => hit.position));
+        const cut = index.nearest(centre.lng, centre.lat, 10, undefined, maxResults).hits;
+        expect(cut.map((hit) => hit.position)).toEqual(bruteForce(points, centre, 10).slice(0, maxResults).map((hit) => hit.position));
       }
     });
 
@@ -217,14 +184,6 @@ describe('createGeoIndex', () => {
       expectNearest(index, centre, 20, third, byKilometres.filter((hit) => third(hit.position)));
     });
 
-    it('includes a point exactly on the radius and leaves out one just beyond it', () => {
-      const centre = centres.Bern;
-      const index = createGeoIndex([{ lng: 7.9, lat: 47.2 }, { lng: 7.2, lat: 46.5 }]);
-      const edgeKm = distance(centre.lng, centre.lat, 7.9, 47.2);
-      expect(index.nearest(centre.lng, centre.lat, edgeKm, undefined, 5)).toEqual({ total: 1, hits: [{ position: 0, distanceKm: edgeKm }] });
-      expect(index.nearest(centre.lng, centre.lat, edgeKm * (1 - 1e-12), undefined, 5)).toEqual({ total: 0, hits: [] });
-    });
-
     it('counts and finds across the antimeridian and around a pole', () => {
       const points: Point[] = [
         { lng: 179.9, lat: 0 },
@@ -233,21 +192,33 @@ describe('createGeoIndex', () => {
         { lng: 0, lat: 89.9 },
         { lng: 180, lat: 89.5 },
         { lng: -90, lat: 89.95 },
-        { lng: -179.9, lat: 0 },
       ];
-      const index = createGeoIndex(points);
-      for (const [lng, lat, radiusKm] of [[-179.95, 0, 30], [179.95, 0, 150], [0, 89.8, 80], [90, 89.99, 20], [0, 0, 20015]] as const) {
-        expectNearest(index, { lng, lat }, radiusKm, undefined, bruteForce(points, { lng, lat }, radiusKm));
+      // The same again with a second point at one place beside the antimeridian.
+      const twice: Point[] = [...points, { lng: -179.9, lat: 0 }];
+      for (const set of [points, twice]) {
+        const index = createGeoIndex(set);
+        for (const [lng, lat, radiusKm] of [[-179.95, 0, 30], [179.95, 0, 150], [0, 89.8, 80], [90, 89.99, 20], [0, 0, 20015]] as const) {
+          expectNearest(index, { lng, lat }, radiusKm, undefined, bruteForce(set, { lng, lat }, radiusKm));
+        }
+        expect(index.nearest(0, 89.8, 80, undefined, 0).total).toBe(3);
       }
-      expect(index.nearest(-179.95, 0, 30, undefined, 2)).toMatchObject({ total: 3, hits: [{ position: 1 }, { position: 6 }] });
+      expect(createGeoIndex(points).nearest(-179.95, 0, 30, undefined, 5)).toMatchObject({ total: 2, hits: [{ position: 1 }, { position: 0 }] });
+      expect(createGeoIndex(twice).nearest(-179.95, 0, 30, undefined, 2)).toMatchObject({ total: 3, hits: [{ position: 1 }, { position: 6 }] });
+    });
+
+    it('gives distances in kilometres', () => {
+      const index = createGeoIndex([{ lng: 8.5417, lat: 47.3769 }]);
+      // Bern to Zürich is about 95 km as the crow flies.
+      const [hit] = index.nearest(centres.Bern.lng, centres.Bern.lat, 200, undefined, 1).hits;
+      expect(hit!.distanceKm).toBeGreaterThan(94);
+      expect(hit!.distanceKm).toBeLessThan(96);
     });
   });
 
   describe('building', () => {
     it('answers nothing for no points', () => {
       for (const index of [createGeoIndex([]), createGeoIndex([null, null])]) {
-        expect(index.around(7.45, 46.95, 50)).toEqual([]);
-        expect(index.count(7.45, 46.95, 50)).toBe(0);
+        expect(index.nearest(7.45, 46.95, 50, undefined, 0)).toEqual({ total: 0, hits: [] });
         expect(index.nearest(7.45, 46.95, 50, undefined, 20)).toEqual({ total: 0, hits: [] });
       }
     });
