@@ -1,11 +1,11 @@
 /**
  * Near-me search over a fixed array of points, built once per locale and area: a KDBush
- * tree queried with geokdbush, distances on a sphere of radius 6371 km
+ * tree walked here, distances from geokdbush's haversine on a sphere of radius 6371 km
  * (https://github.com/mourner/geokdbush).
  */
 
 import KDBush from 'kdbush';
-import { around, distance } from 'geokdbush';
+import { distance } from 'geokdbush';
 
 /** One point found near a location. */
 export interface GeoHit {
@@ -18,28 +18,8 @@ export interface GeoHit {
 /** A search over the points given to {@link createGeoIndex}. */
 export interface GeoIndex {
   /**
-   * Finds the points within `radiusKm` of a location (great-circle distance <= radiusKm).
-   * @param lng longitude of the location, in degrees
-   * @param lat latitude of the location, in degrees
-   * @param radiusKm search radius in kilometres
-   * @param predicate keeps only the positions for which it returns true
-   * @param maxResults returns at most this many hits (a whole number), the nearest ones;
-   *   default all
-   * @returns hits by ascending distance, equal distances by ascending position
-   */
-  around(lng: number, lat: number, radiusKm: number, predicate?: (position: number) => boolean, maxResults?: number): GeoHit[];
-  /**
-   * Counts the points within `radiusKm` of a location, as `around(...).length` would without
-   * ordering them: the total for a page asked from `around` with `maxResults`.
-   * @param lng longitude of the location, in degrees
-   * @param lat latitude of the location, in degrees
-   * @param radiusKm search radius in kilometres
-   * @param predicate counts only the positions for which it returns true
-   */
-  count(lng: number, lat: number, radiusKm: number, predicate?: (position: number) => boolean): number;
-  /**
-   * Counts the points within `radiusKm` of a location and finds the nearest of them, in one
-   * pass: the same as `{ total: count(...), hits: around(..., maxResults) }`.
+   * Counts the points within `radiusKm` of a location (great-circle distance <= radiusKm)
+   * and finds the nearest of them, in one pass.
    * @param lng longitude of the location, in degrees
    * @param lat latitude of the location, in degrees
    * @param radiusKm search radius in kilometres
@@ -53,8 +33,8 @@ export interface GeoIndex {
 
 const EARTH_RADIUS_KM = 6371;
 const DEGREES = 180 / Math.PI;
-// geokdbush cuts on haversine values and we on kilometres; the slack makes sure geokdbush
-// never drops a point that the kilometre test keeps.
+// The search box is worked out in degrees and the points tested in kilometres; the slack
+// widens the box so that rounding never leaves out a point that the kilometre test keeps.
 const SLACK = 1e-9;
 // Dot products of unit vectors within this of the radius's cosine are too close to call
 // in floating point (errors are near 1e-16); those points get the kilometre test.
@@ -93,14 +73,12 @@ export function createGeoIndex(points: ReadonlyArray<{ lng: number; lat: number 
     slotPositions[slot] = located[tree.ids[slot]!]!;
     slotUnits.set(unitVector(tree.coords[2 * slot]!, tree.coords[2 * slot + 1]!), 3 * slot);
   }
-  return new TreeGeoIndex(tree, Int32Array.from(located), points, slotPositions, slotUnits);
+  return new TreeGeoIndex(tree, points, slotPositions, slotUnits);
 }
 
 /** A slot is an index into the kd-sorted arrays of the KDBush tree (`ids`, and `coords` by twos). */
 class TreeGeoIndex implements GeoIndex {
   readonly #tree: KDBush;
-  /** KDBush item id → position. */
-  readonly #positions: Int32Array;
   readonly #points: ReadonlyArray<{ lng: number; lat: number } | null>;
   /** Slot → position. */
   readonly #slotPositions: Int32Array;
@@ -109,48 +87,14 @@ class TreeGeoIndex implements GeoIndex {
 
   constructor(
     tree: KDBush,
-    positions: Int32Array,
     points: ReadonlyArray<{ lng: number; lat: number } | null>,
     slotPositions: Int32Array,
     slotUnits: Float64Array,
   ) {
     this.#tree = tree;
-    this.#positions = positions;
     this.#points = points;
     this.#slotPositions = slotPositions;
     this.#slotUnits = slotUnits;
-  }
-
-  around(lng: number, lat: number, radiusKm: number, predicate?: (position: number) => boolean, maxResults = Infinity): GeoHit[] {
-    if (!(maxResults > 0)) return [];
-    const positions = this.#positions;
-    const accept = predicate ? (id: number) => predicate(positions[id]!) : undefined;
-    const reachKm = radiusKm * (1 + SLACK);
-    let hits: GeoHit[];
-    let asked = maxResults;
-    for (;;) {
-      const ids = around(this.#tree, lng, lat, asked, reachKm, accept);
-      hits = [];
-      for (const id of ids) {
-        const position = positions[id]!;
-        const point = this.#points[position]!;
-        const distanceKm = distance(lng, lat, point.lng, point.lat);
-        if (distanceKm <= radiusKm) hits.push({ position, distanceKm });
-      }
-      // With a cut, points left out are at least as far as the last one returned; if that
-      // one ties with the last hit kept, a left-out point may tie too and win on position.
-      if (ids.length < asked || hits.length < maxResults) break;
-      const lastPoint = this.#points[positions[ids[ids.length - 1]!]!]!;
-      if (distance(lng, lat, lastPoint.lng, lastPoint.lat) > hits[maxResults - 1]!.distanceKm) break;
-      asked *= 2;
-    }
-    // geokdbush returns ascending distances, so this only orders runs of ties (TimSort: linear).
-    hits.sort((a, b) => a.distanceKm - b.distanceKm || a.position - b.position);
-    return hits.length > maxResults ? hits.slice(0, maxResults) : hits;
-  }
-
-  count(lng: number, lat: number, radiusKm: number, predicate?: (position: number) => boolean): number {
-    return this.nearest(lng, lat, radiusKm, predicate, 0).total;
   }
 
   nearest(lng: number, lat: number, radiusKm: number, predicate: ((position: number) => boolean) | undefined, maxResults: number): { total: number; hits: GeoHit[] } {
@@ -216,7 +160,10 @@ class TreeGeoIndex implements GeoIndex {
     }
   }
 
-  /** The hits for `positions`, ordered as {@link GeoIndex.around} promises and cut to `maxResults`. */
+  /**
+   * The hits for `positions` by ascending distance, equal distances by ascending position,
+   * cut to `maxResults`.
+   */
   #byDistance(lng: number, lat: number, positions: number[], maxResults: number): GeoHit[] {
     const hits = positions.map((position) => {
       const point = this.#points[position]!;

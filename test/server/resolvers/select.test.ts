@@ -109,8 +109,8 @@ function bruteForce<R>(
   if (options.near) {
     const { lng, lat, radiusKm } = options.near;
     const accept = (position: number) => accepted.has(position);
-    const hits = area.geo.around(lng, lat, radiusKm, accept, options.end);
-    return { items: hits.map((hit) => records[hit.position]), total: area.geo.count(lng, lat, radiusKm, accept), distancesKm: hits.map((hit) => hit.distanceKm) };
+    const { total, hits } = area.geo.nearest(lng, lat, radiusKm, accept, options.end);
+    return { items: hits.map((hit) => records[hit.position]), total, distancesKm: hits.map((hit) => hit.distanceKm) };
   }
   const items = matched.filter((position) => accepted.has(position)).map((position) => records[position]);
   return { items, total: items.length, distancesKm: null };
