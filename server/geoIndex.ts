@@ -73,7 +73,77 @@ export function createGeoIndex(points: ReadonlyArray<{ lng: number; lat: number 
     slotPositions[slot] = located[tree.ids[slot]!]!;
     slotUnits.set(unitVector(tree.coords[2 * slot]!, tree.coords[2 * slot + 1]!), 3 * slot);
   }
-  return new TreeGeoIndex(tree, points, slotPositions, slotUnits);
+  return new TreeGeoIndex(tree, points, slotPositions, slotUnits, ...describeNodes(tree, slotUnits));
+}
+
+/**
+ * For every node of the kd-tree, numbered 0 for the root and 2n + 1, 2n + 2 for the lower and
+ * upper halves of node n: the box of its points in degrees (min lng, min lat, max lng, max lat),
+ * and a cap on the unit sphere that holds them (centre x, y, z, and the cosine and sine of its
+ * angular radius).
+ */
+function describeNodes(tree: KDBush, slotUnits: Float64Array): [boxes: Float64Array, caps: Float64Array] {
+  const { coords, nodeSize } = tree;
+  const slots = coords.length / 2;
+  const nodes = nodeCount(slots, nodeSize);
+  const boxes = new Float64Array(4 * nodes);
+  const caps = new Float64Array(5 * nodes);
+  const describe = (node: number, left: number, right: number): void => {
+    boxes.set(boundingBox(coords, left, right), 4 * node);
+    caps.set(boundingCap(slotUnits, left, right), 5 * node);
+    if (right - left <= nodeSize) return;
+    const middle = (left + right) >> 1;
+    describe(2 * node + 1, left, middle - 1);
+    describe(2 * node + 2, middle + 1, right);
+  };
+  if (slots > 0) describe(0, 0, slots - 1);
+  return [boxes, caps];
+}
+
+/** An upper bound on the number of nodes of a KDBush tree, as its `sort` splits them. */
+function nodeCount(slots: number, nodeSize: number): number {
+  // A node of `count` slots is split when count > nodeSize + 1, into halves of
+  // floor((count - 1) / 2) and ceil((count - 1) / 2): the larger halves make the deepest branch.
+  let levels = 1;
+  for (let count = slots; count > nodeSize + 1; count = Math.ceil((count - 1) / 2)) levels++;
+  return 2 ** levels - 1;
+}
+
+function boundingBox(coords: ArrayLike<number>, left: number, right: number): [minLng: number, minLat: number, maxLng: number, maxLat: number] {
+  let minLng = Infinity;
+  let minLat = Infinity;
+  let maxLng = -Infinity;
+  let maxLat = -Infinity;
+  for (let slot = left; slot <= right; slot++) {
+    minLng = Math.min(minLng, coords[2 * slot]!);
+    maxLng = Math.max(maxLng, coords[2 * slot]!);
+    minLat = Math.min(minLat, coords[2 * slot + 1]!);
+    maxLat = Math.max(maxLat, coords[2 * slot + 1]!);
+  }
+  return [minLng, minLat, maxLng, maxLat];
+}
+
+/** A cap around the slots' unit vectors, centred on their mean direction. */
+function boundingCap(units: Float64Array, left: number, right: number): [x: number, y: number, z: number, cosRadius: number, sinRadius: number] {
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  for (let slot = left; slot <= right; slot++) {
+    x += units[3 * slot]!;
+    y += units[3 * slot + 1]!;
+    z += units[3 * slot + 2]!;
+  }
+  const norm = Math.sqrt(x * x + y * y + z * z);
+  // Points spread evenly around the sphere have no mean direction; any point will do as centre.
+  if (norm === 0) [x, y, z] = [units[3 * left]!, units[3 * left + 1]!, units[3 * left + 2]!];
+  else [x, y, z] = [x / norm, y / norm, z / norm];
+  let minDot = 1;
+  for (let slot = left; slot <= right; slot++) {
+    minDot = Math.min(minDot, x * units[3 * slot]! + y * units[3 * slot + 1]! + z * units[3 * slot + 2]!);
+  }
+  // Less 1e-15 for the rounding of the dot products (near 1e-16), so that the radius is never short.
+  const radius = Math.acos(Math.max(-1, minDot - 1e-15));
+  return [x, y, z, Math.cos(radius), Math.sin(radius)];
 }
 
 /** A slot is an index into the kd-sorted arrays of the KDBush tree (`ids`, and `coords` by twos). */
@@ -84,17 +154,25 @@ class TreeGeoIndex implements GeoIndex {
   readonly #slotPositions: Int32Array;
   /** Slot → x, y, z of its point on the unit sphere. */
   readonly #slotUnits: Float64Array;
+  /** Node → box of its points, see {@link describeNodes}. */
+  readonly #nodeBoxes: Float64Array;
+  /** Node → cap around its points, see {@link describeNodes}. */
+  readonly #nodeCaps: Float64Array;
 
   constructor(
     tree: KDBush,
     points: ReadonlyArray<{ lng: number; lat: number } | null>,
     slotPositions: Int32Array,
     slotUnits: Float64Array,
+    nodeBoxes: Float64Array,
+    nodeCaps: Float64Array,
   ) {
     this.#tree = tree;
     this.#points = points;
     this.#slotPositions = slotPositions;
     this.#slotUnits = slotUnits;
+    this.#nodeBoxes = nodeBoxes;
+    this.#nodeCaps = nodeCaps;
   }
 
   nearest(lng: number, lat: number, radiusKm: number, predicate: ((position: number) => boolean) | undefined, maxResults: number): { total: number; hits: GeoHit[] } {
@@ -117,27 +195,82 @@ class TreeGeoIndex implements GeoIndex {
       total++;
       if (dot >= nearest.reach) nearest.offer(position, dot);
     };
+    // Without a predicate, a node well inside the radius and beyond the heap's reach would only
+    // be counted point by point: its size is the count.
+    const take =
+      predicate === undefined
+        ? (node: number, size: number): boolean => {
+            if (!this.#insideBeyondReach(node, qx, qy, qz, cosRadius, nearest.reach)) return false;
+            total += size;
+            return true;
+          }
+        : undefined;
     for (const [minLng, maxLng] of longitudeRanges(lng, lat, radiusKm)) {
-      this.#walk(minLng, lat - latSpan, maxLng, lat + latSpan, lng, lat, visit);
+      this.#walk(minLng, lat - latSpan, maxLng, lat + latSpan, lng, lat, visit, take);
     }
     return { total, hits: this.#byDistance(lng, lat, nearest.candidates(), maxResults) };
   }
 
   /**
+   * Whether every point of a node lies inside the cap of dot products >= cosRadius, clear of
+   * the margin where nearest() asks for kilometres, and none has a dot product large enough
+   * to be offered to its heap (>= reach).
+   */
+  #insideBeyondReach(node: number, qx: number, qy: number, qz: number, cosRadius: number, reach: number): boolean {
+    const caps = this.#nodeCaps;
+    const cx = caps[5 * node]!;
+    const cy = caps[5 * node + 1]!;
+    const cz = caps[5 * node + 2]!;
+    const cosSpread = caps[5 * node + 3]!;
+    const sinSpread = caps[5 * node + 4]!;
+    // θ is the angle from the query to the node's cap centre, ρ (spread) the cap's radius: the
+    // node's points lie between θ - ρ and θ + ρ from the query. Rounding errors, near 1e-16,
+    // stay well inside the extra DOT_MARGIN.
+    const cosTheta = qx * cx + qy * cy + qz * cz;
+    const ax = qy * cz - qz * cy;
+    const ay = qz * cx - qx * cz;
+    const az = qx * cy - qy * cx;
+    const sinTheta = Math.sqrt(ax * ax + ay * ay + az * az);
+    // cos(θ + ρ) is the least dot product while θ + ρ <= π.
+    if (cosTheta < 0 || cosSpread < 0 || cosTheta * cosSpread - sinTheta * sinSpread < cosRadius + 2 * DOT_MARGIN) return false;
+    // cos(θ - ρ) is the largest while θ >= ρ; otherwise a point may lie at the query itself.
+    const maxDot = cosTheta <= cosSpread ? cosTheta * cosSpread + sinTheta * sinSpread : 1;
+    return maxDot < reach - DOT_MARGIN;
+  }
+
+  /** Whether all points of a node lie in a box. */
+  #nodeWithin(node: number, minLng: number, minLat: number, maxLng: number, maxLat: number): boolean {
+    const boxes = this.#nodeBoxes;
+    return boxes[4 * node]! >= minLng && boxes[4 * node + 1]! >= minLat && boxes[4 * node + 2]! <= maxLng && boxes[4 * node + 3]! <= maxLat;
+  }
+
+  /**
    * Calls `visit` with every slot whose point lies in a box, as KDBush's `range` finds them,
    * but walks the half nearer to (towardsLng, towardsLat) first, so that nearest() fills its
-   * heap with near points early and offers few of the rest.
+   * heap with near points early and offers few of the rest. A node whose points all lie in
+   * the box is first offered whole to `take` (node number and size), and skipped if it returns true.
    */
-  #walk(minLng: number, minLat: number, maxLng: number, maxLat: number, towardsLng: number, towardsLat: number, visit: (slot: number) => void): void {
+  #walk(
+    minLng: number,
+    minLat: number,
+    maxLng: number,
+    maxLat: number,
+    towardsLng: number,
+    towardsLat: number,
+    visit: (slot: number) => void,
+    take: ((node: number, size: number) => boolean) | undefined,
+  ): void {
     const { coords, nodeSize } = this.#tree;
     if (coords.length === 0) return;
-    // Left, right and axis per pending half: at most one per level of a tree of < 2^32 items.
-    const stack = new Uint32Array(96);
-    let top = push(stack, 0, 0, coords.length / 2 - 1, 0);
+    // Left, right, axis and node per pending half: at most one per level of a tree of < 2^32 items.
+    const stack = new Uint32Array(128);
+    let top = push(stack, 0, 0, coords.length / 2 - 1, 0, 0);
     while (top > 0) {
+      const node = stack[--top]!;
       const axis = stack[--top]!;
       const right = stack[--top]!;
       const left = stack[--top]!;
+      if (take !== undefined && this.#nodeWithin(node, minLng, minLat, maxLng, maxLat) && take(node, right - left + 1)) continue;
       if (right - left <= nodeSize) {
         for (let slot = left; slot <= right; slot++) {
           const lng = coords[2 * slot]!;
@@ -154,9 +287,9 @@ class TreeGeoIndex implements GeoIndex {
       const upper = axis === 0 ? maxLng >= lng : maxLat >= lat;
       // Pushed last, walked first.
       const towardsLower = axis === 0 ? towardsLng < lng : towardsLat < lat;
-      if (upper && towardsLower) top = push(stack, top, middle + 1, right, 1 - axis);
-      if (lower) top = push(stack, top, left, middle - 1, 1 - axis);
-      if (upper && !towardsLower) top = push(stack, top, middle + 1, right, 1 - axis);
+      if (upper && towardsLower) top = push(stack, top, middle + 1, right, 1 - axis, 2 * node + 2);
+      if (lower) top = push(stack, top, left, middle - 1, 1 - axis, 2 * node + 1);
+      if (upper && !towardsLower) top = push(stack, top, middle + 1, right, 1 - axis, 2 * node + 2);
     }
   }
 
@@ -281,11 +414,12 @@ class NearestPositions {
   }
 }
 
-function push(stack: Uint32Array, top: number, left: number, right: number, axis: number): number {
+function push(stack: Uint32Array, top: number, left: number, right: number, axis: number, node: number): number {
   stack[top] = left;
   stack[top + 1] = right;
   stack[top + 2] = axis;
-  return top + 3;
+  stack[top + 3] = node;
+  return top + 4;
 }
 
 function unitVector(lng: number, lat: number): [x: number, y: number, z: number] {

@@ -59,6 +59,15 @@ function random(): number {
   seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
   return seed / 2 ** 32;
 }
+/** Another seeded generator of numbers in [0, 1), for tests that make their own points. */
+function seededRandom(start: number): () => number {
+  let state = start;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
 const swissPoints: Point[] = Array.from({ length: 400 }, () =>
   random() < 1 / 12 ? null : { lng: 5.96 + random() * 4.53, lat: 45.82 + random() * 1.99 },
 );
@@ -204,6 +213,98 @@ describe('createGeoIndex', () => {
       }
       expect(createGeoIndex(points).nearest(-179.95, 0, 30, undefined, 5)).toMatchObject({ total: 2, hits: [{ position: 1 }, { position: 0 }] });
       expect(createGeoIndex(twice).nearest(-179.95, 0, 30, undefined, 2)).toMatchObject({ total: 3, hits: [{ position: 1 }, { position: 6 }] });
+    });
+
+    it('counts a dense cluster wholesale near its middle and its edges, as a brute-force sort does', () => {
+      // Thousands of points make a tree of many nodes, most of them well inside large radii.
+      const next = seededRandom(7);
+      const points: Point[] = [];
+      for (let i = 0; i < 6000; i++) {
+        if (next() < 0.05) points.push(null);
+        else if (i > 0 && next() < 0.1) points.push(points[Math.floor(next() * i)]!);
+        else points.push({ lng: 7.5 + next(), lat: 46.3 + 0.7 * next() });
+      }
+      const index = createGeoIndex(points);
+      const everyOne = () => true;
+      for (const centre of [{ lng: 8, lat: 46.65 }, { lng: 7.5, lat: 46.3 }, { lng: 8.5, lat: 46.65 }, { lng: 8, lat: 47 }, { lng: 7.3, lat: 46.65 }]) {
+        for (const radiusKm of [10, 30, 50, 80, 200]) {
+          const expected = bruteForce(points, centre, radiusKm);
+          for (const maxResults of [0, 20, expected.length]) {
+            const label = `${centre.lng} ${centre.lat} ${radiusKm} km, ${maxResults} results`;
+            const found = index.nearest(centre.lng, centre.lat, radiusKm, undefined, maxResults);
+            expect(found.total, label).toBe(expected.length);
+            expectSameHits(found.hits, expected.slice(0, maxResults));
+            // With a predicate every point is visited one by one.
+            expect(found, label).toEqual(index.nearest(centre.lng, centre.lat, radiusKm, everyOne, maxResults));
+          }
+        }
+      }
+      expect(bruteForce(points, { lng: 8, lat: 46.65 }, 50).length).toBeGreaterThan(5000);
+    });
+
+    it('counts every point of a dense cluster up to a radius that ends on one of them, and none beyond', () => {
+      const next = seededRandom(11);
+      const points: Point[] = Array.from({ length: 4000 }, () => ({ lng: 7.5 + next(), lat: 46.3 + 0.7 * next() }));
+      const index = createGeoIndex(points);
+      const centre = { lng: 8.05, lat: 46.62 };
+      const byKilometres = points
+        .map((point, position) => ({ position, distanceKm: distance(centre.lng, centre.lat, point!.lng, point!.lat) }))
+        .sort((a, b) => a.distanceKm - b.distanceKm || a.position - b.position);
+      for (let rank = 50; rank < points.length; rank += 97) {
+        const edgeKm = byKilometres[rank]!.distanceKm;
+        for (const radiusKm of [edgeKm, edgeKm * (1 + 1e-15), edgeKm * (1 - 1e-15), edgeKm * (1 - 1e-12)]) {
+          const expected = byKilometres.filter((hit) => hit.distanceKm <= radiusKm);
+          for (const maxResults of [0, 20, expected.length]) {
+            expect(index.nearest(centre.lng, centre.lat, radiusKm, undefined, maxResults), `${radiusKm} km, ${maxResults} results`).toEqual({
+              total: expected.length,
+              hits: expected.slice(0, maxResults),
+            });
+          }
+        }
+      }
+    });
+
+    it('leaves out points just beyond the radius when all of them lie on one circle', () => {
+      // One node of points that are all as far from the centre as the radius, give or take the
+      // last bits: no bound on the node as a whole can tell, the kilometre test must.
+      const centre = centres.Bern;
+      const points: Point[] = Array.from({ length: 60 }, (_, i) => destination(centre, 10, i * 6));
+      const index = createGeoIndex(points);
+      const kilometres = points.map((point) => distance(centre.lng, centre.lat, point!.lng, point!.lat));
+      const nearestKm = Math.min(...kilometres);
+      for (const radiusKm of [nearestKm * (1 - 1e-12), nearestKm * (1 - 1e-15), ...kilometres, Math.max(...kilometres)]) {
+        const total = kilometres.filter((km) => km <= radiusKm).length;
+        expect(index.nearest(centre.lng, centre.lat, radiusKm, undefined, 0), `${radiusKm} km`).toEqual({ total, hits: [] });
+      }
+      expect(index.nearest(centre.lng, centre.lat, nearestKm * (1 - 1e-12), undefined, 0).total).toBe(0);
+    });
+
+    it('agrees with a brute-force sort and with the point-by-point count for random clusters, centres and radii', () => {
+      const next = seededRandom(20240917);
+      const everyOne = () => true;
+      for (let trial = 0; trial < 120; trial++) {
+        // Clusters anywhere, some across the antimeridian or around a pole, of up to 3000 points.
+        const size = Math.floor(next() * 3000);
+        const spreadDeg = 0.01 + next() * next() * 20;
+        const middle = { lng: -180 + 360 * next(), lat: -89 + 178 * next() };
+        const points: Point[] = Array.from({ length: size }, () => {
+          if (next() < 0.03) return null;
+          const lng = middle.lng + spreadDeg * (next() - 0.5);
+          return { lng: lng > 180 ? lng - 360 : lng < -180 ? lng + 360 : lng, lat: Math.max(-90, Math.min(90, middle.lat + spreadDeg * (next() - 0.5))) };
+        });
+        const index = createGeoIndex(points);
+        const centre = destination(middle, next() * spreadDeg * 80, next() * 360);
+        centre.lng = ((centre.lng + 540) % 360) - 180;
+        const radiusKm = Math.exp(next() * Math.log(3000));
+        const expected = bruteForce(points, centre, radiusKm);
+        for (const maxResults of [0, 1, 20, Math.floor(next() * expected.length), expected.length + 1]) {
+          const label = `trial ${trial}: ${centre.lng} ${centre.lat} ${radiusKm} km, ${maxResults} results`;
+          const found = index.nearest(centre.lng, centre.lat, radiusKm, undefined, maxResults);
+          expect(found.total, label).toBe(expected.length);
+          expect(found.hits.map((hit) => hit.position), label).toEqual(expected.slice(0, maxResults).map((hit) => hit.position));
+          expect(found, label).toEqual(index.nearest(centre.lng, centre.lat, radiusKm, everyOne, maxResults));
+        }
+      }
     });
 
     it('gives distances in kilometres', () => {
