@@ -1,25 +1,14 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_OUT, type Harness, request, START, startBooking, tempStateDir } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { CHECK_OUT, request, sandboxForFile, START, startBooking, tempStateDir } from './helpers.ts';
 
-let h: Harness;
-let state: Awaited<ReturnType<typeof tempStateDir>>;
+const sandbox = sandboxForFile();
 
-beforeAll(async () => {
-  state = await tempStateDir();
-  h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
-});
-
-afterAll(async () => {
-  await h.stop();
-  await state.remove();
-});
-
-const reserve = (body: unknown, headers?: Record<string, string>) => request(h.url, 'POST', '/v1/reservations', { body, headers });
+const reserve = (body: unknown, headers?: Record<string, string>) => request(sandbox().url, 'POST', '/v1/reservations', { body, headers });
 
 describe('400 INVALID_REQUEST', () => {
   it('names the allowed locales for an unknown one', async () => {
-    const { status, body } = await request(h.url, 'GET', '/v1/activities?locale=rm_CH');
+    const { status, body } = await request(sandbox().url, 'GET', '/v1/activities?locale=rm_CH');
     expect(status).toBe(400);
     expect(body).toEqual({
       error: {
@@ -33,7 +22,7 @@ describe('400 INVALID_REQUEST', () => {
   it('refuses a body that is not a JSON object', async () => {
     expect((await reserve('{"slotId":')).body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'body' } });
     expect((await reserve('[1]')).body.error.message).toBe('The body must be a JSON object');
-    expect((await request(h.url, 'POST', '/v1/reservations')).body.error.message).toBe('The request needs a JSON object body');
+    expect((await request(sandbox().url, 'POST', '/v1/reservations')).body.error.message).toBe('The request needs a JSON object body');
   });
 
   it('names a missing, mistyped, out-of-range or unknown field', async () => {
@@ -54,7 +43,7 @@ describe('400 INVALID_REQUEST', () => {
 
   it('names the nested field of a bad check-out and of a bad payment', async () => {
     const { body: reservation } = await reserve({ slotId: '9-20261121-0900', quantity: 1 });
-    const checkOut = (body: unknown) => request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body });
+    const checkOut = (body: unknown) => request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body });
     expect((await checkOut({ ...CHECK_OUT, customer: { ...CHECK_OUT.customer, email: 'anna' } })).body.error).toMatchObject({
       message: 'customer.email must be an e-mail address',
       details: { field: 'customer.email' },
@@ -64,17 +53,17 @@ describe('400 INVALID_REQUEST', () => {
     expect((await checkOut({ ...CHECK_OUT, locale: 'de_DE' })).status).toBe(400);
 
     const booking = await checkOut(CHECK_OUT);
-    const pay = (body: unknown) => request(h.url, 'POST', `/v1/bookings/${booking.body.id}/payment_attempts`, { body });
+    const pay = (body: unknown) => request(sandbox().url, 'POST', `/v1/bookings/${booking.body.id}/payment_attempts`, { body });
     expect((await pay({ method: 'cash' })).body.error).toMatchObject({ message: 'method must be "invoice" or "card"', details: { field: 'method' } });
     expect((await pay({ method: 'card' })).body.error).toMatchObject({ message: 'cardToken is required', details: { field: 'cardToken' } });
     expect((await pay({ method: 'invoice', cardToken: 'tok_visa' })).body.error.details).toMatchObject({ field: 'cardToken' });
   });
 
   it('refuses a date that is not a calendar date, and a range that ends before it starts', async () => {
-    const bad = await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-02-30');
+    const bad = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?from=2026-02-30');
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('Query parameter from must be a date written YYYY-MM-DD, got "2026-02-30"');
-    const reversed = await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-21');
+    const reversed = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-21');
     expect(reversed.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'to' } });
   });
 });
@@ -82,7 +71,7 @@ describe('400 INVALID_REQUEST', () => {
 describe('404 NOT_FOUND', () => {
   it('answers a path that is none of the seven', async () => {
     for (const target of ['/v1', '/v1/', '/v1/admin', '/v1/bookings', '/v1/bookings/a/b', '/v1/bookings/..%2Fadmin', '/v1/bookings/a.b', `/v1/bookings/${'x'.repeat(129)}`]) {
-      const answer = await request(h.url, 'GET', target);
+      const answer = await request(sandbox().url, 'GET', target);
       expect(answer.status, target).toBe(404);
       expect(answer.body.error).toMatchObject({ code: 'NOT_FOUND', details: { resource: 'path' } });
     }
@@ -99,7 +88,7 @@ describe('404 NOT_FOUND', () => {
       ['POST', '/v1/reservations', { slotId: '9-20261121-0900', quantity: 1, cartId: 'cart_missing' }, 'cart'],
     ];
     for (const [method, target, body, resource] of cases) {
-      const answer = await request(h.url, method, target, { body });
+      const answer = await request(sandbox().url, method, target, { body });
       expect(answer.status, `${method} ${target}`).toBe(404);
       expect(answer.body.error).toMatchObject({ code: 'NOT_FOUND', details: { resource } });
     }
@@ -108,16 +97,16 @@ describe('404 NOT_FOUND', () => {
 
 describe('405 METHOD_NOT_ALLOWED', () => {
   it('lists the methods the path answers', async () => {
-    const answer = await request(h.url, 'DELETE', '/v1/bookings/bkg_1');
+    const answer = await request(sandbox().url, 'DELETE', '/v1/bookings/bkg_1');
     expect(answer.status).toBe(405);
     expect(answer.headers.get('allow')).toBe('GET, OPTIONS');
     expect(answer.body.error).toEqual({ code: 'METHOD_NOT_ALLOWED', message: '/v1/bookings/bkg_1 answers GET, OPTIONS, not DELETE', details: { allowed: ['GET', 'OPTIONS'] } });
-    expect((await request(h.url, 'POST', '/v1/activities')).headers.get('allow')).toBe('GET, OPTIONS');
-    expect((await request(h.url, 'POST', '/v1/openapi.json')).status).toBe(405);
+    expect((await request(sandbox().url, 'POST', '/v1/activities')).headers.get('allow')).toBe('GET, OPTIONS');
+    expect((await request(sandbox().url, 'POST', '/v1/openapi.json')).status).toBe(405);
   });
 
   it('answers OPTIONS without an origin with the methods', async () => {
-    const response = await fetch(`${h.url}/v1/carts/cart_1/check_out`, { method: 'OPTIONS' });
+    const response = await fetch(`${sandbox().url}/v1/carts/cart_1/check_out`, { method: 'OPTIONS' });
     expect(response.status).toBe(204);
     expect(response.headers.get('allow')).toBe('PATCH, OPTIONS');
   });
@@ -136,20 +125,20 @@ describe('409 conflicts', () => {
 
   it('CART_CHECKED_OUT: a reservation into, or a check-out of, a checked-out cart', async () => {
     const { body: reservation } = await reserve({ slotId: '9-20261128-1300', quantity: 1 });
-    const booking = await request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
+    const booking = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
     const details = { cartId: reservation.cartId, bookingId: booking.body.id };
     const add = await reserve({ slotId: '9-20261128-1300', quantity: 1, cartId: reservation.cartId });
     expect(add.status).toBe(409);
     expect(add.body.error).toMatchObject({ code: 'CART_CHECKED_OUT', details });
-    const again = await request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
+    const again = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
     expect(again.body.error).toMatchObject({ code: 'CART_CHECKED_OUT', details });
   });
 
   it('BOOKING_CANCELLED: paying a booking whose items are all cancelled', async () => {
     const { body: reservation } = await reserve({ slotId: '4711-20261128-1300', quantity: 1 });
-    const booking = (await request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT })).body;
-    await request(h.url, 'PATCH', `/v1/booking_items/${booking.items[0].id}/cancel`);
-    const answer = await request(h.url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
+    const booking = (await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT })).body;
+    await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.items[0].id}/cancel`);
+    const answer = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
     expect(answer.status).toBe(409);
     expect(answer.body.error).toMatchObject({ code: 'BOOKING_CANCELLED', details: { bookingId: booking.id } });
   });
@@ -163,7 +152,7 @@ describe('413, 415', () => {
     expect(declared.headers.get('connection')).toBe('close');
 
     const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${h.url}/v1/reservations`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      const req = httpRequest(`${sandbox().url}/v1/reservations`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
         let body = '';
         res.on('data', (chunk) => (body += chunk));
         res.on('end', () => resolve({ status: res.statusCode!, body }));
@@ -206,23 +195,23 @@ describe('422 SLOT_UNAVAILABLE, CURRENCY_MISMATCH', () => {
   });
 
   it('stops offering a slot once it has started', async () => {
-    h.now = Date.parse('2026-11-20T08:00:00Z');
+    sandbox().now = Date.parse('2026-11-20T08:00:00Z');
     try {
-      const { body } = await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-20&to=2026-11-20');
+      const { body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?from=2026-11-20&to=2026-11-20');
       expect(body.data.map((slot: { slotId: string }) => slot.slotId)).toEqual(['9-20261120-1300']);
       expect((await reserve({ slotId: '9-20261120-0900', quantity: 1 })).status).toBe(422);
     } finally {
-      h.now = START;
+      sandbox().now = START;
     }
   });
 
   it('refuses to check out a hold whose slot has started meanwhile', async () => {
     // Held at 08:55 for the 09:00 slot (Zurich), checked out at 09:00, within the 15 minutes.
-    h.now = Date.parse('2026-11-20T07:55:00Z');
+    sandbox().now = Date.parse('2026-11-20T07:55:00Z');
     try {
       const { body: reservation } = await reserve({ slotId: '9-20261120-0900', quantity: 1 });
-      h.now = Date.parse('2026-11-20T08:00:00Z');
-      const answer = await request(h.url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
+      sandbox().now = Date.parse('2026-11-20T08:00:00Z');
+      const answer = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
       expect(answer.status).toBe(422);
       expect(answer.body.error).toEqual({
         code: 'SLOT_UNAVAILABLE',
@@ -230,7 +219,7 @@ describe('422 SLOT_UNAVAILABLE, CURRENCY_MISMATCH', () => {
         details: { slotId: '9-20261120-0900', reason: 'the slot has started' },
       });
     } finally {
-      h.now = START;
+      sandbox().now = START;
     }
   });
 

@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_OUT, type Harness, request, START, startBooking, tempStateDir } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { CHECK_OUT, request, sandboxForFile, START } from './helpers.ts';
 
-let h: Harness;
-let state: Awaited<ReturnType<typeof tempStateDir>>;
-
-beforeAll(async () => {
-  state = await tempStateDir();
-  h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
-});
-
-afterAll(async () => {
-  await h.stop();
-  await state.remove();
-});
+const sandbox = sandboxForFile();
 
 async function available(slotId: string): Promise<number> {
   const [id, day] = slotId.split('-') as [string, string];
   const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
-  const { body } = await request(h.url, 'GET', `/v1/activities/${id}/availabilities?from=${date}&to=${date}`);
+  const { body } = await request(sandbox().url, 'GET', `/v1/activities/${id}/availabilities?from=${date}&to=${date}`);
   return body.data.find((slot: { slotId: string }) => slot.slotId === slotId).available;
 }
 
@@ -29,7 +18,7 @@ function decodeDataUrl(url: string, type: string): Buffer {
 
 describe('the sandbox booking flow', () => {
   it('lists every activity of the default locale by id, with what the sandbox can book', async () => {
-    const { status, body } = await request(h.url, 'GET', '/v1/activities');
+    const { status, body } = await request(sandbox().url, 'GET', '/v1/activities');
     expect(status).toBe(200);
     expect(body.total).toBe(5);
     expect(body.data.map((a: { id: number; isBookable: boolean; nextAvailableDate: string | null }) => [a.id, a.isBookable, a.nextAvailableDate])).toEqual([
@@ -52,14 +41,14 @@ describe('the sandbox booking flow', () => {
   });
 
   it('serves a locale written either way, answering in the underscore form', async () => {
-    const underscore = await request(h.url, 'GET', '/v1/activities?locale=en_CH');
-    const hyphen = await request(h.url, 'GET', '/v1/activities?locale=en-CH');
+    const underscore = await request(sandbox().url, 'GET', '/v1/activities?locale=en_CH');
+    const hyphen = await request(sandbox().url, 'GET', '/v1/activities?locale=en-CH');
     expect(underscore.body).toEqual(hyphen.body);
     expect(underscore.body.data).toMatchObject([{ id: 9, locale: 'en_CH', title: 'Canyoning in Val Bavona (Ticino)' }]);
   });
 
   it('offers two slots a day in Swiss time with the capacity of the activity', async () => {
-    const { status, body } = await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-20&to=2026-11-20');
+    const { status, body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?from=2026-11-20&to=2026-11-20');
     expect(status).toBe(200);
     expect(body).toEqual({
       activityId: 9,
@@ -74,7 +63,7 @@ describe('the sandbox booking flow', () => {
   });
 
   it('offers the whole 30-day window by default, without the closed weekday', async () => {
-    const { body } = await request(h.url, 'GET', '/v1/activities/9/availabilities');
+    const { body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities');
     const dates = [...new Set(body.data.map((slot: { date: string }) => slot.date))];
     expect(body.from).toBe('2026-11-20');
     expect(body.to).toBe('2026-12-19');
@@ -86,7 +75,7 @@ describe('the sandbox booking flow', () => {
 
   it('reserves, checks out, pays on invoice, issues tickets and cancels, releasing the places', async () => {
     // Reserve two places of one slot and one of another activity in the same cart.
-    const first = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261120-1300', quantity: 2 } });
+    const first = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '9-20261120-1300', quantity: 2 } });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
       slotId: '9-20261120-1300',
@@ -98,13 +87,13 @@ describe('the sandbox booking flow', () => {
       expiresAt: new Date(START + 15 * 60_000).toISOString(),
     });
     const cartId = first.body.cartId;
-    const second = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '4711-20261120-0900', quantity: 1, cartId } });
+    const second = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '4711-20261120-0900', quantity: 1, cartId } });
     expect(second.status).toBe(201);
     expect(second.body.cartId).toBe(cartId);
     expect(await available('9-20261120-1300')).toBe(2);
 
     // Check out, in French: item titles come from that locale where the activity has one.
-    const checkOut = await request(h.url, 'PATCH', `/v1/carts/${cartId}/check_out`, { body: { ...CHECK_OUT, locale: 'fr_CH' } });
+    const checkOut = await request(sandbox().url, 'PATCH', `/v1/carts/${cartId}/check_out`, { body: { ...CHECK_OUT, locale: 'fr_CH' } });
     expect(checkOut.status).toBe(200);
     const booking = checkOut.body;
     expect(booking).toMatchObject({
@@ -123,15 +112,15 @@ describe('the sandbox booking flow', () => {
     ]);
     // Booked places stay taken.
     expect(await available('9-20261120-1300')).toBe(2);
-    expect((await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body).toEqual(booking);
+    expect((await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body).toEqual(booking);
 
     // Pay on invoice: the booking is confirmed and has one ticket per item.
-    const payment = await request(h.url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
+    const payment = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
     expect(payment.status).toBe(201);
     expect(payment.body).toMatchObject({ bookingId: booking.id, method: 'invoice', status: 'succeeded', amount: { amount: '307.50', currency: 'CHF' } });
     expect(payment.body.invoice).toEqual({ number: expect.stringMatching(/^SBX-[0-9A-F]{16}$/), dueDate: '2026-12-20' });
 
-    const confirmed = (await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body;
+    const confirmed = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body;
     expect(confirmed.status).toBe('confirmed');
     expect(confirmed.payment).toEqual(payment.body);
     expect(confirmed.tickets).toHaveLength(2);
@@ -150,42 +139,42 @@ describe('the sandbox booking flow', () => {
 
     // Cancel the first item: its places are free again, its ticket is gone.
     const itemId = booking.items[0].id;
-    const cancel = await request(h.url, 'PATCH', `/v1/booking_items/${itemId}/cancel`, { body: { reason: 'weather' } });
+    const cancel = await request(sandbox().url, 'PATCH', `/v1/booking_items/${itemId}/cancel`, { body: { reason: 'weather' } });
     expect(cancel.status).toBe(200);
     expect(cancel.body).toMatchObject({ id: itemId, bookingId: booking.id, status: 'cancelled', cancelledAt: new Date(START).toISOString(), cancellationReason: 'weather' });
     expect(await available('9-20261120-1300')).toBe(4);
 
     // Cancelling again answers the same and frees nothing more.
-    const again = await request(h.url, 'PATCH', `/v1/booking_items/${itemId}/cancel`);
+    const again = await request(sandbox().url, 'PATCH', `/v1/booking_items/${itemId}/cancel`);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(cancel.body);
     expect(await available('9-20261120-1300')).toBe(4);
 
-    const after = (await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body;
+    const after = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body;
     expect(after.status).toBe('confirmed');
     expect(after.totalPrice).toEqual({ amount: '49.50', currency: 'CHF' });
     expect(after.tickets.map((t: { bookingItemId: string }) => t.bookingItemId)).toEqual([booking.items[1].id]);
 
     // With every item cancelled the booking is cancelled and has no tickets.
-    await request(h.url, 'PATCH', `/v1/booking_items/${booking.items[1].id}/cancel`);
-    const cancelled = (await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body;
+    await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.items[1].id}/cancel`);
+    const cancelled = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body;
     expect(cancelled).toMatchObject({ status: 'cancelled', tickets: [], totalPrice: { amount: '0.00', currency: 'CHF' } });
   });
 
   it('settles by card, declines the test card, and refuses a second payment', async () => {
-    const reservation = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '4711-20261121-0900', quantity: 3 } });
-    const booking = (await request(h.url, 'PATCH', `/v1/carts/${reservation.body.cartId}/check_out`, { body: CHECK_OUT })).body;
+    const reservation = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '4711-20261121-0900', quantity: 3 } });
+    const booking = (await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.body.cartId}/check_out`, { body: CHECK_OUT })).body;
 
-    const declined = await request(h.url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'card', cardToken: 'tok_declined' } });
+    const declined = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'card', cardToken: 'tok_declined' } });
     expect(declined.status).toBe(422);
     expect(declined.body.error).toMatchObject({ code: 'PAYMENT_DECLINED', details: { bookingId: booking.id, reason: 'card_declined' } });
-    expect((await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body).toMatchObject({ status: 'pending_payment', payment: null });
+    expect((await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body).toMatchObject({ status: 'pending_payment', payment: null });
 
-    const paid = await request(h.url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'card', cardToken: 'tok_visa' } });
+    const paid = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'card', cardToken: 'tok_visa' } });
     expect(paid.status).toBe(201);
     expect(paid.body).toMatchObject({ method: 'card', status: 'succeeded', invoice: null, amount: { amount: '148.50', currency: 'CHF' } });
 
-    const twice = await request(h.url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
+    const twice = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
     expect(twice.status).toBe(409);
     expect(twice.body.error).toMatchObject({ code: 'BOOKING_ALREADY_PAID', details: { bookingId: booking.id, paymentId: paid.body.id } });
   });

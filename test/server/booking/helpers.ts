@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Locale } from '../../../server/locales.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { type BookingHandler, type BookingHandlerOptions, createBookingHandler } from '../../../server/booking/routes.ts';
@@ -109,6 +109,28 @@ export async function startBooking(options: HarnessOptions, now = START): Promis
       await handler.close();
     },
   });
+}
+
+/**
+ * Runs a sandbox booking handler, with a state directory of its own, for the tests of one file:
+ * started before the first and stopped, its directory removed, after the last.
+ * @returns the running harness, to be called from within the file's tests
+ */
+export function sandboxForFile(): () => Harness {
+  let harness: Harness | undefined;
+  let state: Awaited<ReturnType<typeof tempStateDir>> | undefined;
+  beforeAll(async () => {
+    state = await tempStateDir();
+    harness = await startBooking({ mode: 'sandbox', stateDir: state.dir });
+  });
+  afterAll(async () => {
+    await harness?.stop();
+    await state?.remove();
+  });
+  return () => {
+    if (!harness) throw new Error('the sandbox runs only while the tests of its file do');
+    return harness;
+  };
 }
 
 export interface Answer {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../../server/booking/errors.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { OPENAPI_PATH, OPERATIONS } from '../../../server/booking/operations.ts';
-import { type Harness, request, startBooking, tempStateDir, validate } from './helpers.ts';
+import { request, sandboxForFile, validate } from './helpers.ts';
 
 type Document = {
   openapi: string;
@@ -11,18 +11,7 @@ type Document = {
 };
 const document = openApiDocument('sandbox') as Document;
 
-let h: Harness;
-let state: Awaited<ReturnType<typeof tempStateDir>>;
-
-beforeAll(async () => {
-  state = await tempStateDir();
-  h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
-});
-
-afterAll(async () => {
-  await h.stop();
-  await state.remove();
-});
+const sandbox = sandboxForFile();
 
 function documented(): { path: string; method: string; operationId: string }[] {
   return Object.entries(document.paths).flatMap(([path, methods]) =>
@@ -37,18 +26,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('is served at /v1/openapi.json, naming the mode', async () => {
-    const response = await fetch(`${h.url}${OPENAPI_PATH}`);
+    const response = await fetch(`${sandbox().url}${OPENAPI_PATH}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await response.json()).toEqual(document);
     expect((openApiDocument('proxy') as { info: { description: string } }).info.description).toMatch(/^This server runs in \*\*proxy\*\* mode/);
-    const head = await fetch(`${h.url}${OPENAPI_PATH}`, { method: 'HEAD' });
+    const head = await fetch(`${sandbox().url}${OPENAPI_PATH}`, { method: 'HEAD' });
     expect([head.status, await head.text()]).toEqual([200, '']);
   });
 
   it('has every documented operation served: none answers 405 or "no such path"', async () => {
     for (const { path, method } of documented()) {
-      const answer = await request(h.url, method, path.replace('{id}', 'x1'), method === 'GET' ? {} : { body: {} });
+      const answer = await request(sandbox().url, method, path.replace('{id}', 'x1'), method === 'GET' ? {} : { body: {} });
       expect(answer.status, `${method} ${path}`).not.toBe(405);
       expect(answer.body?.error?.details?.resource, `${method} ${path}`).not.toBe('path');
     }
