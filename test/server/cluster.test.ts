@@ -4,17 +4,14 @@
  * group, so a signal can go to the primary alone or to the whole group.
  */
 
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempStateDir } from '../helpers/api.ts';
+import { startServerProcess } from '../helpers/serverProcess.ts';
 import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
 let snapshot: TinySnapshot;
 
@@ -24,63 +21,21 @@ beforeAll(async () => {
 
 afterAll(() => snapshot.remove());
 
-type Line = Record<string, any>;
-
 /**
  * A cluster primary, its log lines as they arrive, and its port once every worker listens.
  *
  * @param options.listening wait until every worker listens; default true
  */
 async function startCluster(env: Record<string, string>, options: { listening?: boolean } = {}) {
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, WORKERS: '2', PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const lines: Line[] = [];
-  const waiters: { test: (line: Line) => boolean; resolve: (line: Line) => void }[] = [];
-  let pending = '';
-  child.stdout.on('data', (data: Buffer) => {
-    pending += data;
-    let end;
-    while ((end = pending.indexOf('\n')) !== -1) {
-      const line = JSON.parse(pending.slice(0, end)) as Line;
-      pending = pending.slice(end + 1);
-      lines.push(line);
-      for (const waiter of waiters.filter((w) => w.test(line))) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(line);
-      }
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (data) => (stderr += data));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-
-  /** Resolves with the first log line (seen or to come) that passes `test`. */
-  const logged = (test: (line: Line) => boolean, what: string) =>
-    new Promise<Line>((resolve, reject) => {
-      const seen = lines.find(test);
-      if (seen) return resolve(seen);
-      waiters.push({ test, resolve });
-      exited.then(([code]) => reject(new Error(`exited with ${code} before logging ${what}: ${stderr}`)));
-    });
-  const loggedMsg = (prefix: string) => logged((line) => String(line.msg).startsWith(prefix), `"${prefix}"`);
-
-  const port = options.listening === false ? 0 : ((await loggedMsg('2 workers listening')).port as number);
+  const server = startServerProcess({ WORKERS: '2', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), ...env }, { detached: true });
+  const port = options.listening === false ? 0 : ((await server.loggedMsg('2 workers listening')).port as number);
   return {
-    child,
-    lines,
-    exited,
-    logged,
-    loggedMsg,
+    ...server,
     port,
     url: `http://127.0.0.1:${port}`,
-    stderr: () => stderr,
     /** Signals the primary alone, or the whole process group (as Ctrl-C or systemd do). */
     signal(signal: NodeJS.Signals, group = false) {
-      process.kill(group ? -child.pid! : child.pid!, signal);
+      process.kill(group ? -server.child.pid! : server.child.pid!, signal);
     },
   };
 }

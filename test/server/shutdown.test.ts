@@ -4,16 +4,12 @@
  * arrives).
  */
 
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
 import { tempStateDir } from '../helpers/api.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { startServerProcess } from '../helpers/serverProcess.ts';
 
 let snapshot: TinySnapshot;
 
@@ -25,43 +21,10 @@ afterAll(() => snapshot.remove());
 
 /** A server process, its log lines as they arrive, and its port once it listens. */
 async function startProcess(env: Record<string, string>) {
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    // One process: test/server/cluster.test.ts drains a cluster.
-    env: { ...process.env, WORKERS: '1', PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Record<string, any>[] = [];
-  const waiters: { test: (line: Record<string, any>) => boolean; resolve: (line: Record<string, any>) => void }[] = [];
-  let pending = '';
-  child.stdout.on('data', (data: Buffer) => {
-    pending += data;
-    let end;
-    while ((end = pending.indexOf('\n')) !== -1) {
-      const line = JSON.parse(pending.slice(0, end));
-      pending = pending.slice(end + 1);
-      lines.push(line);
-      for (const waiter of waiters.filter((w) => w.test(line))) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(line);
-      }
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (data) => (stderr += data));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-
-  /** Resolves with the first log line (seen or to come) whose msg starts with `prefix`. */
-  const logged = (prefix: string) =>
-    new Promise<Record<string, any>>((resolve, reject) => {
-      const seen = lines.find((line) => String(line.msg).startsWith(prefix));
-      if (seen) return resolve(seen);
-      waiters.push({ test: (line) => String(line.msg).startsWith(prefix), resolve });
-      exited.then(([code]) => reject(new Error(`exited with ${code} before logging "${prefix}": ${stderr}`)));
-    });
-
-  const port = (await logged('listening')).port as number;
-  return { child, lines, exited, logged, port, stderr: () => stderr };
+  // One process: test/server/cluster.test.ts drains a cluster.
+  const server = startServerProcess({ WORKERS: '1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), ...env });
+  const port = (await server.loggedMsg('listening')).port as number;
+  return { ...server, port };
 }
 
 /** Opens a raw connection and collects what the server sends. */
@@ -85,7 +48,7 @@ describe('SIGTERM', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     server.child.kill('SIGTERM');
-    expect(await server.logged('draining')).toMatchObject({ signal: 'SIGTERM', inFlight: 1, graceMs: 10_000 });
+    expect(await server.loggedMsg('draining')).toMatchObject({ signal: 'SIGTERM', inFlight: 1, graceMs: 10_000 });
 
     const refused = connect(server.port, '127.0.0.1');
     const [error] = (await once(refused, 'error')) as [NodeJS.ErrnoException];
