@@ -11,6 +11,7 @@ import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from '
 import type { Config } from './config.ts';
 import { createCors } from './cors.ts';
 import { startDeadline, withDeadline } from './deadline.ts';
+import { endLater } from './endLater.ts';
 import { errorBody, formatError, INTERNAL_ERROR_MESSAGE, isInternalError, type ErrorCode } from './formatError.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
 import { createQueryChecker } from './limits.ts';
@@ -718,14 +719,14 @@ function writeSuccess(res: ServerResponse, state: RequestState, contentType: str
     const headers: OutgoingHttpHeaders = { 'content-type': contentType, etag, 'cache-control': caching };
     if (encoding !== 'identity') headers['content-encoding'] = encoding;
     headers['content-length'] = body.length;
-    res.writeHead(200, headers).end(body);
+    endLater(res.writeHead(200, headers), body);
     return;
   }
   const headers = baseHeaders(state);
   headers.push('content-type', contentType, 'etag', etag, 'cache-control', caching);
   if (encoding !== 'identity') headers.push('content-encoding', encoding);
   headers.push('content-length', String(body.length));
-  res.writeHead(200, headers).end(body);
+  endLater(res.writeHead(200, headers), body);
 }
 
 /** Counts of the response cache's lookups, read by the metrics at each scrape. */
