@@ -27,8 +27,8 @@ const HELP = `npm run bench [-- options]
 
   --quick               about 2 minutes: 1 round of 1 s, 1x only, fewer iterations; writes
                         bench/data/results.quick.json and bench/data/BENCHMARKS.quick.md
-  --rounds N            paired rounds per scenario (default 3)
-  --duration S          seconds per side and round (default 2.5)
+  --rounds N            paired rounds per scenario (default 5)
+  --duration S          seconds per side and round (default 1.5)
   --warmup S            unmeasured seconds per side before a scenario's rounds (default 0.5;
                         0.25 with --quick)
   --server-warmup S     unmeasured seconds of every scenario's requests after a server
@@ -104,8 +104,10 @@ function readOptions(args: string[]): Options {
   if (unknown.length > 0) throw new Error(`--scenarios: unknown ${unknown.join(', ')}; expected some of ${SCENARIOS.map((s) => s.name).join(', ')}`);
   return {
     quick,
-    rounds: Math.round(number('rounds', values.rounds, quick ? 1 : 3, 1)),
-    durationS: number('duration', values.duration, quick ? 1 : 2.5, 0.5),
+    // Short rounds, many of them: the machine's noise comes in spells of seconds, which
+    // short alternations share out between the two sides.
+    rounds: Math.round(number('rounds', values.rounds, quick ? 1 : 5, 1)),
+    durationS: number('duration', values.duration, quick ? 1 : 1.5, 0.5),
     warmupS: number('warmup', values.warmup, quick ? 0.25 : 0.5, 0),
     serverWarmupS: number('server-warmup', values['server-warmup'], quick ? 1 : 2, 0),
     connections: Math.round(number('connections', values.connections, 50, 1)),
