@@ -126,11 +126,11 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
 
   const { lng, lat, radiusKm, pageSize } = NEAR_ME;
   const near = { lng, lat, radiusKm };
-  const total = tours.geo.nearest(lng, lat, radiusKm, undefined, 0).total;
+  const total = tours.geo.nearest(lng, lat, radiusKm, null, 0).total;
   const isHike = tours.filters.match({ routeType: 'hike' });
   const hikes = selectRecords(tours, { q: null, near, filter: isHike, end: pageSize }).total;
   const nearMe = [
-    { via: 'geo index: nearest() of the first page and the total', ...latency(() => tours.geo.nearest(lng, lat, radiusKm, undefined, pageSize), iterations, total) },
+    { via: 'geo index: nearest() of the first page and the total', ...latency(() => tours.geo.nearest(lng, lat, radiusKm, null, pageSize), iterations, total) },
     { via: 'selectRecords: first page and total', ...latency(() => selectRecords(tours, { q: null, near, filter: null, end: pageSize }), iterations, total) },
     { via: 'selectRecords with a filter (hikes)', ...latency(() => selectRecords(tours, { q: null, near, filter: isHike, end: pageSize }), iterations, hikes) },
   ];

@@ -6,6 +6,7 @@
 
 import KDBush from 'kdbush';
 import { distance } from 'geokdbush';
+import type { Intersection } from './filterIndex.ts';
 
 /** One point found near a location. */
 export interface GeoHit {
@@ -23,12 +24,12 @@ export interface GeoIndex {
    * @param lng longitude of the location, in degrees
    * @param lat latitude of the location, in degrees
    * @param radiusKm search radius in kilometres
-   * @param predicate counts and returns only the positions for which it returns true
+   * @param filter counts and returns only the positions in it (filterIndex.ts); null for all
    * @param maxResults returns at most this many hits (a whole number, may be 0), the nearest ones
    * @returns `total`, the number of points found, and `hits`, the nearest `maxResults` of them
    *   by ascending distance, equal distances by ascending position
    */
-  nearest(lng: number, lat: number, radiusKm: number, predicate: ((position: number) => boolean) | undefined, maxResults: number): { total: number; hits: GeoHit[] };
+  nearest(lng: number, lat: number, radiusKm: number, filter: Intersection | null, maxResults: number): { total: number; hits: GeoHit[] };
 }
 
 const EARTH_RADIUS_KM = 6371;
@@ -175,7 +176,7 @@ class TreeGeoIndex implements GeoIndex {
     this.#nodeCaps = nodeCaps;
   }
 
-  nearest(lng: number, lat: number, radiusKm: number, predicate: ((position: number) => boolean) | undefined, maxResults: number): { total: number; hits: GeoHit[] } {
+  nearest(lng: number, lat: number, radiusKm: number, filter: Intersection | null, maxResults: number): { total: number; hits: GeoHit[] } {
     const units = this.#slotUnits;
     const positions = this.#slotPositions;
     const [qx, qy, qz] = unitVector(lng, lat);
@@ -191,14 +192,19 @@ class TreeGeoIndex implements GeoIndex {
         const point = this.#points[position]!;
         if (distance(lng, lat, point.lng, point.lat) > radiusKm) return;
       }
-      if (predicate && !predicate(position)) return;
+      if (filter !== null) {
+        // filterIndex.ts hasPosition, written out: this runs for every point in the radius.
+        const word = position >>> 5;
+        const bit = position & 31;
+        for (let s = 0; s < filter.length; s++) if (((filter[s]![word]! >>> bit) & 1) === 0) return;
+      }
       total++;
       if (dot >= nearest.reach) nearest.offer(position, dot);
     };
-    // Without a predicate, a node well inside the radius and beyond the heap's reach would only
+    // Without a filter, a node well inside the radius and beyond the heap's reach would only
     // be counted point by point: its size is the count.
     const take =
-      predicate === undefined
+      filter === null
         ? (node: number, size: number): boolean => {
             if (!this.#insideBeyondReach(node, qx, qy, qz, cosRadius, nearest.reach)) return false;
             total += size;

@@ -32,8 +32,7 @@ export function selectRecords<R>(
   const positions = q === null ? null : area.text.search(q);
   if (near) {
     const accepted = positions ? textMatches(records.length, positions, filter) : filter;
-    const accept = accepted ? (p: number) => hasPosition(accepted, p) : undefined;
-    const { total, hits } = area.geo.nearest(near.lng, near.lat, near.radiusKm, accept, end);
+    const { total, hits } = area.geo.nearest(near.lng, near.lat, near.radiusKm, accepted, end);
     return { items: hits.map((hit) => records[hit.position]!), total, distancesKm: hits.map((hit) => hit.distanceKm) };
   }
   if (positions) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distance } from 'geokdbush';
+import { positionSetOf, type Intersection } from '../../server/filterIndex.ts';
 import { createGeoIndex, type GeoHit, type GeoIndex } from '../../server/geoIndex.ts';
 
 type Point = { lng: number; lat: number } | null;
@@ -33,13 +34,18 @@ function expectSameHits(actual: GeoHit[], expected: GeoHit[]): void {
  * Checks nearest() for several maxResults, 0 and more than there are among them, against the
  * expected hits (all of them, in order): the total is always all of them, the hits their start.
  */
-function expectNearest(index: GeoIndex, centre: { lng: number; lat: number }, radiusKm: number, keep: ((position: number) => boolean) | undefined, expected: GeoHit[]): void {
+function expectNearest(index: GeoIndex, centre: { lng: number; lat: number }, radiusKm: number, filter: Intersection | null, expected: GeoHit[]): void {
   for (const maxResults of [0, 1, 5, expected.length, expected.length + 5, 1500]) {
-    const label = `${centre.lng} ${centre.lat} ${radiusKm} km, ${maxResults} results${keep ? ', predicate' : ''}`;
-    const { total, hits } = index.nearest(centre.lng, centre.lat, radiusKm, keep, maxResults);
+    const label = `${centre.lng} ${centre.lat} ${radiusKm} km, ${maxResults} results${filter ? `, ${filter.length} filter sets` : ''}`;
+    const { total, hits } = index.nearest(centre.lng, centre.lat, radiusKm, filter, maxResults);
     expect(total, label).toBe(expected.length);
     expectSameHits(hits, expected.slice(0, maxResults));
   }
+}
+
+/** The filter of the positions below `size` that `keep` keeps, as the filter index gives it (one set). */
+function filterOf(size: number, keep: (position: number) => boolean): Intersection {
+  return [positionSetOf(size, Array.from({ length: size }, (_, position) => position).filter(keep))];
 }
 
 /** The point `km` from a location in the direction `bearingDeg` (clockwise from north), on the 6371 km sphere. */
@@ -83,12 +89,16 @@ const centres = {
 
 describe('createGeoIndex', () => {
   describe('nearest', () => {
-    it('counts and returns the same hits as a brute-force haversine sort, with and without a predicate', () => {
+    it('counts and returns the same hits as a brute-force haversine sort, with and without a filter', () => {
       const even = (position: number) => position % 2 === 0;
+      const notThird = (position: number) => position % 3 !== 0;
       for (const centre of Object.values(centres)) {
         for (const radiusKm of [5, 20, 50, 80, 100, 150, 1000]) {
-          expectNearest(swiss, centre, radiusKm, undefined, bruteForce(swissPoints, centre, radiusKm));
-          expectNearest(swiss, centre, radiusKm, even, bruteForce(swissPoints, centre, radiusKm, even));
+          expectNearest(swiss, centre, radiusKm, null, bruteForce(swissPoints, centre, radiusKm));
+          expectNearest(swiss, centre, radiusKm, filterOf(swissPoints.length, even), bruteForce(swissPoints, centre, radiusKm, even));
+          // Two sets: the positions in both.
+          const both = [...filterOf(swissPoints.length, even), ...filterOf(swissPoints.length, notThird)];
+          expectNearest(swiss, centre, radiusKm, both, bruteForce(swissPoints, centre, radiusKm, (p) => even(p) && notThird(p)));
         }
       }
       expect(bruteForce(swissPoints, centres.Bern, 50).length).toBeGreaterThan(20);
@@ -100,20 +110,20 @@ describe('createGeoIndex', () => {
         const all = bruteForce(swissPoints, centre, 100);
         expect(all.length).toBeGreaterThan(20);
         for (const maxResults of [1, 7, 20, all.length, all.length + 5]) {
-          const { total, hits } = swiss.nearest(centre.lng, centre.lat, 100, undefined, maxResults);
+          const { total, hits } = swiss.nearest(centre.lng, centre.lat, 100, null, maxResults);
           expect(total).toBe(all.length);
           expectSameHits(hits, all.slice(0, maxResults));
         }
-        expect(swiss.nearest(centre.lng, centre.lat, 100, undefined, 0)).toEqual({ total: all.length, hits: [] });
+        expect(swiss.nearest(centre.lng, centre.lat, 100, null, 0)).toEqual({ total: all.length, hits: [] });
       }
     });
 
     it('never returns a point without coordinates and keeps positions of the input array', () => {
       const points: Point[] = [null, { lng: 7.45, lat: 46.95 }, null, { lng: 7.46, lat: 46.95 }, null];
-      const { total, hits } = createGeoIndex(points).nearest(7.45, 46.95, 1000, undefined, points.length);
+      const { total, hits } = createGeoIndex(points).nearest(7.45, 46.95, 1000, null, points.length);
       expect(total).toBe(2);
       expect(hits.map((hit) => hit.position)).toEqual([1, 3]);
-      const swissHits = swiss.nearest(centres.Bern.lng, centres.Bern.lat, 1000, undefined, swissPoints.length).hits;
+      const swissHits = swiss.nearest(centres.Bern.lng, centres.Bern.lat, 1000, null, swissPoints.length).hits;
       expect(swissHits.length).toBeGreaterThan(300);
       for (const hit of swissHits) expect(swissPoints[hit.position]).not.toBeNull();
     });
@@ -123,8 +133,8 @@ describe('createGeoIndex', () => {
       const index = createGeoIndex([{ lng: 7.9, lat: 47.2 }, { lng: 7.2, lat: 46.5 }]);
       const edgeKm = distance(centre.lng, centre.lat, 7.9, 47.2);
       for (const maxResults of [0, 1, 5]) {
-        expect(index.nearest(centre.lng, centre.lat, edgeKm, undefined, maxResults)).toEqual({ total: 1, hits: [{ position: 0, distanceKm: edgeKm }].slice(0, maxResults) });
-        expect(index.nearest(centre.lng, centre.lat, edgeKm * (1 - 1e-12), undefined, maxResults)).toEqual({ total: 0, hits: [] });
+        expect(index.nearest(centre.lng, centre.lat, edgeKm, null, maxResults)).toEqual({ total: 1, hits: [{ position: 0, distanceKm: edgeKm }].slice(0, maxResults) });
+        expect(index.nearest(centre.lng, centre.lat, edgeKm * (1 - 1e-12), null, maxResults)).toEqual({ total: 0, hits: [] });
       }
     });
 
@@ -148,7 +158,7 @@ describe('createGeoIndex', () => {
             const edgeKm = distance(centre.lng, centre.lat, point!.lng, point!.lat);
             const label = `${centre.lng} ${centre.lat} ${radiusKm} km, point ${position}`;
             expect(edgeKm, label).toBeCloseTo(radiusKm, 6);
-            expect(index.nearest(centre.lng, centre.lat, edgeKm, undefined, 1), label).toEqual({ total: 1, hits: [{ position, distanceKm: edgeKm }] });
+            expect(index.nearest(centre.lng, centre.lat, edgeKm, null, 1), label).toEqual({ total: 1, hits: [{ position, distanceKm: edgeKm }] });
           });
         }
       }
@@ -162,16 +172,16 @@ describe('createGeoIndex', () => {
       const index = createGeoIndex(points);
       const same = points.flatMap((point, position) => (point!.lng === 8.0 ? [position] : []));
       expect(same).toHaveLength(40);
-      const { total, hits } = index.nearest(centre.lng, centre.lat, 10, undefined, points.length);
+      const { total, hits } = index.nearest(centre.lng, centre.lat, 10, null, points.length);
       expect(total).toBe(80);
       expect(hits.slice(0, 40).map((hit) => hit.position)).toEqual(same);
       expect(hits.slice(0, 40).every((hit) => hit.distanceKm === 0)).toBe(true);
-      expect(index.nearest(centre.lng, centre.lat, 10, undefined, 5).hits.map((hit) => hit.position)).toEqual(same.slice(0, 5));
+      expect(index.nearest(centre.lng, centre.lat, 10, null, 5).hits.map((hit) => hit.position)).toEqual(same.slice(0, 5));
       const odd = (position: number) => position % 2 === 1;
-      expectNearest(index, centre, 10, undefined, bruteForce(points, centre, 10));
-      expectNearest(index, centre, 10, odd, bruteForce(points, centre, 10, odd));
+      expectNearest(index, centre, 10, null, bruteForce(points, centre, 10));
+      expectNearest(index, centre, 10, filterOf(points.length, odd), bruteForce(points, centre, 10, odd));
       for (const maxResults of [39, 40, 41]) {
-        const cut = index.nearest(centre.lng, centre.lat, 10, undefined, maxResults).hits;
+        const cut = index.nearest(centre.lng, centre.lat, 10, null, maxResults).hits;
         expect(cut.map((hit) => hit.position)).toEqual(bruteForce(points, centre, 10).slice(0, maxResults).map((hit) => hit.position));
       }
     });
@@ -187,10 +197,10 @@ describe('createGeoIndex', () => {
         .sort((a, b) => a.distanceKm - b.distanceKm || a.position - b.position);
       expect(new Set(byKilometres.map((hit) => hit.distanceKm)).size).toBeGreaterThan(10);
       for (let maxResults = 0; maxResults <= points.length; maxResults++) {
-        expect(index.nearest(centre.lng, centre.lat, 20, undefined, maxResults)).toEqual({ total: 360, hits: byKilometres.slice(0, maxResults) });
+        expect(index.nearest(centre.lng, centre.lat, 20, null, maxResults)).toEqual({ total: 360, hits: byKilometres.slice(0, maxResults) });
       }
       const third = (position: number) => position % 3 === 0;
-      expectNearest(index, centre, 20, third, byKilometres.filter((hit) => third(hit.position)));
+      expectNearest(index, centre, 20, filterOf(points.length, third), byKilometres.filter((hit) => third(hit.position)));
     });
 
     it('counts and finds across the antimeridian and around a pole', () => {
@@ -207,12 +217,12 @@ describe('createGeoIndex', () => {
       for (const set of [points, twice]) {
         const index = createGeoIndex(set);
         for (const [lng, lat, radiusKm] of [[-179.95, 0, 30], [179.95, 0, 150], [0, 89.8, 80], [90, 89.99, 20], [0, 0, 20015]] as const) {
-          expectNearest(index, { lng, lat }, radiusKm, undefined, bruteForce(set, { lng, lat }, radiusKm));
+          expectNearest(index, { lng, lat }, radiusKm, null, bruteForce(set, { lng, lat }, radiusKm));
         }
-        expect(index.nearest(0, 89.8, 80, undefined, 0).total).toBe(3);
+        expect(index.nearest(0, 89.8, 80, null, 0).total).toBe(3);
       }
-      expect(createGeoIndex(points).nearest(-179.95, 0, 30, undefined, 5)).toMatchObject({ total: 2, hits: [{ position: 1 }, { position: 0 }] });
-      expect(createGeoIndex(twice).nearest(-179.95, 0, 30, undefined, 2)).toMatchObject({ total: 3, hits: [{ position: 1 }, { position: 6 }] });
+      expect(createGeoIndex(points).nearest(-179.95, 0, 30, null, 5)).toMatchObject({ total: 2, hits: [{ position: 1 }, { position: 0 }] });
+      expect(createGeoIndex(twice).nearest(-179.95, 0, 30, null, 2)).toMatchObject({ total: 3, hits: [{ position: 1 }, { position: 6 }] });
     });
 
     it('counts a dense cluster wholesale near its middle and its edges, as a brute-force sort does', () => {
@@ -225,16 +235,16 @@ describe('createGeoIndex', () => {
         else points.push({ lng: 7.5 + next(), lat: 46.3 + 0.7 * next() });
       }
       const index = createGeoIndex(points);
-      const everyOne = () => true;
+      const everyOne = filterOf(points.length, () => true);
       for (const centre of [{ lng: 8, lat: 46.65 }, { lng: 7.5, lat: 46.3 }, { lng: 8.5, lat: 46.65 }, { lng: 8, lat: 47 }, { lng: 7.3, lat: 46.65 }]) {
         for (const radiusKm of [10, 30, 50, 80, 200]) {
           const expected = bruteForce(points, centre, radiusKm);
           for (const maxResults of [0, 20, expected.length]) {
             const label = `${centre.lng} ${centre.lat} ${radiusKm} km, ${maxResults} results`;
-            const found = index.nearest(centre.lng, centre.lat, radiusKm, undefined, maxResults);
+            const found = index.nearest(centre.lng, centre.lat, radiusKm, null, maxResults);
             expect(found.total, label).toBe(expected.length);
             expectSameHits(found.hits, expected.slice(0, maxResults));
-            // With a predicate every point is visited one by one.
+            // With a filter every point is visited one by one.
             expect(found, label).toEqual(index.nearest(centre.lng, centre.lat, radiusKm, everyOne, maxResults));
           }
         }
@@ -255,7 +265,7 @@ describe('createGeoIndex', () => {
         for (const radiusKm of [edgeKm, edgeKm * (1 + 1e-15), edgeKm * (1 - 1e-15), edgeKm * (1 - 1e-12)]) {
           const expected = byKilometres.filter((hit) => hit.distanceKm <= radiusKm);
           for (const maxResults of [0, 20, expected.length]) {
-            expect(index.nearest(centre.lng, centre.lat, radiusKm, undefined, maxResults), `${radiusKm} km, ${maxResults} results`).toEqual({
+            expect(index.nearest(centre.lng, centre.lat, radiusKm, null, maxResults), `${radiusKm} km, ${maxResults} results`).toEqual({
               total: expected.length,
               hits: expected.slice(0, maxResults),
             });
@@ -274,14 +284,13 @@ describe('createGeoIndex', () => {
       const nearestKm = Math.min(...kilometres);
       for (const radiusKm of [nearestKm * (1 - 1e-12), nearestKm * (1 - 1e-15), ...kilometres, Math.max(...kilometres)]) {
         const total = kilometres.filter((km) => km <= radiusKm).length;
-        expect(index.nearest(centre.lng, centre.lat, radiusKm, undefined, 0), `${radiusKm} km`).toEqual({ total, hits: [] });
+        expect(index.nearest(centre.lng, centre.lat, radiusKm, null, 0), `${radiusKm} km`).toEqual({ total, hits: [] });
       }
-      expect(index.nearest(centre.lng, centre.lat, nearestKm * (1 - 1e-12), undefined, 0).total).toBe(0);
+      expect(index.nearest(centre.lng, centre.lat, nearestKm * (1 - 1e-12), null, 0).total).toBe(0);
     });
 
     it('agrees with a brute-force sort and with the point-by-point count for random clusters, centres and radii', () => {
       const next = seededRandom(20240917);
-      const everyOne = () => true;
       for (let trial = 0; trial < 120; trial++) {
         // Clusters anywhere, some across the antimeridian or around a pole, of up to 3000 points.
         const size = Math.floor(next() * 3000);
@@ -293,13 +302,14 @@ describe('createGeoIndex', () => {
           return { lng: lng > 180 ? lng - 360 : lng < -180 ? lng + 360 : lng, lat: Math.max(-90, Math.min(90, middle.lat + spreadDeg * (next() - 0.5))) };
         });
         const index = createGeoIndex(points);
+        const everyOne = filterOf(points.length, () => true);
         const centre = destination(middle, next() * spreadDeg * 80, next() * 360);
         centre.lng = ((centre.lng + 540) % 360) - 180;
         const radiusKm = Math.exp(next() * Math.log(3000));
         const expected = bruteForce(points, centre, radiusKm);
         for (const maxResults of [0, 1, 20, Math.floor(next() * expected.length), expected.length + 1]) {
           const label = `trial ${trial}: ${centre.lng} ${centre.lat} ${radiusKm} km, ${maxResults} results`;
-          const found = index.nearest(centre.lng, centre.lat, radiusKm, undefined, maxResults);
+          const found = index.nearest(centre.lng, centre.lat, radiusKm, null, maxResults);
           expect(found.total, label).toBe(expected.length);
           expect(found.hits.map((hit) => hit.position), label).toEqual(expected.slice(0, maxResults).map((hit) => hit.position));
           expect(found, label).toEqual(index.nearest(centre.lng, centre.lat, radiusKm, everyOne, maxResults));
@@ -310,7 +320,7 @@ describe('createGeoIndex', () => {
     it('gives distances in kilometres', () => {
       const index = createGeoIndex([{ lng: 8.5417, lat: 47.3769 }]);
       // Bern to Zürich is about 95 km as the crow flies.
-      const [hit] = index.nearest(centres.Bern.lng, centres.Bern.lat, 200, undefined, 1).hits;
+      const [hit] = index.nearest(centres.Bern.lng, centres.Bern.lat, 200, null, 1).hits;
       expect(hit!.distanceKm).toBeGreaterThan(94);
       expect(hit!.distanceKm).toBeLessThan(96);
     });
@@ -319,8 +329,8 @@ describe('createGeoIndex', () => {
   describe('building', () => {
     it('answers nothing for no points', () => {
       for (const index of [createGeoIndex([]), createGeoIndex([null, null])]) {
-        expect(index.nearest(7.45, 46.95, 50, undefined, 0)).toEqual({ total: 0, hits: [] });
-        expect(index.nearest(7.45, 46.95, 50, undefined, 20)).toEqual({ total: 0, hits: [] });
+        expect(index.nearest(7.45, 46.95, 50, null, 0)).toEqual({ total: 0, hits: [] });
+        expect(index.nearest(7.45, 46.95, 50, null, 20)).toEqual({ total: 0, hits: [] });
       }
     });
 

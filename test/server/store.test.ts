@@ -23,7 +23,7 @@ describe('createStoreAsync', () => {
         expect([...built.byId.keys()]).toEqual([...expected.byId.keys()]);
       }
       expect(async.locales[locale].tours.text.search('alp')).toEqual(sync.locales[locale].tours.text.search('alp'));
-      expect(async.locales[locale].tours.geo.nearest(7.86, 46.69, 30, undefined, 5)).toEqual(sync.locales[locale].tours.geo.nearest(7.86, 46.69, 30, undefined, 5));
+      expect(async.locales[locale].tours.geo.nearest(7.86, 46.69, 30, null, 5)).toEqual(sync.locales[locale].tours.geo.nearest(7.86, 46.69, 30, null, 5));
     }
     expect(async.source('tours')).toEqual(sync.source('tours'));
   });

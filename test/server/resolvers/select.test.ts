@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityRecord, AttractionRecord, RouteRecord, TourRecord } from '../../../sync/snapshot.ts';
-import type { FilterCondition } from '../../../server/filterIndex.ts';
+import { positionSetOf, type FilterCondition } from '../../../server/filterIndex.ts';
 import { loadSnapshot } from '../../../server/load.ts';
 import { LOCALES } from '../../../server/locales.ts';
 import type { NearMe } from '../../../server/resolvers/args.ts';
@@ -108,8 +108,7 @@ function bruteForce<R>(
   const accepted = new Set(matched.filter((position) => passes(records[position]!)));
   if (options.near) {
     const { lng, lat, radiusKm } = options.near;
-    const accept = (position: number) => accepted.has(position);
-    const { total, hits } = area.geo.nearest(lng, lat, radiusKm, accept, options.end);
+    const { total, hits } = area.geo.nearest(lng, lat, radiusKm, [positionSetOf(records.length, [...accepted])], options.end);
     return { items: hits.map((hit) => records[hit.position]), total, distancesKm: hits.map((hit) => hit.distanceKm) };
   }
   const items = matched.filter((position) => accepted.has(position)).map((position) => records[position]);
