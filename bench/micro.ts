@@ -1,8 +1,7 @@
 /**
  * In-process figures of one dataset, through the server's own modules: cold start (snapshot
  * load and validation, then indexes), the memory the loaded store holds, search latency and
- * near-me latency, and the cost of turning answers into bytes. bench/run.ts runs it once per
- * dataset, each in a fresh process:
+ * near-me latency. bench/run.ts runs it once per dataset, each in a fresh process:
  *
  *   node --expose-gc --import tsx bench/micro.ts --data bench/data/x10 [--iterations 1000]
  *
@@ -11,14 +10,10 @@
 
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { execute, parse, type ExecutionResult } from 'graphql';
-import { startDeadline, withDeadline } from '../server/deadline.ts';
-import { jsonBytes } from '../server/jsonBytes.ts';
 import { loadSnapshot } from '../server/load.ts';
 import { LOCALES } from '../server/locales.ts';
 import { resolvers } from '../server/resolvers/index.ts';
 import { selectRecords } from '../server/resolvers/select.ts';
-import { sampleQueries } from '../server/sampleQueries.ts';
 import { createSchema, readSdl } from '../server/schema.ts';
 import { createStore } from '../server/store.ts';
 import { percentile, round } from './paired.ts';
@@ -78,12 +73,6 @@ export interface MicroResult {
   };
   search: (LatencyFigures & { kind: string; query: string })[];
   nearMe: (LatencyFigures & { via: string })[];
-  /**
-   * The answers to the sample queries (`/api/schema?format=queries`) turned into the bytes sent,
-   * as graphql-http would (`Buffer.from(JSON.stringify(result))`) and as the server does
-   * (server/jsonBytes.ts): the sum over the answers of each one's mean time.
-   */
-  serialise: { answers: number; bytes: number; stringifyUs: number; jsonBytesUs: number };
 }
 
 // Results land here so the optimiser cannot drop the calls being timed.
@@ -135,19 +124,6 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     { via: 'selectRecords with a filter (hikes)', ...latency(() => selectRecords(tours, { q: null, near, filter: isHike, end: pageSize }), iterations, hikes) },
   ];
 
-  const executable = withDeadline(schema);
-  const answers = sampleQueries(store).map(({ name, query, variables }) => {
-    const result = execute({ schema: executable, document: parse(query), variableValues: variables, contextValue: { store }, rootValue: startDeadline(60_000) }) as ExecutionResult;
-    if (result.errors) throw new Error(`sample query ${name} failed: ${result.errors[0]!.message}`);
-    return result;
-  });
-  const serialise = {
-    answers: answers.length,
-    bytes: answers.reduce((sum, answer) => sum + jsonBytes(answer).length, 0),
-    stringifyUs: round(answers.reduce((sum, answer) => sum + meanUs(() => Buffer.from(JSON.stringify(answer)), iterations), 0), 1),
-    jsonBytesUs: round(answers.reduce((sum, answer) => sum + meanUs(() => jsonBytes(answer), iterations), 0), 1),
-  };
-
   return {
     dataDir,
     version: store.snapshot.version,
@@ -162,16 +138,7 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     },
     search,
     nearMe,
-    serialise,
   };
-}
-
-/** Mean µs of a call, over `iterations` calls timed together after as many unmeasured ones. */
-function meanUs(call: () => unknown, iterations: number): number {
-  for (let i = 0; i < iterations; i++) sink = call();
-  const start = performance.now();
-  for (let i = 0; i < iterations; i++) sink = call();
-  return ((performance.now() - start) * 1000) / iterations;
 }
 
 function latency(call: () => unknown, iterations: number, matches: number): LatencyFigures {

@@ -408,7 +408,7 @@ export function renderMarkdown(results: BenchResults): string {
       'Measured in a fresh `node --expose-gc` process per dataset through the server\'s modules (bench/micro.ts):',
       '`loadSnapshot` + `createStore` for the cold start, `process.memoryUsage()` after a full GC for the memory',
       '(JS heap plus the indexes\' typed arrays), then de-CH tours for search (`text.search`) and near-me',
-      '(Interlaken, 50 km, first page of 20), and the answers to the sample queries turned into bytes.',
+      '(Interlaken, 50 km, first page of 20).',
       '',
     );
     const micros = [...results.micro].sort((a, b) => a.scale - b.scale);
@@ -438,8 +438,6 @@ export function renderMarkdown(results: BenchResults): string {
         return `${n.p50Ms} / ${n.p95Ms} (${integer(n.matches)})${checked ? ` ${mark(n.p50Ms <= NEAR_P50_MS)}` : ''}`;
       }, checked ? `p50 ≤ ${NEAR_P50_MS} ms` : '');
     }
-    row('Sample answers to bytes: count, KB', (m) => `${m.serialise.answers}, ${(m.serialise.bytes / 1000).toFixed(0)}`);
-    row('… `Buffer.from(JSON.stringify())` / server/jsonBytes.ts, µs in all', (m) => `${m.serialise.stringifyUs.toFixed(0)} / ${m.serialise.jsonBytesUs.toFixed(0)}`);
     out.push('');
   }
 

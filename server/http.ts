@@ -12,7 +12,6 @@ import type { Config } from './config.ts';
 import { createCors } from './cors.ts';
 import { startDeadline, withDeadline } from './deadline.ts';
 import { endLater } from './endLater.ts';
-import { jsonBytes } from './jsonBytes.ts';
 import { errorBody, formatError, INTERNAL_ERROR_MESSAGE, isInternalError, type ErrorCode } from './formatError.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
 import { createQueryChecker } from './limits.ts';
@@ -621,7 +620,7 @@ function createGraphqlRoute(options: HttpOptions, playground: Playground, metric
       return true;
     }
     // No error, so no Error value for graphql-http's replacer to hide: plain JSON.stringify gives its bytes.
-    const bytes = jsonBytes(result);
+    const bytes = Buffer.from(JSON.stringify(result));
     const facts = { label: operation.label, operationName: state.operationName, cost };
     const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
     if (entry && !persistence) responses!.alias(served, method, raw, entry);
