@@ -117,14 +117,28 @@ export function hasPosition(sets: Intersection, position: number): boolean {
 /** The number of positions in the intersection. */
 export function countPositions(sets: Intersection): number {
   let count = 0;
-  for (let w = 0; w < sets[0]!.length; w++) {
-    // Bits set in a 32-bit word, summed in pairs, nibbles, then bytes (SWAR popcount).
-    let bits = wordOf(sets, w);
-    bits -= (bits >>> 1) & 0x55555555;
-    bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
-    count += Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-  }
+  for (let w = 0; w < sets[0]!.length; w++) count += bitCount(wordOf(sets, w));
   return count;
+}
+
+/** The number of positions from `first` to `last` (both included, 0 <= first <= last < size) in the intersection. */
+export function countPositionsBetween(sets: Intersection, first: number, last: number): number {
+  const firstWord = first >>> 5;
+  const lastWord = last >>> 5;
+  // Masks of the bits at or after `first` in its word and at or before `last` in its word.
+  const fromFirst = -1 << (first & 31);
+  const toLast = -1 >>> (31 - (last & 31));
+  if (firstWord === lastWord) return bitCount(wordOf(sets, firstWord) & fromFirst & toLast);
+  let count = bitCount(wordOf(sets, firstWord) & fromFirst) + bitCount(wordOf(sets, lastWord) & toLast);
+  for (let w = firstWord + 1; w < lastWord; w++) count += bitCount(wordOf(sets, w));
+  return count;
+}
+
+/** The number of bits set in a 32-bit word: summed in pairs, nibbles, then bytes (SWAR popcount). */
+function bitCount(bits: number): number {
+  bits -= (bits >>> 1) & 0x55555555;
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  return Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** The smallest `max` positions of the intersection (all when it has fewer), ascending. */

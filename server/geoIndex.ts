@@ -6,7 +6,7 @@
 
 import KDBush from 'kdbush';
 import { distance } from 'geokdbush';
-import type { Intersection } from './filterIndex.ts';
+import { countPositionsBetween, type Intersection, type PositionSet } from './filterIndex.ts';
 
 /** One point found near a location. */
 export interface GeoHit {
@@ -24,7 +24,8 @@ export interface GeoIndex {
    * @param lng longitude of the location, in degrees
    * @param lat latitude of the location, in degrees
    * @param radiusKm search radius in kilometres
-   * @param filter counts and returns only the positions in it (filterIndex.ts); null for all
+   * @param filter counts and returns only the positions in it (filterIndex.ts); null for all.
+   *   Its sets are translated into the tree's order once and remembered: they must not change.
    * @param maxResults returns at most this many hits (a whole number, may be 0), the nearest ones
    * @returns `total`, the number of points found, and `hits`, the nearest `maxResults` of them
    *   by ascending distance, equal distances by ascending position
@@ -159,6 +160,12 @@ class TreeGeoIndex implements GeoIndex {
   readonly #nodeBoxes: Float64Array;
   /** Node → cap around its points, see {@link describeNodes}. */
   readonly #nodeCaps: Float64Array;
+  /**
+   * Filter set (of positions) → the same set as slots, made on first use. A filter index holds
+   * one set per filter value, so this holds at most one twin of each. In slot order, the points
+   * of a kd-tree node are one run of bits: a node inside the radius is counted a word at a time.
+   */
+  readonly #slotSets = new WeakMap<PositionSet, PositionSet>();
 
   constructor(
     tree: KDBush,
@@ -183,8 +190,15 @@ class TreeGeoIndex implements GeoIndex {
     const cosRadius = Math.cos(Math.min(radiusKm / EARTH_RADIUS_KM, Math.PI));
     const latSpan = (radiusKm / EARTH_RADIUS_KM) * DEGREES * (1 + SLACK);
     const nearest = new NearestPositions(maxResults);
+    const slotFilter = filter === null ? null : filter.map((set) => this.#inSlotOrder(set));
     let total = 0;
     const visit = (slot: number): void => {
+      if (slotFilter !== null) {
+        // filterIndex.ts hasPosition, written out: this runs for every point in the box.
+        const word = slot >>> 5;
+        const bit = slot & 31;
+        for (let s = 0; s < slotFilter.length; s++) if (((slotFilter[s]![word]! >>> bit) & 1) === 0) return;
+      }
       const dot = qx * units[3 * slot]! + qy * units[3 * slot + 1]! + qz * units[3 * slot + 2]!;
       if (dot < cosRadius - DOT_MARGIN) return;
       const position = positions[slot]!;
@@ -192,29 +206,35 @@ class TreeGeoIndex implements GeoIndex {
         const point = this.#points[position]!;
         if (distance(lng, lat, point.lng, point.lat) > radiusKm) return;
       }
-      if (filter !== null) {
-        // filterIndex.ts hasPosition, written out: this runs for every point in the radius.
-        const word = position >>> 5;
-        const bit = position & 31;
-        for (let s = 0; s < filter.length; s++) if (((filter[s]![word]! >>> bit) & 1) === 0) return;
-      }
       total++;
       if (dot >= nearest.reach) nearest.offer(position, dot);
     };
-    // Without a filter, a node well inside the radius and beyond the heap's reach would only
-    // be counted point by point: its size is the count.
-    const take =
-      filter === null
-        ? (node: number, size: number): boolean => {
-            if (!this.#insideBeyondReach(node, qx, qy, qz, cosRadius, nearest.reach)) return false;
-            total += size;
-            return true;
-          }
-        : undefined;
+    // A node well inside the radius and beyond the heap's reach would only be counted point by
+    // point: its size is the count, or without looking at a point, its slots in the filter.
+    const take = (node: number, first: number, last: number): boolean => {
+      if (!this.#insideBeyondReach(node, qx, qy, qz, cosRadius, nearest.reach)) return false;
+      total += slotFilter === null ? last - first + 1 : countPositionsBetween(slotFilter, first, last);
+      return true;
+    };
     for (const [minLng, maxLng] of longitudeRanges(lng, lat, radiusKm)) {
       this.#walk(minLng, lat - latSpan, maxLng, lat + latSpan, lng, lat, visit, take);
     }
     return { total, hits: this.#byDistance(lng, lat, nearest.candidates(), maxResults) };
+  }
+
+  /** `set`, a set of positions, as the set of their slots. */
+  #inSlotOrder(set: PositionSet): PositionSet {
+    let slots = this.#slotSets.get(set);
+    if (slots === undefined) {
+      const positions = this.#slotPositions;
+      slots = new Uint32Array((positions.length + 31) >>> 5);
+      for (let slot = 0; slot < positions.length; slot++) {
+        const position = positions[slot]!;
+        if ((set[position >>> 5]! >>> (position & 31)) & 1) slots[slot >>> 5]! |= 1 << (slot & 31);
+      }
+      this.#slotSets.set(set, slots);
+    }
+    return slots;
   }
 
   /**
@@ -254,7 +274,8 @@ class TreeGeoIndex implements GeoIndex {
    * Calls `visit` with every slot whose point lies in a box, as KDBush's `range` finds them,
    * but walks the half nearer to (towardsLng, towardsLat) first, so that nearest() fills its
    * heap with near points early and offers few of the rest. A node whose points all lie in
-   * the box is first offered whole to `take` (node number and size), and skipped if it returns true.
+   * the box is first offered whole to `take` (node number, first and last slot), and skipped if
+   * it returns true.
    */
   #walk(
     minLng: number,
@@ -264,7 +285,7 @@ class TreeGeoIndex implements GeoIndex {
     towardsLng: number,
     towardsLat: number,
     visit: (slot: number) => void,
-    take: ((node: number, size: number) => boolean) | undefined,
+    take: (node: number, first: number, last: number) => boolean,
   ): void {
     const { coords, nodeSize } = this.#tree;
     if (coords.length === 0) return;
@@ -276,7 +297,7 @@ class TreeGeoIndex implements GeoIndex {
       const axis = stack[--top]!;
       const right = stack[--top]!;
       const left = stack[--top]!;
-      if (take !== undefined && this.#nodeWithin(node, minLng, minLat, maxLng, maxLat) && take(node, right - left + 1)) continue;
+      if (this.#nodeWithin(node, minLng, minLat, maxLng, maxLat) && take(node, left, right)) continue;
       if (right - left <= nodeSize) {
         for (let slot = left; slot <= right; slot++) {
           const lng = coords[2 * slot]!;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   countPositions,
+  countPositionsBetween,
   createFilterIndex,
   firstPositions,
   hasPosition,
@@ -126,5 +127,18 @@ describe('position sets', () => {
       expect(firstPositions(sets, 3)).toEqual(expected.slice(0, 3));
     }
     expect(countPositions([full, positionSetOf(size, [])])).toBe(0);
+  });
+
+  it('counts the positions of every range, within one word and across several', () => {
+    const other = positionSetOf(size, [1, 31, 40, 63, 96]);
+    for (const sets of [[set], [full], [set, other]]) {
+      const members = positionsOf(sets, size);
+      for (let first = 0; first < size; first++) {
+        for (let last = first; last < size; last++) {
+          const expected = members.filter((p) => p >= first && p <= last).length;
+          expect(countPositionsBetween(sets, first, last), `${first}..${last}`).toBe(expected);
+        }
+      }
+    }
   });
 });

@@ -225,7 +225,7 @@ describe('createGeoIndex', () => {
       expect(createGeoIndex(twice).nearest(-179.95, 0, 30, null, 2)).toMatchObject({ total: 3, hits: [{ position: 1 }, { position: 6 }] });
     });
 
-    it('counts a dense cluster wholesale near its middle and its edges, as a brute-force sort does', () => {
+    it('counts a dense cluster wholesale near its middle and its edges, with and without a filter, as a brute-force sort does', () => {
       // Thousands of points make a tree of many nodes, most of them well inside large radii.
       const next = seededRandom(7);
       const points: Point[] = [];
@@ -236,6 +236,10 @@ describe('createGeoIndex', () => {
       }
       const index = createGeoIndex(points);
       const everyOne = filterOf(points.length, () => true);
+      // Runs of kept and left-out positions of every length, so that a node's slots hold both.
+      const someOnly = (position: number) => position % 7 < 3 || position % 97 === 5;
+      const filter = [...filterOf(points.length, someOnly), ...filterOf(points.length, (position) => position % 11 !== 4)];
+      const both = (position: number) => someOnly(position) && position % 11 !== 4;
       for (const centre of [{ lng: 8, lat: 46.65 }, { lng: 7.5, lat: 46.3 }, { lng: 8.5, lat: 46.65 }, { lng: 8, lat: 47 }, { lng: 7.3, lat: 46.65 }]) {
         for (const radiusKm of [10, 30, 50, 80, 200]) {
           const expected = bruteForce(points, centre, radiusKm);
@@ -244,9 +248,9 @@ describe('createGeoIndex', () => {
             const found = index.nearest(centre.lng, centre.lat, radiusKm, null, maxResults);
             expect(found.total, label).toBe(expected.length);
             expectSameHits(found.hits, expected.slice(0, maxResults));
-            // With a filter every point is visited one by one.
             expect(found, label).toEqual(index.nearest(centre.lng, centre.lat, radiusKm, everyOne, maxResults));
           }
+          expectNearest(index, centre, radiusKm, filter, bruteForce(points, centre, radiusKm, both));
         }
       }
       expect(bruteForce(points, { lng: 8, lat: 46.65 }, 50).length).toBeGreaterThan(5000);
@@ -289,7 +293,7 @@ describe('createGeoIndex', () => {
       expect(index.nearest(centre.lng, centre.lat, nearestKm * (1 - 1e-12), null, 0).total).toBe(0);
     });
 
-    it('agrees with a brute-force sort and with the point-by-point count for random clusters, centres and radii', () => {
+    it('agrees with a brute-force sort, with and without a filter, for random clusters, centres and radii', () => {
       const next = seededRandom(20240917);
       for (let trial = 0; trial < 120; trial++) {
         // Clusters anywhere, some across the antimeridian or around a pole, of up to 3000 points.
@@ -303,6 +307,9 @@ describe('createGeoIndex', () => {
         });
         const index = createGeoIndex(points);
         const everyOne = filterOf(points.length, () => true);
+        const share = next();
+        const kept = points.map(() => next() < share);
+        const keep = (position: number) => kept[position]!;
         const centre = destination(middle, next() * spreadDeg * 80, next() * 360);
         centre.lng = ((centre.lng + 540) % 360) - 180;
         const radiusKm = Math.exp(next() * Math.log(3000));
@@ -314,6 +321,7 @@ describe('createGeoIndex', () => {
           expect(found.hits.map((hit) => hit.position), label).toEqual(expected.slice(0, maxResults).map((hit) => hit.position));
           expect(found, label).toEqual(index.nearest(centre.lng, centre.lat, radiusKm, everyOne, maxResults));
         }
+        expectNearest(index, centre, radiusKm, filterOf(points.length, keep), bruteForce(points, centre, radiusKm, keep));
       }
     });
 
