@@ -35,7 +35,8 @@ const HELP = `npm run bench [-- options]
                         starts (default 2; 1 with --quick)
   --connections N       autocannon connections (default 50)
   --scales 1,10         datasets: 1 is data/, N is bench/data/xN (generated when missing)
-  --scenarios a,b       only these scenarios (activities, tours-near, attractions-q, station, mix, activities-get)
+  --scenarios a,b       only these scenarios (activities, tours-near, tours-q-broad, attractions-q,
+                        station, mix, activities-get)
   --no-http             skip the HTTP scenarios
   --no-micro            skip the in-process figures
   --regenerate          regenerate the scaled datasets

@@ -102,6 +102,21 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
+    name: 'tours-q-broad',
+    description:
+      '`tours` full-text `q` with two words found in most tours ("unterwegs aufstieg"), de-CH, 20 × 5 fields: the costliest search, where the server rather than the load generator needs the CPU',
+    method: 'POST',
+    requests: () => [
+      post(
+        'SearchToursBroad',
+        `query SearchToursBroad($q: String!) {
+  tours(q: $q, locale: "de-CH", limit: 20) { total data { id name routeType difficulty duration } }
+}`,
+        { q: 'unterwegs aufstieg' },
+      ),
+    ],
+  },
+  {
     name: 'attractions-q',
     description: '`attractions` fuzzy `q` with a typo ("lucenre"), en-CH, 20 × 5 fields',
     method: 'POST',
