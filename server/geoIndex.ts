@@ -6,7 +6,7 @@
 
 import KDBush from 'kdbush';
 import { distance } from 'geokdbush';
-import { countPositionsBetween, type Intersection, type PositionSet } from './filterIndex.ts';
+import { countPositionsBetween, hasPosition, positionSetOf, type Intersection, type PositionSet } from './filterIndex.ts';
 
 /** One point found near a location. */
 export interface GeoHit {
@@ -227,11 +227,9 @@ class TreeGeoIndex implements GeoIndex {
     let slots = this.#slotSets.get(set);
     if (slots === undefined) {
       const positions = this.#slotPositions;
-      slots = new Uint32Array((positions.length + 31) >>> 5);
-      for (let slot = 0; slot < positions.length; slot++) {
-        const position = positions[slot]!;
-        if ((set[position >>> 5]! >>> (position & 31)) & 1) slots[slot >>> 5]! |= 1 << (slot & 31);
-      }
+      const kept: number[] = [];
+      for (let slot = 0; slot < positions.length; slot++) if (hasPosition([set], positions[slot]!)) kept.push(slot);
+      slots = positionSetOf(positions.length, kept);
       this.#slotSets.set(set, slots);
     }
     return slots;
