@@ -1,0 +1,522 @@
+/**
+ * The GraphQL endpoint. A fast path answers well-formed requests from the response cache or
+ * executes them from the operation cache (graphql-jit); graphql-http answers every other request,
+ * so that refusals are worded and coded as it words and codes them.
+ */
+
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { GraphQLError } from 'graphql';
+import {
+  createHandler,
+  parseRequestParams,
+  type OperationContext,
+  type Request as GraphqlRequest,
+  type Response as GraphqlResponse,
+} from 'graphql-http';
+import { Counter, Gauge } from 'prom-client';
+import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
+import { startDeadline, withDeadline } from './deadline.ts';
+import { endLater } from './endLater.ts';
+import { errorBody, formatError, isInternalError, type ErrorCode } from './formatError.ts';
+import type { HttpOptions } from './http.ts';
+import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
+import { createQueryChecker } from './limits.ts';
+import type { Metrics } from './metrics.ts';
+import { createOperationCache, type OperationCache } from './operationCache.ts';
+import {
+  createPersistedQueries,
+  hashQuery,
+  persistedQueryNotFound,
+  persistedQueryNotSupported,
+  readPersistedQuery,
+  type PersistedQueryRequest,
+} from './persistedQueries.ts';
+import type { Playground } from './playground.ts';
+import { PayloadTooLargeError, readBody } from './readBody.ts';
+import { baseHeaders, setDeferredHeaders, type Handle, type RequestState } from './requestState.ts';
+import { JSON_TYPE, sendText } from './respond.ts';
+import { createResponseCache, responseKey, type CachedResponse, type ResponseCache } from './responseCache.ts';
+
+/** URL path of the GraphQL endpoint (and of the playground, for a browser). */
+export const GRAPHQL_PATH = '/api/graphql';
+
+/** Longest client operation name written to the logs; the rest is cut. */
+const MAX_LOGGED_OPERATION_NAME = 100;
+
+/**
+ * The handler of {@link GRAPHQL_PATH} for GET and POST: the playground for a browser, otherwise
+ * the fast path, then graphql-http for what the fast path leaves.
+ */
+export function createGraphqlRoute(options: HttpOptions, playground: Playground, metrics: Metrics): Handle {
+  const { config, logger } = options;
+  const executableSchema = withDeadline(options.schema);
+  const operations = createOperationCache({
+    schema: options.schema,
+    executableSchema,
+    check: createQueryChecker(options.schema, config.limits, { introspection: config.introspection }),
+    limits: config.limits,
+    maxEntries: config.operationCacheSize,
+    jit: config.jit,
+  });
+  const responses = config.responseCacheBytes > 0 ? createResponseCache(config.responseCacheBytes) : null;
+  const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes) : null;
+  const lookups = registerCacheMetrics(metrics, operations, responses);
+  const mediaTypeOf = memoize(acceptedMediaType);
+  const encodingOf = memoize(negotiateEncoding);
+  const isJson = memoize(isJsonContentType);
+
+  // Requests the fast path below does not take are answered by graphql-http, as they were before
+  // it existed: errors in the request, refusals of the checks, the media types it refuses.
+  const handler = createHandler<IncomingMessage, RequestState, OperationContext>({
+    schema: executableSchema,
+    formatError,
+    parseRequestParams: async (req) => {
+      const state = req.context;
+      if (req.method === 'POST' && isJsonContentType(req.raw.headers['content-type'])) {
+        let bytes: Buffer;
+        try {
+          bytes = await (state.body ?? readBody(req.raw, config.limits.maxBodyBytes));
+        } catch (error) {
+          if (!(error instanceof PayloadTooLargeError)) throw error;
+          return payloadTooLarge(error);
+        }
+        let data: unknown;
+        try {
+          data = JSON.parse(bytes.toString('utf8'));
+        } catch (error) {
+          throw new Error(`Malformed JSON body: ${(error as Error).message}`);
+        }
+        if (Array.isArray(data)) throw new Error('Batched requests are not supported: send one operation per request, as a JSON object');
+        if (typeof data === 'object' && data !== null) {
+          const body = data as Record<string, unknown>;
+          const query = resolvePersistedQuery(state, body.query, body.extensions);
+          if (query !== body.query) data = { ...body, query };
+        }
+        return parseRequestParams({ ...req, body: data as Record<string, unknown> });
+      }
+      if (req.method === 'GET') {
+        const queryStart = req.url.indexOf('?');
+        const search = new URLSearchParams(queryStart === -1 ? '' : req.url.slice(queryStart + 1));
+        const extensions = search.get('extensions');
+        if (extensions === null) return undefined;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(extensions);
+        } catch {
+          // graphql-http's own parser answers it ("Unparsable URL").
+          return undefined;
+        }
+        const query = resolvePersistedQuery(state, search.get('query') ?? undefined, parsed);
+        if (typeof query !== 'string' || query === search.get('query')) return undefined;
+        search.set('query', query);
+        return parseRequestParams({ ...req, url: `${GRAPHQL_PATH}?${search}` });
+      }
+      // graphql-http answers other methods and media types (405, 415).
+      return undefined;
+    },
+    onSubscribe: (req, params) => {
+      const state = req.context;
+      const prepared = state.prepared ?? operations.prepare({ query: params.query, operationName: params.operationName, variables: params.variables });
+      if (prepared.errors) return prepared.errors;
+      const { operation } = prepared;
+      state.operation = operation.label;
+      state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
+      state.cost = prepared.cost;
+      metrics.observeCost(prepared.cost);
+      if (state.persistedHash !== undefined) persisted?.set(state.persistedHash, params.query);
+      const served = state.served!;
+      state.executed = true;
+      return {
+        schema: executableSchema,
+        document: operation.document,
+        operationName: params.operationName,
+        variableValues: params.variables,
+        contextValue: served.context as OperationContext,
+        rootValue: startDeadline(config.limits.executionTimeoutMs),
+      };
+    },
+    onOperation: (req, _args, result) => {
+      const state = req.context;
+      state.hasErrors = (result.errors?.length ?? 0) > 0;
+      logInternalErrors(state, result.errors);
+    },
+  });
+
+  function logInternalErrors(state: RequestState, errors: readonly GraphQLError[] | undefined): void {
+    for (const error of errors ?? []) {
+      if (isInternalError(error)) {
+        logger.error(
+          { reqId: state.id, operationName: state.operationName, path: error.path?.join('.'), err: error.originalError },
+          'internal error in a resolver',
+        );
+      }
+    }
+  }
+
+  /**
+   * The query a request runs, given its `query` and `extensions` (Apollo's APQ protocol).
+   *
+   * @throws GraphQLError PERSISTED_QUERY_NOT_FOUND / _NOT_SUPPORTED; Error (400) for a hash that
+   *   does not match the query
+   */
+  function resolvePersistedQuery(state: RequestState, query: unknown, extensions: unknown): unknown {
+    const request = readPersistedQuery(extensions);
+    if (request === null) return query;
+    if (!persisted) throw persistedQueryNotSupported();
+    if (typeof query === 'string') {
+      if (hashQuery(query) !== request.sha256Hash) throw new Error('extensions.persistedQuery.sha256Hash does not match the sha256 of the query');
+      state.persistedHash = request.sha256Hash;
+      return query;
+    }
+    const stored = persisted.get(request.sha256Hash);
+    metrics.observeCache('apq', stored !== undefined);
+    if (stored === undefined) throw persistedQueryNotFound();
+    return stored;
+  }
+
+  /**
+   * The fast path: a well-formed request whose operation passes the checks, answered from the
+   * response cache or executed from the operation cache, with the bytes graphql-http would send.
+   * Resolves false, having answered nothing, for any other request: graphql-http answers it
+   * then (with what the fast path learned: the body it read, the refusal of the checks).
+   */
+  async function serveFast(req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams): Promise<boolean> {
+    const mediaType = mediaTypeOf(req.headers.accept);
+    if (mediaType === null) return false;
+    const served = state.served!;
+    const method = req.method === 'POST' ? 'POST' : 'GET';
+    let raw: string;
+    let params: Record<string, unknown>;
+    if (method === 'POST') {
+      if (!isJson(req.headers['content-type'])) return false;
+      state.body = readBody(req, config.limits.maxBodyBytes);
+      try {
+        raw = (await state.body).toString('utf8');
+      } catch {
+        return false;
+      }
+      const hit = responses?.getByAlias(served, method, raw);
+      if (hit) return serveCached(req, res, state, hit, mediaType);
+      let data: unknown;
+      try {
+        data = JSON.parse(raw);
+      } catch {
+        return false;
+      }
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+      params = data as Record<string, unknown>;
+    } else {
+      const target = req.url ?? '';
+      const queryStart = target.indexOf('?');
+      // graphql-http reads only up to a second `?`, the route's `search` past it: leave those to graphql-http.
+      if (queryStart === -1 || target.includes('?', queryStart + 1)) return false;
+      raw = target.slice(queryStart + 1);
+      const hit = responses?.getByAlias(served, method, raw);
+      if (hit) return serveCached(req, res, state, hit, mediaType);
+      params = { query: search.get('query') ?? undefined, operationName: search.get('operationName') ?? undefined };
+      const variables = search.get('variables');
+      const extensions = search.get('extensions');
+      try {
+        if (variables) params.variables = JSON.parse(variables);
+        if (extensions) params.extensions = JSON.parse(extensions);
+      } catch {
+        return false;
+      }
+    }
+
+    let persistedRequest: PersistedQueryRequest | null;
+    try {
+      persistedRequest = readPersistedQuery(params.extensions);
+    } catch {
+      return false;
+    }
+    let { query } = params;
+    let persistedHash: string | undefined;
+    if (persistedRequest !== null) {
+      if (!persisted) return false;
+      if (typeof query === 'string') {
+        if (hashQuery(query) !== persistedRequest.sha256Hash) return false;
+        persistedHash = persistedRequest.sha256Hash;
+      } else {
+        query = persisted.get(persistedRequest.sha256Hash);
+        if (query === undefined) return false;
+      }
+    }
+    // graphql-http's checks of the parameters (parseRequestParams); it words the refusals.
+    const { operationName, variables, extensions } = params;
+    if (typeof query !== 'string') return false;
+    if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return false;
+    if (operationName != null && typeof operationName !== 'string') return false;
+    if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return false;
+    const request = { query, operationName: operationName as string | null | undefined, variables: variables as Record<string, unknown> | null | undefined };
+
+    // From here on the fast path answers. A request with a persisted query that passes the checks
+    // registers its query (or counts the stored one found), once, as graphql-http's path does; its
+    // bytes are never an alias, since what they ask for depends on the store of queries.
+    const persistence = persistedRequest === null ? null : { hash: persistedHash, query: request.query };
+    const key = responses ? responseKey(request.query, request.operationName, request.variables) : undefined;
+    if (key !== undefined) {
+      const hit = responses!.get(served, key);
+      lookups[hit ? 'hits' : 'misses']++;
+      if (hit) {
+        if (persistence) commitPersisted(persistence);
+        else responses!.alias(served, method, raw, hit);
+        return serveCached(req, res, state, hit, mediaType, true);
+      }
+    }
+
+    const prepared = operations.prepare(request);
+    if (prepared.errors) {
+      state.prepared = prepared;
+      return false;
+    }
+    const { operation, cost } = prepared;
+    state.operation = operation.label;
+    state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
+    state.cost = cost;
+    metrics.observeCost(cost);
+    if (persistence) commitPersisted(persistence);
+    state.executed = true;
+    let result = operation.execute(startDeadline(config.limits.executionTimeoutMs), served.context, request.variables);
+    if (isPromise(result)) result = await result;
+    const contentType = CONTENT_TYPES[mediaType];
+    if (result.errors) {
+      state.hasErrors = true;
+      logInternalErrors(state, result.errors);
+      // As graphql-http serialises an execution result (its makeResponse).
+      const text = JSON.stringify({ ...result, errors: result.errors.map(formatError) }, jsonErrorReplacer);
+      setDeferredHeaders(res, state);
+      await sendText(req, res, 200, text, contentType, { 'content-type': contentType, 'cache-control': NO_STORE });
+      return true;
+    }
+    // No error, so no Error value for graphql-http's replacer to hide: plain JSON.stringify gives its bytes.
+    const bytes = Buffer.from(JSON.stringify(result));
+    const facts = { label: operation.label, operationName: state.operationName, cost };
+    const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
+    if (entry && !persistence) responses!.alias(served, method, raw, entry);
+    await sendSuccess(req, res, state, bytes, contentType, entry);
+    return true;
+  }
+
+  /** Registers a persisted query sent with its text, or counts the stored one found. */
+  function commitPersisted(persistence: { hash: string | undefined; query: string }): void {
+    if (persistence.hash !== undefined) persisted!.set(persistence.hash, persistence.query);
+    else metrics.observeCache('apq', true);
+  }
+
+  /** Answers from the response cache; resolves true once sent (at once unless compressing). */
+  function serveCached(req: IncomingMessage, res: ServerResponse, state: RequestState, entry: CachedResponse, mediaType: MediaType, counted = false): true | Promise<true> {
+    if (!counted) lookups.hits++;
+    state.operation = entry.label;
+    state.operationName = entry.operationName;
+    state.cost = entry.cost;
+    state.executed = true;
+    const sent = sendSuccess(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
+    return sent ? sent.then(() => true) : true;
+  }
+
+  /**
+   * Sends a successful answer with its ETag and Cache-Control, or a 304 when the client has it.
+   * Resolves at once unless the body has to be compressed first.
+   */
+  function sendSuccess(
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    bytes: Buffer,
+    contentType: string,
+    entry?: CachedResponse,
+  ): Promise<void> | void {
+    const served = state.served!;
+    const encoding = bytes.length >= MIN_COMPRESS_BYTES ? encodingOf(req.headers['accept-encoding']) : 'identity';
+    const etag = entry ? entry.etag(contentType, encoding) : etagOf(served.version, contentType, bytes, encoding);
+    const caching = cacheControl(config.cache, served.expiresAtMs, Date.now());
+    const conditional = req.headers['if-none-match'];
+    if (conditional !== undefined) {
+      const hit = matchesIfNoneMatch(conditional, etag);
+      metrics.observeCache('etag', hit);
+      if (hit) {
+        // A 304 carries the validators and caching headers a 200 would, and no body (RFC 9110 §15.4.5).
+        if (state.headersSet) res.writeHead(304, { ETag: etag, 'Cache-Control': caching }).end();
+        else res.writeHead(304, [...baseHeaders(state), 'ETag', etag, 'Cache-Control', caching]).end();
+        return;
+      }
+    }
+    if (encoding === 'identity') return writeSuccess(res, state, contentType, etag, caching, encoding, bytes);
+    const encoded = entry ? entry.encoded(encoding) : compress(bytes, encoding);
+    if (Buffer.isBuffer(encoded)) return writeSuccess(res, state, contentType, etag, caching, encoding, encoded);
+    return encoded.then((body) => writeSuccess(res, state, contentType, etag, caching, encoding, body));
+  }
+
+  return async (req, res, state, search) => {
+    // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
+    if (state.headersSet) res.appendHeader('Vary', 'Accept, Accept-Encoding');
+    if (req.method === 'GET' && !search.has('query') && !search.has('extensions') && (req.headers.accept ?? '').includes('text/html')) {
+      setDeferredHeaders(res, state);
+      await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
+        'Content-Security-Policy': playground.contentSecurityPolicy,
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      return;
+    }
+
+    state.served = options.snapshot();
+    responses?.use(state.served);
+    if (await serveFast(req, res, state, search)) return;
+
+    setDeferredHeaders(res, state);
+    const [body, init] = await handler(toGraphqlRequest(req, state));
+    const headers: Record<string, string> = { ...init.headers };
+    let text = body;
+    if (text === null) {
+      // graphql-http answers some refusals (405, 406, 415) without a body.
+      text = errorBody(CODE_OF_STATUS[init.status] ?? 'BAD_REQUEST', init.statusText);
+      headers['content-type'] = JSON_TYPE;
+    }
+    if (!state.executed || state.hasErrors || init.status !== 200) {
+      headers['cache-control'] = NO_STORE;
+      await sendText(req, res, init.status, text, headers['content-type'] ?? JSON_TYPE, headers);
+      return;
+    }
+    await sendSuccess(req, res, state, Buffer.from(text), headers['content-type'] ?? JSON_TYPE);
+  };
+}
+
+/** Writes the head and body of a successful GraphQL answer (see sendSuccess in createGraphqlRoute). */
+function writeSuccess(res: ServerResponse, state: RequestState, contentType: string, etag: string, caching: string, encoding: Encoding, body: Buffer): void {
+  if (state.headersSet) {
+    const headers: OutgoingHttpHeaders = { 'content-type': contentType, etag, 'cache-control': caching };
+    if (encoding !== 'identity') headers['content-encoding'] = encoding;
+    headers['content-length'] = body.length;
+    endLater(res.writeHead(200, headers), body);
+    return;
+  }
+  const headers = baseHeaders(state);
+  headers.push('content-type', contentType, 'etag', etag, 'cache-control', caching);
+  if (encoding !== 'identity') headers.push('content-encoding', encoding);
+  headers.push('content-length', String(body.length));
+  endLater(res.writeHead(200, headers), body);
+}
+
+/** Counts of the response cache's lookups, read by the metrics at each scrape. */
+interface LookupTally {
+  hits: number;
+  misses: number;
+}
+
+/**
+ * Registers the caches' metrics; they read the caches at each scrape, so a request only bumps a
+ * number: `graphql_response_cache_lookups_total{result}`, `graphql_response_cache_bytes` and
+ * `graphql_operation_cache_entries`.
+ */
+function registerCacheMetrics(metrics: Metrics, operations: OperationCache, responses: ResponseCache | null): LookupTally {
+  const tally: LookupTally = { hits: 0, misses: 0 };
+  const reported: LookupTally = { hits: 0, misses: 0 };
+  const registers = [metrics.registry];
+  new Counter({
+    name: 'graphql_response_cache_lookups_total',
+    help: 'Lookups in the response cache of GraphQL answers (hit: answered from it).',
+    labelNames: ['result'] as const,
+    registers,
+    collect() {
+      for (const result of ['hits', 'misses'] as const) {
+        this.inc({ result: result === 'hits' ? 'hit' : 'miss' }, tally[result] - reported[result]);
+        reported[result] = tally[result];
+      }
+    },
+  });
+  new Gauge({
+    name: 'graphql_response_cache_bytes',
+    help: 'Bytes held by the response cache (0 when it is turned off).',
+    registers,
+    collect() {
+      this.set(responses?.bytes ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'graphql_operation_cache_entries',
+    help: 'Checked operations held by the operation cache.',
+    registers,
+    collect() {
+      this.set(operations.size);
+    },
+  });
+  return tally;
+}
+
+/** The media types of GraphQL over HTTP (https://graphql.github.io/graphql-over-http/draft/#sec-Media-Types). */
+type MediaType = 'application/graphql-response+json' | 'application/json';
+
+const CONTENT_TYPES: Readonly<Record<MediaType, string>> = {
+  'application/graphql-response+json': 'application/graphql-response+json; charset=utf-8',
+  'application/json': 'application/json; charset=utf-8',
+};
+
+/** The media type graphql-http answers an `Accept` header with (its createHandler), or null for a 406. */
+function acceptedMediaType(accept: string | undefined): MediaType | null {
+  for (const item of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [mediaType, ...params] = item.split(';');
+    const charset = params.find((param) => param.includes('charset=')) || 'charset=utf-8';
+    if (mediaType === 'application/graphql-response+json' && charset === 'charset=utf-8') return 'application/graphql-response+json';
+    if ((mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') && (charset === 'charset=utf-8' || charset === 'charset=utf8')) {
+      return 'application/json';
+    }
+  }
+  return null;
+}
+
+/** graphql-http's JSON replacer: an Error other than a GraphQLError is sent as its message alone. */
+function jsonErrorReplacer(_key: string, value: unknown): unknown {
+  if (value instanceof Error && !(value instanceof GraphQLError)) return { message: value.message };
+  return value;
+}
+
+/** Most distinct header values remembered per memoized function; clients send a handful. */
+const MEMO_SIZE = 64;
+
+/** Remembers a function of one header value; forgets everything once it has seen too many values. */
+function memoize<T>(fn: (header: string | undefined) => T): (header: string | undefined) => T {
+  const known = new Map<string | undefined, T>();
+  return (header) => {
+    let value = known.get(header);
+    if (value === undefined && !known.has(header)) {
+      if (known.size >= MEMO_SIZE) known.clear();
+      known.set(header, (value = fn(header)));
+    }
+    return value as T;
+  };
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** Codes of the bodiless refusals of graphql-http. */
+const CODE_OF_STATUS: Record<number, ErrorCode> = { 405: 'METHOD_NOT_ALLOWED', 406: 'NOT_ACCEPTABLE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+function payloadTooLarge(error: PayloadTooLargeError): GraphqlResponse {
+  return [
+    errorBody('PAYLOAD_TOO_LARGE', error.message),
+    // The rest of the body is not read: the connection cannot carry another request after it.
+    { status: 413, statusText: 'Payload Too Large', headers: { 'content-type': JSON_TYPE, connection: 'close' } },
+  ];
+}
+
+/** As graphql-http decides it: application/json, in UTF-8 when a charset is given. */
+function isJsonContentType(header: string | undefined): boolean {
+  const [mediaType, charset = 'charset=utf-8'] = (header ?? '').replace(/\s/g, '').toLowerCase().split(';');
+  return mediaType === 'application/json' && charset === 'charset=utf-8';
+}
+
+function toGraphqlRequest(req: IncomingMessage, state: RequestState): GraphqlRequest<IncomingMessage, RequestState> {
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers,
+    // Read in parseRequestParams, with the size limit; graphql-http never gets here for a POST.
+    body: null,
+    raw: req,
+    context: state,
+  };
+}

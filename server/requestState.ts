@@ -1,0 +1,73 @@
+/**
+ * What the HTTP layer keeps per request (for its log line, its metrics and what may be cached),
+ * and the headers every answer carries because of it.
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServedSnapshot } from './http.ts';
+import type { PreparedRequest } from './operationCache.ts';
+
+/** Per request: what the log line and the metrics report, and what decides caching. */
+export interface RequestState {
+  readonly id: string;
+  /** `performance.now()` at arrival. */
+  readonly arrivedAt: number;
+  /** Route label of the metrics: a known path or `other`. */
+  route: string;
+  /** Metrics label: root field, `multiple`, `introspection` or `-` (not executed). */
+  operation: string;
+  /** The client's operation name, for the log. */
+  operationName?: string;
+  cost?: number;
+  served?: ServedSnapshot;
+  /** The operation was executed (it passed every check). */
+  executed: boolean;
+  /** The result carries errors (never cached). */
+  hasErrors: boolean;
+  /** Hash of a persisted query sent with its text, registered once the query passes the checks. */
+  persistedHash?: string;
+  /** The body of a POST, once the fast path has started reading it (graphql-http's path reads it from here). */
+  body?: Promise<Buffer>;
+  /** A refusal of the checks the fast path met, for graphql-http's path to answer. */
+  prepared?: PreparedRequest;
+  /** Every response closes its connection: the service was draining when the request arrived. */
+  readonly closeConnection: boolean;
+  /**
+   * Whether the headers every response carries (X-Request-Id, Connection: close while draining,
+   * CORS and Vary) are set on the response yet. A GraphQL request without Origin leaves them
+   * for the answer to send in one go ({@link baseHeaders}); any other answer sets them first.
+   */
+  headersSet: boolean;
+}
+
+/** What GraphQL answers vary by: CORS (Origin), the media type (Accept) and the content coding. */
+const GRAPHQL_VARY = 'Origin, Accept, Accept-Encoding';
+
+/**
+ * The headers the API's answers carry before their own, as a flat list for writeHead: the
+ * request id, Connection: close while draining, and for a GraphQL request without Origin what
+ * CORS and the route would have set (`Vary: Origin` and `Vary: Accept, Accept-Encoding`, in one line).
+ */
+export function baseHeaders(state: RequestState): string[] {
+  return state.closeConnection
+    ? ['X-Request-Id', state.id, 'Connection', 'close', 'Vary', GRAPHQL_VARY]
+    : ['X-Request-Id', state.id, 'Vary', GRAPHQL_VARY];
+}
+
+/** Sets on the response the headers a GraphQL request without Origin left for its answer (see {@link baseHeaders}). */
+export function setDeferredHeaders(res: ServerResponse, state: RequestState): void {
+  if (state.headersSet) return;
+  setRequestHeaders(res, state);
+  res.appendHeader('Vary', 'Origin');
+  res.appendHeader('Vary', 'Accept, Accept-Encoding');
+}
+
+/** Sets the request id, and Connection: close while draining, on the response. */
+export function setRequestHeaders(res: ServerResponse, state: RequestState): void {
+  if (state.headersSet) return;
+  state.headersSet = true;
+  res.setHeader('X-Request-Id', state.id);
+  if (state.closeConnection) res.setHeader('Connection', 'close');
+}
+
+export type Handle = (req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams) => Promise<void> | void;
