@@ -23,7 +23,7 @@ import { addDays, bookingWindow, isDate, isOffered, parseSlotId, slotsOn, TIME_Z
 import { BOOKING_LOCALES, DEFAULT_BOOKING_LOCALE, parseBookingLocale } from './bookingLocale.ts';
 import { BookingError } from './errors.ts';
 import type { IdempotencyStore } from './idempotency.ts';
-import { checkFields, invalid, type JsonObject, optionalString, parseJsonObject, requiredInteger, requiredObject, requiredString } from './input.ts';
+import { checkFields, invalid, optionalString, parseJsonObject, requiredInteger, requiredObject, requiredString } from './input.ts';
 import { openJournal } from './journal.ts';
 import { type BookingBackend, type BookingCall, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply } from './operations.ts';
 import { barcodeValue, BARCODE_FORMAT, qrCodeDataUrl, ticketPdf } from './tickets.ts';
