@@ -289,9 +289,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       await sendText(req, res, 200, text, contentType, { 'content-type': contentType, 'cache-control': NO_STORE });
       return true;
     }
-    // No error, so no Error value for graphql-http's replacer to hide: JSON.stringify's text is
-    // graphql-http's, and the operation's own serialiser writes the same text faster.
-    const bytes = Buffer.from(operation.stringify(result));
+    // No error, so no Error value for graphql-http's replacer to hide: plain JSON.stringify gives its bytes.
+    const bytes = Buffer.from(JSON.stringify(result));
     const facts = { label: operation.label, operationName: state.operationName, cost };
     const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
     if (entry && !persistence) responses!.alias(served, method, raw, entry);

@@ -10,9 +10,8 @@
  *   operation-resolution failures. Limit refusals (QUERY_TOO_COMPLEX) are not, since the cost
  *   refusal shares their code and depends on the variables.
  * - graphql-jit (https://github.com/zalando-incubator/graphql-jit) executes an operation from its
- *   second execution on (a one-off document is not worth compiling), and writes the JSON of its
- *   results with a serialiser made for its shape. Introspection always runs on graphql-js: it is
- *   rare and takes tens of ms to compile.
+ *   second execution on (a one-off document is not worth compiling). Introspection always runs on
+ *   graphql-js: it is rare and takes tens of ms to compile.
  * - Where jit's answers differ from graphql-js's, graphql-js answers. A result without errors
  *   is the same. So is one with a single GraphQLError thrown by a resolver (BAD_USER_INPUT,
  *   EXECUTION_TIMEOUT), null propagation included, once its keys are put back in graphql-js's
@@ -69,12 +68,6 @@ export interface PreparedOperation {
    * @param variables the request's variables, as sent; they passed the checks
    */
   execute(deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined): ExecutionResult | Promise<ExecutionResult>;
-  /**
-   * The JSON text of a result of this operation without errors, exactly as JSON.stringify
-   * writes it. Once the operation is compiled, a serialiser made for its shape writes it (see
-   * {@link compile}), in about 60 % of JSON.stringify's time.
-   */
-  stringify(result: ExecutionResult): string;
 }
 
 /** The outcome of {@link OperationCache.prepare}: an operation with its cost, or the errors to answer with. */
@@ -234,32 +227,17 @@ function prepareOperation(
       return cost;
     },
     execute(deadline, context, variables) {
-      if (compiled === undefined && ++executions >= COMPILE_AT_EXECUTION) compiled = compile(executableSchema, document, operationName);
+      if (compiled === undefined && ++executions >= COMPILE_AT_EXECUTION) {
+        const result = compileQuery(executableSchema, document, operationName ?? undefined);
+        compiled = isCompiledQuery(result) ? result : null;
+      }
       if (!compiled) return executeJs(deadline, context, variables);
       const recording = new RecordingDeadline(deadline);
       const result = compiled.query(recording, context, variables);
       if (isPromise(result)) return result.then((settled) => (usable(settled) ?? executeJs(recording.replay(), context, variables)));
       return usable(result) ?? executeJs(recording.replay(), context, variables);
     },
-    stringify(result) {
-      return compiled ? compiled.stringify(result) : JSON.stringify(result);
-    },
   };
-}
-
-/**
- * Compiles an operation with graphql-jit, with a JSON serialiser for its shape (its
- * customJSONSerializer: fast-json-stringify, given a JSON schema of the selection). That writes
- * what JSON.stringify writes for a result without errors: the keys in the selection's order, as
- * both executors build them, strings escaped as JSON.stringify escapes them. graphql-jit cannot
- * describe a custom scalar (our JSON), so an operation that selects one is compiled without.
- * @returns null when graphql-jit cannot compile the operation at all
- */
-function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): CompiledQuery | null {
-  const withSerializer = compileQuery(schema, document, operationName ?? undefined, { customJSONSerializer: true });
-  if (isCompiledQuery(withSerializer)) return withSerializer;
-  const plain = compileQuery(schema, document, operationName ?? undefined);
-  return isCompiledQuery(plain) ? plain : null;
 }
 
 /** A jit result as graphql-js would give it, or undefined when graphql-js must execute again (see the module comment). */

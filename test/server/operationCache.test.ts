@@ -1,5 +1,4 @@
 import { execute, getIntrospectionQuery, parse, type ExecutionResult } from 'graphql';
-import { makeExecutableSchema } from '@graphql-tools/schema';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
@@ -154,89 +153,6 @@ describe('compiled and cached execution', () => {
     const query = getIntrospectionQuery();
     const expected = plainGraphqlJs(query, {}, { store }, startDeadline(2000));
     expect(await throughCache(query, {}, { store }, () => startDeadline(2000))).toEqual([expected, expected, expected]);
-  });
-});
-
-describe('the JSON of an operation', () => {
-  /** Executes through one cache three times (graphql-js first, then compiled); each result's text from stringify. */
-  async function textsThroughCache(cache: ReturnType<typeof cacheOf>['cache'], query: string, variables: Record<string, unknown>, context: unknown) {
-    const texts: { stringified: string; expected: string }[] = [];
-    for (let i = 0; i < 3; i++) {
-      const operation = prepared(cache.prepare({ query, variables }));
-      const result = await operation.execute(startDeadline(2000), context, variables);
-      expect(result.errors).toBeUndefined();
-      texts.push({ stringified: operation.stringify(result), expected: JSON.stringify(result) });
-    }
-    return texts;
-  }
-
-  it('is the text JSON.stringify writes, for every sample query, compiled or not', async () => {
-    for (const sample of sampleQueries(store)) {
-      for (const { stringified, expected } of await textsThroughCache(cacheOf().cache, sample.query, sample.variables, { store })) {
-        expect(stringified, sample.name).toBe(expected);
-      }
-    }
-  });
-
-  it('is the text JSON.stringify writes for an operation selecting the JSON scalar, which is compiled without a serialiser of its own', async () => {
-    const query = '{ snowdataStations(limit: 3) { data { id name raw } } }';
-    expect(isCompiledQuery(compileQuery(executableSchema, parse(query), undefined, { customJSONSerializer: true }))).toBe(false);
-    const texts = await textsThroughCache(cacheOf().cache, query, {}, { store });
-    for (const { stringified, expected } of texts) expect(stringified).toBe(expected);
-    expect(JSON.parse(texts[2]!.stringified).data.snowdataStations.data[0].raw).toBeTypeOf('object');
-  });
-
-  it('escapes strings and writes numbers, nulls and nested lists as JSON.stringify does', async () => {
-    const strings = [
-      '',
-      'plain',
-      'a "quoted" word',
-      'back\\slash',
-      'line\nbreak\ttab\r',
-      '\u0000\u0001\u001f',
-      'a lone \ud800 surrogate',
-      'a pair 😀 of them',
-      'Zürich – “typographic” ‘quotes’ « » ß',
-      'line \u2028 and paragraph \u2029 separators',
-      `${'x'.repeat(41)}"`,
-      `${'y'.repeat(100)}\\`,
-      `${'z'.repeat(6000)}"`,
-      'w'.repeat(6000),
-    ];
-    const items = strings.map((text, i) => ({
-      text,
-      id: `id-${i}`,
-      count: [0, -0, 1, -5, 2147483647, -2147483648][i % 6],
-      ratio: [0.1, -0, 1e21, 1e-7, 5e-324, 1.7976931348623157e308, 123456.789][i % 7],
-      flag: [true, false, null][i % 3],
-      kind: ['HIKE', 'BIKE', null][i % 3],
-      tags: i % 4 === 0 ? null : ['a', null, text],
-      nested: [[1, null], null, []],
-      child: i % 2 === 0 ? null : { text: `child of ${text}`, id: `c${i}`, count: null, ratio: null, flag: null, kind: null, tags: [], nested: null, child: null },
-    }));
-    const tinySchema = makeExecutableSchema({
-      typeDefs: `
-        enum Kind { HIKE BIKE }
-        type Item { text: String id: ID! count: Int ratio: Float flag: Boolean kind: Kind tags: [String] nested: [[Int]] child: Item }
-        type Query { items: [Item!]! }
-      `,
-      resolvers: { Query: { items: () => items } },
-    });
-    const cache = createOperationCache({
-      schema: tinySchema,
-      executableSchema: tinySchema,
-      check: createQueryChecker(tinySchema, limits, { introspection: true }),
-      limits,
-      maxEntries: 10,
-      jit: true,
-    });
-    const fields = 'text id count ratio flag kind tags nested';
-    const query = `query Items { __typename items { ${fields} alias: text child { ${fields} child { id } } ...More } } fragment More on Item { __typename id }`;
-    // The compiled operation has a serialiser of its own.
-    expect(isCompiledQuery(compileQuery(tinySchema, parse(query), 'Items', { customJSONSerializer: true }))).toBe(true);
-    const texts = await textsThroughCache(cache, query, {}, {});
-    for (const { stringified, expected } of texts) expect(stringified).toBe(expected);
-    expect(JSON.parse(texts[2]!.stringified).data.items.map((item: { text: string }) => item.text)).toEqual(strings);
   });
 });
 
