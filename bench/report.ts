@@ -461,7 +461,7 @@ export function renderMarkdown(results: BenchResults): string {
     const metCount = checks.filter((c) => c.met === true).length;
     const unjudged = checks.filter((c) => c.met === null).length;
     // Met when every figure held to the target meets it; figures not held to it do not count.
-    const all = metCount === 0 && unjudged === checks.length ? null : metCount === checks.length - unjudged;
+    const all = unjudged === checks.length ? null : metCount === checks.length - unjudged;
     const notes = [...new Set(checks.map((c) => c.note).filter((n): n is string => n !== null))];
     out.push(
       `| ${mark(all)} | ${escapeCell(target)} | ${metCount} of ${checks.length - unjudged}${unjudged > 0 ? ` (${unjudged} not judged)` : ''} | ${escapeCell(cell(ranked[0]))} | ${ranked.length > 1 ? escapeCell(cell(ranked[ranked.length - 1])) : ''} | ${escapeCell(notes.join('; '))} |`,
