@@ -36,6 +36,7 @@ import { PayloadTooLargeError, readBody } from './readBody.ts';
 import { baseHeaders, setDeferredHeaders, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendText } from './respond.ts';
 import { createResponseCache, responseKey, type CachedResponse, type ResponseCache } from './responseCache.ts';
+import { utf8Bytes } from './utf8Bytes.ts';
 
 /** URL path of the GraphQL endpoint (and of the playground, for a browser). */
 export const GRAPHQL_PATH = '/api/graphql';
@@ -290,7 +291,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       return true;
     }
     // No error, so no Error value for graphql-http's replacer to hide: plain JSON.stringify gives its bytes.
-    const bytes = Buffer.from(JSON.stringify(result));
+    const bytes = utf8Bytes(JSON.stringify(result));
     const facts = { label: operation.label, operationName: state.operationName, cost };
     const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
     if (entry && !persistence) responses!.alias(served, method, raw, entry);
@@ -379,7 +380,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       await sendText(req, res, init.status, text, headers['content-type'] ?? JSON_TYPE, headers);
       return;
     }
-    await sendSuccess(req, res, state, Buffer.from(text), headers['content-type'] ?? JSON_TYPE);
+    await sendSuccess(req, res, state, utf8Bytes(text), headers['content-type'] ?? JSON_TYPE);
   };
 }
 
