@@ -48,7 +48,6 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { canonicalJson } from './canonicalJson.ts';
 import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
 import { measureCost, type QueryChecker } from './limits.ts';
@@ -56,8 +55,11 @@ import { measureCost, type QueryChecker } from './limits.ts';
 /** Characters of document text the cache may hold per entry of its size, on average (see {@link createOperationCache}). */
 export const DOCUMENT_CHARS_PER_ENTRY = 512;
 
-/** Costs remembered per operation, by coerced variables; forgotten all at once when full. */
+/** Costs remembered per operation, by the variables sent; forgotten all at once when full. */
 const COSTS_PER_OPERATION = 32;
+
+/** Longest JSON text of the variables sent whose cost is remembered: the key is that text. */
+const MAX_REMEMBERED_VARIABLES_CHARS = 1024;
 
 /** Executions of an operation before it is compiled: a document used once is not worth compiling. */
 const COMPILE_AT_EXECUTION = 2;
@@ -212,7 +214,9 @@ function prepareOperation(
   const definitions = operation.variableDefinitions ?? [];
   // Without variable definitions every request coerces to {}, so the cost never changes.
   let fixedCost: number | undefined;
-  // The cost depends on the coerced variables alone; counting it walks the whole document.
+  // The cost depends on the variables alone, so it is remembered by their JSON text as sent:
+  // that skips counting (a walk of the whole document) and coercing them (graphql-js's
+  // getVariableValues, most of what preparing a known document with variables cost).
   const costs = new Map<string, number>();
   let executions = 0;
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
@@ -226,13 +230,15 @@ function prepareOperation(
     label,
     costOf(variables) {
       if (definitions.length === 0) return (fixedCost ??= measureCost(schema, document, operation, {}));
+      const sent = JSON.stringify(variables ?? {});
+      const known = costs.get(sent);
+      if (known !== undefined) return known;
       const coerced = getVariableValues(schema, definitions, variables ?? {}, { maxErrors: 20 });
       if (coerced.errors) return null;
-      const key = canonicalJson(coerced.coerced);
-      let cost = costs.get(key);
-      if (cost === undefined) {
+      const cost = measureCost(schema, document, operation, coerced.coerced);
+      if (sent.length <= MAX_REMEMBERED_VARIABLES_CHARS) {
         if (costs.size >= COSTS_PER_OPERATION) costs.clear();
-        costs.set(key, (cost = measureCost(schema, document, operation, coerced.coerced)));
+        costs.set(sent, cost);
       }
       return cost;
     },

@@ -197,6 +197,30 @@ describe('the limits through the cache', () => {
     expect(check.calls).toBe(1);
   });
 
+  it('answers the cost the checker counts for each variables, remembered by their text or not', () => {
+    const { cache } = cacheOf();
+    const plain = createQueryChecker(schema, limits, { introspection: true });
+    const costOf = (variables: Record<string, unknown>) => {
+      const outcome = cache.prepare({ query: stations, variables });
+      return outcome.errors ? outcome.errors : outcome.cost;
+    };
+    const expected = (variables: Record<string, unknown>) => {
+      const outcome = plain({ query: stations, variables });
+      return outcome.errors ? outcome.errors : outcome.cost;
+    };
+    // More distinct variables than an operation remembers, each asked twice, in two rounds.
+    const asked = Array.from({ length: 40 }, (_, i) => ({ limit: i + 1 }));
+    for (let round = 0; round < 2; round++) {
+      for (const variables of [...asked, ...asked]) expect(costOf(variables), JSON.stringify(variables)).toBe(expected(variables));
+    }
+    expect(expected({ limit: 40 })).not.toBe(expected({ limit: 1 }));
+    // A variable the operation does not define changes the text, not the cost; a text too long to keep as a key is counted each time.
+    for (const variables of [{ limit: 7, unused: 1 }, { unused: 1, limit: 7 }, { limit: 7, unused: 'x'.repeat(2000) }]) {
+      expect(costOf(variables)).toBe(expected({ limit: 7 }));
+      expect(costOf(variables)).toBe(expected({ limit: 7 }));
+    }
+  });
+
   it('refuses a known document with bad variables or too high a cost exactly as the checker does', () => {
     const check = countingChecker(1000);
     const { cache } = cacheOf({ check, limits: { maxCost: 1000 } });
