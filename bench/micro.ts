@@ -141,6 +141,29 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
   };
 }
 
+/**
+ * One result out of several runs on one dataset, each in a fresh process: every figure is the
+ * median of its values in the runs. The machine has slow spells lasting seconds to minutes, and
+ * one run of the 10x dataset takes about twenty seconds; a figure measured in one of them would
+ * stand for the spell rather than the code.
+ */
+export function medianOfRuns(runs: readonly MicroResult[]): MicroResult {
+  if (runs.length === 0) throw new Error('medianOfRuns: no runs');
+  return medianOf(runs) as MicroResult;
+}
+
+// Numbers become their median; arrays and objects are combined entry by entry; anything else
+// (names, queries) is the same in every run and taken from the first.
+function medianOf(values: readonly unknown[]): unknown {
+  const first = values[0];
+  if (typeof first === 'number') return percentile((values as number[]).toSorted((a, b) => a - b), 0.5);
+  if (Array.isArray(first)) return first.map((_, i) => medianOf(values.map((value) => (value as unknown[])[i])));
+  if (typeof first === 'object' && first !== null) {
+    return Object.fromEntries(Object.keys(first).map((key) => [key, medianOf(values.map((value) => (value as Record<string, unknown>)[key]))]));
+  }
+  return first;
+}
+
 function latency(call: () => unknown, iterations: number, matches: number): LatencyFigures {
   for (let i = 0; i < Math.max(200, iterations / 5); i++) sink = call();
   const times = new Float64Array(iterations);

@@ -75,6 +75,8 @@ export interface BenchResults {
     scales: number[];
     logLevel: string;
     iterations: number;
+    /** Fresh processes per dataset for the in-process figures (each figure the median of them). */
+    microRuns: number;
   };
   loadGenerator: string;
   settings: SettingProbe[];
@@ -405,7 +407,7 @@ export function renderMarkdown(results: BenchResults): string {
   if (results.micro.length > 0) {
     out.push('## In-process', '');
     out.push(
-      'Measured in a fresh `node --expose-gc` process per dataset through the server\'s modules (bench/micro.ts):',
+      `Measured in ${results.options.microRuns} fresh \`node --expose-gc\` process${results.options.microRuns === 1 ? '' : 'es'} per dataset (each figure the median of them) through the server's modules (bench/micro.ts):`,
       '`loadSnapshot` + `createStore` for the cold start, `process.memoryUsage()` after a full GC for the memory',
       '(JS heap plus the indexes\' typed arrays), then de-CH tours for search (`text.search`) and near-me',
       '(Interlaken, 50 km, first page of 20).',

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Manifest } from '../sync/snapshot.ts';
 import type { SampleQuery } from '../server/sampleQueries.ts';
-import type { MicroResult } from './micro.ts';
+import { medianOfRuns, type MicroResult } from './micro.ts';
 import { runPaired, warmUp } from './paired.ts';
 import { answerKey, type RawAnswer } from './raw.ts';
 import { checkTargets, writeReport, type BenchResults, type HttpRun } from './report.ts';
@@ -41,6 +41,8 @@ const HELP = `npm run bench [-- options]
   --no-micro            skip the in-process figures
   --regenerate          regenerate the scaled datasets
   --iterations N        timed calls per in-process latency figure (default 1000)
+  --micro-runs N        fresh processes per dataset for the in-process figures, each figure
+                        the median of the runs (default 3; 1 with --quick)
   --log-level L         the server's LOG_LEVEL (default warn)
   --out FILE            results JSON (default bench/results.json)
   --markdown FILE       report (default BENCHMARKS.md)
@@ -62,6 +64,7 @@ interface Options {
   micro: boolean;
   regenerate: boolean;
   iterations: number;
+  microRuns: number;
   logLevel: string;
   out: string;
   markdown: string;
@@ -84,6 +87,7 @@ function readOptions(args: string[]): Options {
       'no-micro': { type: 'boolean', default: false },
       regenerate: { type: 'boolean', default: false },
       iterations: { type: 'string' },
+      'micro-runs': { type: 'string' },
       'log-level': { type: 'string', default: 'warn' },
       out: { type: 'string' },
       markdown: { type: 'string' },
@@ -118,6 +122,7 @@ function readOptions(args: string[]): Options {
     micro: !values['no-micro'],
     regenerate: values.regenerate,
     iterations: Math.round(number('iterations', values.iterations, quick ? 200 : 1000, 1)),
+    microRuns: Math.round(number('micro-runs', values['micro-runs'], quick ? 1 : 3, 1)),
     logLevel: values['log-level'],
     out: values.out ?? (quick ? 'bench/data/results.quick.json' : 'bench/results.json'),
     markdown: values.markdown ?? (quick ? 'bench/data/BENCHMARKS.quick.md' : 'BENCHMARKS.md'),
@@ -152,7 +157,7 @@ function readDataset(scale: number): BenchResults['datasets'][number] {
 }
 
 /** Runs bench/micro.ts in a fresh process for one dataset. */
-function runMicro(scale: number, iterations: number): MicroResult & { scale: number } {
+function runMicro(scale: number, iterations: number): MicroResult {
   const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/micro.ts', '--data', datasetDir(scale), '--iterations', String(iterations)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 2],
@@ -160,7 +165,7 @@ function runMicro(scale: number, iterations: number): MicroResult & { scale: num
   });
   if (result.status !== 0) throw new Error(`bench/micro.ts failed on ${datasetDir(scale)} (exit ${result.status ?? result.signal})`);
   const lines = result.stdout.trim().split('\n');
-  return { scale, ...(JSON.parse(lines[lines.length - 1]!) as MicroResult) };
+  return JSON.parse(lines[lines.length - 1]!) as MicroResult;
 }
 
 async function fetchSamples(url: string): Promise<SampleQuery[]> {
@@ -239,8 +244,9 @@ async function main(): Promise<void> {
   const micro: BenchResults['micro'] = [];
   if (options.micro) {
     for (const scale of options.scales) {
-      log(`in-process figures at ${scale}x (${datasetDir(scale)})`);
-      micro.push(runMicro(scale, options.iterations));
+      log(`in-process figures at ${scale}x (${datasetDir(scale)}), ${options.microRuns} run${options.microRuns === 1 ? '' : 's'}`);
+      const runs = Array.from({ length: options.microRuns }, () => runMicro(scale, options.iterations));
+      micro.push({ scale, ...medianOfRuns(runs) });
     }
   }
 
@@ -365,6 +371,7 @@ async function main(): Promise<void> {
       scales: options.scales,
       logLevel: options.logLevel,
       iterations: options.iterations,
+      microRuns: options.microRuns,
     },
     loadGenerator: `autocannon ${autocannonVersion()} in the harness process (one thread), on the same machine as the servers`,
     settings,

@@ -15,13 +15,13 @@
  * - Compiled operations copy leaf values as they are (jit's disableLeafSerialization) instead of
  *   passing each through its scalar's serializer, which jit calls with a freshly built path and
  *   locations per value: 60 % of the bench's activities list's execution time (4.9 → 1.9 µs)
- *   and 70 % of its allocations (46 → 14 KB). The serializers
- *   of String, Int, Float and Boolean return a value of their own kind unchanged, and every leaf
- *   of the schema is one of those or JSON (which still serializes; test/server/operationCache.test.ts
- *   checks that no enum or ID ever joins them). Records reach the executor only through the
- *   snapshot's validation (server/validateRecord.ts), which checks each scalar as graphql-js
- *   serializes it, and the values resolvers compute are numbers, strings and booleans of the
- *   right kind, so the answers are the same; null in a non-null field is still an error.
+ *   and 70 % of its allocations (46 → 14 KB). The serializers of String, Int, Float and Boolean
+ *   return a value of their own kind unchanged, and every leaf of the schema is one of those or
+ *   JSON (which still serializes; test/server/operationCache.test.ts fails if an enum or ID joins
+ *   them). Records reach the executor only through the snapshot's validation
+ *   (server/validateRecord.ts), which checks each scalar as graphql-js serializes it, and the
+ *   values resolvers compute are numbers, strings and booleans of the right kind, so the answers
+ *   are the same; null in a non-null field is still an error.
  * - Where jit's answers differ from graphql-js's, graphql-js answers. A result without errors
  *   is the same. So is one with a single GraphQLError thrown by a resolver (BAD_USER_INPUT,
  *   EXECUTION_TIMEOUT), null propagation included, once its keys are put back in graphql-js's
