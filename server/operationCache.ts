@@ -230,10 +230,11 @@ function prepareOperation(
     label,
     costOf(variables) {
       if (definitions.length === 0) return (fixedCost ??= measureCost(schema, document, operation, {}));
-      const sent = JSON.stringify(variables ?? {});
+      const given = variables ?? {};
+      const sent = JSON.stringify(given);
       const known = costs.get(sent);
       if (known !== undefined) return known;
-      const coerced = getVariableValues(schema, definitions, variables ?? {}, { maxErrors: 20 });
+      const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
       if (coerced.errors) return null;
       const cost = measureCost(schema, document, operation, coerced.coerced);
       if (sent.length <= MAX_REMEMBERED_VARIABLES_CHARS) {
