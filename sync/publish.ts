@@ -9,11 +9,15 @@
  * - shrink: a locale and area has fewer than {@link MIN_KEPT_SHARE} of the records it had in
  *   the current snapshot.
  * A guard refuses the source unless `force` is set; its last good data stays, marked stale.
+ *
+ * Publishing and rolling back hold the data directory's publish lock (publishLock.ts): a second
+ * sync waits for the first to commit, then builds on its manifest.
  */
 
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { HttpClient, RetryEvent } from './client.ts';
+import { withPublishLock } from './publishLock.ts';
 import {
   type AreaName,
   type AreaRecords,
@@ -129,6 +133,8 @@ export interface PublishOptions {
   /** Time of the run; names the version unless `version` is given. */
   now?: Date;
   version?: string;
+  /** Longest wait for another sync's publish to finish, in ms; default 2 minutes (publishLock.ts). */
+  lockWaitMs?: number;
 }
 
 export interface PublishResult {
@@ -145,14 +151,19 @@ export interface PublishResult {
  * last good files, marked stale with their old lastSync; locales a source did not fetch keep
  * theirs too, and the source's lastSync is then that of its oldest data.
  *
- * @throws when the current manifest cannot be read, a carried file fails its checksum, or the
- *   disk write fails; the current snapshot is then untouched
+ * @throws PublishLockedError when another sync publishes into `dataDir` for longer than
+ *   `lockWaitMs`; Error when the current manifest cannot be read, a carried file fails its
+ *   checksum, or the disk write fails; the current snapshot is then untouched
  */
 export async function publish(options: PublishOptions): Promise<PublishResult> {
-  const { dataDir, outcomes, force = false } = options;
   const keep = options.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1) throw new Error(`keep must be an integer of at least 1, got ${keep}`);
   const now = options.now ?? new Date();
+  return withPublishLock(options.dataDir, () => publishLocked({ ...options, keep, now }), { waitMs: options.lockWaitMs });
+}
+
+async function publishLocked(options: PublishOptions & { keep: number; now: Date }): Promise<PublishResult> {
+  const { dataDir, outcomes, force = false, keep, now } = options;
   const previous = await readManifest(dataDir);
   if (previous && !previous.sources) throw new Error(`${path.join(dataDir, 'manifest.json')}: no "sources"; fix it or run --rollback`);
 
@@ -299,7 +310,8 @@ async function freeVersion(dataDir: string, base: string): Promise<string> {
 
 /**
  * Removes all but the newest `keep` version directories, never the one the manifest points
- * at, plus leftovers of interrupted runs (`*.tmp`).
+ * at, plus leftovers of interrupted runs (`*.tmp`). Only safe under the publish lock, which
+ * publish() holds: another run's files in the making look like leftovers.
  *
  * @returns the names removed
  */
@@ -326,9 +338,16 @@ export async function prune(dataDir: string, keep: number): Promise<string[]> {
  * missing or unreadable, restores the newest intact version instead.
  *
  * @returns the version left (null when the manifest was unreadable) and the version now current
- * @throws when there is no version to go back to
+ * @throws when `dataDir` does not exist or there is no version to go back to; PublishLockedError
+ *   when a sync is publishing into it for longer than `lockWaitMs` (default 2 minutes)
  */
-export async function rollback(dataDir: string): Promise<{ from: string | null; to: string }> {
+export async function rollback(dataDir: string, options: { lockWaitMs?: number } = {}): Promise<{ from: string | null; to: string }> {
+  // Checked first: taking the lock would create the directory.
+  if (!(await exists(dataDir))) throw new Error(`${dataDir} does not exist: there is no snapshot to roll back`);
+  return withPublishLock(dataDir, () => rollbackLocked(dataDir), { waitMs: options.lockWaitMs });
+}
+
+async function rollbackLocked(dataDir: string): Promise<{ from: string | null; to: string }> {
   const current = await readManifest(dataDir).catch(() => null);
   const from = typeof current?.version === 'string' ? current.version : null;
   const entries = await fs.readdir(dataDir, { withFileTypes: true });

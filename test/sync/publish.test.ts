@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../server/load.ts';
 import { mergeById, prune, publish, rollback } from '../../sync/publish.ts';
+import { LOCK_NAME } from '../../sync/publishLock.ts';
 import { type Manifest, readManifest } from '../../sync/snapshot.ts';
 import { activities, loadSchema, route, snowdata } from './helpers/records.ts';
 
@@ -264,6 +265,16 @@ describe('a publish killed at any moment', () => {
     }
   }
 
+  /**
+   * Makes the publish lock a killed child left behind as old as the next scheduled run would
+   * find it: past its staleness, so that run takes it over instead of waiting for it. There is
+   * none when the child finished first.
+   */
+  async function ageLeftLock(): Promise<void> {
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await fs.utimes(path.join(dataDir, LOCK_NAME), minuteAgo, minuteAgo).catch(() => {});
+  }
+
   beforeEach(async () => {
     await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
   });
@@ -274,13 +285,15 @@ describe('a publish killed at any moment', () => {
     const snapshot = await loadSnapshot(dataDir, schema);
     expect(snapshot.version).toBe('2026-11-21T04-00-00Z');
     expect(snapshot.locales['de-CH'].routes).toHaveLength(10);
-    // The next run cleans up and publishes.
+    // The next run takes over the lock, cleans up and publishes.
+    await ageLeftLock();
     const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(11, at(23).toISOString()) } }, now: at(23) });
     expect(await versions()).toEqual(['2026-11-21T04-00-00Z', result.version]);
   });
 
   it('leaves a loadable snapshot, old or new, when killed as the version is renamed or the manifest replaced', async () => {
     for (const when of [/^2026-11-22T04-00-00Z$/, /^manifest\.json\.\d+\.tmp$/, /^manifest\.json$/]) {
+      await ageLeftLock();
       await killDuring(when, 2_000);
       const snapshot = await loadSnapshot(dataDir, schema);
       expect(['2026-11-21T04-00-00Z', '2026-11-22T04-00-00Z']).toContain(snapshot.version);
