@@ -10,6 +10,11 @@ import { integerSetting } from '../integerSetting.ts';
 interface CommonConfig {
   /** POST/PATCH requests per client (remote address) per minute; 0 turns the limit off. BOOKING_RATE_LIMIT, default 60. */
   rateLimitPerMinute: number;
+  /**
+   * Reverse proxies in front of the server whose `X-Forwarded-For` entries name the client
+   * (server/clientAddress.ts); 0 ignores the header. TRUST_PROXY, default 0.
+   */
+  trustedProxies: number;
 }
 
 /** Sandbox mode: a complete offline implementation over the snapshot's activities. */
@@ -32,6 +37,9 @@ export interface ProxyConfig extends CommonConfig {
 
 export type BookingConfig = SandboxConfig | ProxyConfig;
 
+/** Most reverse proxies TRUST_PROXY may name; real chains have one or two. */
+const MAX_TRUSTED_PROXIES = 10;
+
 /**
  * Reads the booking settings:
  *
@@ -42,6 +50,7 @@ export type BookingConfig = SandboxConfig | ProxyConfig;
  * | BOOKING_API_KEY | (none; required for proxy) | visible ASCII, no spaces |
  * | BOOKING_UPSTREAM_TIMEOUT_MS | 10000 | 100 to 120000 |
  * | BOOKING_RATE_LIMIT | 60 | POST/PATCH per client per minute, 0 to 100000 (0 = off) |
+ * | TRUST_PROXY | 0 | reverse proxies in front of the server, 0 to 10 (0 = X-Forwarded-For ignored) |
  * | STATE_DIR | `.state` | sandbox journal directory |
  *
  * @throws ConfigError naming the variable when a value is invalid or a proxy setting is missing
@@ -51,15 +60,17 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
   const modeRaw = env.BOOKING_MODE?.trim() ?? '';
   const mode = modeRaw === '' ? (upstream === '' ? 'sandbox' : 'proxy') : modeRaw;
   const rateLimitPerMinute = integerSetting(env, 'BOOKING_RATE_LIMIT', 60, 0, 100_000);
+  const trustedProxies = integerSetting(env, 'TRUST_PROXY', 0, 0, MAX_TRUSTED_PROXIES);
 
   if (mode === 'sandbox') {
-    return { mode, rateLimitPerMinute, stateDir: env.STATE_DIR?.trim() || '.state' };
+    return { mode, rateLimitPerMinute, trustedProxies, stateDir: env.STATE_DIR?.trim() || '.state' };
   }
   if (mode !== 'proxy') throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected proxy or sandbox`);
   if (upstream === '') throw new ConfigError('BOOKING_MODE=proxy needs BOOKING_UPSTREAM_URL, the base URL of the partner booking interface (e.g. https://api.partner.example)');
   return {
     mode,
     rateLimitPerMinute,
+    trustedProxies,
     upstreamUrl: upstreamUrl(upstream),
     apiKey: apiKey(env.BOOKING_API_KEY),
     upstreamTimeoutMs: integerSetting(env, 'BOOKING_UPSTREAM_TIMEOUT_MS', 10_000, 100, 120_000),

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActivityRecord } from '../../sync/snapshot.ts';
 import type { Locale } from '../locales.ts';
+import { clientAddress } from '../clientAddress.ts';
 import { createBookingCors } from './bookingCors.ts';
 import { BOOKING_LOCALES, parseBookingLocale } from './bookingLocale.ts';
 import type { BookingConfig } from './config.ts';
@@ -103,7 +104,7 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
     let fingerprint = '';
     if (operation.method !== 'GET') {
       if (rateLimit) {
-        const verdict = rateLimit(req.socket.remoteAddress ?? 'unknown', clock());
+        const verdict = rateLimit(clientAddress(req, options.trustedProxies), clock());
         if (!verdict.allowed) {
           throw new BookingError(
             'RATE_LIMITED',

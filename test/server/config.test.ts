@@ -28,7 +28,7 @@ describe('readConfig', () => {
       jit: true,
       workers: cpuCount(),
       shutdownGraceMs: 10_000,
-      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 },
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0 },
     });
   });
 
@@ -58,6 +58,7 @@ describe('readConfig', () => {
       GRAPHQL_JIT: 'false',
       WORKERS: '3',
       SHUTDOWN_GRACE_MS: '25000',
+      TRUST_PROXY: '1',
     });
     expect(config).toEqual({
       port: 8080,
@@ -75,7 +76,7 @@ describe('readConfig', () => {
       jit: false,
       workers: 3,
       shutdownGraceMs: 25_000,
-      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 },
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 1 },
     });
   });
 

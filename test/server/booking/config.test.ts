@@ -5,9 +5,14 @@ import { ConfigError } from '../../../server/config.ts';
 const PROXY = { BOOKING_UPSTREAM_URL: 'https://api.partner.example/base/', BOOKING_API_KEY: 'sk_live_abc' };
 
 describe('readBookingConfig', () => {
-  it('defaults to the sandbox with its journal in .state and 60 writes a minute', () => {
-    expect(readBookingConfig({})).toEqual({ mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60 });
-    expect(readBookingConfig({ STATE_DIR: '/var/lib/booking', BOOKING_RATE_LIMIT: '0' })).toEqual({ mode: 'sandbox', stateDir: '/var/lib/booking', rateLimitPerMinute: 0 });
+  it('defaults to the sandbox with its journal in .state, 60 writes a minute and no trusted proxy', () => {
+    expect(readBookingConfig({})).toEqual({ mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0 });
+    expect(readBookingConfig({ STATE_DIR: '/var/lib/booking', BOOKING_RATE_LIMIT: '0', TRUST_PROXY: '2' })).toEqual({
+      mode: 'sandbox',
+      stateDir: '/var/lib/booking',
+      rateLimitPerMinute: 0,
+      trustedProxies: 2,
+    });
   });
 
   it('turns to proxy mode when an upstream is configured', () => {
@@ -17,6 +22,7 @@ describe('readBookingConfig', () => {
       apiKey: 'sk_live_abc',
       upstreamTimeoutMs: 10_000,
       rateLimitPerMinute: 60,
+      trustedProxies: 0,
     });
   });
 
@@ -33,6 +39,8 @@ describe('readBookingConfig', () => {
       [{ ...PROXY, BOOKING_UPSTREAM_URL: 'https://api.partner.example/?v=1' }, 'BOOKING_UPSTREAM_URL="https://api.partner.example/?v=1": expected no query or fragment; /v1/... is appended to its path'],
       [{ ...PROXY, BOOKING_UPSTREAM_TIMEOUT_MS: '5s' }, 'BOOKING_UPSTREAM_TIMEOUT_MS="5s": expected an integer from 100 to 120000'],
       [{ BOOKING_RATE_LIMIT: '-1' }, 'BOOKING_RATE_LIMIT="-1": expected an integer from 0 to 100000'],
+      [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY="true": expected an integer from 0 to 10'],
+      [{ ...PROXY, TRUST_PROXY: '11' }, 'TRUST_PROXY="11": expected an integer from 0 to 10'],
     ];
     for (const [env, message] of cases) {
       expect(() => readBookingConfig(env)).toThrow(new ConfigError(message));

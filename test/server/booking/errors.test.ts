@@ -255,6 +255,28 @@ describe('429 RATE_LIMITED', () => {
       await dir.remove();
     }
   });
+
+  it('tells clients behind a trusted proxy apart by X-Forwarded-For, and ignores the header when no proxy is trusted', async () => {
+    const dirs = [await tempStateDir(), await tempStateDir()];
+    const behindProxy = await startBooking({ mode: 'sandbox', stateDir: dirs[0]!.dir, rateLimitPerMinute: 1, trustedProxies: 1 });
+    const direct = await startBooking({ mode: 'sandbox', stateDir: dirs[1]!.dir, rateLimitPerMinute: 1, trustedProxies: 0 });
+    try {
+      // As the proxy passes them on: what the client sent, then the address the proxy saw.
+      const post = (base: string, forwardedFor: string) =>
+        request(base, 'POST', '/v1/reservations', { body: { slotId: '9-20261130-0900', quantity: 1 }, headers: { 'x-forwarded-for': forwardedFor } });
+      expect((await post(behindProxy.url, '198.51.100.1')).status).toBe(201);
+      expect((await post(behindProxy.url, '198.51.100.2')).status).toBe(201);
+      // A client cannot pass for another by writing the header itself.
+      expect((await post(behindProxy.url, '203.0.113.99, 198.51.100.1')).status).toBe(429);
+
+      expect((await post(direct.url, '198.51.100.1')).status).toBe(201);
+      expect((await post(direct.url, '198.51.100.2')).status).toBe(429);
+    } finally {
+      await behindProxy.stop();
+      await direct.stop();
+      for (const dir of dirs) await dir.remove();
+    }
+  });
 });
 
 describe('500 INTERNAL_SERVER_ERROR', () => {

@@ -87,6 +87,7 @@ export async function startBooking(options: HarnessOptions, now = START): Promis
     activities: (locale) => ACTIVITIES[locale],
     allowedOrigins: ['https://www.operator.example'],
     rateLimitPerMinute: 1000,
+    trustedProxies: 0,
     upstreamTimeoutMs: 2000,
     clock: () => harness.now,
     logger: { info: log, warn: log, error: log },

@@ -21,6 +21,7 @@ beforeAll(async () => {
     mode: 'sandbox',
     stateDir: state.dir,
     rateLimitPerMinute: 60,
+    trustedProxies: 0,
     activities: (locale) => ACTIVITIES[locale],
     allowedOrigins: ['https://www.operator.example'],
     logger: { info: () => {}, warn: () => {}, error: () => {} },
