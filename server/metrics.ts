@@ -62,8 +62,11 @@ export function createMetrics(snapshot: () => SnapshotFacts): Metrics {
     labelNames,
     registers: [registry],
     async collect() {
+      // Read first, then reset and count in one synchronous step: two scrapes at once would
+      // otherwise both reset before either counts, and count twice.
+      const { values } = await duration.get();
       this.reset();
-      for (const { metricName, labels, value } of (await duration.get()).values) {
+      for (const { metricName, labels, value } of values) {
         if (metricName === 'http_request_duration_seconds_count') this.inc(labels as Partial<Record<(typeof labelNames)[number], string>>, value);
       }
     },

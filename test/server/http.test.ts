@@ -806,6 +806,22 @@ describe('operations endpoints', () => {
     expect(response.body).toMatch(/^process_resident_memory_bytes \d+$/m);
   });
 
+  it('counts every request once when two scrapes are collected together', async () => {
+    const scraped = createHttpService(options());
+    const url = await listen(scraped);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const answer = await fetch(`${url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ greeting }"}' });
+        expect(answer.status).toBe(200);
+      }
+      // As a cluster's primary asks a worker for two scrapes at once (server/clusterMetrics.ts).
+      const bodies = await Promise.all([scraped.metrics.registry.metrics(), scraped.metrics.registry.metrics()]);
+      for (const body of bodies) expect(body).toMatch(/^http_requests_total\{route="\/api\/graphql",operation="greeting",status="200"\} 3$/m);
+    } finally {
+      scraped.server.close();
+    }
+  });
+
   it('fails readiness once draining, and closes connections after each answer', async () => {
     const draining = createHttpService(options());
     const url = await listen(draining);
