@@ -12,6 +12,9 @@
  * worker. The internal port answers only requests that carry a secret made at start, which the
  * workers get in their environment.
  *
+ * `/metrics` reports the whole cluster: the worker a scrape reaches asks the primary, which sums
+ * every worker's metrics (server/clusterMetrics.ts).
+ *
  * The primary restarts a worker that dies, after a delay that doubles with each death in the
  * last minute (at most 30 s); a worker that dies before the cluster first listens stops the
  * start instead, as a single process would (a bad snapshot, a port in use). SIGTERM and SIGINT
@@ -29,6 +32,7 @@ import type { AddressInfo } from 'node:net';
 import { errorBody } from './booking/errors.ts';
 import { JSON_CONTENT_TYPE } from './booking/operations.ts';
 import { createBookingHandler, type BookingHandler } from './booking/routes.ts';
+import { aggregateWorkerMetrics } from './clusterMetrics.ts';
 import type { Config } from './config.ts';
 import type { HttpService } from './http.ts';
 import { loadSnapshot, type Snapshot } from './load.ts';
@@ -74,6 +78,7 @@ const LISTENING_TO_PRIMARY = 'listening-to-primary';
  * when the cluster has shut down, or with 1 when it cannot start.
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  aggregateWorkerMetrics();
   const token = randomBytes(24).toString('base64url');
   let watcher: { close(): void } | undefined;
   const booking = startBooking(config, logger, (close) => (watcher = close));

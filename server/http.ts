@@ -7,6 +7,7 @@ import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphqlRoute.ts';
 import { NO_STORE } from './httpCache.ts';
 import { requestIdOf, type Logger } from './log.ts';
+import type { ClusterMetrics } from './clusterMetrics.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createPlayground, type StaticAsset } from './playground.ts';
 import { setDeferredHeaders, setRequestHeaders, type Handle, type RequestState } from './requestState.ts';
@@ -59,6 +60,8 @@ export interface HttpOptions {
    * answers everything under /v1, its own CORS included, and then resolves true.
    */
   booking?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** In a cluster worker: `/metrics` reports every worker's metrics through the primary. */
+  clusterMetrics?: ClusterMetrics;
 }
 
 /** The HTTP server of the API, with what a graceful shutdown needs. */
@@ -149,7 +152,17 @@ export function createHttpService(options: HttpOptions): HttpService {
       {
         methods: ['GET'],
         quiet: true,
-        handle: async (req, res) => sendText(req, res, 200, await metrics.registry.metrics(), metrics.registry.contentType, { 'Cache-Control': NO_STORE }),
+        handle: async (req, res) => {
+          let text: string;
+          try {
+            text = options.clusterMetrics ? await options.clusterMetrics.scrape() : await metrics.registry.metrics();
+          } catch (error) {
+            // An incomplete sum would read as a counter reset: the scrape fails instead.
+            logger.warn({ err: error }, `metrics scrape refused: ${(error as Error).message}`);
+            return sendText(req, res, 503, `metrics unavailable: ${(error as Error).message}\n`, 'text/plain; charset=utf-8', { 'Cache-Control': NO_STORE });
+          }
+          return sendText(req, res, 200, text, metrics.registry.contentType, { 'Cache-Control': NO_STORE });
+        },
       },
     ],
   ]);

@@ -10,7 +10,9 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Registry } from 'prom-client';
 import { createBookingHandler } from './booking/routes.ts';
+import { type ClusterMetrics, workerMetrics } from './clusterMetrics.ts';
 import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, listenToPrimary, runPrimary } from './cluster.ts';
 import { type Config, ConfigError, readConfig } from './config.ts';
 import { createHttpService, type HttpService } from './http.ts';
@@ -49,13 +51,14 @@ export interface MountedBooking {
  * @param logger where the JSON logs go; default a new one on stdout at `config.logLevel`
  * @param options.booking the booking interface to mount at /v1; default one of this process, in
  *   the mode of `config.booking`
+ * @param options.clusterMetrics in a cluster worker, where `/metrics` gets every worker's metrics
  * @throws SnapshotError when the snapshot is missing or broken; Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
  */
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
-  options: { booking?: MountedBooking } = {},
+  options: { booking?: MountedBooking; clusterMetrics?: ClusterMetrics } = {},
 ): Promise<RunningServer> {
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
@@ -79,6 +82,7 @@ export async function startServer(
   const startedAtMs = Date.now();
   const service = createHttpService({
     booking: booking.handle,
+    clusterMetrics: options.clusterMetrics,
     schema,
     sdl,
     snapshot: () => holder.served,
@@ -138,7 +142,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       logger = logger.child({ worker: cluster.worker!.id });
       const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger });
       const booking = createBookingForwarder(process.env[BOOKING_URL_ENV]!, process.env[BOOKING_TOKEN_ENV]!, logger);
-      const running = await startServer(config, logger, { booking });
+      let registry: Registry | undefined;
+      const clusterMetrics = workerMetrics(() => registry);
+      const running = await startServer(config, logger, { booking, clusterMetrics });
+      registry = running.service.metrics.registry;
       logListening(running);
       primary.serve(running.service);
     } else if (config.workers > 1) {

@@ -86,18 +86,20 @@ export function createMetrics(snapshot: () => SnapshotFacts): Metrics {
   const tally = { etag: { hits: 0, total: 0 }, apq: { hits: 0, total: 0 } };
   new Gauge({
     name: 'http_cache_hit_ratio',
-    help: 'Hits divided by lookups since the start, per cache (0 before the first lookup).',
+    help: 'Hits divided by lookups since the start, per cache (0 before the first lookup); with several workers, the mean of theirs.',
     labelNames: ['cache'] as const,
     registers: [registry],
+    aggregator: 'average',
     collect() {
       for (const [name, { hits, total }] of Object.entries(tally)) this.set({ cache: name }, total === 0 ? 0 : hits / total);
     },
   });
   new Gauge({
     name: 'snapshot_age_seconds',
-    help: 'Seconds since the data of each source was fetched (its lastSync).',
+    help: 'Seconds since the data of each source was fetched (its lastSync); with several workers, the oldest.',
     labelNames: ['source'] as const,
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.reset();
       const now = Date.now();
@@ -106,9 +108,10 @@ export function createMetrics(snapshot: () => SnapshotFacts): Metrics {
   });
   new Gauge({
     name: 'snapshot_info',
-    help: 'The snapshot being served, as a label; always 1.',
+    help: 'The snapshot being served, as a label; always 1 (one series per version while workers differ).',
     labelNames: ['version'] as const,
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.reset();
       this.set({ version: snapshot().version }, 1);

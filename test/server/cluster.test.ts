@@ -59,6 +59,26 @@ async function send(url: string, method: string, pathname: string, body?: unknow
   return { status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as any };
 }
 
+/** A scrape of `/metrics` on a connection of its own. */
+async function scrape(url: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const req = httpRequest({ hostname, port, path: '/metrics', agent: false });
+  req.end();
+  const [response] = (await once(req, 'response')) as [IncomingMessage];
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  expect(response.statusCode).toBe(200);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The sum of a metric's samples whose labels include `label` (e.g. `route="/api/graphql"`). */
+function sampleSum(text: string, name: string, label: string): number {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) && line.includes(label))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
 /** Workers that logged a request to `pathname`. */
 function workersServing(cluster: Cluster, pathname: string): Set<number> {
   return new Set(cluster.lines.filter((line) => line.msg === 'request' && line.path === pathname).map((line) => line.worker as number));
@@ -80,6 +100,17 @@ describe('a cluster of two workers', () => {
     expect(answers.map((answer) => answer.body)).toEqual(Array(8).fill({ data: { tours: { total: 3 } } }));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(workersServing(cluster, '/api/graphql')).toEqual(new Set([1, 2]));
+  });
+
+  it('reports every worker in one scrape of /metrics, whichever worker answers it', async () => {
+    // Each worker answered some of the 8 GraphQL requests above, none all of them.
+    const scrapes = await Promise.all(Array.from({ length: 4 }, () => scrape(cluster.url)));
+    for (const text of scrapes) {
+      expect(sampleSum(text, 'http_requests_total', 'route="/api/graphql"')).toBe(8);
+      expect(sampleSum(text, 'http_request_duration_seconds_count', 'route="/api/graphql"')).toBe(8);
+      // One snapshot served by both workers: one series, 1 rather than the sum of 2.
+      expect(text).toMatch(new RegExp(`^snapshot_info\\{version="${snapshot.manifest.version}"\\} 1$`, 'm'));
+    }
   });
 
   it('gives the last place of a slot to exactly one client, whichever worker each one reaches', async () => {
