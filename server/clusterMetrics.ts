@@ -16,7 +16,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue, type Registry } from 'prom-client';
 
 /** Longest wait for a worker's metrics, in ms; a scrape that misses one is refused, not undercounted. */
-export const COLLECT_TIMEOUT_MS = 2000;
+const COLLECT_TIMEOUT_MS = 2000;
 
 type Collected = MetricObjectWithValues<MetricValue<string>>[];
 
@@ -71,7 +71,8 @@ export function workerMetrics(registry: () => Registry | undefined): ClusterMetr
       const own = registry();
       void (own ? own.getMetricsAsJSON() : Promise.resolve([])).then((metrics) => {
         const answer: CollectAnswer = { type: 'metrics:collected', id: message.id, metrics: metrics as Collected };
-        process.send?.(answer);
+        // Sending on a closed channel would raise an 'error' nobody handles: the primary is gone.
+        if (process.connected) process.send!(answer);
       });
     } else if (isMessage<ScrapeAnswer>(message, 'metrics:scraped')) {
       const waiting = pending.get(message.id);
@@ -82,6 +83,7 @@ export function workerMetrics(registry: () => Registry | undefined): ClusterMetr
   });
   return {
     scrape() {
+      if (!process.connected) return Promise.reject(new Error('the primary process is gone'));
       const id = nextId++;
       return new Promise<string>((resolve, reject) => {
         // The primary answers within COLLECT_TIMEOUT_MS itself; this only guards against losing it.
@@ -94,7 +96,7 @@ export function workerMetrics(registry: () => Registry | undefined): ClusterMetr
           reject: (error) => (clearTimeout(timer), reject(error)),
         });
         const request: ScrapeRequest = { type: 'metrics:scrape', id };
-        process.send?.(request);
+        process.send!(request);
       });
     },
   };
