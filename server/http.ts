@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
+import type { ClusterMetrics } from './clusterMetrics.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import type { Config } from './config.ts';
 import { createCors } from './cors.ts';
@@ -7,7 +8,6 @@ import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphqlRoute.ts';
 import { NO_STORE } from './httpCache.ts';
 import { requestIdOf, type Logger } from './log.ts';
-import type { ClusterMetrics } from './clusterMetrics.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createPlayground, type StaticAsset } from './playground.ts';
 import { setDeferredHeaders, setRequestHeaders, type Handle, type RequestState } from './requestState.ts';

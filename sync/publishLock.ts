@@ -26,10 +26,10 @@ const STALE_MS = 30_000;
 const UPDATE_MS = 5_000;
 
 /** Longest wait for another publisher by default: a publish holds the lock for seconds. */
-export const DEFAULT_LOCK_WAIT_MS = 120_000;
+const DEFAULT_LOCK_WAIT_MS = 120_000;
 
-/** Longest pause between two attempts while waiting. */
-const MAX_RETRY_MS = 1_000;
+/** Pause between two attempts while waiting (an mkdir each). */
+const RETRY_MS = 250;
 
 export class PublishLockedError extends Error {
   constructor(dataDir: string, waitedMs: number) {
@@ -46,8 +46,9 @@ export class PublishLockedError extends Error {
  * to finish first.
  *
  * @param options.waitMs longest wait for the lock; default {@link DEFAULT_LOCK_WAIT_MS}
- * @throws PublishLockedError when the lock stays held for about `waitMs`; Error when the lock
- *   was lost while held (its mtime could not be refreshed), once `publish` has finished
+ * @throws PublishLockedError when the lock stays held for `waitMs` (rounded up to a quarter of a
+ *   second); Error when the lock was lost while held (its mtime could not be refreshed), once
+ *   `publish` has finished
  */
 export async function withPublishLock<T>(dataDir: string, publish: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
   const waitMs = options.waitMs ?? DEFAULT_LOCK_WAIT_MS;
@@ -61,7 +62,7 @@ export async function withPublishLock<T>(dataDir: string, publish: () => Promise
       realpath: false,
       stale: STALE_MS,
       update: UPDATE_MS,
-      retries: { retries: Math.ceil(waitMs / MAX_RETRY_MS), factor: 1.5, minTimeout: Math.min(50, waitMs), maxTimeout: MAX_RETRY_MS },
+      retries: { retries: Math.ceil(waitMs / RETRY_MS), factor: 1, minTimeout: RETRY_MS, maxTimeout: RETRY_MS },
       // The default throws from a timer, which would end the process mid-write.
       onCompromised: (error) => {
         compromised = error;

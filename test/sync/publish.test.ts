@@ -268,8 +268,10 @@ describe('the publish lock', () => {
     const before = await manifest();
     const release = await holdLock();
     try {
+      const started = performance.now();
       const attempt = publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(4, at(21).toISOString()) } }, now: at(21), lockWaitMs: 400 });
       await expect(attempt).rejects.toThrow(PublishLockedError);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(400);
       await expect(attempt).rejects.toThrow(`another sync is publishing into ${dataDir} (it holds ${path.join(dataDir, LOCK_NAME)}); gave up after`);
       await expect(rollback(dataDir, { lockWaitMs: 200 })).rejects.toThrow(PublishLockedError);
     } finally {
