@@ -60,15 +60,14 @@ async function send(url: string, method: string, pathname: string, body?: unknow
 }
 
 /** A scrape of `/metrics` on a connection of its own. */
-async function scrape(url: string): Promise<string> {
+async function scrape(url: string): Promise<{ status: number; text: string }> {
   const { hostname, port } = new URL(url);
   const req = httpRequest({ hostname, port, path: '/metrics', agent: false });
   req.end();
   const [response] = (await once(req, 'response')) as [IncomingMessage];
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
-  expect(response.statusCode).toBe(200);
-  return Buffer.concat(chunks).toString('utf8');
+  return { status: response.statusCode!, text: Buffer.concat(chunks).toString('utf8') };
 }
 
 /** The sum of a metric's samples whose labels include `label` (e.g. `route="/api/graphql"`). */
@@ -105,12 +104,30 @@ describe('a cluster of two workers', () => {
   it('reports every worker in one scrape of /metrics, whichever worker answers it', async () => {
     // Each worker answered some of the 8 GraphQL requests above, none all of them.
     const scrapes = await Promise.all(Array.from({ length: 4 }, () => scrape(cluster.url)));
-    for (const text of scrapes) {
+    for (const { status, text } of scrapes) {
+      expect(status).toBe(200);
       expect(sampleSum(text, 'http_requests_total', 'route="/api/graphql"')).toBe(8);
       expect(sampleSum(text, 'http_request_duration_seconds_count', 'route="/api/graphql"')).toBe(8);
       // One snapshot served by both workers: one series, 1 rather than the sum of 2.
       expect(text).toMatch(new RegExp(`^snapshot_info\\{version="${snapshot.manifest.version}"\\} 1$`, 'm'));
     }
+  });
+
+  it('refuses a scrape with a 503 naming the worker that did not send its metrics, rather than undercount', async () => {
+    signalWorker(cluster, 2, 'SIGSTOP');
+    let scrapes: Promise<{ status: number; text: string }>[] = [];
+    try {
+      // Two connections: the cluster hands one to each worker while both are free, and none to
+      // a stopped worker after that, so at least one reaches worker 1. One that reached
+      // worker 2 waits for it.
+      scrapes = [scrape(cluster.url), scrape(cluster.url)];
+      const first = await Promise.race(scrapes);
+      expect(first).toEqual({ status: 503, text: 'metrics unavailable: worker 2 did not send its metrics within 2000 ms\n' });
+    } finally {
+      signalWorker(cluster, 2, 'SIGCONT');
+    }
+    await Promise.all(scrapes);
+    expect((await scrape(cluster.url)).status).toBe(200);
   });
 
   it('gives the last place of a slot to exactly one client, whichever worker each one reaches', async () => {
@@ -137,7 +154,7 @@ describe('a cluster of two workers', () => {
   it('restarts a worker that dies, and keeps serving meanwhile', async () => {
     const started = cluster.lines.filter((line) => String(line.msg).startsWith('listening on')).length;
     const restart = cluster.loggedMsg('worker 1 exited with SIGKILL; restarting it in 500 ms');
-    killWorker(cluster, 1);
+    signalWorker(cluster, 1, 'SIGKILL');
     expect(await restart).toMatchObject({ level: 'error', worker: 1, exit: 'SIGKILL', restartInMs: 500 });
     expect((await send(cluster.url, 'POST', '/api/graphql', { query: '{ types { id } }' })).status).toBe(200);
     await cluster.logged((line) => String(line.msg).startsWith('listening on') && line.worker === 3, 'worker 3 listening');
@@ -157,9 +174,9 @@ describe('a cluster of two workers', () => {
 });
 
 /** Kills a worker, by the pid the primary logged when it started it. */
-function killWorker(cluster: Cluster, id: number): void {
+function signalWorker(cluster: Cluster, id: number, signal: NodeJS.Signals): void {
   const started = cluster.lines.find((line) => line.msg === `worker ${id} started` && typeof line.pid === 'number');
-  process.kill(started!.pid as number, 'SIGKILL');
+  process.kill(started!.pid as number, signal);
 }
 
 const QUERY_BODY = JSON.stringify({ query: '{ types { id title } }' });
