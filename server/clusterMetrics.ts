@@ -58,14 +58,47 @@ export interface ClusterMetrics {
 }
 
 /**
+ * Requests sent over the IPC channel that wait for their answer by id, each failed after a
+ * timeout; an answer that comes later is dropped.
+ */
+class PendingAnswers<T> {
+  readonly #waiting = new Map<number, (answer: T) => void>();
+  #nextId = 0;
+
+  /**
+   * @param send sends the request with its id
+   * @param late the message of the error when no answer came within `timeoutMs`
+   */
+  ask(send: (id: number) => void, timeoutMs: number, late: string): Promise<T> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiting.delete(id);
+        reject(new Error(late));
+      }, timeoutMs);
+      this.#waiting.set(id, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      send(id);
+    });
+  }
+
+  answer(id: number, answer: T): void {
+    const settle = this.#waiting.get(id);
+    this.#waiting.delete(id);
+    settle?.(answer);
+  }
+}
+
+/**
  * Answers the primary's requests for this worker's metrics and asks it for every worker's.
  *
  * @param registry this worker's registry, once its HTTP service exists (before that it reports
  *   nothing: it has answered nothing)
  */
 export function workerMetrics(registry: () => Registry | undefined): ClusterMetrics {
-  const pending = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
-  let nextId = 0;
+  const scrapes = new PendingAnswers<ScrapeAnswer>();
   process.on('message', (message: unknown) => {
     if (isMessage<CollectRequest>(message, 'metrics:collect')) {
       const own = registry();
@@ -75,50 +108,35 @@ export function workerMetrics(registry: () => Registry | undefined): ClusterMetr
         if (process.connected) process.send!(answer);
       });
     } else if (isMessage<ScrapeAnswer>(message, 'metrics:scraped')) {
-      const waiting = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.text !== undefined) waiting?.resolve(message.text);
-      else waiting?.reject(new Error(message.error ?? 'no metrics'));
+      scrapes.answer(message.id, message);
     }
   });
   return {
-    scrape() {
-      if (!process.connected) return Promise.reject(new Error('the primary process is gone'));
-      const id = nextId++;
-      return new Promise<string>((resolve, reject) => {
-        // The primary answers within COLLECT_TIMEOUT_MS itself; this only guards against losing it.
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(new Error(`the primary did not answer within ${2 * COLLECT_TIMEOUT_MS} ms`));
-        }, 2 * COLLECT_TIMEOUT_MS);
-        pending.set(id, {
-          resolve: (text) => (clearTimeout(timer), resolve(text)),
-          reject: (error) => (clearTimeout(timer), reject(error)),
-        });
-        const request: ScrapeRequest = { type: 'metrics:scrape', id };
-        process.send!(request);
-      });
+    async scrape() {
+      if (!process.connected) throw new Error('the primary process is gone');
+      // The primary answers within COLLECT_TIMEOUT_MS itself; this only guards against losing it.
+      const answer = await scrapes.ask(
+        (id) => process.send!({ type: 'metrics:scrape', id } satisfies ScrapeRequest),
+        2 * COLLECT_TIMEOUT_MS,
+        `the primary did not answer within ${2 * COLLECT_TIMEOUT_MS} ms`,
+      );
+      if (answer.text === undefined) throw new Error(answer.error ?? 'no metrics');
+      return answer.text;
     },
   };
 }
 
 /** The primary's side: answers every worker's scrape request with the sum of all workers' metrics. */
 export function aggregateWorkerMetrics(): void {
-  const waiting = new Map<number, { worker: Worker; resolve: (metrics: Collected) => void }>();
-  let nextId = 0;
+  const collections = new PendingAnswers<Collected>();
 
-  function collect(worker: Worker): Promise<Collected> {
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiting.delete(id);
-        reject(new Error(`worker ${worker.id} did not send its metrics within ${COLLECT_TIMEOUT_MS} ms`));
-      }, COLLECT_TIMEOUT_MS);
-      waiting.set(id, { worker, resolve: (metrics) => (clearTimeout(timer), resolve(metrics)) });
-      const request: CollectRequest = { type: 'metrics:collect', id };
-      worker.send(request);
-    });
-  }
+  // Ids are the primary's own, so only the worker asked can answer one.
+  const collect = (worker: Worker): Promise<Collected> =>
+    collections.ask(
+      (id) => worker.send({ type: 'metrics:collect', id } satisfies CollectRequest),
+      COLLECT_TIMEOUT_MS,
+      `worker ${worker.id} did not send its metrics within ${COLLECT_TIMEOUT_MS} ms`,
+    );
 
   async function scrape(): Promise<string> {
     const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker?.isConnected() === true);
@@ -128,11 +146,7 @@ export function aggregateWorkerMetrics(): void {
 
   cluster.on('message', (worker: Worker, message: unknown) => {
     if (isMessage<CollectAnswer>(message, 'metrics:collected')) {
-      const entry = waiting.get(message.id);
-      if (entry?.worker === worker) {
-        waiting.delete(message.id);
-        entry.resolve(message.metrics);
-      }
+      collections.answer(message.id, message.metrics);
     } else if (isMessage<ScrapeRequest>(message, 'metrics:scrape')) {
       const reply = (answer: Omit<ScrapeAnswer, 'type' | 'id'>) => {
         if (worker.isConnected()) worker.send({ type: 'metrics:scraped', id: message.id, ...answer } satisfies ScrapeAnswer);
