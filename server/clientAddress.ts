@@ -1,5 +1,6 @@
 /**
- * The address of the client that sent a request, for the booking interface's rate limit.
+ * The address of the client that sent a request, for the booking interface's rate limit and the
+ * request log.
  *
  * Behind reverse proxies (nginx, a cloud load balancer, a Kubernetes ingress) the socket's peer
  * is the nearest proxy, so every client would share one rate limit. Each proxy appends the

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { ClusterMetrics } from './clusterMetrics.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import type { Config } from './config.ts';
+import { clientAddress } from './clientAddress.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphqlRoute.ts';
@@ -62,6 +63,11 @@ export interface HttpOptions {
   booking?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** In a cluster worker: `/metrics` reports every worker's metrics through the primary. */
   clusterMetrics?: ClusterMetrics;
+  /**
+   * Reverse proxies in front of the server (TRUST_PROXY), for the client address of the request
+   * log (server/clientAddress.ts); default 0, the socket's peer.
+   */
+  trustedProxies?: number;
 }
 
 /** The HTTP server of the API, with what a graceful shutdown needs. */
@@ -120,7 +126,7 @@ interface Route {
  * @throws Error when an allowed origin is malformed or a playground bundle is missing
  */
 export function createHttpService(options: HttpOptions): HttpService {
-  const { config, logger } = options;
+  const { config, logger, trustedProxies = 0 } = options;
   const cors = createCors(config.allowedOrigins);
   const metrics = createMetrics(() => {
     const { version, lastSyncMs } = options.snapshot();
@@ -221,6 +227,8 @@ export function createHttpService(options: HttpOptions): HttpService {
     (req, res) => {
       const state: RequestState = {
         id: requestIdOf(req.headers['x-request-id']),
+        // Read on arrival: once an aborted request's socket is gone, so is its peer's address.
+        client: logger.isLevelEnabled('info') ? clientAddress(req, trustedProxies) : undefined,
         arrivedAt: performance.now(),
         route: 'other',
         operation: '-',
@@ -268,6 +276,7 @@ export function createHttpService(options: HttpOptions): HttpService {
     logger[level](
       {
         reqId: state.id,
+        client: state.client,
         method: req.method,
         path: pathOf(req),
         status,

@@ -83,6 +83,7 @@ export async function startServer(
   const service = createHttpService({
     booking: booking.handle,
     clusterMetrics: options.clusterMetrics,
+    trustedProxies: config.booking.trustedProxies,
     schema,
     sdl,
     snapshot: () => holder.served,

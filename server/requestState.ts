@@ -10,6 +10,8 @@ import type { PreparedRequest } from './operationCache.ts';
 /** Per request: what the log line and the metrics report, and what decides caching. */
 export interface RequestState {
   readonly id: string;
+  /** The client's address (server/clientAddress.ts), read when the request log is on. */
+  readonly client?: string;
   /** `performance.now()` at arrival. */
   readonly arrivedAt: number;
   /** Route label of the metrics: a known path or `other`. */

@@ -10,7 +10,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { serverAudits } from 'graphql-http';
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readConfig } from '../../server/config.ts';
 import { createHttpService, type HttpOptions, type HttpService, type ServedSnapshot } from '../../server/http.ts';
 import { createLogger } from '../../server/log.ts';
@@ -663,6 +663,31 @@ describe('request ids and logs', () => {
       durationMs: expect.any(Number),
     });
     expect(JSON.stringify(logLines)).not.toMatch(/secret-key-123|greeting\(/);
+  });
+
+  it("logs the socket's peer as the client, and ignores X-Forwarded-For unless TRUST_PROXY says so", async () => {
+    await send('/api/schema', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    expect(logLines.find((entry) => entry.msg === 'request')).toMatchObject({ client: '127.0.0.1', path: '/api/schema' });
+
+    const proxied = createHttpService({ ...options(), trustedProxies: 1 });
+    const proxiedUrl = await listen(proxied);
+    try {
+      logLines = [];
+      await fetch(`${proxiedUrl}/api/schema`, { headers: { 'x-forwarded-for': '198.51.100.7, 203.0.113.9' } });
+      expect(logLines.find((entry) => entry.msg === 'request')).toMatchObject({ client: '203.0.113.9' });
+    } finally {
+      proxied.server.close();
+    }
+  });
+
+  it('logs a request its client abandoned as 499, with the client it came from', async () => {
+    // The body never arrives in full, so the request is still being read when the client leaves.
+    const socket = connect((service.server.address() as AddressInfo).port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write('POST /api/graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":');
+    await vi.waitFor(() => expect(service.inFlight).toBe(1));
+    socket.destroy();
+    await vi.waitFor(() => expect(logLines.find((entry) => entry.msg === 'request aborted')).toMatchObject({ status: 499, client: '127.0.0.1' }));
   });
 
   it('replaces an x-request-id that is not a short token', async () => {
