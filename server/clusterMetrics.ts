@@ -20,6 +20,9 @@ const COLLECT_TIMEOUT_MS = 2000;
 
 type Collected = MetricObjectWithValues<MetricValue<string>>[];
 
+/** The kinds of metric whose values only grow, and so are kept once a worker has gone (gauges are not). */
+const MONOTONIC_TYPES = new Set(['counter', 'histogram']);
+
 /** From a worker to the primary: report every worker's metrics. */
 interface ScrapeRequest {
   type: 'metrics:scrape';
@@ -126,23 +129,49 @@ export function workerMetrics(registry: () => Registry | undefined): ClusterMetr
   };
 }
 
-/** The primary's side: answers every worker's scrape request with the sum of all workers' metrics. */
+/**
+ * The primary's side: answers every worker's scrape request with the sum of all workers' metrics.
+ *
+ * A restarted worker's counters start again at 0, and a sum that goes down reads to Prometheus
+ * as a reset of the whole counter: `rate()` would count the other workers' totals once more. So
+ * the counters and histograms a worker last sent are kept when it goes, and added to every later
+ * sum; what it counted after its last collection is lost, but the sums never go down.
+ */
 export function aggregateWorkerMetrics(): void {
   const collections = new PendingAnswers<Collected>();
+  const lastCollected = new Map<number, Collected>();
+  // The counters and histograms of the workers that have gone, summed into one set.
+  let retired: Promise<Collected> = Promise.resolve([]);
 
   // Ids are the primary's own, so only the worker asked can answer one.
-  const collect = (worker: Worker): Promise<Collected> =>
-    collections.ask(
+  const collect = async (worker: Worker): Promise<Collected> => {
+    const metrics = await collections.ask(
       (id) => worker.send({ type: 'metrics:collect', id } satisfies CollectRequest),
       COLLECT_TIMEOUT_MS,
       `worker ${worker.id} did not send its metrics within ${COLLECT_TIMEOUT_MS} ms`,
     );
+    if (worker.isConnected()) lastCollected.set(worker.id, metrics);
+    return metrics;
+  };
 
   async function scrape(): Promise<string> {
+    // Taken first: a worker that goes while its metrics are collected is counted once, live.
+    const gone = retired;
     const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker?.isConnected() === true);
     const collected = await Promise.all(workers.map(collect));
-    return AggregatorRegistry.aggregate(collected).metrics();
+    return AggregatorRegistry.aggregate([await gone, ...collected]).metrics();
   }
+
+  // 'disconnect' rather than 'exit': from then on the worker is left out of the scrapes.
+  cluster.on('disconnect', (worker: Worker) => {
+    const last = lastCollected.get(worker.id);
+    lastCollected.delete(worker.id);
+    if (last === undefined) return;
+    // prom-client types `type` as a numeric enum, but sets it to the name ('counter', …).
+    const kept = last.filter((metric) => MONOTONIC_TYPES.has(String(metric.type)));
+    const before = retired;
+    retired = before.then((sum) => AggregatorRegistry.aggregate([sum, kept]).getMetricsAsJSON() as Promise<Collected>).catch(() => before);
+  });
 
   cluster.on('message', (worker: Worker, message: unknown) => {
     if (isMessage<CollectAnswer>(message, 'metrics:collected')) {

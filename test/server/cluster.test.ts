@@ -161,6 +161,21 @@ describe('a cluster of two workers', () => {
     expect(cluster.lines.filter((line) => String(line.msg).startsWith('listening on'))).toHaveLength(started + 1);
   });
 
+  it("keeps a restarted worker's counts in the sums, which never go down", async () => {
+    const graphqlRequests = (text: string) => sampleSum(text, 'http_requests_total', 'route="/api/graphql"');
+    // Collected from both workers now; the one killed next serves nothing after this.
+    const before = graphqlRequests((await scrape(cluster.url)).text);
+    expect(before).toBeGreaterThan(0);
+    const restarted = cluster.logged((line) => String(line.msg).startsWith('listening on') && line.worker === 4, 'worker 4 listening');
+    signalWorker(cluster, 2, 'SIGKILL');
+    await restarted;
+    expect((await send(cluster.url, 'POST', '/api/graphql', { query: '{ types { id } }' })).status).toBe(200);
+    const after = await scrape(cluster.url);
+    expect(after.status).toBe(200);
+    expect(graphqlRequests(after.text)).toBe(before + 1);
+    expect(sampleSum(after.text, 'http_request_duration_seconds_count', 'route="/api/graphql"')).toBe(before + 1);
+  });
+
   it('drains every worker and exits 0 when the whole process group is signalled', async () => {
     cluster.signal('SIGTERM', true);
     const [code] = await cluster.exited;
