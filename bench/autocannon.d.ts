@@ -22,6 +22,8 @@ declare module 'autocannon' {
       timeout?: number;
       /** Each connection sends these in turn, starting over after the last. */
       requests?: Request[];
+      /** Requests per second over all connections; default as fast as answers come. */
+      overallRate?: number;
     }
 
     interface Histogram {

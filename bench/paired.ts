@@ -46,6 +46,25 @@ export interface PairedOptions {
   warmupS: number;
 }
 
+/** CPU time per answer of both sides, each sent the same requests at the same fixed rate. */
+export interface CpuCost {
+  /** Requests per second sent to each side. */
+  ratePerS: number;
+  /** Per side, in seconds. */
+  durationS: number;
+  /** CPU time (user and system, over every process of the side) per 2xx answer, in µs. */
+  realUs: number;
+  rawUs: number;
+}
+
+export interface CpuCostOptions extends Pick<PairedOptions, 'realUrl' | 'rawUrl' | 'requests' | 'connections'> {
+  ratePerS: number;
+  durationS: number;
+  /** CPU seconds each side has used so far; null when they cannot be read (no /proc). */
+  realCpuS: () => Promise<number | null>;
+  rawCpuS: () => Promise<number | null>;
+}
+
 interface Measured {
   figures: SideFigures;
   latenciesMs: number[];
@@ -82,12 +101,33 @@ export async function runPaired(options: PairedOptions): Promise<PairedResult> {
   };
 }
 
-async function load(url: string, options: Pick<PairedOptions, 'requests' | 'connections'>, seconds: number): Promise<Measured> {
+/**
+ * Sends each side the requests at `ratePerS` for `durationS` and divides the CPU time it used by
+ * the answers it gave. Unlike the throughput ratio, this does not depend on how the cores are
+ * shared with the load generator: it is what each answer costs the machine.
+ * @returns null when a side's CPU time cannot be read or it answered nothing
+ */
+export async function measureCpuCost(options: CpuCostOptions): Promise<CpuCost | null> {
+  const side = async (url: string, cpuS: () => Promise<number | null>): Promise<number | null> => {
+    const before = await cpuS();
+    const { figures } = await load(url, options, options.durationS, options.ratePerS);
+    const after = await cpuS();
+    if (before === null || after === null || figures.ok === 0) return null;
+    return ((after - before) / figures.ok) * 1e6;
+  };
+  const realUs = await side(options.realUrl, options.realCpuS);
+  const rawUs = await side(options.rawUrl, options.rawCpuS);
+  if (realUs === null || rawUs === null) return null;
+  return { ratePerS: options.ratePerS, durationS: options.durationS, realUs: Math.round(realUs * 10) / 10, rawUs: Math.round(rawUs * 10) / 10 };
+}
+
+async function load(url: string, options: Pick<PairedOptions, 'requests' | 'connections'>, seconds: number, ratePerS?: number): Promise<Measured> {
   const instance = autocannon({
     url,
     connections: options.connections,
     duration: seconds,
     timeout: 10,
+    ...(ratePerS === undefined ? {} : { overallRate: ratePerS }),
     requests: options.requests.map(({ method, path, headers, body }) => (body === '' ? { method, path, headers } : { method, path, headers, body })),
   });
   // autocannon's own histogram keeps whole milliseconds; loopback latencies need finer.

@@ -5,7 +5,7 @@
 
 import fs from 'node:fs/promises';
 import type { MicroResult } from './micro.ts';
-import type { PairedResult } from './paired.ts';
+import type { CpuCost, PairedResult } from './paired.ts';
 import type { ServerSetup } from './scenarios.ts';
 import type { SettingProbe } from './servers.ts';
 
@@ -27,6 +27,8 @@ export interface HttpRun {
   /** Digest of server/ and schema.graphql when the server started; differing digests in one run measured different code. */
   serverCodeHash: string;
   paired: PairedResult | null;
+  /** CPU per answer of both sides at a fixed rate (one-worker runs); null when not measured. */
+  cpuCost: CpuCost | null;
   /** Why the scenario has no figures. */
   error: string | null;
 }
@@ -72,6 +74,8 @@ export interface BenchResults {
     warmupS: number;
     serverWarmupS: number;
     connections: number;
+    /** Per side, seconds of the CPU-per-answer run at a fixed rate (0: not measured). */
+    cpuDurationS: number;
     scales: number[];
     logLevel: string;
     iterations: number;
@@ -400,6 +404,28 @@ export function renderMarkdown(results: BenchResults): string {
       const check = results.targets.find((t) => t.figure === `${row.scenario}, ${row.scale}x` && t.target.includes('workers'));
       const verdict = check?.met === null ? '— not CPU-bound' : mark(check?.met ?? null);
       out.push(`| ${row.scenario} | ${row.scale}x | ${percent(row.oneWorkerRatio)} | ${row.real.toFixed(2)}× | ${row.raw.toFixed(2)}× | ${verdict} |`);
+    }
+    out.push('');
+  }
+
+  const costed = results.http.filter((run): run is HttpRun & { cpuCost: CpuCost } => run.cpuCost !== null);
+  if (costed.length > 0) {
+    out.push(
+      '### CPU per answer',
+      '',
+      `CPU time (user and system, every process of the side) per 2xx answer, with one worker, each side sent the same requests`,
+      `at the same fixed rate (half the rate the real server reached above) for ${options.cpuDurationS} s. Unlike the ratios above, this does not`,
+      'depend on how the two cores are shared with the load generator, so it moves less between runs. **Raw ÷ real** is the',
+      'share of the raw twin\'s speed the real server would reach with a core of its own.',
+      '',
+      '| Scenario | Dataset | Cache | Rate, req/s | Real µs | Raw µs | Raw ÷ real |',
+      '|---|---|---|---:|---:|---:|---:|',
+    );
+    for (const run of costed) {
+      const { cpuCost, setup } = run;
+      out.push(
+        `| ${run.scenario} | ${setup.scale}x | ${setup.responseCache ? 'on' : 'off'} | ${integer(cpuCost.ratePerS)} | ${cpuCost.realUs.toFixed(1)} | ${cpuCost.rawUs.toFixed(1)} | ${percent(cpuCost.rawUs / cpuCost.realUs)} |`,
+      );
     }
     out.push('');
   }

@@ -17,11 +17,11 @@ import { parseArgs } from 'node:util';
 import type { Manifest } from '../sync/snapshot.ts';
 import type { SampleQuery } from '../server/sampleQueries.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
-import { runPaired, warmUp } from './paired.ts';
+import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, type RawAnswer } from './raw.ts';
 import { checkTargets, writeReport, type BenchResults, type HttpRun } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
-import { killAllNow, probeSetting, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
+import { groupCpuSeconds, killAllNow, probeSetting, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
 
 const HELP = `npm run bench [-- options]
 
@@ -34,6 +34,8 @@ const HELP = `npm run bench [-- options]
   --server-warmup S     unmeasured seconds of every scenario's requests after a server
                         starts (default 2; 1 with --quick)
   --connections N       autocannon connections (default 50)
+  --cpu-duration S      seconds per side of the CPU-per-answer run at a fixed rate, after a
+                        one-worker scenario's rounds (default 3; 1.5 with --quick; 0 skips it)
   --scales 1,10         datasets: 1 is data/, N is bench/data/xN (generated when missing)
   --scenarios a,b       only these scenarios (activities, tours-near, tours-q-broad, attractions-q,
                         station, mix, activities-get)
@@ -58,6 +60,7 @@ interface Options {
   warmupS: number;
   serverWarmupS: number;
   connections: number;
+  cpuDurationS: number;
   scales: number[];
   scenarios: string[];
   http: boolean;
@@ -81,6 +84,7 @@ function readOptions(args: string[]): Options {
       warmup: { type: 'string' },
       'server-warmup': { type: 'string' },
       connections: { type: 'string', default: '50' },
+      'cpu-duration': { type: 'string' },
       scales: { type: 'string' },
       scenarios: { type: 'string', default: '' },
       'no-http': { type: 'boolean', default: false },
@@ -116,6 +120,7 @@ function readOptions(args: string[]): Options {
     warmupS: number('warmup', values.warmup, quick ? 0.25 : 0.5, 0),
     serverWarmupS: number('server-warmup', values['server-warmup'], quick ? 1 : 2, 0),
     connections: Math.round(number('connections', values.connections, 50, 1)),
+    cpuDurationS: number('cpu-duration', values['cpu-duration'], quick ? 1.5 : 3, 0),
     scales,
     scenarios,
     http: !values['no-http'],
@@ -309,6 +314,7 @@ async function main(): Promise<void> {
             serverReadyMs: Math.round(server?.readyMs ?? 0),
             serverCodeHash: codeHash,
             paired: null,
+            cpuCost: null,
             error: startError,
           };
           http.push(run);
@@ -329,12 +335,26 @@ async function main(): Promise<void> {
                 durationS: options.durationS,
                 warmupS: options.warmupS,
               });
+              if (setup.workers === 1 && options.cpuDurationS > 0) {
+                // Half the rate the real server reached: both sides keep up, neither is saturated.
+                run.cpuCost = await measureCpuCost({
+                  realUrl: server.url,
+                  rawUrl: raw.url,
+                  requests,
+                  connections: options.connections,
+                  ratePerS: Math.max(1, Math.round(run.paired.real.reqPerS / 2)),
+                  durationS: options.cpuDurationS,
+                  realCpuS: () => groupCpuSeconds(server!.child),
+                  rawCpuS: () => groupCpuSeconds(raw.child),
+                });
+              }
             } finally {
               await raw.child.stop();
             }
             const { ratio, real, raw: twin } = run.paired;
+            const cpu = run.cpuCost ? `; CPU per answer at ${run.cpuCost.ratePerS} req/s: real ${run.cpuCost.realUs} µs, raw ${run.cpuCost.rawUs} µs` : '';
             log(
-              `  [${done}/${total}] ${scenario.name}: ${(ratio * 100).toFixed(1)} % of raw; real ${Math.round(real.reqPerS)} req/s p50 ${real.p50Ms} p99 ${real.p99Ms} ms; raw ${Math.round(twin.reqPerS)} req/s p50 ${twin.p50Ms} p99 ${twin.p99Ms} ms`,
+              `  [${done}/${total}] ${scenario.name}: ${(ratio * 100).toFixed(1)} % of raw; real ${Math.round(real.reqPerS)} req/s p50 ${real.p50Ms} p99 ${real.p99Ms} ms; raw ${Math.round(twin.reqPerS)} req/s p50 ${twin.p50Ms} p99 ${twin.p99Ms} ms${cpu}`,
             );
           } catch (error) {
             run.error = (error as Error).message;
@@ -368,6 +388,7 @@ async function main(): Promise<void> {
       warmupS: options.warmupS,
       serverWarmupS: options.serverWarmupS,
       connections: options.connections,
+      cpuDurationS: options.cpuDurationS,
       scales: options.scales,
       logLevel: options.logLevel,
       iterations: options.iterations,

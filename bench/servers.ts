@@ -198,6 +198,12 @@ async function isReady(url: string): Promise<boolean> {
   }
 }
 
+/** CPU seconds (user and system) the live processes of a child's process group have used so far; null without /proc. */
+export async function groupCpuSeconds(child: Child): Promise<number | null> {
+  const group = await readGroup(child.pid);
+  return group === null ? null : group.cpuTicks / CLOCK_TICKS_PER_S;
+}
+
 /**
  * The live Node.js processes of a process group (a primary and its cluster workers; not
  * helpers such as tsx's esbuild service) and their CPU time so far, in clock ticks, read from

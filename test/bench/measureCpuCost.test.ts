@@ -1,0 +1,84 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measureCpuCost } from '../../bench/paired.ts';
+import type { BenchRequest } from '../../bench/scenarios.ts';
+
+/** Two loopback servers standing in for the real server and its twin, counting what they answer. */
+const answered = { real: 0, raw: 0 };
+const servers: Server[] = [];
+const urls: Record<'real' | 'raw', string> = { real: '', raw: '' };
+
+beforeAll(async () => {
+  for (const side of ['real', 'raw'] as const) {
+    const server = createServer((_req, res) => {
+      answered[side]++;
+      res.end('{"data":{}}');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(server);
+    urls[side] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+});
+
+afterAll(() => {
+  for (const server of servers) server.close();
+});
+
+const requests: BenchRequest[] = [{ name: 'Q', method: 'GET', path: '/', headers: {}, body: '' }];
+
+/** A CPU clock that has advanced by `stepS` each time it is read after the first. */
+function clock(stepS: number): () => Promise<number> {
+  let now = 100;
+  let first = true;
+  return async () => {
+    if (!first) now += stepS;
+    first = false;
+    return now;
+  };
+}
+
+describe('measureCpuCost', () => {
+  it('sends each side the requests at the fixed rate and divides the CPU time it used by its answers', async () => {
+    answered.real = answered.raw = 0;
+    const cost = await measureCpuCost({
+      realUrl: urls.real,
+      rawUrl: urls.raw,
+      requests,
+      connections: 10,
+      ratePerS: 200,
+      durationS: 1,
+      realCpuS: clock(0.3),
+      rawCpuS: clock(0.1),
+    });
+    expect(cost).not.toBeNull();
+    // About 200 answers each: overallRate paces the load generator.
+    for (const side of ['real', 'raw'] as const) {
+      expect(answered[side]).toBeGreaterThan(150);
+      expect(answered[side]).toBeLessThan(250);
+    }
+    // Divided by the answers the load generator received in time: the servers may have answered
+    // a last request per connection besides.
+    expect(cost!.realUs / (0.3e6 / answered.real)).toBeGreaterThan(1);
+    expect(cost!.realUs / (0.3e6 / answered.real)).toBeLessThan(1.1);
+    expect(cost!.rawUs / (0.1e6 / answered.raw)).toBeGreaterThan(1);
+    expect(cost!.rawUs / (0.1e6 / answered.raw)).toBeLessThan(1.1);
+    expect(cost).toMatchObject({ ratePerS: 200, durationS: 1 });
+  });
+
+  it('gives null when a side has no CPU clock to read', async () => {
+    const cost = await measureCpuCost({
+      realUrl: urls.real,
+      rawUrl: urls.raw,
+      requests,
+      connections: 2,
+      ratePerS: 50,
+      durationS: 0.5,
+      realCpuS: clock(0.1),
+      rawCpuS: async () => null,
+    });
+    expect(cost).toBeNull();
+  });
+});
