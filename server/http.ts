@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
+import { clientAddress } from './clientAddress.ts';
 import type { ClusterMetrics } from './clusterMetrics.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import type { Config } from './config.ts';
-import { clientAddress } from './clientAddress.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphqlRoute.ts';
