@@ -15,22 +15,42 @@
  */
 
 import { Index } from 'flexsearch';
+import { hasPosition, positionSetOf, type Intersection, type PositionSet } from './filterIndex.ts';
 
 /** A search over the documents given to {@link createTextIndex}. */
 export interface TextIndex {
   /**
-   * Finds every document matching all words of `query`, best first. A word's match is
-   * ranked by field (first field best), then kind (exact word, then prefix, then typo); a
-   * document ranks by its worst word, then by the sum over its words, then by how near the
-   * start of their field its words are, then by position. Only the first MAX_QUERY_WORDS
-   * distinct words count.
-   * @returns document positions (indexes into the `docs` given at build time), possibly
-   *   empty; or null when `query` has no word at all (empty, blanks, punctuation), which
-   *   callers treat as "no text filter". An array for a few positions, an Int32Array for
-   *   many: a typed array of more than 64 bytes costs an allocation outside the JS heap,
-   *   which for a few positions is most of a search, and a large plain array costs more.
+   * Finds the documents matching all words of `query`, best first. A word's match is ranked by
+   * field (first field best), then kind (exact word, then prefix, then typo); a document ranks
+   * by its worst word, then by the sum over its words, then by how near the start of their
+   * field its words are, then by position. Only the first MAX_QUERY_WORDS distinct words count.
+   * @param options.filter only documents whose positions are in it count (filterIndex.ts); null
+   *   or absent for all
+   * @param options.end the caller needs the ranked matches up to this index (offset + limit;
+   *   absent: all of them). Only that many are ordered, since ordering every match of a common
+   *   word is most of the cost of a search.
+   * @returns `total`, the number of matches, and `positions`, the first `end` of them (all when
+   *   there are fewer) as indexes into the `docs` given at build time; or null when `query` has
+   *   no word at all (empty, blanks, punctuation), which callers treat as "no text filter".
+   *   `positions` is an array for a few, an Int32Array for many: a typed array of more than
+   *   64 bytes costs an allocation outside the JS heap, which for a few positions is most of
+   *   a search, and a large plain array costs more.
    */
-  search(query: string): ArrayLike<number> | null;
+  search(query: string, options?: { filter?: Intersection | null; end?: number }): TextMatches | null;
+
+  /**
+   * The set of the documents matching all words of `query`, as {@link search} finds them, in
+   * no order; null when `query` has no word at all. For callers that order matches otherwise
+   * (near-me orders them by distance).
+   */
+  matchSet(query: string): PositionSet | null;
+}
+
+export interface TextMatches {
+  /** Number of matches. */
+  total: number;
+  /** The first matches, best first (see {@link TextIndex.search}). */
+  positions: ArrayLike<number>;
 }
 
 /** Query words shorter than this match only exactly or as a prefix, never with a typo. */
@@ -122,7 +142,28 @@ class FuzzyTextIndex implements TextIndex {
     this.#candidates = new Int32Array(size);
   }
 
-  search(query: string): ArrayLike<number> | null {
+  search(query: string, options: { filter?: Intersection | null; end?: number } = {}): TextMatches | null {
+    const found = this.#intersect(query);
+    if (found === null) return null;
+    const { filter = null } = options;
+    const total = filter === null ? found.count : this.#keepOnly(filter, found.count);
+    const end = Math.min(options.end ?? Infinity, total);
+    if (end === 0) return { total, positions: [] };
+    return { total, positions: this.#rank(total, found.stamp, found.wordCount, end) };
+  }
+
+  matchSet(query: string): PositionSet | null {
+    const found = this.#intersect(query);
+    if (found === null) return null;
+    return positionSetOf(this.#mark.length, this.#candidates.subarray(0, found.count));
+  }
+
+  /**
+   * Finds the documents matching every word of `query`: they are the first `count` entries of
+   * #candidates, and marked with `stamp` in #mark, their match ranks in #worstTier, #tierSum and
+   * #scoreSum. Null when the query has no word.
+   */
+  #intersect(query: string): { count: number; stamp: number; wordCount: number } | null {
     const words = [...new Set(queryWords(query))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return null;
 
@@ -137,7 +178,8 @@ class FuzzyTextIndex implements TextIndex {
     const candidates = this.#candidates;
     let count = 0;
     let previous = 0;
-    // Each word takes a fresh stamp; start over before they could run out mid-search.
+    // Each word takes a fresh stamp; start over before they could run out mid-search. Stamps
+    // start at 1, so a mark of 0 is never a match.
     if (this.#stamp > 0x7fffffff - MAX_QUERY_WORDS) {
       mark.fill(0);
       this.#stamp = 0;
@@ -182,20 +224,35 @@ class FuzzyTextIndex implements TextIndex {
         }
         count = kept;
       }
-      if (count === 0) return [];
       previous = current;
+      if (count === 0) break;
     }
+    return { count, stamp: previous, wordCount: words.length };
+  }
 
-    return this.#rank(count, previous, words.length);
+  /** Keeps the first `count` candidates that are in `filter` (unmarking the others); returns how many. */
+  #keepOnly(filter: Intersection, count: number): number {
+    const mark = this.#mark;
+    const candidates = this.#candidates;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const position = candidates[i]!;
+      if (hasPosition(filter, position)) candidates[kept++] = position;
+      else mark[position] = 0;
+    }
+    return kept;
   }
 
   /**
-   * Orders the first `count` candidates (all marked with `stamp`) by worst tier, tier sum,
-   * score sum, then position. Those keys are small integers. A few candidates are sorted on
-   * key and position packed into one 32-bit integer; many (or keys too wide to pack), by a
-   * counting sort over the keys fed in position order, which a scan of every position gives.
+   * The first `end` (1..count) of the first `count` candidates (all marked with `stamp`) by worst
+   * tier, tier sum, score sum, then position. Those keys are small integers. A few candidates are
+   * sorted on key and position packed into one 32-bit integer. Of many (or when that does not
+   * fit), the candidates per key are counted; when only some are needed, that tells the key of
+   * the last one needed, and only the candidates up to it are sorted (#firstRanked). Otherwise
+   * all are ordered by a counting sort over the keys fed in position order, which a scan of
+   * every position gives.
    */
-  #rank(count: number, stamp: number, wordCount: number): ArrayLike<number> {
+  #rank(count: number, stamp: number, wordCount: number, end: number): ArrayLike<number> {
     const worstTier = this.#worstTier;
     const tierSum = this.#tierSum;
     const scoreSum = this.#scoreSum;
@@ -213,12 +270,13 @@ class FuzzyTextIndex implements TextIndex {
         keys[i] = ((worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]!) * size + p;
       }
       keys.sort();
-      const ranked = new Array<number>(count);
-      for (let i = 0; i < count; i++) ranked[i] = keys[i]! % size;
+      const ranked = new Array<number>(end);
+      for (let i = 0; i < end; i++) ranked[i] = keys[i]! % size;
       return ranked;
     }
 
-    this.#marked(stamp, inOrder);
+    // Only ordering them all needs the candidates in position order.
+    if (end === count) this.#marked(stamp, inOrder);
     const counts = this.#zeroedCounts(keyCount + 1);
     for (let i = 0; i < count; i++) {
       const p = inOrder[i]!;
@@ -226,9 +284,48 @@ class FuzzyTextIndex implements TextIndex {
       keys[i] = key;
       counts[key + 1]!++;
     }
+    if (end < count) return this.#firstRanked(counts, inOrder, keys, stamp, end, tierSpan, scoreSpan);
     for (let k = 1; k < counts.length; k++) counts[k]! += counts[k - 1]!;
     const ranked = new Int32Array(count);
     for (let i = 0; i < count; i++) ranked[counts[keys[i]!]!++] = inOrder[i]!;
+    return ranked;
+  }
+
+  /**
+   * The first `end` candidates in rank order, given the number of candidates per key
+   * (counts[key + 1]) and each candidate's key (keys[i] for candidates[i]). Those with a key below
+   * the last one's are fewer than `end` and sorted. Of those sharing the last one's key, the
+   * ones with the smallest positions are needed: when they are few they are sorted too, else
+   * found by scanning positions upwards, which stops once it has them.
+   */
+  #firstRanked(counts: Int32Array, candidates: Int32Array, keys: Int32Array, stamp: number, end: number, tierSpan: number, scoreSpan: number): ArrayLike<number> {
+    const size = this.#mark.length;
+    // The last one needed has key `last`; `before` candidates have a smaller key.
+    let last = 0;
+    let before = 0;
+    while (before + counts[last + 1]! < end) before += counts[1 + last++]!;
+    const ties = counts[last + 1]!;
+    // Scanning finds `end - before` of the ties in about size × (end - before) / ties positions.
+    const sortTies = ties <= 4 * (end - before) + 32;
+    // Key and position as one exact double, for any number of words.
+    const sorted = new Float64Array(before + (sortTies ? ties : 0));
+    let n = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const key = keys[i]!;
+      if (key < last || (sortTies && key === last)) sorted[n++] = key * size + candidates[i]!;
+    }
+    sorted.sort();
+    const ranked = end * 16 < size ? new Array<number>(end) : new Int32Array(end);
+    const fromSorted = sortTies ? end : before;
+    for (let i = 0; i < fromSorted; i++) ranked[i] = sorted[i]! % size;
+    if (sortTies) return ranked;
+    const mark = this.#mark;
+    const worstTier = this.#worstTier;
+    const tierSum = this.#tierSum;
+    const scoreSum = this.#scoreSum;
+    for (let p = 0, i = before; i < end; p++) {
+      if (mark[p] === stamp && (worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]! === last) ranked[i++] = p;
+    }
     return ranked;
   }
 

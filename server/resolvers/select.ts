@@ -3,7 +3,7 @@
  * by distance with near-me, else best text match first with q, else the area's default order.
  */
 
-import { countPositions, firstPositions, hasPosition, positionSetOf, type Intersection } from '../filterIndex.ts';
+import { countPositions, firstPositions, type Intersection } from '../filterIndex.ts';
 import type { AreaStore } from '../store.ts';
 import type { NearMe } from './args.ts';
 
@@ -29,30 +29,18 @@ export function selectRecords<R>(
   const { records } = area;
   const { q, near, filter, end } = options;
 
-  const positions = q === null ? null : area.text.search(q);
   if (near) {
-    const accepted = positions ? textMatches(records.length, positions, filter) : filter;
+    const matched = q === null ? null : area.text.matchSet(q);
+    const accepted = matched === null ? filter : [matched, ...(filter ?? [])];
     const { total, hits } = area.geo.nearest(near.lng, near.lat, near.radiusKm, accepted, end);
     return { items: hits.map((hit) => records[hit.position]!), total, distancesKm: hits.map((hit) => hit.distanceKm) };
   }
-  if (positions) {
-    const items: R[] = [];
-    let total = 0;
-    for (let i = 0; i < positions.length; i++) {
-      const position = positions[i]!;
-      if (filter && !hasPosition(filter, position)) continue;
-      if (total++ < end) items.push(records[position]!);
-    }
-    return { items, total, distancesKm: null };
+  const found = q === null ? null : area.text.search(q, { filter, end });
+  if (found) {
+    return { items: Array.from(found.positions, (position) => records[position]!), total: found.total, distancesKm: null };
   }
   if (filter) {
     return { items: firstPositions(filter, end).map((p) => records[p]!), total: countPositions(filter), distancesKm: null };
   }
   return { items: records, total: records.length, distancesKm: null };
-}
-
-/** The positions found by a text search that also pass the filter. */
-function textMatches(size: number, positions: ArrayLike<number>, filter: Intersection | null): Intersection {
-  const found = positionSetOf(size, positions);
-  return filter ? [found, ...filter] : [found];
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { positionSetOf } from '../../server/filterIndex.ts';
 import { createTextIndex, MAX_QUERY_WORDS, type TextIndex } from '../../server/textIndex.ts';
 
 type Doc = [name: string, abstract: string | null];
@@ -9,7 +10,7 @@ function searchable(docs: Doc[]): { index: TextIndex; names: (query: string) => 
   return {
     index,
     names: (query) => {
-      const positions = index.search(query);
+      const positions = index.search(query)?.positions ?? null;
       return positions && Array.from(positions, (position) => docs[position]![0]);
     },
   };
@@ -97,16 +98,16 @@ describe('createTextIndex', () => {
       // Beyond what typo tolerance would forgive: a prefix, and two umlauts in one word.
       expect(de.names('Zue')).toEqual(['Zürich Altstadt', 'Seeweg nach Rapperswil']);
       const index = createTextIndex([['Schönbühl'], ['Schonbuhl']]);
-      expect(Array.from(index.search('Schoenbuehl')!)).toEqual([0]);
-      expect(Array.from(index.search('schönbühl')!)).toEqual([0, 1]);
+      expect(Array.from(index.search('Schoenbuehl')!.positions)).toEqual([0]);
+      expect(Array.from(index.search('schönbühl')!.positions)).toEqual([0, 1]);
     });
 
     it('matches ß and ss both ways', () => {
       expect(de.names('strassenbahn')).toEqual(['Straßenbahn-Rundfahrt']);
       expect(de.names('Straßenbahn')).toEqual(['Straßenbahn-Rundfahrt']);
       const index = createTextIndex([['Fuss'], ['Fuß']]);
-      expect(Array.from(index.search('fuß')!)).toEqual([0, 1]);
-      expect(Array.from(index.search('fuss')!)).toEqual([0, 1]);
+      expect(Array.from(index.search('fuß')!.positions)).toEqual([0, 1]);
+      expect(Array.from(index.search('fuss')!.positions)).toEqual([0, 1]);
     });
 
     it('splits and folds a plain ASCII query as it does any other query', () => {
@@ -167,8 +168,8 @@ describe('createTextIndex', () => {
 
     it('forgives a typo in a five-letter word', () => {
       const index = createTextIndex([['Basel'], ['Bern']]);
-      expect(Array.from(index.search('Basle')!)).toEqual([0]);
-      expect(Array.from(index.search('Bsael')!)).toEqual([0]);
+      expect(Array.from(index.search('Basle')!.positions)).toEqual([0]);
+      expect(Array.from(index.search('Bsael')!.positions)).toEqual([0]);
     });
 
     it('does not forgive two typos in one word', () => {
@@ -179,12 +180,12 @@ describe('createTextIndex', () => {
 
     it('takes words under five letters exactly or as a prefix, never with a typo', () => {
       const index = createTextIndex([['Genf'], ['Bern'], ['Sion'], ['Chur']]);
-      expect(Array.from(index.search('genf')!)).toEqual([0]);
-      expect(Array.from(index.search('gemf')!)).toEqual([]);
-      expect(Array.from(index.search('berm')!)).toEqual([]);
-      expect(Array.from(index.search('sino')!)).toEqual([]);
-      expect(Array.from(index.search('chr')!)).toEqual([]);
-      expect(Array.from(index.search('chu')!)).toEqual([3]);
+      expect(Array.from(index.search('genf')!.positions)).toEqual([0]);
+      expect(Array.from(index.search('gemf')!.positions)).toEqual([]);
+      expect(Array.from(index.search('berm')!.positions)).toEqual([]);
+      expect(Array.from(index.search('sino')!.positions)).toEqual([]);
+      expect(Array.from(index.search('chr')!.positions)).toEqual([]);
+      expect(Array.from(index.search('chu')!.positions)).toEqual([3]);
     });
 
     it('does not find unrelated words', () => {
@@ -217,9 +218,9 @@ describe('createTextIndex', () => {
       const words = 'one two three four five six seven eight nine ten'.split(' ');
       expect(words).toHaveLength(MAX_QUERY_WORDS);
       const index = createTextIndex([[words.join(' ')]]);
-      expect(Array.from(index.search(words.join(' '))!)).toEqual([0]);
-      expect(Array.from(index.search(`${words.join(' ')} eleven`)!)).toEqual([0]);
-      expect(Array.from(index.search(`eleven ${words.join(' ')}`)!)).toEqual([]);
+      expect(Array.from(index.search(words.join(' '))!.positions)).toEqual([0]);
+      expect(Array.from(index.search(`${words.join(' ')} eleven`)!.positions)).toEqual([0]);
+      expect(Array.from(index.search(`eleven ${words.join(' ')}`)!.positions)).toEqual([]);
     });
   });
 
@@ -234,7 +235,7 @@ describe('createTextIndex', () => {
         ['Ascona', 'Next to Locarno'],
         ['Locarno Film Festival', 'Every August'],
       ]);
-      expect(Array.from(index.search('locarno')!)).toEqual([1, 3, 2, 0]);
+      expect(Array.from(index.search('locarno')!.positions)).toEqual([1, 3, 2, 0]);
     });
 
     it('ranks the name field first even against a typo', () => {
@@ -242,14 +243,14 @@ describe('createTextIndex', () => {
         ['Laax', 'Flims is next door'],
         ['Films by the lake', null],
       ]);
-      expect(Array.from(index.search('flims')!)).toEqual([1, 0]);
+      expect(Array.from(index.search('flims')!.positions)).toEqual([1, 0]);
     });
 
     it('ranks an exact word before a prefix, and a prefix before a typo', () => {
       const index = createTextIndex([['Films by the lake'], ['Flimserstein'], ['Flims']]);
-      expect(Array.from(index.search('flims')!)).toEqual([2, 1, 0]);
+      expect(Array.from(index.search('flims')!.positions)).toEqual([2, 1, 0]);
       const glarus = createTextIndex([['Glaris'], ['Glarus']]);
-      expect(Array.from(glarus.search('glarus')!)).toEqual([1, 0]);
+      expect(Array.from(glarus.search('glarus')!.positions)).toEqual([1, 0]);
     });
 
     it('ranks documents whose every word matches in the name before those needing the abstract', () => {
@@ -257,7 +258,7 @@ describe('createTextIndex', () => {
         ['Zermatt', 'Hike below the Matterhorn'],
         ['Zermatt Matterhorn Glacier Paradise', null],
       ]);
-      expect(Array.from(index.search('zermatt matterhorn')!)).toEqual([1, 0]);
+      expect(Array.from(index.search('zermatt matterhorn')!.positions)).toEqual([1, 0]);
     });
 
     it('ranks a word near the start of a field before one further in', () => {
@@ -265,13 +266,13 @@ describe('createTextIndex', () => {
         ['A', 'Long walk along the shore through reeds and meadows to Brienz'],
         ['B', 'Brienz and its wood carvers'],
       ]);
-      expect(Array.from(index.search('brienz')!)).toEqual([1, 0]);
+      expect(Array.from(index.search('brienz')!.positions)).toEqual([1, 0]);
     });
 
     it('keeps document order between equal matches', () => {
       const index = createTextIndex([['Lugano'], ['Lugano Paradiso'], ['Lugano'], ['Lugano']]);
-      expect(Array.from(index.search('lugano')!)).toEqual([0, 1, 2, 3]);
-      expect(Array.from(index.search('lug')!)).toEqual([0, 1, 2, 3]);
+      expect(Array.from(index.search('lugano')!.positions)).toEqual([0, 1, 2, 3]);
+      expect(Array.from(index.search('lug')!.positions)).toEqual([0, 1, 2, 3]);
     });
 
     it('keeps document order when the matches come from different words, in a large index', () => {
@@ -280,10 +281,10 @@ describe('createTextIndex', () => {
       const docs: Doc[] = Array.from({ length: 300 }, (_, i): Doc => [`Wanderweg ${i}`, null]);
       docs[250] = ['Zermatt', null];
       docs[10] = ['Zermatter Höhenweg', null];
-      expect(Array.from(createTextIndex(docs).search('zermat')!)).toEqual([10, 250]);
+      expect(Array.from(createTextIndex(docs).search('zermat')!.positions)).toEqual([10, 250]);
       // The same in a small index, where scanning every position is cheaper.
       const small = createTextIndex([['Zermatter Höhenweg'], ['Wanderweg'], ['Zermatt']]);
-      expect(Array.from(small.search('zermat')!)).toEqual([0, 2]);
+      expect(Array.from(small.search('zermat')!.positions)).toEqual([0, 2]);
     });
 
     it('ranks by field, kind and place the same way whether the matches are few or many among the documents', () => {
@@ -299,11 +300,11 @@ describe('createTextIndex', () => {
       // Padding past the matches leaves the positions of the first documents as they are.
       const large = createTextIndex([...docs, ...Array.from({ length: 300 }, (_, i): Doc => [`Wanderweg ${i}`, null])]);
       for (const query of ['locarno', 'lake', 'locarno lake', 'locarnoo', 'film lake']) {
-        const few = Array.from(large.search(query)!);
+        const few = Array.from(large.search(query)!.positions);
         expect(few.length * 16, query).toBeLessThan(306);
-        expect(few, query).toEqual(Array.from(small.search(query)!));
+        expect(few, query).toEqual(Array.from(small.search(query)!.positions));
       }
-      expect(Array.from(large.search('locarno lake')!)).toEqual([5, 4, 3]);
+      expect(Array.from(large.search('locarno lake')!.positions)).toEqual([5, 4, 3]);
     });
   });
 
@@ -323,8 +324,8 @@ describe('createTextIndex', () => {
   describe('documents', () => {
     it('skips null and empty fields and finds nothing in an empty index', () => {
       const index = createTextIndex([['Arosa', null], ['', 'Arosa Lenzerheide'], [null, null]]);
-      expect(Array.from(index.search('arosa')!)).toEqual([0, 1]);
-      expect(Array.from(createTextIndex([]).search('arosa')!)).toEqual([]);
+      expect(Array.from(index.search('arosa')!.positions)).toEqual([0, 1]);
+      expect(Array.from(createTextIndex([]).search('arosa')!.positions)).toEqual([]);
     });
 
     it('refuses documents with different numbers of fields', () => {
@@ -334,9 +335,70 @@ describe('createTextIndex', () => {
     });
 
     it('answers the same query the same way twice', () => {
-      const first = Array.from(de.index.search('zurich')!);
+      const first = Array.from(de.index.search('zurich')!.positions);
       de.index.search('zermatt matterhorn');
-      expect(Array.from(de.index.search('zurich')!)).toEqual(first);
+      expect(Array.from(de.index.search('zurich')!.positions)).toEqual(first);
+    });
+  });
+
+  describe('pages and filters', () => {
+    // Thousands of documents made of a dozen words, so that a query matches most of them and
+    // many share each rank: the cut at the end of a page falls among equals, which are taken
+    // in position order by sorting a few or by scanning positions for many. "dolor" is in a
+    // name only every 300th document, so that a few of its matches rank before many equals.
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const WORDS = ['alpen', 'alpenweg', 'alpine', 'wanderung', 'wandern', 'see', 'seeweg', 'berg', 'bergsee', 'lorem', 'ipsum', 'dolor'];
+    const text = (length: number, words = WORDS) => Array.from({ length }, () => words[Math.floor(random() * words.length)]).join(' ');
+    const nameWords = WORDS.filter((word) => word !== 'dolor');
+    const docs: Doc[] = Array.from({ length: 3000 }, (_, i): Doc => [
+      `${i % 300 === 0 ? 'dolor ' : ''}${text(1 + (i % 4), nameWords)}`,
+      i % 5 === 0 ? null : text(3 + (i % 9)),
+    ]);
+    const index = createTextIndex(docs);
+    const inFilter = new Set(Array.from({ length: docs.length }, (_, p) => p).filter(() => random() < 0.4));
+    const evens = new Set(Array.from({ length: docs.length }, (_, p) => p).filter((p) => p % 2 === 0));
+    const filters = [
+      { name: '40 % of the documents', sets: [positionSetOf(docs.length, [...inFilter])], has: (p: number) => inFilter.has(p) },
+      { name: 'two sets', sets: [positionSetOf(docs.length, [...inFilter]), positionSetOf(docs.length, [...evens])], has: (p: number) => inFilter.has(p) && evens.has(p) },
+    ];
+    const QUERIES = ['lorem', 'dolor', 'alp', 'alpen', 'wanderung see', 'berg alpen lorem', 'alpnie', 'bergsee ipsum dolor', 'seewg'];
+
+    it('answers a page with the first matches of the whole ranking, and the total', () => {
+      for (const query of QUERIES) {
+        const all = Array.from(index.search(query)!.positions);
+        expect(all.length, query).toBeGreaterThan(0);
+        for (const end of [1, 2, 5, 20, 21, 64, 300, all.length - 1, all.length, all.length + 10]) {
+          const page = index.search(query, { end })!;
+          expect(page.total, `${query}, end ${end}`).toBe(all.length);
+          expect(Array.from(page.positions), `${query}, end ${end}`).toEqual(all.slice(0, end));
+        }
+        expect(index.search(query, { end: 0 })).toEqual({ total: all.length, positions: [] });
+      }
+    });
+
+    it('counts and ranks only the matches in a filter', () => {
+      for (const query of QUERIES) {
+        const all = Array.from(index.search(query)!.positions);
+        for (const filter of filters) {
+          const kept = all.filter(filter.has);
+          for (const end of [1, 20, 150, kept.length, Infinity]) {
+            const page = index.search(query, { filter: filter.sets, end })!;
+            expect(page.total, `${query}, ${filter.name}, end ${end}`).toBe(kept.length);
+            expect(Array.from(page.positions), `${query}, ${filter.name}, end ${end}`).toEqual(kept.slice(0, end));
+          }
+        }
+        // A filtered search leaves nothing behind for the next one.
+        expect(Array.from(index.search(query)!.positions), query).toEqual(all);
+      }
+    });
+
+    it('gives the set of all matches for callers that order them otherwise', () => {
+      for (const query of QUERIES) {
+        expect(index.matchSet(query), query).toEqual(positionSetOf(docs.length, index.search(query)!.positions));
+      }
+      expect(index.matchSet(' - ')).toBeNull();
+      expect(index.matchSet('zermatt')).toEqual(positionSetOf(docs.length, []));
     });
   });
 });

@@ -103,7 +103,7 @@ function bruteForce<R>(
   const { records } = area;
   const tests = args.filter((argument) => argument.name in conditions).map((argument) => (r: R) => argument.passes(r, conditions[argument.name]!));
   const passes = (record: R) => tests.every((test) => test(record));
-  const positions = options.q === null ? null : area.text.search(options.q);
+  const positions = options.q === null ? null : area.text.search(options.q)?.positions;
   const matched = positions ? Array.from(positions) : records.map((_, position) => position);
   const accepted = new Set(matched.filter((position) => passes(records[position]!)));
   if (options.near) {
