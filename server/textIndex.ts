@@ -171,17 +171,12 @@ class FuzzyTextIndex implements TextIndex {
     // The rarest word first keeps the candidate set small from the start.
     perWord.sort((a, b) => a.size - b.size);
 
-    const mark = this.#mark;
-    const worstTier = this.#worstTier;
-    const tierSum = this.#tierSum;
-    const scoreSum = this.#scoreSum;
-    const candidates = this.#candidates;
     let count = 0;
     let previous = 0;
     // Each word takes a fresh stamp; start over before they could run out mid-search. Stamps
     // start at 1, so a mark of 0 is never a match.
     if (this.#stamp > 0x7fffffff - MAX_QUERY_WORDS) {
-      mark.fill(0);
+      this.#mark.fill(0);
       this.#stamp = 0;
     }
 
@@ -189,6 +184,8 @@ class FuzzyTextIndex implements TextIndex {
       const first = w === 0;
       const current = ++this.#stamp;
       const { tiers } = perWord[w]!;
+      // The candidates that match this word too are listed anew, as its postings reach them.
+      let kept = 0;
       // Tiers best first, and scores best first inside a tier, so the first posting of a
       // position is its best match for this word.
       for (let tier = 0; tier < tiers.length; tier++) {
@@ -197,37 +194,56 @@ class FuzzyTextIndex implements TextIndex {
           for (let l = 0; l < lists.length; l++) {
             const ids = lists[l]![score];
             if (!ids) continue;
-            for (let i = 0; i < ids.length; i++) {
-              const position = ids[i]!;
-              if (first) {
-                if (mark[position] === current) continue;
-                worstTier[position] = tier;
-                tierSum[position] = tier;
-                scoreSum[position] = score;
-                candidates[count++] = position;
-              } else {
-                if (mark[position] !== previous) continue;
-                if (tier > worstTier[position]!) worstTier[position] = tier;
-                tierSum[position]! += tier;
-                scoreSum[position]! += score;
-              }
-              mark[position] = current;
-            }
+            kept = first ? this.#collect(ids, tier, score, current, kept) : this.#narrow(ids, tier, score, previous, current, kept);
           }
         }
       }
-      if (!first) {
-        let kept = 0;
-        for (let i = 0; i < count; i++) {
-          const position = candidates[i]!;
-          if (mark[position] === current) candidates[kept++] = position;
-        }
-        count = kept;
-      }
+      count = kept;
       previous = current;
       if (count === 0) break;
     }
     return { count, stamp: previous, wordCount: words.length };
+  }
+
+  /** Lists the positions of `ids` not yet marked with `stamp` as candidates from `count` on, with their tier and score. */
+  #collect(ids: readonly number[], tier: number, score: number, stamp: number, count: number): number {
+    const mark = this.#mark;
+    const worstTier = this.#worstTier;
+    const tierSum = this.#tierSum;
+    const scoreSum = this.#scoreSum;
+    const candidates = this.#candidates;
+    for (let i = 0; i < ids.length; i++) {
+      const position = ids[i]!;
+      if (mark[position] === stamp) continue;
+      mark[position] = stamp;
+      worstTier[position] = tier;
+      tierSum[position] = tier;
+      scoreSum[position] = score;
+      candidates[count++] = position;
+    }
+    return count;
+  }
+
+  /**
+   * Moves the positions of `ids` still marked `previous` (candidates of the words before) on to
+   * `stamp`, adding their tier and score, and lists them as candidates from `count` on.
+   */
+  #narrow(ids: readonly number[], tier: number, score: number, previous: number, stamp: number, count: number): number {
+    const mark = this.#mark;
+    const worstTier = this.#worstTier;
+    const tierSum = this.#tierSum;
+    const scoreSum = this.#scoreSum;
+    const candidates = this.#candidates;
+    for (let i = 0; i < ids.length; i++) {
+      const position = ids[i]!;
+      if (mark[position] !== previous) continue;
+      mark[position] = stamp;
+      if (tier > worstTier[position]!) worstTier[position] = tier;
+      tierSum[position]! += tier;
+      scoreSum[position]! += score;
+      candidates[count++] = position;
+    }
+    return count;
   }
 
   /** Keeps the first `count` candidates that are in `filter` (unmarking the others); returns how many. */
