@@ -67,15 +67,28 @@ const PREFIX = 1;
 const TYPO = 2;
 const KINDS = 3;
 
+// A candidate's match ranks packed into one integer, compared as it is: its worst tier above
+// the sum of its tiers above the sum of its scores. The sums add up without carrying over, so
+// a word's match is added to both in one step. Ten bits hold a sum of MAX_QUERY_WORDS tiers
+// for up to MAX_FIELDS fields, and of as many scores.
+const TIER_SUM_SHIFT = 10;
+const WORST_TIER_SHIFT = 20;
+const SUM_MASK = (1 << TIER_SUM_SHIFT) - 1;
+const SUMS = (1 << WORST_TIER_SHIFT) - 1;
+/** Most text fields per document (see the packing above). */
+export const MAX_FIELDS = Math.floor(SUM_MASK / MAX_QUERY_WORDS / KINDS);
+
 /**
  * Builds the index.
  * @param docs one entry per document: its text fields in priority order (e.g. `[name,
  *   abstract]`); a null or empty field is skipped. Every document has the same number of
  *   fields.
- * @throws RangeError when a document has a different number of fields than the first.
+ * @throws RangeError when a document has a different number of fields than the first, or
+ *   documents have more than MAX_FIELDS fields.
  */
 export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>>): TextIndex {
   const fieldCount = docs[0]?.length ?? 0;
+  if (fieldCount > MAX_FIELDS) throw new RangeError(`documents have ${fieldCount} text fields; at most ${MAX_FIELDS} are supported`);
   const fields: Index[] = [];
   for (let f = 0; f < fieldCount; f++) {
     // Fields arrive as folded words joined by spaces, and queries one folded word at a time.
@@ -120,9 +133,8 @@ class FuzzyTextIndex implements TextIndex {
   // matches the words seen so far while mark[position] equals the latest word's stamp,
   // which spares clearing the arrays on every search. candidates lists those positions.
   readonly #mark: Int32Array;
-  readonly #worstTier: Uint8Array;
-  readonly #tierSum: Uint16Array;
-  readonly #scoreSum: Uint16Array;
+  /** Match ranks, packed (see WORST_TIER_SHIFT). */
+  readonly #ranks: Int32Array;
   readonly #candidates: Int32Array;
   #stamp = 0;
   // Scratch of #rank, grown to the largest size asked so far: the counts per key, and the
@@ -136,9 +148,7 @@ class FuzzyTextIndex implements TextIndex {
     this.#terms = terms;
     this.#typos = typos;
     this.#mark = new Int32Array(size);
-    this.#worstTier = new Uint8Array(size);
-    this.#tierSum = new Uint16Array(size);
-    this.#scoreSum = new Uint16Array(size);
+    this.#ranks = new Int32Array(size);
     this.#candidates = new Int32Array(size);
   }
 
@@ -160,8 +170,8 @@ class FuzzyTextIndex implements TextIndex {
 
   /**
    * Finds the documents matching every word of `query`: they are the first `count` entries of
-   * #candidates, and marked with `stamp` in #mark, their match ranks in #worstTier, #tierSum and
-   * #scoreSum. Null when the query has no word.
+   * #candidates, and marked with `stamp` in #mark, their match ranks in #ranks. Null when the
+   * query has no word.
    */
   #intersect(query: string): { count: number; stamp: number; wordCount: number } | null {
     const words = [...new Set(queryWords(query))].slice(0, MAX_QUERY_WORDS);
@@ -208,17 +218,14 @@ class FuzzyTextIndex implements TextIndex {
   /** Lists the positions of `ids` not yet marked with `stamp` as candidates from `count` on, with their tier and score. */
   #collect(ids: readonly number[], tier: number, score: number, stamp: number, count: number): number {
     const mark = this.#mark;
-    const worstTier = this.#worstTier;
-    const tierSum = this.#tierSum;
-    const scoreSum = this.#scoreSum;
+    const ranks = this.#ranks;
     const candidates = this.#candidates;
+    const rank = (tier << WORST_TIER_SHIFT) | (tier << TIER_SUM_SHIFT) | score;
     for (let i = 0; i < ids.length; i++) {
       const position = ids[i]!;
       if (mark[position] === stamp) continue;
       mark[position] = stamp;
-      worstTier[position] = tier;
-      tierSum[position] = tier;
-      scoreSum[position] = score;
+      ranks[position] = rank;
       candidates[count++] = position;
     }
     return count;
@@ -230,17 +237,16 @@ class FuzzyTextIndex implements TextIndex {
    */
   #narrow(ids: readonly number[], tier: number, score: number, previous: number, stamp: number, count: number): number {
     const mark = this.#mark;
-    const worstTier = this.#worstTier;
-    const tierSum = this.#tierSum;
-    const scoreSum = this.#scoreSum;
+    const ranks = this.#ranks;
     const candidates = this.#candidates;
+    const worst = tier << WORST_TIER_SHIFT;
+    const sums = (tier << TIER_SUM_SHIFT) | score;
     for (let i = 0; i < ids.length; i++) {
       const position = ids[i]!;
       if (mark[position] !== previous) continue;
       mark[position] = stamp;
-      if (tier > worstTier[position]!) worstTier[position] = tier;
-      tierSum[position]! += tier;
-      scoreSum[position]! += score;
+      const rank = ranks[position]!;
+      ranks[position] = Math.max(rank & ~SUMS, worst) | ((rank & SUMS) + sums);
       candidates[count++] = position;
     }
     return count;
@@ -269,9 +275,7 @@ class FuzzyTextIndex implements TextIndex {
    * every position gives.
    */
   #rank(count: number, stamp: number, wordCount: number, end: number): ArrayLike<number> {
-    const worstTier = this.#worstTier;
-    const tierSum = this.#tierSum;
-    const scoreSum = this.#scoreSum;
+    const ranks = this.#ranks;
     const size = this.#mark.length;
     const tierCount = KINDS * this.#fields.length;
     const tierSpan = (tierCount - 1) * wordCount + 1;
@@ -283,7 +287,7 @@ class FuzzyTextIndex implements TextIndex {
     if (count * 16 < size && keyCount * size <= 0x7fffffff) {
       for (let i = 0; i < count; i++) {
         const p = inOrder[i]!;
-        keys[i] = ((worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]!) * size + p;
+        keys[i] = keyOf(ranks[p]!, tierSpan, scoreSpan) * size + p;
       }
       keys.sort();
       const ranked = new Array<number>(end);
@@ -296,7 +300,7 @@ class FuzzyTextIndex implements TextIndex {
     const counts = this.#zeroedCounts(keyCount + 1);
     for (let i = 0; i < count; i++) {
       const p = inOrder[i]!;
-      const key = (worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]!;
+      const key = keyOf(ranks[p]!, tierSpan, scoreSpan);
       keys[i] = key;
       counts[key + 1]!++;
     }
@@ -336,11 +340,9 @@ class FuzzyTextIndex implements TextIndex {
     for (let i = 0; i < fromSorted; i++) ranked[i] = sorted[i]! % size;
     if (sortTies) return ranked;
     const mark = this.#mark;
-    const worstTier = this.#worstTier;
-    const tierSum = this.#tierSum;
-    const scoreSum = this.#scoreSum;
+    const ranks = this.#ranks;
     for (let p = 0, i = before; i < end; p++) {
-      if (mark[p] === stamp && (worstTier[p]! * tierSpan + tierSum[p]!) * scoreSpan + scoreSum[p]! === last) ranked[i++] = p;
+      if (mark[p] === stamp && keyOf(ranks[p]!, tierSpan, scoreSpan) === last) ranked[i++] = p;
     }
     return ranked;
   }
@@ -391,6 +393,14 @@ class FuzzyTextIndex implements TextIndex {
     }
     return { tiers, size };
   }
+}
+
+/**
+ * A packed match rank as a key counted from 0 in the same order, for `tierSpan` possible tier
+ * sums and `scoreSpan` possible score sums.
+ */
+function keyOf(rank: number, tierSpan: number, scoreSpan: number): number {
+  return ((rank >>> WORST_TIER_SHIFT) * tierSpan + ((rank >>> TIER_SUM_SHIFT) & SUM_MASK)) * scoreSpan + (rank & SUM_MASK);
 }
 
 /** The index of the first element of the sorted `terms` that is not below `word`. */

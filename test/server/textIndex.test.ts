@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { positionSetOf } from '../../server/filterIndex.ts';
-import { createTextIndex, MAX_QUERY_WORDS, type TextIndex } from '../../server/textIndex.ts';
+import { createTextIndex, MAX_FIELDS, MAX_QUERY_WORDS, type TextIndex } from '../../server/textIndex.ts';
 
 type Doc = [name: string, abstract: string | null];
 
@@ -287,6 +287,26 @@ describe('createTextIndex', () => {
       expect(Array.from(small.search('zermat')!.positions)).toEqual([0, 2]);
     });
 
+    it(`ranks by the worst word first, then the sums, with ${MAX_QUERY_WORDS} words in the last of ${MAX_FIELDS} fields`, () => {
+      // The sums of tiers and of scores at their largest must not spill into the worst tier.
+      const words = ['alpine', 'bridge', 'castle', 'dragon', 'engine', 'forest', 'garden', 'harbor', 'island', 'jungle'];
+      expect(words).toHaveLength(MAX_QUERY_WORDS);
+      const typo = (word: string) => `${word.slice(0, -1)}x`;
+      const padding = Array.from({ length: 40 }, (_, i) => `pad${i}`);
+      const last = (text: string): (string | null)[] => [...Array.from({ length: MAX_FIELDS - 1 }, () => null), text];
+      const index = createTextIndex([
+        // Nine words in the first field, one by a typo in the last: the worst tier of all.
+        [words.slice(1).join(' '), ...last(typo(words[0]!)).slice(1)],
+        // Every word exact in the last field, far into it: the largest sums of a better worst tier.
+        last([...padding, ...words].join(' ')),
+        // The same near the start of the field: a smaller sum of scores.
+        last([...words, ...padding].join(' ')),
+        // Every word exact in the first field.
+        [words.join(' '), ...last('').slice(1)],
+      ]);
+      expect(Array.from(index.search(words.join(' '))!.positions)).toEqual([3, 2, 1, 0]);
+    });
+
     it('ranks by field, kind and place the same way whether the matches are few or many among the documents', () => {
       const docs: Doc[] = [
         ['Lago Maggiore', 'Boat trip from Locarno'],
@@ -331,6 +351,15 @@ describe('createTextIndex', () => {
     it('refuses documents with different numbers of fields', () => {
       expect(() => createTextIndex([['Arosa', null], ['Davos']])).toThrow(
         new RangeError('document 1 has 1 text fields, expected 2'),
+      );
+    });
+
+    it(`takes up to ${MAX_FIELDS} text fields and refuses more`, () => {
+      const fields = (count: number, word: string, at: number) => Array.from({ length: count }, (_, f) => (f === at ? word : null));
+      const widest = createTextIndex([fields(MAX_FIELDS, 'Arosa', MAX_FIELDS - 1), fields(MAX_FIELDS, 'Arosa', 0)]);
+      expect(Array.from(widest.search('arosa')!.positions)).toEqual([1, 0]);
+      expect(() => createTextIndex([fields(MAX_FIELDS + 1, 'Arosa', 0)])).toThrow(
+        new RangeError(`documents have ${MAX_FIELDS + 1} text fields; at most ${MAX_FIELDS} are supported`),
       );
     });
 
