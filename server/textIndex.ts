@@ -78,6 +78,9 @@ const SUMS = (1 << WORST_TIER_SHIFT) - 1;
 /** Most text fields per document (see the packing above). */
 export const MAX_FIELDS = Math.floor(SUM_MASK / MAX_QUERY_WORDS / KINDS);
 
+/** Pages ending up to here are picked from many matches with a heap of their size (#best). */
+const MAX_HEAP_END = 128;
+
 /**
  * Builds the index.
  * @param docs one entry per document: its text fields in priority order (e.g. `[name,
@@ -268,11 +271,12 @@ class FuzzyTextIndex implements TextIndex {
   /**
    * The first `end` (1..count) of the first `count` candidates (all marked with `stamp`) by worst
    * tier, tier sum, score sum, then position. Those keys are small integers. A few candidates are
-   * sorted on key and position packed into one 32-bit integer. Of many (or when that does not
-   * fit), the candidates per key are counted; when only some are needed, that tells the key of
-   * the last one needed, and only the candidates up to it are sorted (#firstRanked). Otherwise
-   * all are ordered by a counting sort over the keys fed in position order, which a scan of
-   * every position gives.
+   * sorted on key and position packed into one 32-bit integer. Of many, the first page is picked
+   * in one pass with a heap of its size (#best), the usual case. Of many and a page further on
+   * (or when the packing does not fit), the candidates per key are counted; when only some are
+   * needed, that tells the key of the last one needed, and only the candidates up to it are
+   * sorted (#firstRanked). Otherwise all are ordered by a counting sort over the keys fed in
+   * position order, which a scan of every position gives.
    */
   #rank(count: number, stamp: number, wordCount: number, end: number): ArrayLike<number> {
     const ranks = this.#ranks;
@@ -294,6 +298,8 @@ class FuzzyTextIndex implements TextIndex {
       for (let i = 0; i < end; i++) ranked[i] = keys[i]! % size;
       return ranked;
     }
+
+    if (end <= MAX_HEAP_END && end * 4 < count) return this.#best(inOrder, end, tierSpan, scoreSpan);
 
     // Only ordering them all needs the candidates in position order.
     if (end === count) this.#marked(stamp, inOrder);
@@ -344,6 +350,64 @@ class FuzzyTextIndex implements TextIndex {
     for (let p = 0, i = before; i < end; p++) {
       if (mark[p] === stamp && keyOf(ranks[p]!, tierSpan, scoreSpan) === last) ranked[i++] = p;
     }
+    return ranked;
+  }
+
+  /**
+   * The first `end` of `candidates` in rank order, picked in one pass: a max-heap holds the best
+   * so far by packed rank (which orders as the keys do) then position, and a candidate that does
+   * not beat its top, as most do not, costs two comparisons. Cheaper than counting the keys of
+   * them all while `end` is small.
+   */
+  #best(candidates: Int32Array, end: number, tierSpan: number, scoreSpan: number): ArrayLike<number> {
+    const ranks = this.#ranks;
+    const heapRank = new Int32Array(end);
+    const heapPosition = new Int32Array(end);
+    let filled = 0;
+    // The top of the heap, once it is full: what a candidate has to beat.
+    let worstRank = 0;
+    let worstPosition = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const position = candidates[i]!;
+      const rank = ranks[position]!;
+      let at: number;
+      if (filled < end) {
+        // Sift up from the end.
+        at = filled++;
+        while (at > 0) {
+          const parent = (at - 1) >> 1;
+          const parentRank = heapRank[parent]!;
+          if (parentRank > rank || (parentRank === rank && heapPosition[parent]! > position)) break;
+          heapRank[at] = parentRank;
+          heapPosition[at] = heapPosition[parent]!;
+          at = parent;
+        }
+      } else {
+        if (rank > worstRank || (rank === worstRank && position > worstPosition)) continue;
+        // Sift down from the top, which the candidate replaces.
+        at = 0;
+        for (let child = 1; child < end; child = 2 * at + 1) {
+          const right = child + 1;
+          if (right < end && (heapRank[right]! > heapRank[child]! || (heapRank[right] === heapRank[child] && heapPosition[right]! > heapPosition[child]!))) child = right;
+          const childRank = heapRank[child]!;
+          if (childRank < rank || (childRank === rank && heapPosition[child]! < position)) break;
+          heapRank[at] = childRank;
+          heapPosition[at] = heapPosition[child]!;
+          at = child;
+        }
+      }
+      heapRank[at] = rank;
+      heapPosition[at] = position;
+      worstRank = heapRank[0]!;
+      worstPosition = heapPosition[0]!;
+    }
+    // Key and position as one exact double, as in #firstRanked.
+    const size = this.#mark.length;
+    const sorted = new Float64Array(end);
+    for (let i = 0; i < end; i++) sorted[i] = keyOf(heapRank[i]!, tierSpan, scoreSpan) * size + heapPosition[i]!;
+    sorted.sort();
+    const ranked = new Array<number>(end);
+    for (let i = 0; i < end; i++) ranked[i] = sorted[i]! % size;
     return ranked;
   }
 

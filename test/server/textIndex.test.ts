@@ -397,7 +397,7 @@ describe('createTextIndex', () => {
       for (const query of QUERIES) {
         const all = Array.from(index.search(query)!.positions);
         expect(all.length, query).toBeGreaterThan(0);
-        for (const end of [1, 2, 5, 20, 21, 64, 300, all.length - 1, all.length, all.length + 10]) {
+        for (const end of [1, 2, 5, 20, 21, 64, 128, 129, 300, all.length - 1, all.length, all.length + 10]) {
           const page = index.search(query, { end })!;
           expect(page.total, `${query}, end ${end}`).toBe(all.length);
           expect(Array.from(page.positions), `${query}, end ${end}`).toEqual(all.slice(0, end));
