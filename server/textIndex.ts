@@ -299,6 +299,7 @@ class FuzzyTextIndex implements TextIndex {
       return ranked;
     }
 
+    // A page near the count would take most candidates through the heap: counting is cheaper then.
     if (end <= MAX_HEAP_END && end * 4 < count) return this.#best(inOrder, end, tierSpan, scoreSpan);
 
     // Only ordering them all needs the candidates in position order.
