@@ -288,23 +288,25 @@ describe('createTextIndex', () => {
     });
 
     it(`ranks by the worst word first, then the sums, with ${MAX_QUERY_WORDS} words in the last of ${MAX_FIELDS} fields`, () => {
-      // The sums of tiers and of scores at their largest must not spill into the worst tier.
+      // The sums of tiers and of scores at their largest still rank as they should.
       const words = ['alpine', 'bridge', 'castle', 'dragon', 'engine', 'forest', 'garden', 'harbor', 'island', 'jungle'];
       expect(words).toHaveLength(MAX_QUERY_WORDS);
       const typo = (word: string) => `${word.slice(0, -1)}x`;
       const padding = Array.from({ length: 40 }, (_, i) => `pad${i}`);
       const last = (text: string): (string | null)[] => [...Array.from({ length: MAX_FIELDS - 1 }, () => null), text];
       const index = createTextIndex([
-        // Nine words in the first field, one by a typo in the last: the worst tier of all.
+        // Every word a typo in the last field, far into it: the worst tier, and the largest sums.
+        last([...padding, ...words.map(typo)].join(' ')),
+        // The same worst tier from one word only, the others exact in the first field.
         [words.slice(1).join(' '), ...last(typo(words[0]!)).slice(1)],
-        // Every word exact in the last field, far into it: the largest sums of a better worst tier.
+        // Every word exact in the last field, far into it.
         last([...padding, ...words].join(' ')),
         // The same near the start of the field: a smaller sum of scores.
         last([...words, ...padding].join(' ')),
         // Every word exact in the first field.
         [words.join(' '), ...last('').slice(1)],
       ]);
-      expect(Array.from(index.search(words.join(' '))!.positions)).toEqual([3, 2, 1, 0]);
+      expect(Array.from(index.search(words.join(' '))!.positions)).toEqual([4, 3, 2, 1, 0]);
     });
 
     it('ranks by field, kind and place the same way whether the matches are few or many among the documents', () => {
