@@ -145,6 +145,8 @@ class FuzzyTextIndex implements TextIndex {
   // malloc each, which a search of a few matches would otherwise spend most of its time on.
   #counts = new Int32Array(0);
   #keys = new Int32Array(0);
+  /** Scratch of #best: its heap, a packed rank and a position per entry. */
+  readonly #heap = new Int32Array(2 * MAX_HEAP_END);
 
   constructor(size: number, fields: Index[], terms: readonly string[], typos: (word: string) => string[]) {
     this.#fields = fields;
@@ -300,7 +302,7 @@ class FuzzyTextIndex implements TextIndex {
     }
 
     // A page near the count would take most candidates through the heap: counting is cheaper then.
-    if (end <= MAX_HEAP_END && end * 4 < count) return this.#best(inOrder, end, tierSpan, scoreSpan);
+    if (end <= MAX_HEAP_END && end * 4 < count) return this.#best(inOrder, end);
 
     // Only ordering them all needs the candidates in position order.
     if (end === count) this.#marked(stamp, inOrder);
@@ -358,57 +360,42 @@ class FuzzyTextIndex implements TextIndex {
    * The first `end` of `candidates` in rank order, picked in one pass: a max-heap holds the best
    * so far by packed rank (which orders as the keys do) then position, and a candidate that does
    * not beat its top, as most do not, costs two comparisons. Cheaper than counting the keys of
-   * them all while `end` is small.
+   * them all while `end` is small. The heap is then emptied worst first into the answer.
    */
-  #best(candidates: Int32Array, end: number, tierSpan: number, scoreSpan: number): ArrayLike<number> {
+  #best(candidates: Int32Array, end: number): ArrayLike<number> {
     const ranks = this.#ranks;
-    const heapRank = new Int32Array(end);
-    const heapPosition = new Int32Array(end);
+    const heap = this.#heap;
     let filled = 0;
-    // The top of the heap, once it is full: what a candidate has to beat.
+    // The top of the heap once it is full, kept at hand: what a candidate has to beat.
     let worstRank = 0;
     let worstPosition = 0;
     for (let i = 0; i < candidates.length; i++) {
       const position = candidates[i]!;
       const rank = ranks[position]!;
-      let at: number;
-      if (filled < end) {
+      if (filled === end) {
+        if (!ranksBefore(rank, position, worstRank, worstPosition)) continue;
+        siftDown(heap, end, rank, position);
+      } else {
         // Sift up from the end.
-        at = filled++;
+        let at = filled++;
         while (at > 0) {
           const parent = (at - 1) >> 1;
-          const parentRank = heapRank[parent]!;
-          if (parentRank > rank || (parentRank === rank && heapPosition[parent]! > position)) break;
-          heapRank[at] = parentRank;
-          heapPosition[at] = heapPosition[parent]!;
+          if (ranksBefore(rank, position, heap[2 * parent]!, heap[2 * parent + 1]!)) break;
+          heap[2 * at] = heap[2 * parent]!;
+          heap[2 * at + 1] = heap[2 * parent + 1]!;
           at = parent;
         }
-      } else {
-        if (rank > worstRank || (rank === worstRank && position > worstPosition)) continue;
-        // Sift down from the top, which the candidate replaces.
-        at = 0;
-        for (let child = 1; child < end; child = 2 * at + 1) {
-          const right = child + 1;
-          if (right < end && (heapRank[right]! > heapRank[child]! || (heapRank[right] === heapRank[child] && heapPosition[right]! > heapPosition[child]!))) child = right;
-          const childRank = heapRank[child]!;
-          if (childRank < rank || (childRank === rank && heapPosition[child]! < position)) break;
-          heapRank[at] = childRank;
-          heapPosition[at] = heapPosition[child]!;
-          at = child;
-        }
+        heap[2 * at] = rank;
+        heap[2 * at + 1] = position;
       }
-      heapRank[at] = rank;
-      heapPosition[at] = position;
-      worstRank = heapRank[0]!;
-      worstPosition = heapPosition[0]!;
+      worstRank = heap[0]!;
+      worstPosition = heap[1]!;
     }
-    // Key and position as one exact double, as in #firstRanked.
-    const size = this.#mark.length;
-    const sorted = new Float64Array(end);
-    for (let i = 0; i < end; i++) sorted[i] = keyOf(heapRank[i]!, tierSpan, scoreSpan) * size + heapPosition[i]!;
-    sorted.sort();
     const ranked = new Array<number>(end);
-    for (let i = 0; i < end; i++) ranked[i] = sorted[i]! % size;
+    for (let size = end; size > 0; size--) {
+      ranked[size - 1] = heap[1]!;
+      siftDown(heap, size - 1, heap[2 * (size - 1)]!, heap[2 * (size - 1) + 1]!);
+    }
     return ranked;
   }
 
@@ -458,6 +445,29 @@ class FuzzyTextIndex implements TextIndex {
     }
     return { tiers, size };
   }
+}
+
+/** Whether a match (packed rank and position) ranks before another. */
+function ranksBefore(rank: number, position: number, otherRank: number, otherPosition: number): boolean {
+  return rank < otherRank || (rank === otherRank && position < otherPosition);
+}
+
+/**
+ * Puts (rank, position) at the top of the max-heap of `size` entries in `heap` (a packed rank and
+ * a position per entry, the worst on top), in place of the top, and sifts it down.
+ */
+function siftDown(heap: Int32Array, size: number, rank: number, position: number): void {
+  let at = 0;
+  for (let child = 1; child < size; child = 2 * at + 1) {
+    const right = child + 1;
+    if (right < size && ranksBefore(heap[2 * child]!, heap[2 * child + 1]!, heap[2 * right]!, heap[2 * right + 1]!)) child = right;
+    if (ranksBefore(heap[2 * child]!, heap[2 * child + 1]!, rank, position)) break;
+    heap[2 * at] = heap[2 * child]!;
+    heap[2 * at + 1] = heap[2 * child + 1]!;
+    at = child;
+  }
+  heap[2 * at] = rank;
+  heap[2 * at + 1] = position;
 }
 
 /**
