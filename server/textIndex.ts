@@ -273,12 +273,12 @@ class FuzzyTextIndex implements TextIndex {
   /**
    * The first `end` (1..count) of the first `count` candidates (all marked with `stamp`) by worst
    * tier, tier sum, score sum, then position. Those keys are small integers. A few candidates are
-   * sorted on key and position packed into one 32-bit integer. Of many, the first page is picked
-   * in one pass with a heap of its size (#best), the usual case. Of many and a page further on
-   * (or when the packing does not fit), the candidates per key are counted; when only some are
-   * needed, that tells the key of the last one needed, and only the candidates up to it are
-   * sorted (#firstRanked). Otherwise all are ordered by a counting sort over the keys fed in
-   * position order, which a scan of every position gives.
+   * sorted on key and position packed into one 32-bit integer. Otherwise a first page well short
+   * of them all is picked in one pass with a heap of its size (#best), the usual case. Past that,
+   * the candidates per key are counted; when only some are needed, that tells the key of the
+   * last one needed, and only the candidates up to it are sorted (#firstRanked). Otherwise all
+   * are ordered by a counting sort over the keys fed in position order, which a scan of every
+   * position gives.
    */
   #rank(count: number, stamp: number, wordCount: number, end: number): ArrayLike<number> {
     const ranks = this.#ranks;
