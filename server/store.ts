@@ -10,6 +10,7 @@ import type { Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { createFilterIndex, type FilterIndex, type FilterValues } from './filterIndex.ts';
 import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from './indexes.ts';
+import { compileWithDistance, type WithDistance } from './withDistance.ts';
 
 export interface AreaStore<R, F extends string = never> {
   /** Records in the area's default order (see DEFAULT_ORDER); positions index into this array. */
@@ -19,6 +20,8 @@ export interface AreaStore<R, F extends string = never> {
   readonly geo: GeoIndex;
   /** The area's filter arguments (see AREAS), by argument name. */
   readonly filters: FilterIndex<F>;
+  /** Copies a record with its near-me distance; null for an area without near-me. */
+  readonly withDistance: WithDistance<R> | null;
 }
 
 /** The filter arguments of an area's list query that the store indexes. */
@@ -44,6 +47,8 @@ type Describe<R> = {
    * record has; the resolver's test for the argument is "the argument's value is among them".
    */
   filters: { readonly [name: string]: (record: R) => FilterValues };
+  /** The field of a near-me distance (schema.graphql), for an area whose list query has near-me. */
+  distanceField?: string;
 };
 
 const byName = (collator: Intl.Collator) => (a: { name: string; id: string | number }, b: { name: string; id: string | number }) =>
@@ -76,6 +81,7 @@ const AREAS = {
       supplierId: (r) => r.supplier?.id,
       attributeValue: (r) => r.attributeValues,
     },
+    distanceField: 'distance',
   },
   locations: { text: (r) => [r.title], point: noPoint, compare: byTitle, filters: {} },
   types: { text: (r) => [r.title], point: noPoint, compare: byTitle, filters: {} },
@@ -91,6 +97,7 @@ const AREAS = {
     point: (r) => point(r.longitude, r.latitude),
     compare: byName,
     filters: { routeType: (r) => r.routeType, season: (r) => r.season, difficulty: (r) => r.difficulty },
+    distanceField: 'distance_km',
   },
   attractions: {
     text: (r) => [r.name, r.abstract],
@@ -107,6 +114,7 @@ const AREAS = {
       isWheelchairAccessible: (r) => r.isWheelchairAccessible,
       isAccessibleForFree: (r) => r.isAccessibleForFree,
     },
+    distanceField: 'distance_km',
   },
 } satisfies { [A in AreaName]: Describe<AreaRecords[A]> };
 
@@ -139,7 +147,7 @@ function* buildStore(snapshot: Snapshot): Generator<void, Store> {
   for (const locale of LOCALES) {
     const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
     const content = snapshot.locales[locale];
-    const areas = {} as Record<AreaName, AreaStore<unknown, string>>;
+    const areas = {} as Record<AreaName, AreaStore<never, string>>;
     for (const area of Object.keys(AREAS) as AreaName[]) {
       areas[area] = buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator);
       yield;
@@ -163,5 +171,7 @@ function buildArea<R extends { id: string | number }>(input: readonly R[], descr
     text: createTextIndex(records.map(describe.text)),
     geo: createGeoIndex(records.map(describe.point)),
     filters: createFilterIndex(records, describe.filters),
+    // Validated records all have the same fields (server/validateRecord.ts): the first one's.
+    withDistance: describe.distanceField === undefined ? null : compileWithDistance(Object.keys(records[0] ?? {}), describe.distanceField),
   };
 }

@@ -34,7 +34,7 @@ export const activityResolvers = {
       const area = store.locales[locale].activities;
       const filter = area.filters.match({ typeId, locationId, supplierId, attributeValue });
       const selection = selectRecords(area, { q, near, filter, end: offset + limit });
-      return pageOf(selection, limit, offset, 'distance');
+      return pageOf(selection, limit, offset);
     },
 
     activity(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {

@@ -12,23 +12,15 @@ export interface Page<T> {
 }
 
 /**
- * Slices one page out of a selection. With near-me each item is an object carrying its distance
- * under `distanceField` whose prototype is the shared record, so its fields read through to the
- * record (a copy of every field would cost a microsecond per item); otherwise the shared record
- * itself is returned.
+ * Slices one page out of a selection. With near-me each item is a copy of its record carrying
+ * its distance (server/withDistance.ts); otherwise the shared record itself is returned.
  */
-export function pageOf<R extends object>(selection: Selection<R>, limit: number, offset: number, distanceField: string): Page<R> {
-  const { items, total, distancesKm } = selection;
+export function pageOf<R extends object>(selection: Selection<R>, limit: number, offset: number): Page<R> {
+  const { items, total, near } = selection;
   const end = Math.min(offset + limit, items.length);
   const data: R[] = [];
   for (let i = offset; i < end; i++) {
-    if (distancesKm) {
-      const item = Object.create(items[i]!) as Record<string, unknown>;
-      item[distanceField] = round(distancesKm[i]!);
-      data.push(item as R);
-    } else {
-      data.push(items[i]!);
-    }
+    data.push(near ? near.withDistance(items[i]!, round(near.distancesKm[i]!)) : items[i]!);
   }
   return { data, total, hasMore: offset + data.length < total };
 }
@@ -70,9 +62,8 @@ export function envelope<R extends object>(
   selection: Selection<R>,
   limit: number,
   offset: number,
-  distanceField = 'distance_km',
 ) {
-  const page = pageOf(selection, limit, offset, distanceField);
+  const page = pageOf(selection, limit, offset);
   // Spelled out: an object spread here took a sixth of a short list query's execution.
   return {
     data: page.data,

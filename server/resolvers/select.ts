@@ -5,6 +5,7 @@
 
 import { countPositions, firstPositions, type Intersection } from '../filterIndex.ts';
 import type { AreaStore } from '../store.ts';
+import type { WithDistance } from '../withDistance.ts';
 import type { NearMe } from './args.ts';
 
 export interface Selection<R> {
@@ -12,8 +13,8 @@ export interface Selection<R> {
   readonly items: readonly R[];
   /** Number of all matches. */
   readonly total: number;
-  /** Great-circle distance in km per item, only with near-me. */
-  readonly distancesKm: readonly number[] | null;
+  /** With near-me: the great-circle distance in km per item, and how an item gets it. */
+  readonly near: { readonly distancesKm: readonly number[]; readonly withDistance: WithDistance<R> } | null;
 }
 
 /**
@@ -30,17 +31,19 @@ export function selectRecords<R>(
   const { q, near, filter, end } = options;
 
   if (near) {
+    const { withDistance } = area;
+    if (withDistance === null) throw new Error('near-me asked of an area without a distance field (server/store.ts AREAS)');
     const matched = q === null ? null : area.text.matchSet(q);
     const accepted = matched === null ? filter : [matched, ...(filter ?? [])];
     const { total, hits } = area.geo.nearest(near.lng, near.lat, near.radiusKm, accepted, end);
-    return { items: hits.map((hit) => records[hit.position]!), total, distancesKm: hits.map((hit) => hit.distanceKm) };
+    return { items: hits.map((hit) => records[hit.position]!), total, near: { distancesKm: hits.map((hit) => hit.distanceKm), withDistance } };
   }
   const found = q === null ? null : area.text.search(q, { filter, end });
   if (found) {
-    return { items: Array.from(found.positions, (position) => records[position]!), total: found.total, distancesKm: null };
+    return { items: Array.from(found.positions, (position) => records[position]!), total: found.total, near: null };
   }
   if (filter) {
-    return { items: firstPositions(filter, end).map((p) => records[p]!), total: countPositions(filter), distancesKm: null };
+    return { items: firstPositions(filter, end).map((p) => records[p]!), total: countPositions(filter), near: null };
   }
-  return { items: records, total: records.length, distancesKm: null };
+  return { items: records, total: records.length, near: null };
 }

@@ -124,7 +124,7 @@ function expectSameSelection<R>(area: AreaStore<R, string>, args: Argument<R>[],
   expect(selection.total, label).toBe(expected.total);
   expect(selection.items.slice(0, options.end), label).toEqual(expected.items.slice(0, options.end));
   expect(selection.items.length, label).toBeGreaterThanOrEqual(Math.min(options.end, expected.total));
-  expect(selection.distancesKm?.slice(0, options.end) ?? null, label).toEqual(expected.distancesKm?.slice(0, options.end) ?? null);
+  expect(selection.near?.distancesKm.slice(0, options.end) ?? null, label).toEqual(expected.distancesKm?.slice(0, options.end) ?? null);
 }
 
 const INTERLAKEN: NearMe = { lng: 7.8632, lat: 46.6863, radiusKm: 40 };
