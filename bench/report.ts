@@ -82,6 +82,8 @@ export interface BenchResults {
     /** Fresh processes per dataset for the in-process figures (each figure the median of them). */
     microRuns: number;
   };
+  /** How the real server runs. */
+  server: string;
   loadGenerator: string;
   settings: SettingProbe[];
   datasets: { scale: number; dir: string; version: string; records: number }[];
@@ -324,6 +326,7 @@ export function renderMarkdown(results: BenchResults): string {
   out.push(`| Machine | ${machine.cpus} × ${machine.cpuModel}, ${machine.totalMemoryGB.toFixed(0)} GB, ${machine.platform} |`);
   out.push(`| Node | ${machine.node} |`);
   out.push(`| Load average (1 min) | ${machine.loadAverageBefore.toFixed(2)} before, ${machine.loadAverageAfter.toFixed(2)} after |`);
+  out.push(`| Server | ${results.server} |`);
   out.push(`| Load generator | ${results.loadGenerator} |`);
   out.push(
     `| Runs | ${options.connections} connections; after each server start ${options.serverWarmupS} s of every scenario's requests; per scenario a warm-up of ${options.warmupS} s per side, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} × ${options.durationS} s per side (real, raw, real, raw…); server LOG_LEVEL=${options.logLevel} |`,

@@ -21,7 +21,7 @@ import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, type RawAnswer } from './raw.ts';
 import { checkTargets, writeReport, type BenchResults, type HttpRun } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
-import { groupCpuSeconds, killAllNow, probeSetting, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
+import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
 
 const HELP = `npm run bench [-- options]
 
@@ -236,7 +236,7 @@ function gitCommit(): BenchResults['git'] {
 }
 
 async function main(): Promise<void> {
-  // Paths (data/, server/main.ts, bench/…) are relative to the repository root.
+  // Paths (data/, dist/, bench/…) are relative to the repository root.
   process.chdir(fileURLToPath(new URL('..', import.meta.url)));
   const options = readOptions(process.argv.slice(2));
   const startedAt = Date.now();
@@ -258,6 +258,8 @@ async function main(): Promise<void> {
   const settings: SettingProbe[] = [];
   const http: HttpRun[] = [];
   if (options.http) {
+    log(`building the server: npm run build → ${SERVER_BUNDLE}`);
+    buildServer();
     settings.push(await probeSetting('RESPONSE_CACHE', 'maybe'), await probeSetting('WORKERS', 'many'));
     for (const setting of settings) log(`${setting.name}: ${setting.implemented ? 'read by the server' : 'not implemented yet'} (${setting.evidence})`);
 
@@ -394,6 +396,7 @@ async function main(): Promise<void> {
       iterations: options.iterations,
       microRuns: options.microRuns,
     },
+    server: `node ${SERVER_BUNDLE}, bundled by \`npm run build\` at the start of the run, as the container runs it`,
     loadGenerator: `autocannon ${autocannonVersion()} in the harness process (one thread), on the same machine as the servers`,
     settings,
     datasets,

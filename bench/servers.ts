@@ -1,10 +1,10 @@
 /**
- * The processes of a benchmark run: the real server (`server/main.ts`) and the raw twin
- * (bench/raw.ts), each started in its own process group on loopback so that it and any
- * cluster workers it forks are stopped together, on success, on error and on exit.
+ * The processes of a benchmark run: the real server (its bundle, as the container runs it) and
+ * the raw twin (bench/raw.ts), each started in its own process group on loopback so that it and
+ * any cluster workers it forks are stopped together, on success, on error and on exit.
  */
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -14,8 +14,20 @@ import type { RawAnswer } from './raw.ts';
 /** Loopback only: the benchmark never listens on another interface. */
 const HOST = '127.0.0.1';
 
-/** Runs TypeScript entry points the way `npm start` does. */
-const NODE_ARGS = ['--import', 'tsx'];
+/** Runs the raw twin's TypeScript the way `npm start` runs the server's. */
+const TSX = ['--import', 'tsx'];
+
+/**
+ * The real server as the container runs it (Dockerfile): the bundle `npm run build` writes.
+ * Not `npm start`'s tsx, which keeps function names by wrapping every function expression in a
+ * call that sets its name, each time it is made: closures made per request cost more there.
+ */
+export const SERVER_BUNDLE = 'dist/server.mjs';
+
+/** Builds {@link SERVER_BUNDLE} from the working tree with `npm run build`. */
+export function buildServer(): void {
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] });
+}
 
 /** Kept output of a child, per stream: enough for the error that stopped it. */
 const OUTPUT_TAIL_CHARS = 16_384;
@@ -57,8 +69,9 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** Starts `node` with `args`. */
 function startChild(args: string[], env: NodeJS.ProcessEnv, ipc: boolean): { child: ChildProcess; handle: Child } {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
+  const child = spawn(process.execPath, args, {
     env,
     detached: true,
     stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
@@ -121,7 +134,7 @@ export interface RealServer {
 }
 
 /**
- * Starts `server/main.ts` on a free loopback port and waits until it is ready: `GET /readyz`
+ * Starts {@link SERVER_BUNDLE} (built by {@link buildServer}) on a free loopback port and waits until it is ready: `GET /readyz`
  * answers 200 (or, on a server without that path, a trivial GraphQL query does) and its
  * processes have stopped working (below 0.1 core over half a second).
  *
@@ -132,7 +145,7 @@ export async function startRealServer(options: { dataDir: string; logLevel: stri
   const port = await freePort();
   const url = `http://${HOST}:${port}`;
   const startedAt = performance.now();
-  const { handle } = startChild(['server/main.ts'], {
+  const { handle } = startChild([SERVER_BUNDLE], {
     ...process.env,
     ...options.settings,
     PORT: String(port),
@@ -252,7 +265,7 @@ export async function startRawTwin(answers: readonly RawAnswer[], workers: numbe
   const file = path.join(dir, 'answers.json');
   await fs.writeFile(file, JSON.stringify(answers));
   const port = await freePort();
-  const { child, handle } = startChild(['bench/raw.ts', file], { ...process.env, PORT: String(port), HOST, WORKERS: String(workers) }, true);
+  const { child, handle } = startChild([...TSX, 'bench/raw.ts', file], { ...process.env, PORT: String(port), HOST, WORKERS: String(workers) }, true);
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the raw twin was not ready within 30 s')), 30_000);
@@ -290,7 +303,7 @@ export interface SettingProbe {
 export async function probeSetting(name: string, invalidValue: string): Promise<SettingProbe> {
   const emptyDataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-probe-'));
   try {
-    const { handle } = startChild(['server/main.ts'], {
+    const { handle } = startChild([SERVER_BUNDLE], {
       ...process.env,
       PORT: '0',
       HOST,
