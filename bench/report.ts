@@ -24,7 +24,7 @@ export interface HttpRun {
   serverProcesses: number | null;
   /** Spawn to ready of the real server, in ms. */
   serverReadyMs: number;
-  /** Digest of server/ and schema.graphql when the server started; differing digests in one run measured different code. */
+  /** Digest of the server bundle and its schema when the server started; differing digests in one run measured different code. */
   serverCodeHash: string;
   paired: PairedResult | null;
   /** CPU per answer of both sides at a fixed rate (one-worker runs); null when not measured. */
@@ -336,7 +336,7 @@ export function renderMarkdown(results: BenchResults): string {
   const hashes = [...new Set(results.http.map((r) => r.serverCodeHash))];
   if (hashes.length > 1) {
     out.push(
-      `> **Warning**: the server's code changed during this run (${hashes.length} versions of server/: ${hashes.join(', ')}; see \`serverCodeHash\``,
+      `> **Warning**: the server's code changed during this run (${hashes.length} versions of its bundle: ${hashes.join(', ')}; see \`serverCodeHash\``,
       '> in bench/results.json): rows from different versions do not compare.',
       '',
     );

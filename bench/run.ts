@@ -212,14 +212,13 @@ async function fetchAnswers(url: string, requests: readonly BenchRequest[]): Pro
 }
 
 /**
- * A digest of the server's code (server/ and schema.graphql), taken at each server start: the
- * working tree may change during a run, and then the runs did not measure the same server.
+ * A digest of the server that runs ({@link SERVER_BUNDLE} and the schema beside it), taken at
+ * each server start: should the bundle be rebuilt during a run, the runs did not measure the
+ * same server.
  */
 async function serverCodeHash(): Promise<string> {
   const hash = createHash('sha256');
-  const files = (await fs.readdir('server', { recursive: true })).map((file) => path.join('server', file)).sort();
-  for (const file of [...files, 'schema.graphql']) {
-    if (!(await fs.stat(file)).isFile()) continue;
+  for (const file of [SERVER_BUNDLE, path.join(path.dirname(SERVER_BUNDLE), 'schema.graphql')]) {
     hash.update(`${file}\0`).update(await fs.readFile(file));
   }
   return hash.digest('hex').slice(0, 12);

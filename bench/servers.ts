@@ -134,9 +134,9 @@ export interface RealServer {
 }
 
 /**
- * Starts {@link SERVER_BUNDLE} (built by {@link buildServer}) on a free loopback port and waits until it is ready: `GET /readyz`
- * answers 200 (or, on a server without that path, a trivial GraphQL query does) and its
- * processes have stopped working (below 0.1 core over half a second).
+ * Starts {@link SERVER_BUNDLE} (built by {@link buildServer}) on a free loopback port and waits
+ * until it is ready: `GET /readyz` answers 200 (or, on a server without that path, a trivial
+ * GraphQL query does) and its processes have stopped working (below 0.1 core over half a second).
  *
  * @param settings extra environment, e.g. `{ RESPONSE_CACHE: '0', WORKERS: '2' }`
  * @throws Error with the server's output when it exits or is not ready within `timeoutMs`
