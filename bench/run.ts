@@ -239,6 +239,8 @@ async function main(): Promise<void> {
   process.chdir(fileURLToPath(new URL('..', import.meta.url)));
   const options = readOptions(process.argv.slice(2));
   const startedAt = Date.now();
+  // Read now: the tree may move on (a commit) while the run measures the code of this one.
+  const git = gitCommit();
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
 
@@ -381,7 +383,7 @@ async function main(): Promise<void> {
       loadAverageBefore,
       loadAverageAfter: os.loadavg()[0]!,
     },
-    git: gitCommit(),
+    git,
     options: {
       quick: options.quick,
       rounds: options.rounds,
