@@ -186,13 +186,14 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     if (mediaType === null) return false;
     const served = state.served!;
     const method = req.method === 'POST' ? 'POST' : 'GET';
-    let raw: string;
+    // The request's bytes (a POST body, a GET query string), which may be an alias of a cached answer.
+    let raw: Buffer | undefined;
     let params: Record<string, unknown>;
     if (method === 'POST') {
       if (!isJson(req.headers['content-type'])) return false;
       state.body = readBody(req, config.limits.maxBodyBytes);
       try {
-        raw = (await state.body).toString('utf8');
+        raw = await state.body;
       } catch {
         return false;
       }
@@ -200,7 +201,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       if (hit) return serveCached(req, res, state, hit, mediaType);
       let data: unknown;
       try {
-        data = JSON.parse(raw);
+        data = JSON.parse(raw.toString('utf8'));
       } catch {
         return false;
       }
@@ -211,9 +212,11 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       const queryStart = target.indexOf('?');
       // graphql-http reads only up to a second `?`, the route's `search` past it: leave those to graphql-http.
       if (queryStart === -1 || target.includes('?', queryStart + 1)) return false;
-      raw = target.slice(queryStart + 1);
-      const hit = responses?.getByAlias(served, method, raw);
-      if (hit) return serveCached(req, res, state, hit, mediaType);
+      if (responses) {
+        raw = Buffer.from(target.slice(queryStart + 1));
+        const hit = responses.getByAlias(served, method, raw);
+        if (hit) return serveCached(req, res, state, hit, mediaType);
+      }
       params = { query: search.get('query') ?? undefined, operationName: search.get('operationName') ?? undefined };
       const variables = search.get('variables');
       const extensions = search.get('extensions');
@@ -261,7 +264,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       lookups[hit ? 'hits' : 'misses']++;
       if (hit) {
         if (persistence) commitPersisted(persistence);
-        else responses!.alias(served, method, raw, hit);
+        else responses!.alias(served, method, raw!, hit);
         return serveCached(req, res, state, hit, mediaType, true);
       }
     }
@@ -294,7 +297,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     const bytes = utf8Bytes(JSON.stringify(result));
     const facts = { label: operation.label, operationName: state.operationName, cost };
     const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
-    if (entry && !persistence) responses!.alias(served, method, raw, entry);
+    if (entry && !persistence) responses!.alias(served, method, raw!, entry);
     await sendSuccess(req, res, state, bytes, contentType, entry);
     return true;
   }

@@ -14,16 +14,13 @@
  */
 
 import { hash } from 'node:crypto';
-import xxhash from 'xxhash-wasm';
 import type { CachePolicy } from './config.ts';
+import { h64Raw } from './xxhash.ts';
 
 /** Characters of the tag taken from the hash of the version and media type; the body's hash gives the rest. */
 const PREFIX_CHARS = 8;
 /** Characters of the tag from the hash of the body: 64 bits in base 36. */
 const BODY_CHARS = 13;
-
-// Compiled once, when the module loads (WebAssembly instantiation is asynchronous).
-const { h64Raw } = await xxhash();
 
 /** Tag prefixes by version, then media type: a handful per snapshot, computed once each. */
 const prefixes = new Map<string, Map<string, string>>();

@@ -21,6 +21,7 @@
 import { canonicalJson } from './canonicalJson.ts';
 import { compress, type Encoding } from './compress.ts';
 import { etagOf } from './httpCache.ts';
+import { h32Raw } from './xxhash.ts';
 
 /** Bytes counted per entry beyond its body and keys: the objects and maps that hold it. */
 const ENTRY_OVERHEAD_BYTES = 512;
@@ -60,7 +61,7 @@ export interface ResponseCache {
   /** The entry of a canonical key ({@link responseKey}) for a request served from `snapshot`. */
   get(snapshot: object, key: string): CachedResponse | undefined;
   /** The entry a request's exact bytes (a POST body, a GET query string) were remembered for ({@link ResponseCache.alias}). */
-  getByAlias(snapshot: object, method: AliasMethod, raw: string): CachedResponse | undefined;
+  getByAlias(snapshot: object, method: AliasMethod, raw: Buffer): CachedResponse | undefined;
   /**
    * Keeps a successful answer under its canonical key, unless `snapshot` is no longer the one
    * served or the entry alone exceeds the budget.
@@ -69,8 +70,8 @@ export interface ResponseCache {
    * @returns the entry, or undefined when it was not kept
    */
   set(snapshot: object, version: string, key: string, body: Buffer, facts: ResponseFacts): CachedResponse | undefined;
-  /** Remembers a request's exact bytes as leading to `entry` (a few per entry at most). */
-  alias(snapshot: object, method: AliasMethod, raw: string, entry: CachedResponse): void;
+  /** Remembers a request's exact bytes (copied) as leading to `entry` (a few per entry at most). */
+  alias(snapshot: object, method: AliasMethod, raw: Buffer, entry: CachedResponse): void;
   /** Entries held now. */
   readonly size: number;
   /** Bytes counted now. */
@@ -90,7 +91,7 @@ export function responseKey(query: string, operationName: string | null | undefi
 /** Creates an empty cache of at most `maxBytes`. */
 export function createResponseCache(maxBytes: number): ResponseCache {
   const entries = new Map<string, Entry>();
-  const aliases: Record<AliasMethod, Map<string, Entry>> = { GET: new Map(), POST: new Map() };
+  const aliases: Record<AliasMethod, AliasMap> = { GET: new AliasMap(), POST: new AliasMap() };
   let served: object | null = null;
   let bytes = 0;
 
@@ -110,7 +111,7 @@ export function createResponseCache(maxBytes: number): ResponseCache {
 
   function remove(key: string, entry: Entry): void {
     entries.delete(key);
-    for (const [method, raw] of entry.aliases) aliases[method].delete(raw);
+    for (const alias of entry.aliases) aliases[alias.method].delete(alias);
     bytes -= entry.bytes;
     entry.evicted = true;
   }
@@ -157,9 +158,8 @@ export function createResponseCache(maxBytes: number): ResponseCache {
     },
     alias(snapshot, method, raw, cached) {
       const entry = cached as Entry;
-      if (snapshot !== served || entry.evicted || entry.aliases.length >= MAX_ALIASES_PER_ENTRY || aliases[method].has(raw)) return;
-      entry.aliases.push([method, raw]);
-      aliases[method].set(raw, entry);
+      if (snapshot !== served || entry.evicted || entry.aliases.length >= MAX_ALIASES_PER_ENTRY || aliases[method].get(raw)) return;
+      entry.aliases.push(aliases[method].add(method, raw, entry));
       grow(entry, raw.length);
     },
     get size() {
@@ -171,8 +171,58 @@ export function createResponseCache(maxBytes: number): ResponseCache {
   };
 }
 
+/** Request bytes remembered for an entry; aliases whose bytes share a hash are chained. */
+interface Alias {
+  readonly method: AliasMethod;
+  readonly hash: number;
+  readonly bytes: Buffer;
+  readonly entry: Entry;
+  next: Alias | undefined;
+}
+
+/**
+ * The aliases of one method, found by the XXH32 of their bytes and told apart by comparing them.
+ * Keyed by a number rather than by the bytes as a string: a string made of each request's body
+ * would be decoded and hashed anew by every lookup, which took a cached answer about a microsecond.
+ */
+class AliasMap {
+  readonly #byHash = new Map<number, Alias>();
+
+  get(bytes: Buffer): Entry | undefined {
+    for (let alias = this.#byHash.get(h32Raw(bytes)); alias !== undefined; alias = alias.next) {
+      if (alias.bytes.equals(bytes)) return alias.entry;
+    }
+    return undefined;
+  }
+
+  add(method: AliasMethod, raw: Buffer, entry: Entry): Alias {
+    // A copy of its own: a small request's buffer is a slice of a pool it would keep alive.
+    const bytes = Buffer.allocUnsafeSlow(raw.length);
+    raw.copy(bytes);
+    const hash = h32Raw(bytes);
+    const alias: Alias = { method, hash, bytes, entry, next: this.#byHash.get(hash) };
+    this.#byHash.set(hash, alias);
+    return alias;
+  }
+
+  delete(alias: Alias): void {
+    let head = this.#byHash.get(alias.hash);
+    if (head === alias) {
+      if (alias.next === undefined) this.#byHash.delete(alias.hash);
+      else this.#byHash.set(alias.hash, alias.next);
+      return;
+    }
+    while (head !== undefined && head.next !== alias) head = head.next;
+    if (head !== undefined) head.next = alias.next;
+  }
+
+  clear(): void {
+    this.#byHash.clear();
+  }
+}
+
 class Entry implements CachedResponse {
-  readonly aliases: [AliasMethod, string][] = [];
+  readonly aliases: Alias[] = [];
   evicted = false;
   /** Used since it was kept or last given a second chance. */
   used = false;

@@ -44,9 +44,9 @@ describe('createResponseCache', () => {
     const entry = cache.set(snapshot, 'v1', 'key', Buffer.from('{"data":{}}'), facts)!;
     expect(cache.get(snapshot, 'key')).toBe(entry);
     expect(entry).toMatchObject(facts);
-    cache.alias(snapshot, 'POST', '{"query":"{ a }"}', entry);
-    expect(cache.getByAlias(snapshot, 'POST', '{"query":"{ a }"}')).toBe(entry);
-    expect(cache.getByAlias(snapshot, 'GET', '{"query":"{ a }"}')).toBeUndefined();
+    cache.alias(snapshot, 'POST', Buffer.from('{"query":"{ a }"}'), entry);
+    expect(cache.getByAlias(snapshot, 'POST', Buffer.from('{"query":"{ a }"}'))).toBe(entry);
+    expect(cache.getByAlias(snapshot, 'GET', Buffer.from('{"query":"{ a }"}'))).toBeUndefined();
     expect(cache.get(snapshot, 'other')).toBeUndefined();
   });
 
@@ -55,12 +55,12 @@ describe('createResponseCache', () => {
     const next = { version: 'v2' };
     cache.use(snapshot);
     const entry = cache.set(snapshot, 'v1', 'key', Buffer.from('old'), facts)!;
-    cache.alias(snapshot, 'GET', 'query=a', entry);
+    cache.alias(snapshot, 'GET', Buffer.from('query=a'), entry);
     cache.use(next);
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);
     expect(cache.get(next, 'key')).toBeUndefined();
-    expect(cache.getByAlias(next, 'GET', 'query=a')).toBeUndefined();
+    expect(cache.getByAlias(next, 'GET', Buffer.from('query=a'))).toBeUndefined();
     // A request that took the previous snapshot finishes later: it neither reads nor fills the cache.
     expect(cache.set(snapshot, 'v1', 'key', Buffer.from('old'), facts)).toBeUndefined();
     expect(cache.set(next, 'v2', 'key', Buffer.from('new'), facts)).toBeDefined();
@@ -73,7 +73,7 @@ describe('createResponseCache', () => {
     cache.use(snapshot);
     const body = Buffer.alloc(1000, 'x');
     const a = cache.set(snapshot, 'v1', 'a', body, facts)!;
-    cache.alias(snapshot, 'POST', 'raw-a', a);
+    cache.alias(snapshot, 'POST', Buffer.from('raw-a'), a);
     cache.set(snapshot, 'v1', 'b', body, facts);
     cache.get(snapshot, 'a');
     cache.set(snapshot, 'v1', 'c', body, facts);
@@ -83,9 +83,46 @@ describe('createResponseCache', () => {
     // `a` had its second chance; `c` is used now.
     expect(cache.get(snapshot, 'c')).toBeDefined();
     cache.set(snapshot, 'v1', 'd', body, facts);
-    expect(cache.getByAlias(snapshot, 'POST', 'raw-a')).toBeUndefined();
+    expect(cache.getByAlias(snapshot, 'POST', Buffer.from('raw-a'))).toBeUndefined();
     expect(cache.get(snapshot, 'a')).toBeUndefined();
     expect([cache.get(snapshot, 'c'), cache.get(snapshot, 'd')].every(Boolean)).toBe(true);
+  });
+
+  it.each([
+    ['remembered last', true],
+    ['remembered first', false],
+  ])('tells apart requests whose bytes share a hash, and forgets only the one evicted (the alias %s)', (_, evictedLast) => {
+    // Two query strings with the same XXH32 (found by trying query=0, query=1, …).
+    const [first, second] = [Buffer.from('query=22249'), Buffer.from('query=100910')];
+    const cache = createResponseCache(4 * KiB);
+    cache.use(snapshot);
+    const body = Buffer.alloc(1000, 'x');
+    const a = cache.set(snapshot, 'v1', 'a', body, facts)!;
+    const b = cache.set(snapshot, 'v1', 'b', body, facts)!;
+    // The alias remembered last heads the chain of their hash.
+    const [kept, evicted] = [[first, a], [second, b]] as const;
+    for (const [raw, entry] of evictedLast ? [kept, evicted] : [evicted, kept]) cache.alias(snapshot, 'GET', raw, entry);
+    expect(cache.getByAlias(snapshot, 'GET', first)).toBe(a);
+    expect(cache.getByAlias(snapshot, 'GET', second)).toBe(b);
+    expect(cache.getByAlias(snapshot, 'GET', Buffer.from('query=22250'))).toBeUndefined();
+    // Only the kept one is used again: the other leaves to make room.
+    cache.set(snapshot, 'v1', 'c', body, facts);
+    cache.get(snapshot, 'a');
+    cache.set(snapshot, 'v1', 'd', body, facts);
+    expect(cache.get(snapshot, 'b')).toBeUndefined();
+    expect(cache.getByAlias(snapshot, 'GET', evicted[0])).toBeUndefined();
+    expect(cache.getByAlias(snapshot, 'GET', kept[0])).toBe(kept[1]);
+  });
+
+  it('keeps a copy of the request bytes, so a reused buffer finds nothing', () => {
+    const cache = createResponseCache(64 * KiB);
+    cache.use(snapshot);
+    const entry = cache.set(snapshot, 'v1', 'key', Buffer.from('{}'), facts)!;
+    const raw = Buffer.from('{"query":"{ a }"}');
+    cache.alias(snapshot, 'POST', raw, entry);
+    raw.fill(0x20);
+    expect(cache.getByAlias(snapshot, 'POST', raw)).toBeUndefined();
+    expect(cache.getByAlias(snapshot, 'POST', Buffer.from('{"query":"{ a }"}'))).toBe(entry);
   });
 
   it('refuses an answer larger than the whole cache', () => {
@@ -99,8 +136,8 @@ describe('createResponseCache', () => {
     const cache = createResponseCache(64 * KiB);
     cache.use(snapshot);
     const entry = cache.set(snapshot, 'v1', 'key', Buffer.from('{}'), facts)!;
-    for (let spaces = 0; spaces < 10; spaces++) cache.alias(snapshot, 'POST', `{${' '.repeat(spaces)}}`, entry);
-    const found = Array.from({ length: 10 }, (_, spaces) => cache.getByAlias(snapshot, 'POST', `{${' '.repeat(spaces)}}`)).filter(Boolean);
+    for (let spaces = 0; spaces < 10; spaces++) cache.alias(snapshot, 'POST', Buffer.from(`{${' '.repeat(spaces)}}`), entry);
+    const found = Array.from({ length: 10 }, (_, spaces) => cache.getByAlias(snapshot, 'POST', Buffer.from(`{${' '.repeat(spaces)}}`))).filter(Boolean);
     expect(found).toHaveLength(4);
   });
 
