@@ -59,7 +59,10 @@ function onData(this: ReadingMessage, chunk: Buffer): void {
 
 function onEnd(this: ReadingMessage): void {
   const reading = stop(this);
-  reading.resolve(Buffer.concat(reading.chunks, reading.size));
+  // A body of one chunk, as most are, is that chunk: concat would copy it into a new buffer,
+  // about a microsecond of a cached answer. A stream never reuses the memory of a chunk it gave.
+  const { chunks } = reading;
+  reading.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, reading.size));
 }
 
 function onAbort(this: ReadingMessage): void {

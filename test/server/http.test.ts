@@ -377,6 +377,32 @@ describe('malformed and hostile requests', () => {
     await expectStillServing();
   });
 
+  it('answers a body that arrives in several chunks as it answers the same bytes in one', async () => {
+    const socket = connect((service.server.address() as AddressInfo).port, '127.0.0.1');
+    await once(socket, 'connect');
+    let answer = '';
+    socket.on('data', (data) => (answer += data));
+    const post = async (parts: string[]) => {
+      answer = '';
+      socket.write('POST /api/graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+      // Apart in time, so that the server reads them as separate chunks.
+      for (const part of parts) {
+        socket.write(`${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      socket.write('0\r\n\r\n');
+      await vi.waitFor(() => expect(answer).toMatch(/\r\n\r\n\{.*\}$/s));
+      return answer;
+    };
+    const first = await post(['{"query":', '"{ greeting }"', '}']);
+    expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(first).toMatch(/\r\n\r\n\{"data":\{"greeting":"[^"]+, Zürich!"\}\}$/);
+    // The same bytes in one chunk are the same request, with the same answer.
+    const second = await post(['{"query":"{ greeting }"}']);
+    expect(second.slice(second.indexOf('\r\n\r\n'))).toBe(first.slice(first.indexOf('\r\n\r\n')));
+    socket.destroy();
+  });
+
   it('refuses a query over the cost limit before executing it', async () => {
     const response = await postQuery('{ items(limit: 300) { id name } }');
     expect(response.status).toBe(400);
