@@ -18,7 +18,7 @@ import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from '
 import { startDeadline, withDeadline } from './deadline.ts';
 import { endLater } from './endLater.ts';
 import { errorBody, formatError, isInternalError, type ErrorCode } from './formatError.ts';
-import type { HttpOptions } from './http.ts';
+import type { HttpOptions, ServedSnapshot } from './http.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
 import { createQueryChecker } from './limits.ts';
 import type { Metrics } from './metrics.ts';
@@ -32,8 +32,8 @@ import {
   type PersistedQueryRequest,
 } from './persistedQueries.ts';
 import type { Playground } from './playground.ts';
-import { PayloadTooLargeError, readBody } from './readBody.ts';
-import { baseHeaders, setDeferredHeaders, type Handle, type RequestState } from './requestState.ts';
+import { PayloadTooLargeError, readBody, readBodyThen } from './readBody.ts';
+import { baseHeaders, setDeferredHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendText } from './respond.ts';
 import { createResponseCache, responseKey, type CachedResponse, type ResponseCache } from './responseCache.ts';
 import { utf8Bytes } from './utf8Bytes.ts';
@@ -48,7 +48,7 @@ const MAX_LOGGED_OPERATION_NAME = 100;
  * The handler of {@link GRAPHQL_PATH} for GET and POST: the playground for a browser, otherwise
  * the fast path, then graphql-http for what the fast path leaves.
  */
-export function createGraphqlRoute(options: HttpOptions, playground: Playground, metrics: Metrics): Handle {
+export function createGraphqlRoute(options: HttpOptions, playground: Playground, metrics: Metrics, fail: Fail): Handle {
   const { config, logger } = options;
   const executableSchema = withDeadline(options.schema);
   const operations = createOperationCache({
@@ -74,12 +74,10 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     parseRequestParams: async (req) => {
       const state = req.context;
       if (req.method === 'POST' && isJsonContentType(req.raw.headers['content-type'])) {
-        let bytes: Buffer;
-        try {
-          bytes = await (state.body ?? readBody(req.raw, config.limits.maxBodyBytes));
-        } catch (error) {
-          if (!(error instanceof PayloadTooLargeError)) throw error;
-          return payloadTooLarge(error);
+        const bytes = state.body ?? (await readBody(req.raw, config.limits.maxBodyBytes).catch((error: unknown) => error as Error));
+        if (bytes instanceof Error) {
+          if (!(bytes instanceof PayloadTooLargeError)) throw bytes;
+          return payloadTooLarge(bytes);
         }
         let data: unknown;
         try {
@@ -175,59 +173,105 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     return stored;
   }
 
-  /**
-   * The fast path: a well-formed request whose operation passes the checks, answered from the
-   * response cache or executed from the operation cache, with the bytes graphql-http would send.
-   * Resolves false, having answered nothing, for any other request: graphql-http answers it
-   * then (with what the fast path learned: the body it read, the refusal of the checks).
-   */
-  async function serveFast(req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams): Promise<boolean> {
-    const mediaType = mediaTypeOf(req.headers.accept);
-    if (mediaType === null) return false;
-    const served = state.served!;
-    const method = req.method === 'POST' ? 'POST' : 'GET';
-    // The request's bytes (a POST body, a GET query string), which may be an alias of a cached answer.
-    let raw: Buffer | undefined;
-    let params: Record<string, unknown>;
-    if (method === 'POST') {
-      if (!isJson(req.headers['content-type'])) return false;
-      state.body = readBody(req, config.limits.maxBodyBytes);
-      try {
-        raw = await state.body;
-      } catch {
-        return false;
-      }
-      const hit = responses?.getByAlias(served, method, raw);
-      if (hit) return serveCached(req, res, state, hit, mediaType);
-      let data: unknown;
-      try {
-        data = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return false;
-      }
-      if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
-      params = data as Record<string, unknown>;
-    } else {
-      const target = req.url ?? '';
-      const queryStart = target.indexOf('?');
-      // graphql-http reads only up to a second `?`, the route's `search` past it: leave those to graphql-http.
-      if (queryStart === -1 || target.includes('?', queryStart + 1)) return false;
-      if (responses) {
-        raw = Buffer.from(target.slice(queryStart + 1));
-        const hit = responses.getByAlias(served, method, raw);
-        if (hit) return serveCached(req, res, state, hit, mediaType);
-      }
-      params = { query: search.get('query') ?? undefined, operationName: search.get('operationName') ?? undefined };
-      const variables = search.get('variables');
-      const extensions = search.get('extensions');
-      try {
-        if (variables) params.variables = JSON.parse(variables);
-        if (extensions) params.extensions = JSON.parse(extensions);
-      } catch {
-        return false;
-      }
-    }
+  /** Takes the snapshot the request is answered from. */
+  function takeSnapshot(state: RequestState): ServedSnapshot {
+    const served = options.snapshot();
+    state.served = served;
+    responses?.use(served);
+    return served;
+  }
 
+  /**
+   * Takes over once the body of a POST is read (readBodyThen): see {@link servePost}. Whatever
+   * it throws or rejects with is answered as the HTTP layer answers it (`fail`): this runs in
+   * the request's event listeners, where nobody else would catch it.
+   */
+  function onPostBody(post: PostRequest, error: Error | null, body?: Buffer): void {
+    const { req, res, state } = post;
+    try {
+      const pending = servePost(post, error, body);
+      if (pending) pending.catch((failure: unknown) => fail(req, res, state, failure));
+    } catch (failure) {
+      fail(req, res, state, failure);
+    }
+  }
+
+  /**
+   * Answers a POST whose body is read: from the response cache when its bytes are an alias of a
+   * cached answer, at once and without a promise (the common case under load, and the cheapest);
+   * else by the fast path when the body is well-formed; else by graphql-http.
+   */
+  function servePost({ req, res, state, mediaType }: PostRequest, error: Error | null, raw?: Buffer): Promise<void> | void {
+    // graphql-http's path reads the body, or the error that ended its reading, from here.
+    state.body = error ?? raw!;
+    const served = takeSnapshot(state);
+    if (raw === undefined) return serveSlow(req, res, state);
+    const hit = responses?.getByAlias(served, 'POST', raw);
+    if (hit) return serveCached(req, res, state, hit, mediaType);
+    let data: unknown;
+    try {
+      data = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return serveSlow(req, res, state);
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return serveSlow(req, res, state);
+    return serveFastOrSlow(req, res, state, mediaType, 'POST', raw, data as Record<string, unknown>);
+  }
+
+  /** Answers a GET with a query string: as {@link servePost} answers a POST. */
+  function serveGet(req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams, mediaType: MediaType): Promise<void> | void {
+    const target = req.url ?? '';
+    const queryStart = target.indexOf('?');
+    // graphql-http reads only up to a second `?`, the route's `search` past it: leave those to graphql-http.
+    if (queryStart === -1 || target.includes('?', queryStart + 1)) return serveSlow(req, res, state);
+    // The query string's bytes, which may be an alias of a cached answer.
+    let raw: Buffer | undefined;
+    if (responses) {
+      raw = Buffer.from(target.slice(queryStart + 1));
+      const hit = responses.getByAlias(state.served!, 'GET', raw);
+      if (hit) return serveCached(req, res, state, hit, mediaType);
+    }
+    const params: Record<string, unknown> = { query: search.get('query') ?? undefined, operationName: search.get('operationName') ?? undefined };
+    const variables = search.get('variables');
+    const extensions = search.get('extensions');
+    try {
+      if (variables) params.variables = JSON.parse(variables);
+      if (extensions) params.extensions = JSON.parse(extensions);
+    } catch {
+      return serveSlow(req, res, state);
+    }
+    return serveFastOrSlow(req, res, state, mediaType, 'GET', raw, params);
+  }
+
+  async function serveFastOrSlow(
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    mediaType: MediaType,
+    method: 'GET' | 'POST',
+    raw: Buffer | undefined,
+    params: Record<string, unknown>,
+  ): Promise<void> {
+    if (!(await serveFast(req, res, state, mediaType, method, raw, params))) await serveSlow(req, res, state);
+  }
+
+  /**
+   * The fast path: a request whose parameters are well-formed and whose operation passes the
+   * checks, answered from the response cache or executed from the operation cache, with the bytes
+   * graphql-http would send. Resolves false, having answered nothing, for any other request:
+   * graphql-http answers it then (with what the fast path learned: the refusal of the checks).
+   * @param raw the request's bytes (POST body, GET query string) when the response cache is on
+   */
+  async function serveFast(
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    mediaType: MediaType,
+    method: 'GET' | 'POST',
+    raw: Buffer | undefined,
+    params: Record<string, unknown>,
+  ): Promise<boolean> {
+    const served = state.served!;
     let persistedRequest: PersistedQueryRequest | null;
     try {
       persistedRequest = readPersistedQuery(params.extensions);
@@ -265,7 +309,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       if (hit) {
         if (persistence) commitPersisted(persistence);
         else responses!.alias(served, method, raw!, hit);
-        return serveCached(req, res, state, hit, mediaType, true);
+        await serveCached(req, res, state, hit, mediaType, true);
+        return true;
       }
     }
 
@@ -308,15 +353,14 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     else metrics.observeCache('apq', true);
   }
 
-  /** Answers from the response cache; resolves true once sent (at once unless compressing). */
-  function serveCached(req: IncomingMessage, res: ServerResponse, state: RequestState, entry: CachedResponse, mediaType: MediaType, counted = false): true | Promise<true> {
+  /** Answers from the response cache; at once unless compressing, else resolves once sent. */
+  function serveCached(req: IncomingMessage, res: ServerResponse, state: RequestState, entry: CachedResponse, mediaType: MediaType, counted = false): Promise<void> | void {
     if (!counted) lookups.hits++;
     state.operation = entry.label;
     state.operationName = entry.operationName;
     state.cost = entry.cost;
     state.executed = true;
-    const sent = sendSuccess(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
-    return sent ? sent.then(() => true) : true;
+    return sendSuccess(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
   }
 
   /**
@@ -352,23 +396,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     return encoded.then((body) => writeSuccess(res, state, contentType, etag, caching, encoding, body));
   }
 
-  return async (req, res, state, search) => {
-    // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
-    if (state.headersSet) res.appendHeader('Vary', 'Accept, Accept-Encoding');
-    if (req.method === 'GET' && !search.has('query') && !search.has('extensions') && (req.headers.accept ?? '').includes('text/html')) {
-      setDeferredHeaders(res, state);
-      await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
-        'Content-Security-Policy': playground.contentSecurityPolicy,
-        'Cache-Control': 'no-cache',
-        'X-Content-Type-Options': 'nosniff',
-      });
-      return;
-    }
-
-    state.served = options.snapshot();
-    responses?.use(state.served);
-    if (await serveFast(req, res, state, search)) return;
-
+  /** Answers by graphql-http: what the fast path does not take, worded and coded as graphql-http does. */
+  async function serveSlow(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     setDeferredHeaders(res, state);
     const [body, init] = await handler(toGraphqlRequest(req, state));
     const headers: Record<string, string> = { ...init.headers };
@@ -384,7 +413,41 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       return;
     }
     await sendSuccess(req, res, state, utf8Bytes(text), headers['content-type'] ?? JSON_TYPE);
+  }
+
+  async function servePlayground(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+    setDeferredHeaders(res, state);
+    await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
+      'Content-Security-Policy': playground.contentSecurityPolicy,
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  }
+
+  // Not async: a request answered from the response cache is answered without a promise.
+  return (req, res, state, search) => {
+    // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
+    if (state.headersSet) res.appendHeader('Vary', 'Accept, Accept-Encoding');
+    if (req.method === 'GET' && !search.has('query') && !search.has('extensions') && (req.headers.accept ?? '').includes('text/html')) {
+      return servePlayground(req, res, state);
+    }
+    const mediaType = mediaTypeOf(req.headers.accept);
+    if (req.method === 'POST' && mediaType !== null && isJson(req.headers['content-type'])) {
+      readBodyThen(req, config.limits.maxBodyBytes, onPostBody, { req, res, state, mediaType });
+      return;
+    }
+    takeSnapshot(state);
+    if (req.method === 'GET' && mediaType !== null) return serveGet(req, res, state, search, mediaType);
+    return serveSlow(req, res, state);
   };
+}
+
+/** A POST whose body is being read, with what answering it needs once it is. */
+interface PostRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  state: RequestState;
+  mediaType: MediaType;
 }
 
 /** Writes the head and body of a successful GraphQL answer (see sendSuccess in createGraphqlRoute). */

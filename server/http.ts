@@ -135,7 +135,7 @@ export function createHttpService(options: HttpOptions): HttpService {
   const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
   const lifecycle = { draining: false, inFlight: 0, idleWaiters: [] as (() => void)[] };
 
-  const graphqlRoute = createGraphqlRoute(options, playground, metrics);
+  const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail);
   const routes = new Map<string, Route>([
     [GRAPHQL_PATH, { methods: ['GET', 'POST'], handle: graphqlRoute }],
     [SCHEMA_PATH, { methods: ['GET', 'HEAD'], handle: createSchemaRoute(options) }],
@@ -245,7 +245,7 @@ export function createHttpService(options: HttpOptions): HttpService {
       lifecycle.inFlight++;
       (res as StatefulResponse)[STATE] = state;
       res.on('close', onClose);
-      void serve(req, res, state);
+      serve(req, res, state);
     },
   );
 
@@ -256,19 +256,28 @@ export function createHttpService(options: HttpOptions): HttpService {
     if (lifecycle.inFlight === 0) for (const resolve of lifecycle.idleWaiters.splice(0)) resolve();
   }
 
-  /** Answers a request; anything thrown is logged and answered 500 (or the connection cut once the head is out). */
-  async function serve(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+  /**
+   * Answers a request; anything thrown is answered by {@link fail}. Not async: most answers are
+   * sent before the handler returns, and an async function costs each of them a promise.
+   */
+  function serve(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
     try {
-      await handle(req, res, state);
+      const pending = handle(req, res, state);
+      if (pending) pending.catch((error: unknown) => fail(req, res, state, error));
     } catch (error) {
-      logger.error({ reqId: state.id, err: error, method: req.method, path: pathOf(req) }, 'internal error');
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      setDeferredHeaders(res, state);
-      sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
+      fail(req, res, state, error);
     }
+  }
+
+  /** Logs a failed request's error and answers 500, or cuts the connection once the head is out. */
+  function fail(req: IncomingMessage, res: ServerResponse, state: RequestState, error: unknown): void {
+    logger.error({ reqId: state.id, err: error, method: req.method, path: pathOf(req) }, 'internal error');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    setDeferredHeaders(res, state);
+    sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
   }
 
   function finish(req: IncomingMessage, res: ServerResponse, state: RequestState): void {

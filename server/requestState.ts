@@ -28,8 +28,8 @@ export interface RequestState {
   hasErrors: boolean;
   /** Hash of a persisted query sent with its text, registered once the query passes the checks. */
   persistedHash?: string;
-  /** The body of a POST, once the fast path has started reading it (graphql-http's path reads it from here). */
-  body?: Promise<Buffer>;
+  /** The body of a POST once read, or the error that ended its reading (graphql-http's path reads it from here). */
+  body?: Buffer | Error;
   /** A refusal of the checks the fast path met, for graphql-http's path to answer. */
   prepared?: PreparedRequest;
   /** Every response closes its connection: the service was draining when the request arrived. */
@@ -72,4 +72,15 @@ export function setRequestHeaders(res: ServerResponse, state: RequestState): voi
   if (state.closeConnection) res.setHeader('Connection', 'close');
 }
 
+/**
+ * Answers a request. What it throws, or its promise rejects with, the HTTP layer answers with a
+ * 500 (see {@link Fail}).
+ */
 export type Handle = (req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams) => Promise<void> | void;
+
+/**
+ * Answers a request whose handling failed: logs the error with the request id, and answers 500
+ * INTERNAL_SERVER_ERROR, or cuts the connection once the head is out. For a handler that goes on
+ * in a callback, where no caller catches what it throws.
+ */
+export type Fail = (req: IncomingMessage, res: ServerResponse, state: RequestState, error: unknown) => void;

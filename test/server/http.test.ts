@@ -250,11 +250,15 @@ describe('GraphQL endpoint', () => {
     expect(logLines.filter((line) => line.level === 'error')).toEqual([]);
   });
 
-  it('answers 500 without details when taking the snapshot fails, and logs the error', async () => {
+  // A POST is answered from the body's listener, a GET from the request's: both fail the same way.
+  it.each([
+    ['POST', () => postQuery('{ greeting }')],
+    ['GET', () => send(`/api/graphql?query=${encodeURIComponent('{ greeting }')}`)],
+  ])('answers a %s with 500 without details when taking the snapshot fails, and logs the error', async (_method, request) => {
     served = () => {
       throw new Error('snapshot /data/v1 vanished');
     };
-    const response = await postQuery('{ greeting }');
+    const response = await request();
     expect(response).toMatchObject({
       status: 500,
       body: '{"errors":[{"message":"Internal server error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}',
