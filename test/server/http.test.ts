@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { serverAudits } from 'graphql-http';
@@ -718,6 +719,9 @@ describe('request ids and logs', () => {
     await vi.waitFor(() => expect(service.inFlight).toBe(1));
     socket.destroy();
     await vi.waitFor(() => expect(logLines.find((entry) => entry.msg === 'request aborted')).toMatchObject({ status: 499, client: '127.0.0.1' }));
+    // Nobody is left to answer, and nothing went wrong on our side.
+    await sleep(50);
+    expect(logLines.filter((entry) => entry.level === 'error')).toEqual([]);
   });
 
   it('replaces an x-request-id that is not a short token', async () => {
