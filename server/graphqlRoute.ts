@@ -243,6 +243,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     return serveFastOrSlow(req, res, state, mediaType, 'GET', raw, params);
   }
 
+  /** The fast path for well-formed parameters, and graphql-http for what it leaves. */
   async function serveFastOrSlow(
     req: IncomingMessage,
     res: ServerResponse,
