@@ -215,7 +215,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       return serveSlow(req, res, state);
     }
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return serveSlow(req, res, state);
-    return serveFastOrSlow(req, res, state, mediaType, 'POST', raw, data as Record<string, unknown>);
+    return orSlow(serveFast(req, res, state, mediaType, 'POST', raw, data as Record<string, unknown>), req, res, state);
   }
 
   /** Answers a GET with a query string: as {@link servePost} answers a POST. */
@@ -240,20 +240,12 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     } catch {
       return serveSlow(req, res, state);
     }
-    return serveFastOrSlow(req, res, state, mediaType, 'GET', raw, params);
+    return orSlow(serveFast(req, res, state, mediaType, 'GET', raw, params), req, res, state);
   }
 
-  /** The fast path for well-formed parameters, and graphql-http for what it leaves. */
-  async function serveFastOrSlow(
-    req: IncomingMessage,
-    res: ServerResponse,
-    state: RequestState,
-    mediaType: MediaType,
-    method: 'GET' | 'POST',
-    raw: Buffer | undefined,
-    params: Record<string, unknown>,
-  ): Promise<void> {
-    if (!(await serveFast(req, res, state, mediaType, method, raw, params))) await serveSlow(req, res, state);
+  /** Answers by graphql-http what the fast path left (it resolved false). */
+  async function orSlow(fast: Promise<boolean>, req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+    if (!(await fast)) await serveSlow(req, res, state);
   }
 
   /**
