@@ -218,19 +218,20 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     return orSlow(serveFast(req, res, state, mediaType, 'POST', raw, data as Record<string, unknown>), req, res, state);
   }
 
-  /** Answers a GET with a query string: as {@link servePost} answers a POST. */
-  function serveGet(req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams, mediaType: MediaType): Promise<void> | void {
-    const target = req.url ?? '';
-    const queryStart = target.indexOf('?');
-    // graphql-http reads only up to a second `?`, the route's `search` past it: leave those to graphql-http.
-    if (queryStart === -1 || target.includes('?', queryStart + 1)) return serveSlow(req, res, state);
-    // The query string's bytes, which may be an alias of a cached answer.
+  /**
+   * Answers a GET: as {@link servePost} answers a POST, the request's bytes being its query
+   * string (`query`, past the target's first `?`), parsed only when they are not an alias.
+   */
+  function serveGet(req: IncomingMessage, res: ServerResponse, state: RequestState, query: string, mediaType: MediaType): Promise<void> | void {
+    // graphql-http reads only up to a second `?`, `query` past it: leave those to graphql-http.
+    if (query === '' || query.includes('?')) return serveSlow(req, res, state);
     let raw: Buffer | undefined;
     if (responses) {
-      raw = Buffer.from(target.slice(queryStart + 1));
+      raw = Buffer.from(query);
       const hit = responses.getByAlias(state.served!, 'GET', raw);
       if (hit) return serveCached(req, res, state, hit, mediaType);
     }
+    const search = new URLSearchParams(query);
     const params: Record<string, unknown> = { query: search.get('query') ?? undefined, operationName: search.get('operationName') ?? undefined };
     const variables = search.get('variables');
     const extensions = search.get('extensions');
@@ -418,10 +419,10 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
   }
 
   // Not async: a request answered from the response cache is answered without a promise.
-  return (req, res, state, search) => {
+  return (req, res, state, query) => {
     // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
     if (state.headersSet) res.appendHeader('Vary', 'Accept, Accept-Encoding');
-    if (req.method === 'GET' && !search.has('query') && !search.has('extensions') && (req.headers.accept ?? '').includes('text/html')) {
+    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && isPlaygroundQuery(query)) {
       return servePlayground(req, res, state);
     }
     const mediaType = mediaTypeOf(req.headers.accept);
@@ -430,9 +431,15 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       return;
     }
     takeSnapshot(state);
-    if (req.method === 'GET' && mediaType !== null) return serveGet(req, res, state, search, mediaType);
+    if (req.method === 'GET' && mediaType !== null) return serveGet(req, res, state, query, mediaType);
     return serveSlow(req, res, state);
   };
+}
+
+/** A browser's GET asks for the playground unless its query string carries a GraphQL request. */
+function isPlaygroundQuery(query: string): boolean {
+  const search = new URLSearchParams(query);
+  return !search.has('query') && !search.has('extensions');
 }
 
 /** A POST whose body is being read, with what answering it needs once it is. */

@@ -186,16 +186,17 @@ export function createHttpService(options: HttpOptions): HttpService {
     const target = req.url ?? '/';
     const queryStart = target.indexOf('?');
     const path = queryStart === -1 ? target : target.slice(0, queryStart);
-    const search = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
+    // Left unparsed: most requests never read it, and parsing it costs a cached GET a tenth of its time.
+    const query = queryStart === -1 ? '' : target.slice(queryStart + 1);
     // The common case first: a GraphQL query without CORS, whose headers go out in one go.
     if (path === GRAPHQL_PATH && req.headers.origin === undefined && (req.method === 'GET' || req.method === 'POST')) {
       state.route = GRAPHQL_PATH;
-      return graphqlRoute(req, res, state, search);
+      return graphqlRoute(req, res, state, query);
     }
-    return handleOther(req, res, state, path, search);
+    return handleOther(req, res, state, path, query);
   }
 
-  async function handleOther(req: IncomingMessage, res: ServerResponse, state: RequestState, path: string, search: URLSearchParams): Promise<void> {
+  async function handleOther(req: IncomingMessage, res: ServerResponse, state: RequestState, path: string, query: string): Promise<void> {
     setRequestHeaders(res, state);
     if (options.booking && isBookingPath(path) && (await options.booking(req, res))) {
       state.route = '/v1';
@@ -218,7 +219,7 @@ export function createHttpService(options: HttpOptions): HttpService {
       sendError(res, 405, 'METHOD_NOT_ALLOWED', `${path} answers ${allow}, not ${req.method}`, { Allow: allow });
       return;
     }
-    await route.handle(req, res, state, search);
+    await route.handle(req, res, state, query);
   }
 
   const server = createServer(
@@ -325,8 +326,8 @@ export function createHttpService(options: HttpOptions): HttpService {
 
 function createSchemaRoute(options: HttpOptions): Handle {
   const formats = ['sdl', 'queries'];
-  return (req, res, _state, search) => {
-    const format = search.get('format') ?? 'sdl';
+  return (req, res, _state, query) => {
+    const format = new URLSearchParams(query).get('format') ?? 'sdl';
     if (format === 'sdl') return sendText(req, res, 200, options.sdl, 'text/plain; charset=utf-8');
     if (format === 'queries') return sendText(req, res, 200, JSON.stringify(options.sampleQueries()), JSON_TYPE);
     sendError(res, 400, 'BAD_REQUEST', `Unknown format ${JSON.stringify(format)}; allowed values: ${formats.join(', ')}`);

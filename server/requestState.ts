@@ -75,8 +75,10 @@ export function setRequestHeaders(res: ServerResponse, state: RequestState): voi
 /**
  * Answers a request. What it throws, or its promise rejects with, the HTTP layer answers with a
  * 500 (see {@link Fail}).
+ * @param query the request target past its first `?` ('' when it has none), for the routes that
+ *   read parameters to parse (URLSearchParams)
  */
-export type Handle = (req: IncomingMessage, res: ServerResponse, state: RequestState, search: URLSearchParams) => Promise<void> | void;
+export type Handle = (req: IncomingMessage, res: ServerResponse, state: RequestState, query: string) => Promise<void> | void;
 
 /**
  * Answers a request whose handling failed: logs the error with the request id, and answers 500

@@ -183,6 +183,20 @@ describe('GraphQL endpoint', () => {
     expect(response.etag).toMatch(/^"[\w-]{8}[0-9a-z]{13}"$/);
   });
 
+  // graphql-http refuses a GET target with a second `?`: so does every answer, the first or a repeat.
+  it('refuses a GET whose target has a second "?", each time it is asked', async () => {
+    const query = encodeURIComponent('query Hello($name: String!) { greeting(name: $name) }');
+    const target = `/api/graphql?query=${query}&variables={"name":"wer?"}`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await send(target, { headers: { accept: 'application/json' } });
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({ errors: [{ message: 'Unparsable URL', extensions: { code: 'BAD_REQUEST' } }] });
+    }
+    // Encoded, the same `?` is part of the value.
+    const encoded = await send(`/api/graphql?query=${query}&variables=${encodeURIComponent('{"name":"wer?"}')}`, { headers: { accept: 'application/json' } });
+    expect(JSON.parse(encoded.body)).toEqual({ data: { greeting: 'Grüezi, wer?!' } });
+  });
+
   it('answers a POST query with variables in application/json', async () => {
     const response = await postQuery('query Slice($limit: Int!) { slice(limit: $limit) }', { limit: 2 }, { accept: 'application/json' });
     expect(response).toMatchObject({ status: 200, body: '{"data":{"slice":[1,2]}}', headers: { 'content-type': 'application/json; charset=utf-8' } });
