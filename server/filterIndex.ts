@@ -84,7 +84,8 @@ class BitsetFilterIndex<F extends string> implements FilterIndex<F> {
   }
 }
 
-function wordCount(size: number): number {
+/** The number of 32-bit words of a set of positions 0..size-1. */
+export function wordCount(size: number): number {
   return (size + 31) >>> 5;
 }
 
@@ -135,7 +136,7 @@ export function countPositionsBetween(sets: Intersection, first: number, last: n
 }
 
 /** The number of bits set in a 32-bit word: summed in pairs, nibbles, then bytes (SWAR popcount). */
-function bitCount(bits: number): number {
+export function bitCount(bits: number): number {
   bits -= (bits >>> 1) & 0x55555555;
   bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
   return Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;

@@ -12,10 +12,14 @@
  * through the sorted vocabulary, and typos through a map of single-letter deletions
  * (SymSpell, edit distance 1: https://github.com/wolfgarbe/SymSpell). Indexing every
  * prefix with FlexSearch's "forward" tokenizer instead took 7 times longer to build.
+ *
+ * The matches are found by walking the postings one by one, or, when the words are found in
+ * so many documents that reading sets of them 32 at a time costs less, by levelSearch.ts.
  */
 
 import { Index } from 'flexsearch';
-import { hasPosition, positionSetOf, type Intersection, type PositionSet } from './filterIndex.ts';
+import { hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
+import { LevelSearch, type Level } from './levelSearch.ts';
 
 /** A search over the documents given to {@link createTextIndex}. */
 export interface TextIndex {
@@ -111,7 +115,25 @@ export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>
       fields[f]!.add(position, words.join(' '));
     }
   });
-  return new FuzzyTextIndex(docs.length, fields, [...vocabulary].sort(), createTypoFinder(vocabulary));
+  return new FuzzyTextIndex(docs.length, fields, [...vocabulary].sort(), createTypoFinder(vocabulary), denseBitsets(docs.length, fields, vocabulary));
+}
+
+/**
+ * The postings (of one word's score in one field) held by as many positions as a bitset has
+ * words, or more, as bitsets, for levelSearch.ts: reading one then costs less than reading the
+ * positions, and it takes at most 4 bytes per position (a few hundred kB for 20,000 tours).
+ */
+function denseBitsets(size: number, fields: readonly Index[], vocabulary: ReadonlySet<string>): Map<readonly number[], PositionSet> {
+  const bitsets = new Map<readonly number[], PositionSet>();
+  const dense = Math.max(1, wordCount(size));
+  for (const field of fields) {
+    for (const term of vocabulary) {
+      for (const ids of field.search(term, { resolve: false }).result as Buckets) {
+        if (ids && ids.length >= dense) bitsets.set(ids, positionSetOf(size, ids));
+      }
+    }
+  }
+  return bitsets;
 }
 
 function splitOnSpaces(text: string): string[] {
@@ -121,10 +143,14 @@ function splitOnSpaces(text: string): string[] {
 /** FlexSearch's postings of one word in one field: buckets[score] = positions, ascending. */
 type Buckets = ReadonlyArray<readonly number[] | undefined>;
 
-/** Where one query word matches: postings per tier (KINDS × field + kind), and their total length. */
+/**
+ * Where one query word matches: postings per tier (KINDS × field + kind), their total length,
+ * and what reading them as bitsets would cost (in 32-bit words, see #costsLessAsBitsets).
+ */
 interface WordPostings {
   tiers: Buckets[][];
   size: number;
+  bitsetCost: number;
 }
 
 class FuzzyTextIndex implements TextIndex {
@@ -148,8 +174,13 @@ class FuzzyTextIndex implements TextIndex {
   /** Scratch of #best: its heap, a packed rank and a position per entry. */
   readonly #heap = new Int32Array(2 * MAX_HEAP_END);
 
-  constructor(size: number, fields: Index[], terms: readonly string[], typos: (word: string) => string[]) {
+  readonly #bitsets: ReadonlyMap<readonly number[], PositionSet>;
+  readonly #levelSearch: LevelSearch;
+
+  constructor(size: number, fields: Index[], terms: readonly string[], typos: (word: string) => string[], bitsets: ReadonlyMap<readonly number[], PositionSet>) {
     this.#fields = fields;
+    this.#bitsets = bitsets;
+    this.#levelSearch = new LevelSearch(size, bitsets, addMatch);
     this.#terms = terms;
     this.#typos = typos;
     this.#mark = new Int32Array(size);
@@ -158,9 +189,14 @@ class FuzzyTextIndex implements TextIndex {
   }
 
   search(query: string, options: { filter?: Intersection | null; end?: number } = {}): TextMatches | null {
-    const found = this.#intersect(query);
-    if (found === null) return null;
+    const perWord = this.#wordPostings(query);
+    if (perWord === null) return null;
     const { filter = null } = options;
+    // A page is read off levels only while short: each of its ranks costs a pass over bitsets.
+    if (options.end !== undefined && options.end <= MAX_HEAP_END && this.#costsLessAsBitsets(perWord)) {
+      return this.#levelSearch.search(perWord.map(levelsOf), filter, options.end);
+    }
+    const found = this.#intersect(perWord);
     const total = filter === null ? found.count : this.#keepOnly(filter, found.count);
     const end = Math.min(options.end ?? Infinity, total);
     if (end === 0) return { total, positions: [] };
@@ -168,24 +204,43 @@ class FuzzyTextIndex implements TextIndex {
   }
 
   matchSet(query: string): PositionSet | null {
-    const found = this.#intersect(query);
-    if (found === null) return null;
+    const perWord = this.#wordPostings(query);
+    if (perWord === null) return null;
+    if (this.#costsLessAsBitsets(perWord)) return this.#levelSearch.matchSet(perWord.map(levelsOf));
+    const found = this.#intersect(perWord);
     return positionSetOf(this.#mark.length, this.#candidates.subarray(0, found.count));
   }
 
-  /**
-   * Finds the documents matching every word of `query`: they are the first `count` entries of
-   * #candidates, and marked with `stamp` in #mark, their match ranks in #ranks. Null when the
-   * query has no word.
-   */
-  #intersect(query: string): { count: number; stamp: number; wordCount: number } | null {
+  /** Where each distinct word of `query` matches (up to MAX_QUERY_WORDS), rarest first; null when it has no word. */
+  #wordPostings(query: string): WordPostings[] | null {
     const words = [...new Set(queryWords(query))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return null;
-
     const perWord = words.map((word) => this.#postings(word));
     // The rarest word first keeps the candidate set small from the start.
-    perWord.sort((a, b) => a.size - b.size);
+    return perWord.sort((a, b) => a.size - b.size);
+  }
 
+  /**
+   * Whether levelSearch.ts finds the matches for less than walking the postings: it reads a few
+   * bitsets per level, and the postings that have none, where #intersect reads every posting
+   * and ranks every match. Measured on the benchmark's 10x tours, a posting walked costs about
+   * as much as four bitset words read; three keeps words where both are close on the walk.
+   */
+  #costsLessAsBitsets(perWord: readonly WordPostings[]): boolean {
+    let bitsetCost = 0;
+    let size = 0;
+    for (const word of perWord) {
+      bitsetCost += word.bitsetCost;
+      size += word.size;
+    }
+    return bitsetCost < 3 * size;
+  }
+
+  /**
+   * Finds the documents matching every word: they are the first `count` entries of #candidates,
+   * and marked with `stamp` in #mark, their match ranks in #ranks.
+   */
+  #intersect(perWord: readonly WordPostings[]): { count: number; stamp: number; wordCount: number } {
     let count = 0;
     let previous = 0;
     // Each word takes a fresh stamp; start over before they could run out mid-search. Stamps
@@ -217,7 +272,7 @@ class FuzzyTextIndex implements TextIndex {
       previous = current;
       if (count === 0) break;
     }
-    return { count, stamp: previous, wordCount: words.length };
+    return { count, stamp: previous, wordCount: perWord.length };
   }
 
   /** Lists the positions of `ids` not yet marked with `stamp` as candidates from `count` on, with their tier and score. */
@@ -225,7 +280,7 @@ class FuzzyTextIndex implements TextIndex {
     const mark = this.#mark;
     const ranks = this.#ranks;
     const candidates = this.#candidates;
-    const rank = (tier << WORST_TIER_SHIFT) | (tier << TIER_SUM_SHIFT) | score;
+    const rank = rankOf(tier, score);
     for (let i = 0; i < ids.length; i++) {
       const position = ids[i]!;
       if (mark[position] === stamp) continue;
@@ -244,14 +299,12 @@ class FuzzyTextIndex implements TextIndex {
     const mark = this.#mark;
     const ranks = this.#ranks;
     const candidates = this.#candidates;
-    const worst = tier << WORST_TIER_SHIFT;
-    const sums = (tier << TIER_SUM_SHIFT) | score;
+    const match = rankOf(tier, score);
     for (let i = 0; i < ids.length; i++) {
       const position = ids[i]!;
       if (mark[position] !== previous) continue;
       mark[position] = stamp;
-      const rank = ranks[position]!;
-      ranks[position] = Math.max(rank & ~SUMS, worst) | ((rank & SUMS) + sums);
+      ranks[position] = addMatch(ranks[position]!, match);
       candidates[count++] = position;
     }
     return count;
@@ -434,17 +487,54 @@ class FuzzyTextIndex implements TextIndex {
     }
     const tiers: Buckets[][] = [];
     let size = 0;
+    // Per level (tier and score with postings), a pass over two bitsets and one per postings
+    // read as a bitset; a posting read one by one costs about a bitset word.
+    let bitsetCost = 0;
+    const bitsetWords = wordCount(this.#mark.length);
     for (let f = 0; f < this.#fields.length; f++) {
+      const levels = new Uint8Array(RESOLUTION * KINDS);
       for (let kind = 0; kind < KINDS; kind++) tiers.push([]);
       for (const { term, kind } of matches) {
         const buckets = this.#fields[f]!.search(term, { resolve: false }).result as Buckets;
         if (buckets.length === 0) continue;
         tiers[KINDS * f + kind]!.push(buckets);
-        for (const ids of buckets) size += ids?.length ?? 0;
+        buckets.forEach((ids, score) => {
+          if (!ids) return;
+          size += ids.length;
+          levels[RESOLUTION * kind + score] = 1;
+          bitsetCost += this.#bitsets.has(ids) ? bitsetWords : ids.length;
+        });
       }
+      for (const level of levels) bitsetCost += 2 * level * bitsetWords;
     }
-    return { tiers, size };
+    return { tiers, size, bitsetCost };
   }
+}
+
+/** The packed rank of a word's match of a tier and score. */
+function rankOf(tier: number, score: number): number {
+  return (tier << WORST_TIER_SHIFT) | (tier << TIER_SUM_SHIFT) | score;
+}
+
+/** The packed rank of a document's matches, `rank`, with one more word's match (a packed rank). */
+function addMatch(rank: number, match: number): number {
+  return Math.max(rank & ~SUMS, match & ~SUMS) | ((rank & SUMS) + (match & SUMS));
+}
+
+/** A word's postings as levels (levelSearch.ts): one per tier and score, best first. */
+function levelsOf({ tiers }: WordPostings): Level[] {
+  const levels: Level[] = [];
+  for (let tier = 0; tier < tiers.length; tier++) {
+    for (let score = 0; score < RESOLUTION; score++) {
+      const postings: (readonly number[])[] = [];
+      for (const buckets of tiers[tier]!) {
+        const ids = buckets[score];
+        if (ids && ids.length > 0) postings.push(ids);
+      }
+      if (postings.length > 0) levels.push({ rank: rankOf(tier, score), postings });
+    }
+  }
+  return levels;
 }
 
 /** Whether a match (packed rank and position) ranks before another. */

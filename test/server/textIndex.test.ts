@@ -424,6 +424,16 @@ describe('createTextIndex', () => {
       }
     });
 
+    it('finds nothing when one word is found nowhere, however common the others', () => {
+      for (const query of ['lorem zzzzz', 'zzzzz alpen lorem', 'alpen wanderung qqqq']) {
+        // A search before leaves its sets behind in the index's scratch space.
+        expect(index.search('berg alpen lorem', { end: 20 })!.total).toBeGreaterThan(0);
+        for (const end of [1, 20, undefined]) expect(index.search(query, { end }), `${query}, end ${end}`).toEqual({ total: 0, positions: [] });
+        expect(index.search(query, { filter: filters[0]!.sets, end: 20 }), query).toEqual({ total: 0, positions: [] });
+        expect(index.matchSet(query), query).toEqual(positionSetOf(docs.length, []));
+      }
+    });
+
     it('gives the set of all matches for callers that order them otherwise', () => {
       for (const query of QUERIES) {
         expect(index.matchSet(query), query).toEqual(positionSetOf(docs.length, index.search(query)!.positions));
