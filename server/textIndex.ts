@@ -7,8 +7,8 @@
  * more, a document word one edit away from it (insertion, deletion, substitution or swap of
  * two neighbours). A document matches when every query word matches one of its words.
  *
- * FlexSearch ("strict" tokenizer, one index per field) holds the postings of each word with
- * its position score (https://github.com/nextapps-de/flexsearch). Prefixes are expanded
+ * FlexSearch ("strict" tokenizer, one index per field) builds the postings of each word with
+ * its position score, which are taken out of it once built (https://github.com/nextapps-de/flexsearch). Prefixes are expanded
  * through the sorted vocabulary, and typos through a map of single-letter deletions
  * (SymSpell, edit distance 1: https://github.com/wolfgarbe/SymSpell). Indexing every
  * prefix with FlexSearch's "forward" tokenizer instead took 7 times longer to build.
@@ -115,25 +115,26 @@ export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>
       fields[f]!.add(position, words.join(' '));
     }
   });
-  return new FuzzyTextIndex(docs.length, fields, [...vocabulary].sort(), createTypoFinder(vocabulary), denseBitsets(docs.length, fields, vocabulary));
-}
 
-/**
- * The postings (of one word's score in one field) held by as many positions as a bitset has
- * words, or more, as bitsets, for levelSearch.ts: reading one then costs less than reading the
- * positions, and it takes at most 4 bytes per position (a few hundred kB for 20,000 tours).
- */
-function denseBitsets(size: number, fields: readonly Index[], vocabulary: ReadonlySet<string>): Map<readonly number[], PositionSet> {
-  const bitsets = new Map<readonly number[], PositionSet>();
+  // FlexSearch's postings of every word, taken once, in the order of the sorted words: a
+  // search of them by word costs 0.18 µs, mostly its options, and a one-letter prefix reads
+  // those of thousands of words. The postings held by as many positions as a bitset has
+  // words, or more, are bitsets too, for levelSearch.ts: reading one then costs less than
+  // reading the positions, and it takes at most 4 bytes per position (a few hundred kB for
+  // 20,000 tours).
+  const size = docs.length;
   const dense = Math.max(1, wordCount(size));
-  for (const field of fields) {
-    for (const term of vocabulary) {
-      for (const ids of field.search(term, { resolve: false }).result as Buckets) {
-        if (ids && ids.length >= dense) bitsets.set(ids, positionSetOf(size, ids));
-      }
+  const terms = [...vocabulary].sort();
+  const postings: Buckets[] = [];
+  const bitsets = new Map<readonly number[], PositionSet>();
+  for (const term of terms) {
+    for (const field of fields) {
+      const buckets = field.search(term, { resolve: false }).result as Buckets;
+      postings.push(buckets);
+      for (const ids of buckets) if (ids && ids.length >= dense) bitsets.set(ids, positionSetOf(size, ids));
     }
   }
-  return bitsets;
+  return new FuzzyTextIndex(size, fieldCount, terms, postings, createTypoFinder(vocabulary), bitsets);
 }
 
 function splitOnSpaces(text: string): string[] {
@@ -154,9 +155,11 @@ interface WordPostings {
 }
 
 class FuzzyTextIndex implements TextIndex {
-  readonly #fields: Index[];
+  readonly #fieldCount: number;
   /** Every indexed word, sorted, so the words with a given prefix are a contiguous run. */
   readonly #terms: readonly string[];
+  /** The postings of #terms[i] in field f at i × field count + f (none: an empty list). */
+  readonly #termPostings: readonly Buckets[];
   readonly #typos: (word: string) => string[];
   // Scratch state per position, reused across searches (search is synchronous). A position
   // matches the words seen so far while mark[position] equals the latest word's stamp,
@@ -177,8 +180,16 @@ class FuzzyTextIndex implements TextIndex {
   readonly #bitsets: ReadonlyMap<readonly number[], PositionSet>;
   readonly #levelSearch: LevelSearch;
 
-  constructor(size: number, fields: Index[], terms: readonly string[], typos: (word: string) => string[], bitsets: ReadonlyMap<readonly number[], PositionSet>) {
-    this.#fields = fields;
+  constructor(
+    size: number,
+    fieldCount: number,
+    terms: readonly string[],
+    termPostings: readonly Buckets[],
+    typos: (word: string) => string[],
+    bitsets: ReadonlyMap<readonly number[], PositionSet>,
+  ) {
+    this.#fieldCount = fieldCount;
+    this.#termPostings = termPostings;
     this.#bitsets = bitsets;
     this.#levelSearch = new LevelSearch(size, bitsets, addMatch);
     this.#terms = terms;
@@ -336,7 +347,7 @@ class FuzzyTextIndex implements TextIndex {
   #rank(count: number, stamp: number, wordCount: number, end: number): ArrayLike<number> {
     const ranks = this.#ranks;
     const size = this.#mark.length;
-    const tierCount = KINDS * this.#fields.length;
+    const tierCount = KINDS * this.#fieldCount;
     const tierSpan = (tierCount - 1) * wordCount + 1;
     const scoreSpan = (RESOLUTION - 1) * wordCount + 1;
     const keyCount = tierCount * tierSpan * scoreSpan;
@@ -476,37 +487,40 @@ class FuzzyTextIndex implements TextIndex {
 
   #postings(word: string): WordPostings {
     const terms = this.#terms;
-    const matches: Array<{ term: string; kind: number }> = [];
+    // Indexes into #terms of the words matched, and how.
+    const matches: Array<{ at: number; kind: number }> = [];
     for (let i = lowerBound(terms, word); i < terms.length && terms[i]!.startsWith(word); i++) {
-      matches.push({ term: terms[i]!, kind: terms[i] === word ? EXACT : PREFIX });
+      matches.push({ at: i, kind: terms[i] === word ? EXACT : PREFIX });
     }
     if (word.length >= MIN_TYPO_WORD_LENGTH) {
       for (const term of this.#typos(word)) {
-        if (!term.startsWith(word)) matches.push({ term, kind: TYPO });
+        if (!term.startsWith(word)) matches.push({ at: lowerBound(terms, term), kind: TYPO });
       }
     }
-    const tiers: Buckets[][] = [];
+    const tierCount = KINDS * this.#fieldCount;
+    const tiers: Buckets[][] = Array.from({ length: tierCount }, () => []);
     let size = 0;
     // Per level (tier and score with postings), a pass over two bitsets and one per postings
     // read as a bitset; a posting read one by one costs about a bitset word.
     let bitsetCost = 0;
     const bitsetWords = wordCount(this.#mark.length);
-    for (let f = 0; f < this.#fields.length; f++) {
-      const levels = new Uint8Array(RESOLUTION * KINDS);
-      for (let kind = 0; kind < KINDS; kind++) tiers.push([]);
-      for (const { term, kind } of matches) {
-        const buckets = this.#fields[f]!.search(term, { resolve: false }).result as Buckets;
+    const levels = new Uint8Array(RESOLUTION * tierCount);
+    for (const { at, kind } of matches) {
+      for (let f = 0; f < this.#fieldCount; f++) {
+        const buckets = this.#termPostings[at * this.#fieldCount + f]!;
         if (buckets.length === 0) continue;
-        tiers[KINDS * f + kind]!.push(buckets);
-        buckets.forEach((ids, score) => {
-          if (!ids) return;
+        const tier = KINDS * f + kind;
+        tiers[tier]!.push(buckets);
+        for (let score = 0; score < buckets.length; score++) {
+          const ids = buckets[score];
+          if (!ids) continue;
           size += ids.length;
-          levels[RESOLUTION * kind + score] = 1;
+          levels[RESOLUTION * tier + score] = 1;
           bitsetCost += this.#bitsets.has(ids) ? bitsetWords : ids.length;
-        });
+        }
       }
-      for (const level of levels) bitsetCost += 2 * level * bitsetWords;
     }
+    for (const level of levels) bitsetCost += 2 * level * bitsetWords;
     return { tiers, size, bitsetCost };
   }
 }
