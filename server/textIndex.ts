@@ -8,10 +8,11 @@
  * two neighbours). A document matches when every query word matches one of its words.
  *
  * FlexSearch ("strict" tokenizer, one index per field) builds the postings of each word with
- * its position score, which are taken out of it once built (https://github.com/nextapps-de/flexsearch). Prefixes are expanded
- * through the sorted vocabulary, and typos through a map of single-letter deletions
- * (SymSpell, edit distance 1: https://github.com/wolfgarbe/SymSpell). Indexing every
- * prefix with FlexSearch's "forward" tokenizer instead took 7 times longer to build.
+ * its position score (https://github.com/nextapps-de/flexsearch), taken out of it once built.
+ * Prefixes are expanded through the sorted vocabulary, and typos through a map of
+ * single-letter deletions (SymSpell, edit distance 1: https://github.com/wolfgarbe/SymSpell).
+ * Indexing every prefix with FlexSearch's "forward" tokenizer instead took 7 times longer to
+ * build.
  *
  * The matches are found by walking the postings one by one, or, when the words are found in
  * so many documents that reading sets of them 32 at a time costs less, by levelSearch.ts.
