@@ -104,7 +104,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'tours-q-broad',
     description:
-      '`tours` full-text `q` with two words found in most tours ("unterwegs aufstieg"), de-CH, 20 × 5 fields: the costliest search, where the server rather than the load generator needs the CPU',
+      '`tours` full-text `q` with two words found in most tours ("unterwegs aufstieg"), de-CH, 20 × 5 fields',
     method: 'POST',
     requests: () => [
       post(
@@ -113,6 +113,21 @@ export const SCENARIOS: readonly Scenario[] = [
   tours(q: $q, locale: "de-CH", limit: 20) { total data { id name routeType difficulty duration } }
 }`,
         { q: 'unterwegs aufstieg' },
+      ),
+    ],
+  },
+  {
+    name: 'attractions-prefix',
+    description:
+      '`attractions` as a search box asks after one keystroke ("s"), en-CH, 10 × 2 fields: the costliest search, a prefix of the thousands of words that start with it, where the server rather than the load generator needs the CPU',
+    method: 'POST',
+    requests: () => [
+      post(
+        'TypeaheadAttractions',
+        `query TypeaheadAttractions($q: String!) {
+  attractions(q: $q, locale: "en-CH", limit: 10) { total data { id name } }
+}`,
+        { q: 's' },
       ),
     ],
   },

@@ -14,6 +14,15 @@
 
 import { bitCount, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
 
+/**
+ * Whether postings of `length` positions among `size` documents are worth holding as a bitset
+ * too: when they are as many as the bitset's words, or more, reading it costs less than reading
+ * them, and it takes at most 4 bytes per position.
+ */
+export function holdsAsBitset(length: number, size: number): boolean {
+  return length > 0 && length >= wordCount(size);
+}
+
 /** One level of a query word: its packed match rank (textIndex.ts) and the postings that reach it. */
 export interface Level {
   rank: number;
@@ -31,7 +40,8 @@ interface Combination {
 export class LevelSearch {
   /** 32-bit words per bitset. */
   readonly #setLength: number;
-  /** Precomputed bitsets of postings that are long enough to be read faster as one. */
+  readonly #size: number;
+  /** The bitsets of the postings that {@link holdsAsBitset}. */
   readonly #bitsets: ReadonlyMap<readonly number[], PositionSet>;
   /** A document's rank from the ranks of its matches so far and of one more word's match. */
   readonly #combine: (rank: number, next: number) => number;
@@ -43,11 +53,11 @@ export class LevelSearch {
 
   /**
    * @param size the number of documents
-   * @param bitsets postings as bitsets, where the index holds them so (any postings may be
-   *   missing: those are read one by one)
+   * @param bitsets postings as bitsets, where {@link holdsAsBitset} (others are read one by one)
    * @param combine see #combine; must grow strictly with either argument
    */
   constructor(size: number, bitsets: ReadonlyMap<readonly number[], PositionSet>, combine: (rank: number, next: number) => number) {
+    this.#size = size;
     this.#setLength = wordCount(size);
     this.#bitsets = bitsets;
     this.#combine = combine;
@@ -192,7 +202,7 @@ export class LevelSearch {
     const W = this.#setLength;
     for (let p = 0; p < postings.length; p++) {
       const ids = postings[p]!;
-      const bitset = this.#bitsets.get(ids);
+      const bitset = holdsAsBitset(ids.length, this.#size) ? this.#bitsets.get(ids) : undefined;
       if (bitset && p === 0) scratch.set(bitset, at);
       else if (bitset) for (let i = 0; i < W; i++) scratch[at + i]! |= bitset[i]!;
       else {

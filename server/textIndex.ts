@@ -19,8 +19,8 @@
  */
 
 import { Index } from 'flexsearch';
-import { hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
-import { LevelSearch, type Level } from './levelSearch.ts';
+import { bitCount, hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
+import { holdsAsBitset, LevelSearch, type Level } from './levelSearch.ts';
 
 /** A search over the documents given to {@link createTextIndex}. */
 export interface TextIndex {
@@ -117,25 +117,52 @@ export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>
     }
   });
 
-  // FlexSearch's postings of every word, taken once, in the order of the sorted words: a
-  // search of them by word costs 0.18 µs, mostly its options, and a one-letter prefix reads
-  // those of thousands of words. The postings held by as many positions as a bitset has
-  // words, or more, are bitsets too, for levelSearch.ts: reading one then costs less than
-  // reading the positions, and it takes at most 4 bytes per position (a few hundred kB for
-  // 20,000 tours).
+  // FlexSearch's postings of every word, taken once, in the order of the sorted words, with
+  // what a search weighs them by: a search of FlexSearch costs 0.18 µs a word, mostly its
+  // options, and a one-letter prefix reads the postings of thousands of words. Long postings
+  // are bitsets too, for levelSearch.ts (a few hundred kB for 20,000 tours).
   const size = docs.length;
-  const dense = Math.max(1, wordCount(size));
   const terms = [...vocabulary].sort();
-  const postings: Buckets[] = [];
+  const postings: TermPostings = {
+    buckets: [],
+    sizes: new Int32Array(terms.length * fieldCount),
+    readCosts: new Int32Array(terms.length * fieldCount),
+    scores: new Uint16Array(terms.length * fieldCount),
+  };
   const bitsets = new Map<readonly number[], PositionSet>();
   for (const term of terms) {
     for (const field of fields) {
+      const at = postings.buckets.length;
       const buckets = field.search(term, { resolve: false }).result as Buckets;
-      postings.push(buckets);
-      for (const ids of buckets) if (ids && ids.length >= dense) bitsets.set(ids, positionSetOf(size, ids));
+      postings.buckets.push(buckets);
+      buckets.forEach((ids, score) => {
+        if (!ids || ids.length === 0) return;
+        postings.sizes[at]! += ids.length;
+        postings.scores[at]! |= 1 << score;
+        if (holdsAsBitset(ids.length, size)) {
+          bitsets.set(ids, positionSetOf(size, ids));
+          postings.readCosts[at]! += wordCount(size);
+        } else {
+          postings.readCosts[at]! += ids.length;
+        }
+      });
     }
   }
   return new FuzzyTextIndex(size, fieldCount, terms, postings, createTypoFinder(vocabulary), bitsets);
+}
+
+/**
+ * The postings of every word in every field, word by word in sorted order, field by field:
+ * entry i × field count + f is word i's in field f. Besides FlexSearch's buckets, per entry its
+ * number of positions, what reading them costs levelSearch.ts (in bitset words: the bitset's
+ * length where it holds one, else a word per position), and its scores (bit `score` set when
+ * that bucket has positions).
+ */
+interface TermPostings {
+  buckets: Buckets[];
+  sizes: Int32Array;
+  readCosts: Int32Array;
+  scores: Uint16Array;
 }
 
 function splitOnSpaces(text: string): string[] {
@@ -146,11 +173,13 @@ function splitOnSpaces(text: string): string[] {
 type Buckets = ReadonlyArray<readonly number[] | undefined>;
 
 /**
- * Where one query word matches: postings per tier (KINDS × field + kind), their total length,
- * and what reading them as bitsets would cost (in 32-bit words, see #costsLessAsBitsets).
+ * Where one query word matches: postings per tier (KINDS × field + kind) and the scores they
+ * have per tier (bit `score` set when one has that bucket), their total length, and what
+ * reading them as bitsets would cost (in 32-bit words, see #costsLessAsBitsets).
  */
 interface WordPostings {
   tiers: Buckets[][];
+  scores: Uint16Array;
   size: number;
   bitsetCost: number;
 }
@@ -159,8 +188,7 @@ class FuzzyTextIndex implements TextIndex {
   readonly #fieldCount: number;
   /** Every indexed word, sorted, so the words with a given prefix are a contiguous run. */
   readonly #terms: readonly string[];
-  /** The postings of #terms[i] in field f at i × field count + f (none: an empty list). */
-  readonly #termPostings: readonly Buckets[];
+  readonly #termPostings: TermPostings;
   readonly #typos: (word: string) => string[];
   // Scratch state per position, reused across searches (search is synchronous). A position
   // matches the words seen so far while mark[position] equals the latest word's stamp,
@@ -178,20 +206,18 @@ class FuzzyTextIndex implements TextIndex {
   /** Scratch of #best: its heap, a packed rank and a position per entry. */
   readonly #heap = new Int32Array(2 * MAX_HEAP_END);
 
-  readonly #bitsets: ReadonlyMap<readonly number[], PositionSet>;
   readonly #levelSearch: LevelSearch;
 
   constructor(
     size: number,
     fieldCount: number,
     terms: readonly string[],
-    termPostings: readonly Buckets[],
+    termPostings: TermPostings,
     typos: (word: string) => string[],
     bitsets: ReadonlyMap<readonly number[], PositionSet>,
   ) {
     this.#fieldCount = fieldCount;
     this.#termPostings = termPostings;
-    this.#bitsets = bitsets;
     this.#levelSearch = new LevelSearch(size, bitsets, addMatch);
     this.#terms = terms;
     this.#typos = typos;
@@ -498,31 +524,28 @@ class FuzzyTextIndex implements TextIndex {
         if (!term.startsWith(word)) matches.push({ at: lowerBound(terms, term), kind: TYPO });
       }
     }
-    const tierCount = KINDS * this.#fieldCount;
+    const fieldCount = this.#fieldCount;
+    const tierCount = KINDS * fieldCount;
     const tiers: Buckets[][] = Array.from({ length: tierCount }, () => []);
+    const scores = new Uint16Array(tierCount);
+    const postings = this.#termPostings;
     let size = 0;
-    // Per level (tier and score with postings), a pass over two bitsets and one per postings
-    // read as a bitset; a posting read one by one costs about a bitset word.
+    // Reading the postings, and per level (tier and score with postings) a pass over two bitsets.
     let bitsetCost = 0;
-    const bitsetWords = wordCount(this.#mark.length);
-    const levels = new Uint8Array(RESOLUTION * tierCount);
     for (const { at, kind } of matches) {
-      for (let f = 0; f < this.#fieldCount; f++) {
-        const buckets = this.#termPostings[at * this.#fieldCount + f]!;
-        if (buckets.length === 0) continue;
+      for (let f = 0; f < fieldCount; f++) {
+        const entry = at * fieldCount + f;
+        if (postings.scores[entry] === 0) continue;
         const tier = KINDS * f + kind;
-        tiers[tier]!.push(buckets);
-        for (let score = 0; score < buckets.length; score++) {
-          const ids = buckets[score];
-          if (!ids) continue;
-          size += ids.length;
-          levels[RESOLUTION * tier + score] = 1;
-          bitsetCost += this.#bitsets.has(ids) ? bitsetWords : ids.length;
-        }
+        tiers[tier]!.push(postings.buckets[entry]!);
+        scores[tier]! |= postings.scores[entry]!;
+        size += postings.sizes[entry]!;
+        bitsetCost += postings.readCosts[entry]!;
       }
     }
-    for (const level of levels) bitsetCost += 2 * level * bitsetWords;
-    return { tiers, size, bitsetCost };
+    const bitsetWords = wordCount(this.#mark.length);
+    for (const tierScores of scores) bitsetCost += 2 * bitCount(tierScores) * bitsetWords;
+    return { tiers, scores, size, bitsetCost };
   }
 }
 
@@ -537,17 +560,21 @@ function addMatch(rank: number, match: number): number {
 }
 
 /** A word's postings as levels (levelSearch.ts): one per tier and score, best first. */
-function levelsOf({ tiers }: WordPostings): Level[] {
+function levelsOf({ tiers, scores }: WordPostings): Level[] {
   const levels: Level[] = [];
   for (let tier = 0; tier < tiers.length; tier++) {
-    for (let score = 0; score < RESOLUTION; score++) {
-      const postings: (readonly number[])[] = [];
-      for (const buckets of tiers[tier]!) {
+    if (scores[tier] === 0) continue;
+    // One pass over the tier's postings, which a prefix makes thousands.
+    const byScore: (readonly number[])[][] = Array.from({ length: RESOLUTION }, () => []);
+    for (const buckets of tiers[tier]!) {
+      for (let score = 0; score < buckets.length; score++) {
         const ids = buckets[score];
-        if (ids && ids.length > 0) postings.push(ids);
+        if (ids && ids.length > 0) byScore[score]!.push(ids);
       }
-      if (postings.length > 0) levels.push({ rank: rankOf(tier, score), postings });
     }
+    byScore.forEach((postings, score) => {
+      if (postings.length > 0) levels.push({ rank: rankOf(tier, score), postings });
+    });
   }
   return levels;
 }
