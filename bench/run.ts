@@ -37,8 +37,8 @@ const HELP = `npm run bench [-- options]
   --cpu-duration S      seconds per side of the CPU-per-answer run at a fixed rate, after a
                         one-worker scenario's rounds (default 3; 1.5 with --quick; 0 skips it)
   --scales 1,10         datasets: 1 is data/, N is bench/data/xN (generated when missing)
-  --scenarios a,b       only these scenarios (activities, tours-near, tours-q-broad, attractions-q,
-                        station, mix, activities-get)
+  --scenarios a,b       only these scenarios (activities, tours-near, tours-q-broad,
+                        attractions-prefix, attractions-q, station, mix, activities-get)
   --no-http             skip the HTTP scenarios
   --no-micro            skip the in-process figures
   --regenerate          regenerate the scaled datasets
