@@ -67,8 +67,12 @@ export class LevelSearch {
    * The documents that match every word, in `filter` (null: all): their number, and the first
    * `end` in rank order, equal ranks by position.
    * @param words per query word, its levels best first, their ranks ascending
+   * @param budget bitset words it may read combining levels. Most combinations may hold no
+   *   match at all (ten words, each in most documents at a different place in each), and there
+   *   can be billions of them.
+   * @returns null once it has read `budget` words and the page is not full yet
    */
-  search(words: ReadonlyArray<readonly Level[]>, filter: Intersection | null, end: number): { total: number; positions: number[] } {
+  search(words: ReadonlyArray<readonly Level[]>, filter: Intersection | null, end: number, budget: number): { total: number; positions: number[] } | null {
     const { levels, matches, total } = this.#levels(words, filter);
     const positions: number[] = [];
     if (total === 0) return { total, positions };
@@ -100,12 +104,15 @@ export class LevelSearch {
     // The matches are no longer needed: their bitset holds the documents of one rank when
     // several combinations have it, to be taken by position.
     const group = matches;
+    let spent = 0;
     while (pending.size > 0 && positions.length < end) {
       const rank = pending.top.rank;
       const combinations: Combination[] = [];
       while (pending.size > 0 && pending.top.rank === rank) {
         const combination = pending.pop();
         combinations.push(combination);
+        spent += length * W;
+        if (spent > budget) return null;
         // Each combination is pushed once, by the parent that increased its last nonzero
         // index; it ranks after its parent since ranks grow with every level index.
         for (let w = combination.last; w < length; w++) {

@@ -175,7 +175,7 @@ type Buckets = ReadonlyArray<readonly number[] | undefined>;
 /**
  * Where one query word matches: postings per tier (KINDS × field + kind) and the scores they
  * have per tier (bit `score` set when one has that bucket), their total length, and what
- * reading them as bitsets would cost (in 32-bit words, see #costsLessAsBitsets).
+ * reading them as bitsets would cost (in 32-bit words, see #costs).
  */
 interface WordPostings {
   tiers: Buckets[][];
@@ -231,8 +231,12 @@ class FuzzyTextIndex implements TextIndex {
     if (perWord === null) return null;
     const { filter = null } = options;
     // A page is read off levels only while short: each of its ranks costs a pass over bitsets.
-    if (options.end !== undefined && options.end <= MAX_HEAP_END && this.#costsLessAsBitsets(perWord)) {
-      return this.#levelSearch.search(perWord.map(levelsOf), filter, options.end);
+    const costs = this.#costs(perWord);
+    if (options.end !== undefined && options.end <= MAX_HEAP_END && costs.bitsets < costs.walk) {
+      // The levels give up once they have cost what the walk would have, which words whose
+      // levels rarely meet can make them do, and the walk takes over.
+      const found = this.#levelSearch.search(perWord.map(levelsOf), filter, options.end, costs.walk - costs.bitsets);
+      if (found !== null) return found;
     }
     const found = this.#intersect(perWord);
     const total = filter === null ? found.count : this.#keepOnly(filter, found.count);
@@ -244,7 +248,8 @@ class FuzzyTextIndex implements TextIndex {
   matchSet(query: string): PositionSet | null {
     const perWord = this.#wordPostings(query);
     if (perWord === null) return null;
-    if (this.#costsLessAsBitsets(perWord)) return this.#levelSearch.matchSet(perWord.map(levelsOf));
+    const costs = this.#costs(perWord);
+    if (costs.bitsets < costs.walk) return this.#levelSearch.matchSet(perWord.map(levelsOf));
     const found = this.#intersect(perWord);
     return positionSetOf(this.#mark.length, this.#candidates.subarray(0, found.count));
   }
@@ -259,19 +264,20 @@ class FuzzyTextIndex implements TextIndex {
   }
 
   /**
-   * Whether levelSearch.ts finds the matches for less than walking the postings: it reads a few
-   * bitsets per level, and the postings that have none, where #intersect reads every posting
-   * and ranks every match. Measured on the benchmark's 10x tours, a posting walked costs about
-   * as much as four bitset words read; three keeps words where both are close on the walk.
+   * What finding the matches costs, in bitset words read: by levelSearch.ts, which reads a few
+   * bitsets per level and the postings that have none, before it combines levels; and by
+   * walking the postings (#intersect), which reads every posting and ranks every match.
+   * Measured on the benchmark's 10x tours, a posting walked costs about as much as four bitset
+   * words read; three keeps words where both are close on the walk.
    */
-  #costsLessAsBitsets(perWord: readonly WordPostings[]): boolean {
-    let bitsetCost = 0;
+  #costs(perWord: readonly WordPostings[]): { bitsets: number; walk: number } {
+    let bitsets = 0;
     let size = 0;
     for (const word of perWord) {
-      bitsetCost += word.bitsetCost;
+      bitsets += word.bitsetCost;
       size += word.size;
     }
-    return bitsetCost < 3 * size;
+    return { bitsets, walk: 3 * size };
   }
 
   /**

@@ -434,6 +434,26 @@ describe('createTextIndex', () => {
       }
     });
 
+    it('ranks the few documents with ten common words, each at another place in each document', () => {
+      // Every word is in 90 % of the documents, at every place, but all ten only in ten of them,
+      // each word one place further along in each: the best ranks that ten words' places could
+      // combine to hold none of those, and there are billions of such combinations.
+      const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+      const rotated = (shift: number, skip: number | null) =>
+        Array.from({ length: WORDS.length }, (_, i) => WORDS[(i + shift) % WORDS.length]!).filter((word) => word !== (skip === null ? null : WORDS[skip])).join(' ');
+      const docs = Array.from({ length: 3000 }, (_, i): Doc => [i % 300 === 7 ? rotated(Math.floor(i / 300), null) : rotated(i % 7, i % 10), null]);
+      const manyWords = createTextIndex(docs);
+      const query = WORDS.join(' ');
+      const all = Array.from(manyWords.search(query)!.positions);
+      expect(all).toHaveLength(10);
+      for (const end of [1, 5, 20]) {
+        expect(manyWords.search(query, { end }), `end ${end}`).toEqual({ total: 10, positions: all.slice(0, end) });
+      }
+      const kept = (p: number) => p % 600 === 7 || p % 2 === 0;
+      const filter = positionSetOf(docs.length, docs.map((_, p) => p).filter(kept));
+      expect(manyWords.search(query, { filter: [filter], end: 20 })).toEqual({ total: 5, positions: all.filter(kept) });
+    });
+
     it('gives the set of all matches for callers that order them otherwise', () => {
       for (const query of QUERIES) {
         expect(index.matchSet(query), query).toEqual(positionSetOf(docs.length, index.search(query)!.positions));
