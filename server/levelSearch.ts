@@ -17,7 +17,7 @@ import { bitCount, wordCount, type Intersection, type PositionSet } from './filt
 /**
  * Whether postings of `length` positions among `size` documents are worth holding as a bitset
  * too: when they are as many as the bitset's words, or more, reading it costs less than reading
- * them, and it takes at most 4 bytes per position.
+ * them, and its words take at most 4 bytes per position.
  */
 export function holdsAsBitset(length: number, size: number): boolean {
   return length > 0 && length >= wordCount(size);
