@@ -93,14 +93,14 @@ export class LevelSearch {
       }
     }
 
-    const rankOf = (indexes: number[]) => {
+    const rankOfCombination = (indexes: number[]) => {
       let rank = levels[0]![indexes[0]!]!.rank;
       for (let w = 1; w < length; w++) rank = this.#combine(rank, levels[w]![indexes[w]!]!.rank);
       return rank;
     };
     const first = new Array<number>(length).fill(0);
     const pending = new CombinationHeap();
-    pending.push({ rank: rankOf(first), levels: first, last: 0 });
+    pending.push({ rank: rankOfCombination(first), levels: first, last: 0 });
     // The matches are no longer needed: their bitset holds the documents of one rank when
     // several combinations have it, to be taken by position.
     const group = matches;
@@ -119,7 +119,7 @@ export class LevelSearch {
           if (combination.levels[w]! + 1 === levels[w]!.length) continue;
           const next = combination.levels.slice();
           next[w]!++;
-          pending.push({ rank: rankOf(next), levels: next, last: w });
+          pending.push({ rank: rankOfCombination(next), levels: next, last: w });
         }
       }
       let at = combinations[0]!.levels.map((index, w) => levels[w]![index]!.at);
