@@ -141,10 +141,22 @@ export class LevelSearch {
     return { total, positions };
   }
 
-  /** The set of the documents that match every word (see {@link search}). */
-  matchSet(words: ReadonlyArray<readonly Level[]>): PositionSet {
-    const { matches } = this.#levels(words, null);
-    return this.#scratch.slice(matches, matches + this.#setLength);
+  /**
+   * The set of the documents that match every word (see {@link search}): in no order, so without
+   * levels, the intersection of each word's union of postings.
+   * @param words per query word, every posting of it
+   */
+  matchSet(words: ReadonlyArray<ReadonlyArray<readonly number[]>>): PositionSet {
+    const W = this.#setLength;
+    const matches = new Uint32Array(W);
+    if (this.#scratch.length < W) this.#scratch = new Uint32Array(W);
+    const scratch = this.#scratch;
+    for (let w = 0; w < words.length; w++) {
+      if (words[w]!.length === 0) return matches.fill(0);
+      this.#union(words[w]!, 0);
+      for (let i = 0; i < W; i++) matches[i] = w === 0 ? scratch[i]! : matches[i]! & scratch[i]!;
+    }
+    return matches;
   }
 
   /**

@@ -249,7 +249,7 @@ class FuzzyTextIndex implements TextIndex {
     const perWord = this.#wordPostings(query);
     if (perWord === null) return null;
     const costs = this.#costs(perWord);
-    if (costs.bitsets < costs.walk) return this.#levelSearch.matchSet(perWord.map(levelsOf));
+    if (costs.bitsets < costs.walk) return this.#levelSearch.matchSet(perWord.map(allPostings));
     const found = this.#intersect(perWord);
     return positionSetOf(this.#mark.length, this.#candidates.subarray(0, found.count));
   }
@@ -563,6 +563,17 @@ function rankOf(tier: number, score: number): number {
 /** The packed rank of a document's matches, `rank`, with one more word's match (a packed rank). */
 function addMatch(rank: number, match: number): number {
   return Math.max(rank & ~SUMS, match & ~SUMS) | ((rank & SUMS) + (match & SUMS));
+}
+
+/** Every nonempty posting of a word. */
+function allPostings({ tiers }: WordPostings): (readonly number[])[] {
+  const postings: (readonly number[])[] = [];
+  for (const lists of tiers) {
+    for (const buckets of lists) {
+      for (const ids of buckets) if (ids && ids.length > 0) postings.push(ids);
+    }
+  }
+  return postings;
 }
 
 /** A word's postings as levels (levelSearch.ts): one per tier and score, best first. */
