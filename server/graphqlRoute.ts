@@ -20,6 +20,7 @@ import { endLater } from './endLater.ts';
 import { errorBody, formatError, isInternalError, type ErrorCode } from './formatError.ts';
 import type { HttpOptions, ServedSnapshot } from './http.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
+import { jsonBytes } from './jsonBytes.ts';
 import { createQueryChecker } from './limits.ts';
 import type { Metrics } from './metrics.ts';
 import { createOperationCache, type OperationCache } from './operationCache.ts';
@@ -332,8 +333,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       await sendText(req, res, 200, text, contentType, { 'content-type': contentType, 'cache-control': NO_STORE });
       return true;
     }
-    // No error, so no Error value for graphql-http's replacer to hide: plain JSON.stringify gives its bytes.
-    const bytes = utf8Bytes(JSON.stringify(result));
+    // No error, so no Error value for graphql-http's replacer to hide: plain JSON.stringify's bytes.
+    const bytes = jsonBytes(result);
     const facts = { label: operation.label, operationName: state.operationName, cost };
     const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
     if (entry && !persistence) responses!.alias(served, method, raw!, entry);

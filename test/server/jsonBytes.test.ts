@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonBytes } from '../../server/jsonBytes.ts';
+import { DEFAULT_SAMPLES_DIR } from '../../sync/fixtures/myswitzerland.ts';
+
+/** What jsonBytes promises: the bytes of JSON.stringify's text. */
+function expectStringifyBytes(value: object): void {
+  const expected = Buffer.from(JSON.stringify(value));
+  const bytes = jsonBytes(value);
+  if (bytes.equals(expected)) return;
+  // Where they differ, rather than two whole texts of up to megabytes.
+  let at = 0;
+  while (bytes[at] === expected[at]) at++;
+  const around = (of: Buffer) => of.subarray(Math.max(0, at - 40), at + 40).toString('utf8');
+  expect({ at, length: bytes.length, around: around(bytes) }).toEqual({ at, length: expected.length, around: around(expected) });
+}
+
+/** A deterministic sequence of numbers in [0, 1) (mulberry32). */
+function randomNumbers(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('jsonBytes', () => {
+  const strings: [string, string][] = [
+    ['empty', ''],
+    ['ASCII', 'act-1'],
+    ['Latin-1', 'Zürich, Genève, Château'],
+    ['two-byte (a dash above U+00FF)', 'Paragliding – Interlaken, CHF 120.–'],
+    ['astral (surrogate pairs)', 'Snow ❄️ and mountains 🏔️ 𝄞'],
+    ['a lone high surrogate', 'before \ud83c after'],
+    ['a lone high surrogate at the end', 'end \ud83c'],
+    ['a lone low surrogate', '\udfd4 start'],
+    ['two high surrogates and a low one', '\ud83c\ud83c\udfd4'],
+    ['quotes and backslashes', 'say "hi" \\ C:\\path\\'],
+    ['every control character, NUL and DEL', Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)).join('') + '\u007f'],
+    ['line and paragraph separators', 'a\u2028b\u2029c'],
+  ];
+  it.each(strings)('writes a string as JSON.stringify does: %s', (_name, text) => {
+    expectStringifyBytes({ [text]: text, list: [text] });
+  });
+
+  it('writes numbers, booleans and null as JSON.stringify does, non-finite numbers as null', () => {
+    expectStringifyBytes([0, -0, 1, -1, 1.5, 0.1 + 0.2, 1e21, 1e-7, 123456789012345680000, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity]);
+    expectStringifyBytes({ yes: true, no: false, nothing: null });
+  });
+
+  it('leaves out undefined values of objects and writes those of arrays and holes as null', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const value = { a: undefined, b: [undefined, , 1], c: 2 };
+    expectStringifyBytes(value);
+    expect(jsonBytes(value).toString()).toBe('{"b":[null,null,1],"c":2}');
+  });
+
+  it('writes keys in the order of JSON.stringify, integer-like keys first', () => {
+    expectStringifyBytes({ b: 1, 2: 'two', a: 3, 1: 'one', '': 'empty', 'x"y': 'quoted' });
+  });
+
+  it('writes objects without a prototype, as graphql-js builds its results', () => {
+    const data = Object.assign(Object.create(null) as object, { id: 'a', nested: Object.assign(Object.create(null) as object, { n: 1 }) });
+    expectStringifyBytes({ data });
+  });
+
+  it('writes empty and deeply nested objects and arrays', () => {
+    expectStringifyBytes({ a: {}, b: [], c: [[[]]], d: [{}] });
+    let deep: object = { leaf: 'ü' };
+    for (let i = 0; i < 150; i++) deep = i % 2 ? { next: deep } : [deep];
+    expectStringifyBytes(deep);
+  });
+
+  it('leaves to JSON.stringify what has toJSON, a class or a function in it', () => {
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+      get sum(): number {
+        return this.x + this.y;
+      }
+    }
+    expectStringifyBytes({ when: new Date(Date.UTC(2026, 10, 25)), custom: { toJSON: () => 'custom' }, point: new Point(1, 2) });
+    expectStringifyBytes({ map: new Map([[1, 2]]), fn: () => 1, sym: Symbol('s'), list: [() => 1, Symbol('t')] });
+    expectStringifyBytes({ boxed: [new String('s'), new Number(1), new Boolean(false)] });
+  });
+
+  it('throws as JSON.stringify throws on a cycle or a bigint', () => {
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = { again: cycle };
+    expect(() => jsonBytes(cycle)).toThrow(TypeError);
+    expect(() => jsonBytes({ big: 1n })).toThrow(TypeError);
+  });
+
+  it('writes answers larger than its scratch buffer, past the size it keeps, and small ones after them', () => {
+    // Control characters take six bytes each: 40,000 of them outgrow 64 KiB several times.
+    expectStringifyBytes({ escapes: '\u0001'.repeat(40_000) });
+    expectStringifyBytes({ escapes: '\u0001'.repeat(40_000), more: ['€'.repeat(400_000)] });
+    expectStringifyBytes({ small: 'ü' });
+  });
+
+  it('returns bytes of their own, which a later call does not overwrite', () => {
+    const first = jsonBytes({ text: 'first – answer' });
+    const second = jsonBytes({ text: 'SECOND – ANSWER, longer than the first' });
+    expect(first.toString()).toBe('{"text":"first – answer"}');
+    expect(second.toString()).toBe('{"text":"SECOND – ANSWER, longer than the first"}');
+  });
+
+  it('writes strings of random UTF-16 code units, surrogates and escapes among them, as JSON.stringify does', () => {
+    const random = randomNumbers(5);
+    // Weighted towards the ranges whose encoding differs: controls, ASCII, two and three bytes, surrogates.
+    const ranges = [
+      [0, 0x20],
+      [0x20, 0x80],
+      [0x80, 0x800],
+      [0x800, 0xd800],
+      [0xd800, 0xdc00],
+      [0xdc00, 0xe000],
+      [0xe000, 0x10000],
+    ];
+    const strings = Array.from({ length: 2_000 }, () =>
+      String.fromCharCode(
+        ...Array.from({ length: Math.floor(random() * 12) }, () => {
+          const [low, high] = ranges[Math.floor(random() * ranges.length)]!;
+          return low! + Math.floor(random() * (high! - low!));
+        }),
+      ),
+    );
+    expectStringifyBytes({ strings, keyed: Object.fromEntries(strings.map((text, i) => [text, i])) });
+  });
+
+  it('writes real MySwitzerland records as JSON.stringify does', () => {
+    const dir = join(DEFAULT_SAMPLES_DIR, 'myswitzerland', 'attractions-by-city');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) expectStringifyBytes(JSON.parse(readFileSync(join(dir, name), 'utf8')) as object);
+  });
+});
