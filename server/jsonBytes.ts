@@ -32,6 +32,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 
 /** The escape JSON.stringify writes for each ASCII character it escapes (", \ and controls); else undefined. */
 const ESCAPES: (Uint8Array | undefined)[] = Array.from({ length: 0x80 }, (_, code) => {
@@ -92,14 +96,14 @@ function writeValue(value: unknown, depth: number): boolean {
       if (Array.isArray(value)) return writeArray(value, depth + 1);
       return writeObject(value, depth + 1);
     default:
-      // undefined, a function or a symbol alone is no JSON text; a bigint throws.
+      // undefined, a function or a symbol alone is no JSON text; JSON.stringify throws on a bigint.
       return false;
   }
 }
 
 function writeArray(array: unknown[], depth: number): boolean {
   ensure(1);
-  out[pos++] = 0x5b;
+  out[pos++] = OPEN_BRACKET;
   for (let i = 0; i < array.length; i++) {
     if (i > 0) {
       ensure(1);
@@ -111,7 +115,7 @@ function writeArray(array: unknown[], depth: number): boolean {
     else if (!writeValue(item, depth)) return false;
   }
   ensure(1);
-  out[pos++] = 0x5d;
+  out[pos++] = CLOSE_BRACKET;
   return true;
 }
 
@@ -120,7 +124,7 @@ function writeObject(object: object, depth: number): boolean {
   // A class instance may have toJSON or inherited keys: JSON.stringify knows what to do with it.
   if (prototype !== Object.prototype && prototype !== null) return false;
   ensure(1);
-  out[pos++] = 0x7b;
+  out[pos++] = OPEN_BRACE;
   let first = true;
   // for…in lists own enumerable string keys in JSON.stringify's order; of Object.prototype, nothing.
   for (const key in object) {
@@ -139,7 +143,7 @@ function writeObject(object: object, depth: number): boolean {
     if (!writeValue(value, depth)) return false;
   }
   ensure(1);
-  out[pos++] = 0x7d;
+  out[pos++] = CLOSE_BRACE;
   return true;
 }
 
