@@ -14,6 +14,9 @@
  * Object.prototype or null, arrays, strings, numbers, booleans and null. Anything else (a Date,
  * an object with toJSON, a bigint, a function) hands the whole value to JSON.stringify, so the
  * bytes are always those of `Buffer.from(JSON.stringify(value))`.
+ *
+ * The same scratch buffer serves server/answerWriter.ts, which writes answers piece by piece
+ * ({@link beginBytes} … {@link endBytes}): writing is synchronous, so one answer at a time uses it.
  */
 
 import { utf8Bytes } from './utf8Bytes.ts';
@@ -28,14 +31,14 @@ const MAX_KEPT_SCRATCH_BYTES = 1024 * 1024;
  */
 const MAX_DEPTH = 100;
 
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACKET = 0x5d;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
 
 /** The escape JSON.stringify writes for each ASCII character it escapes (", \ and controls); else undefined. */
 const ESCAPES: (Uint8Array | undefined)[] = Array.from({ length: 0x80 }, (_, code) => {
@@ -55,15 +58,65 @@ let pos = 0;
  * @throws TypeError as JSON.stringify throws it (a bigint, a cycle)
  */
 export function jsonBytes(value: object): Buffer {
+  beginBytes();
+  return (writeValue(value, 0) ? endBytes() : null) ?? utf8Bytes(JSON.stringify(value));
+}
+
+/** Starts writing an answer into the scratch buffer, forgetting what was written before. */
+export function beginBytes(): void {
   pos = 0;
-  const written = writeValue(value, 0);
-  let bytes: Buffer | undefined;
+}
+
+/**
+ * Ends the answer begun by {@link beginBytes}: its bytes in a Buffer of their own, or null when
+ * `written` is false (what was written is thrown away).
+ */
+export function endBytes(written = true): Buffer | null {
+  let bytes: Buffer | null = null;
   if (written) {
     bytes = Buffer.allocUnsafe(pos);
     out.copy(bytes, 0, 0, pos);
   }
   if (out.length > MAX_KEPT_SCRATCH_BYTES) out = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
-  return bytes ?? utf8Bytes(JSON.stringify(value));
+  return bytes;
+}
+
+/** Bytes written since {@link beginBytes}: where the next write starts. */
+export function bytesWritten(): number {
+  return pos;
+}
+
+/** A copy of what was written from `start` (a {@link bytesWritten}) on. */
+export function copyWritten(start: number): Uint8Array {
+  return out.slice(start, pos);
+}
+
+/** Writes bytes as they are: JSON text written before, or punctuation. */
+export function writeBytes(bytes: Uint8Array): void {
+  ensure(bytes.length);
+  out.set(bytes, pos);
+  pos += bytes.length;
+}
+
+/** Writes one byte: an ASCII character of JSON's punctuation. */
+export function writeByte(byte: number): void {
+  ensure(1);
+  out[pos++] = byte;
+}
+
+/** Writes `value` as JSON.stringify would; false, having written part of it, for a value it has to write (see the module comment). */
+export function writeJson(value: unknown): boolean {
+  return writeValue(value, 0);
+}
+
+/** Writes a string as JSON.stringify quotes it. */
+export function writeJsonString(text: string): void {
+  writeString(text);
+}
+
+/** Writes a finite number as JSON.stringify does. */
+export function writeJsonNumber(value: number): void {
+  writeAscii(String(value));
 }
 
 /** Makes room for `bytes` more bytes past `pos`. */
