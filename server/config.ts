@@ -69,6 +69,12 @@ export interface Config {
    * default 67108864 (64 MiB), and RESPONSE_CACHE (default true; false or 0 turns it off).
    */
   responseCacheBytes: number;
+  /**
+   * Memory for the JSON bytes of records as operations select them (server/recordBytesCache.ts)
+   * in bytes, 0 when turned off (answers are then executed and serialised whole);
+   * RECORD_CACHE_BYTES, default 33554432 (32 MiB), and RECORD_CACHE (default true).
+   */
+  recordCacheBytes: number;
   /** Most checked operations kept (server/operationCache.ts), 0 for none; OPERATION_CACHE_SIZE, default 1000. */
   operationCacheSize: number;
   /** Whether operations are compiled with graphql-jit; GRAPHQL_JIT, default true. */
@@ -101,6 +107,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // The size is checked even when the cache is off, so a typo shows before it is turned on.
   const cacheBytes = integerSetting(env, 'RESPONSE_CACHE_BYTES', 67_108_864, 65_536, 17_179_869_184);
   const responseCacheBytes = boolean(env, 'RESPONSE_CACHE', true) ? cacheBytes : 0;
+  const recordBytes = integerSetting(env, 'RECORD_CACHE_BYTES', 33_554_432, 65_536, 17_179_869_184);
+  const recordCacheBytes = boolean(env, 'RECORD_CACHE', true) ? recordBytes : 0;
   return {
     port: integerSetting(env, 'PORT', 4000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -124,6 +132,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     apqCacheBytes: integerSetting(env, 'APQ_CACHE_BYTES', 8_388_608, 0, 1_073_741_824),
     responseCacheBytes,
+    recordCacheBytes,
     operationCacheSize: integerSetting(env, 'OPERATION_CACHE_SIZE', 1000, 0, 100_000),
     jit: boolean(env, 'GRAPHQL_JIT', true),
     workers: integerSetting(env, 'WORKERS', cpuCount(), 1, 256),

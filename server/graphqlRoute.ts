@@ -36,7 +36,8 @@ import type { Playground } from './playground.ts';
 import { PayloadTooLargeError, readBody, readBodyThen } from './readBody.ts';
 import { baseHeaders, setDeferredHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendText } from './respond.ts';
-import { createResponseCache, responseKey, type CachedResponse, type ResponseCache } from './responseCache.ts';
+import { createRecordBytesCache, type RecordBytesCache } from './recordBytesCache.ts';
+import { createResponseCache, responseKey, type CachedResponse, type ResponseCache, type ResponseFacts } from './responseCache.ts';
 import { utf8Bytes } from './utf8Bytes.ts';
 
 /** URL path of the GraphQL endpoint (and of the playground, for a browser). */
@@ -61,8 +62,9 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     jit: config.jit,
   });
   const responses = config.responseCacheBytes > 0 ? createResponseCache(config.responseCacheBytes) : null;
+  const records = config.recordCacheBytes > 0 ? createRecordBytesCache(config.recordCacheBytes) : null;
   const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes) : null;
-  const lookups = registerCacheMetrics(metrics, operations, responses);
+  const lookups = registerCacheMetrics(metrics, operations, responses, records);
   const mediaTypeOf = memoize(acceptedMediaType);
   const encodingOf = memoize(negotiateEncoding);
   const isJson = memoize(isJsonContentType);
@@ -179,6 +181,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     const served = options.snapshot();
     state.served = served;
     responses?.use(served);
+    records?.use(served);
     return served;
   }
 
@@ -321,9 +324,14 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     metrics.observeCost(cost);
     if (persistence) commitPersisted(persistence);
     state.executed = true;
-    let result = operation.execute(startDeadline(config.limits.executionTimeoutMs), served.context, request.variables);
-    if (isPromise(result)) result = await result;
     const contentType = CONTENT_TYPES[mediaType];
+    const facts = { label: operation.label, operationName: state.operationName, cost };
+    let result = operation.answer(startDeadline(config.limits.executionTimeoutMs), served.context, request.variables, records);
+    if (isPromise(result)) result = await result;
+    if (Buffer.isBuffer(result)) {
+      await sendAnswer(req, res, state, served, method, raw, key, persistence, result, contentType, facts);
+      return true;
+    }
     if (result.errors) {
       state.hasErrors = true;
       logInternalErrors(state, result.errors);
@@ -334,12 +342,27 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       return true;
     }
     // No error, so no Error value for graphql-http's replacer to hide: plain JSON.stringify's bytes.
-    const bytes = jsonBytes(result);
-    const facts = { label: operation.label, operationName: state.operationName, cost };
+    await sendAnswer(req, res, state, served, method, raw, key, persistence, jsonBytes(result), contentType, facts);
+    return true;
+  }
+
+  /** Sends the bytes of a successful answer the fast path computed, kept in the response cache when it is on. */
+  function sendAnswer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    served: ServedSnapshot,
+    method: 'GET' | 'POST',
+    raw: Buffer | undefined,
+    key: string | undefined,
+    persistence: object | null,
+    bytes: Buffer,
+    contentType: string,
+    facts: ResponseFacts,
+  ): Promise<void> | void {
     const entry = key === undefined ? undefined : responses!.set(served, served.version, key, bytes, facts);
     if (entry && !persistence) responses!.alias(served, method, raw!, entry);
-    await sendSuccess(req, res, state, bytes, contentType, entry);
-    return true;
+    return sendSuccess(req, res, state, bytes, contentType, entry);
   }
 
   /** Registers a persisted query sent with its text, or counts the stored one found. */
@@ -478,7 +501,7 @@ interface LookupTally {
  * number: `graphql_response_cache_lookups_total{result}`, `graphql_response_cache_bytes` and
  * `graphql_operation_cache_entries`.
  */
-function registerCacheMetrics(metrics: Metrics, operations: OperationCache, responses: ResponseCache | null): LookupTally {
+function registerCacheMetrics(metrics: Metrics, operations: OperationCache, responses: ResponseCache | null, records: RecordBytesCache | null): LookupTally {
   const tally: LookupTally = { hits: 0, misses: 0 };
   const reported: LookupTally = { hits: 0, misses: 0 };
   const registers = [metrics.registry];
@@ -500,6 +523,14 @@ function registerCacheMetrics(metrics: Metrics, operations: OperationCache, resp
     registers,
     collect() {
       this.set(responses?.bytes ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'graphql_record_cache_bytes',
+    help: 'Bytes held by the record bytes cache (0 when it is turned off).',
+    registers,
+    collect() {
+      this.set(records?.bytes ?? 0);
     },
   });
   new Gauge({

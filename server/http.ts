@@ -51,7 +51,7 @@ export interface HttpOptions {
   /** The settings the HTTP layer reads. */
   config: Pick<
     Config,
-    'allowedOrigins' | 'introspection' | 'limits' | 'timeouts' | 'cache' | 'apqCacheBytes' | 'responseCacheBytes' | 'operationCacheSize' | 'jit'
+    'allowedOrigins' | 'introspection' | 'limits' | 'timeouts' | 'cache' | 'apqCacheBytes' | 'responseCacheBytes' | 'recordCacheBytes' | 'operationCacheSize' | 'jit'
   >;
   logger: Logger;
   /** The query the playground shows on a first visit; default `{ types { id title } }`. */

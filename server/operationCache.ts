@@ -48,17 +48,19 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
 import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
 import { measureCost, type QueryChecker } from './limits.ts';
+import type { RecordBytesCache } from './recordBytesCache.ts';
 
 /** Characters of document text the cache may hold per entry of its size, on average (see {@link createOperationCache}). */
 export const DOCUMENT_CHARS_PER_ENTRY = 512;
 
-/** Costs remembered per operation, by the variables sent; forgotten all at once when full. */
+/** Costs (and coerced variables) remembered per operation, by the variables sent; forgotten all at once when full. */
 const COSTS_PER_OPERATION = 32;
 
-/** Longest JSON text of the variables sent whose cost is remembered: the key is that text. */
+/** Longest JSON text of the variables sent whose cost and coercion are remembered: the key is that text. */
 const MAX_REMEMBERED_VARIABLES_CHARS = 1024;
 
 /** Executions of an operation before it is compiled: a document used once is not worth compiling. */
@@ -80,6 +82,20 @@ export interface PreparedOperation {
    * @param variables the request's variables, as sent; they passed the checks
    */
   execute(deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined): ExecutionResult | Promise<ExecutionResult>;
+  /**
+   * Answers the operation: with the bytes of a successful answer when the answer writer
+   * (server/answerWriter.ts) can write them with `records`, else by executing it. When the
+   * writer gives up, the execution takes the deadline's decisions the writer took, as a second
+   * execution after graphql-jit does (see the module comment).
+   *
+   * @param records the record bytes cache, or null when it is turned off (always executes)
+   */
+  answer(
+    deadline: Deadline,
+    context: unknown,
+    variables: Readonly<Record<string, unknown>> | null | undefined,
+    records: RecordBytesCache | null,
+  ): Buffer | ExecutionResult | Promise<ExecutionResult>;
 }
 
 /** The outcome of {@link OperationCache.prepare}: an operation with its cost, or the errors to answer with. */
@@ -196,6 +212,15 @@ interface DocumentEntry {
   used: boolean;
 }
 
+/** Variables as sent, coerced, and the cost they give. */
+interface Coercion {
+  readonly cost: number;
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+/** The coerced variables of an operation without variable definitions. */
+const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
+
 type Outcome = { readonly operation: CachedOperation; readonly refusal?: undefined } | { readonly refusal: readonly GraphQLError[] };
 
 interface CachedOperation extends PreparedOperation {
@@ -214,15 +239,45 @@ function prepareOperation(
   const definitions = operation.variableDefinitions ?? [];
   // Without variable definitions every request coerces to {}, so the cost never changes.
   let fixedCost: number | undefined;
-  // The cost depends on the variables alone, so it is remembered by their JSON text as sent:
-  // that skips counting (a walk of the whole document) and coercing them (graphql-js's
-  // getVariableValues, most of what preparing a known document with variables cost).
-  const costs = new Map<string, number>();
+  // The cost depends on the variables alone, so it is remembered by their JSON text as sent, with
+  // the coerced variables the answer writer needs: that skips counting (a walk of the whole
+  // document) and coercing them (graphql-js's getVariableValues, most of what preparing a known
+  // document with variables cost).
+  const coercions = new Map<string, Coercion>();
   let executions = 0;
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
+  let writer: AnswerWriter | null | undefined;
+
+  /** The variables coerced with their cost, or null when they do not coerce. */
+  const coerce = (variables: Readonly<Record<string, unknown>> | null | undefined): Coercion | null => {
+    const given = variables ?? {};
+    const sent = JSON.stringify(given);
+    const known = coercions.get(sent);
+    if (known !== undefined) return known;
+    const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
+    if (coerced.errors) return null;
+    const coercion = { cost: measureCost(schema, document, operation, coerced.coerced), variables: coerced.coerced };
+    if (sent.length <= MAX_REMEMBERED_VARIABLES_CHARS) {
+      if (coercions.size >= COSTS_PER_OPERATION) coercions.clear();
+      coercions.set(sent, coercion);
+    }
+    return coercion;
+  };
 
   const executeJs = (deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined) =>
     execute({ schema: executableSchema, document, operationName, variableValues: variables, contextValue: context, rootValue: deadline });
+
+  function executeOperation(deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined) {
+    if (compiled === undefined && ++executions >= COMPILE_AT_EXECUTION) {
+      const result = compileQuery(executableSchema, document, operationName ?? undefined, { disableLeafSerialization: true });
+      compiled = isCompiledQuery(result) ? result : null;
+    }
+    if (!compiled) return executeJs(deadline, context, variables);
+    const recording = new RecordingDeadline(deadline);
+    const result = compiled.query(recording, context, variables);
+    if (isPromise(result)) return result.then((settled) => (usable(settled) ?? executeJs(recording.replay(), context, variables)));
+    return usable(result) ?? executeJs(recording.replay(), context, variables);
+  }
 
   return {
     document,
@@ -230,30 +285,16 @@ function prepareOperation(
     label,
     costOf(variables) {
       if (definitions.length === 0) return (fixedCost ??= measureCost(schema, document, operation, {}));
-      const given = variables ?? {};
-      const sent = JSON.stringify(given);
-      const known = costs.get(sent);
-      if (known !== undefined) return known;
-      const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
-      if (coerced.errors) return null;
-      const cost = measureCost(schema, document, operation, coerced.coerced);
-      if (sent.length <= MAX_REMEMBERED_VARIABLES_CHARS) {
-        if (costs.size >= COSTS_PER_OPERATION) costs.clear();
-        costs.set(sent, cost);
-      }
-      return cost;
+      return coerce(variables)?.cost ?? null;
     },
-    execute(deadline, context, variables) {
-      if (compiled === undefined && ++executions >= COMPILE_AT_EXECUTION) {
-        const result = compileQuery(executableSchema, document, operationName ?? undefined, { disableLeafSerialization: true });
-        compiled = isCompiledQuery(result) ? result : null;
-      }
-      if (!compiled) return executeJs(deadline, context, variables);
+    answer(deadline, context, variables, records) {
+      if (records && writer === undefined) writer = label === 'introspection' ? null : compileAnswerWriter(executableSchema, document, operation);
+      const coerced = records && writer ? (definitions.length === 0 ? NO_VARIABLES : coerce(variables)?.variables) : undefined;
+      if (!coerced) return executeOperation(deadline, context, variables);
       const recording = new RecordingDeadline(deadline);
-      const result = compiled.query(recording, context, variables);
-      if (isPromise(result)) return result.then((settled) => (usable(settled) ?? executeJs(recording.replay(), context, variables)));
-      return usable(result) ?? executeJs(recording.replay(), context, variables);
+      return writer!.write(recording, context, coerced, records!) ?? executeOperation(recording.replay(), context, variables);
     },
+    execute: executeOperation,
   };
 }
 

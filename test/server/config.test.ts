@@ -24,6 +24,7 @@ describe('readConfig', () => {
       cache: { maxAgeS: 300, staleWhileRevalidateS: 60 },
       apqCacheBytes: 8_388_608,
       responseCacheBytes: 67_108_864,
+      recordCacheBytes: 33_554_432,
       operationCacheSize: 1000,
       jit: true,
       workers: cpuCount(),
@@ -54,6 +55,7 @@ describe('readConfig', () => {
       CACHE_STALE_WHILE_REVALIDATE_S: '0',
       APQ_CACHE_BYTES: '0',
       RESPONSE_CACHE_BYTES: '1048576',
+      RECORD_CACHE_BYTES: '2097152',
       OPERATION_CACHE_SIZE: '50',
       GRAPHQL_JIT: 'false',
       WORKERS: '3',
@@ -72,6 +74,7 @@ describe('readConfig', () => {
       cache: { maxAgeS: 60, staleWhileRevalidateS: 0 },
       apqCacheBytes: 0,
       responseCacheBytes: 1_048_576,
+      recordCacheBytes: 2_097_152,
       operationCacheSize: 50,
       jit: false,
       workers: 3,
@@ -92,11 +95,20 @@ describe('readConfig', () => {
     expect(() => readConfig({ RESPONSE_CACHE: '0', RESPONSE_CACHE_BYTES: '64MB' })).toThrow('RESPONSE_CACHE_BYTES="64MB"');
   });
 
+  it('turns the record bytes cache off with RECORD_CACHE=0 or false, still checking its size', () => {
+    expect(readConfig({ RECORD_CACHE: '0' }).recordCacheBytes).toBe(0);
+    expect(readConfig({ RECORD_CACHE: 'false', RECORD_CACHE_BYTES: '2097152' }).recordCacheBytes).toBe(0);
+    expect(readConfig({ RECORD_CACHE: 'true', RECORD_CACHE_BYTES: '2097152' }).recordCacheBytes).toBe(2_097_152);
+    expect(() => readConfig({ RECORD_CACHE: '0', RECORD_CACHE_BYTES: '32MB' })).toThrow('RECORD_CACHE_BYTES="32MB"');
+  });
+
   it.each([
     [{ WORKERS: '0' }, 'WORKERS="0": expected an integer from 1 to 256'],
     [{ WORKERS: 'all' }, 'WORKERS="all": expected an integer from 1 to 256'],
     [{ RESPONSE_CACHE: 'on' }, 'RESPONSE_CACHE="on": expected true or false (or 1 or 0)'],
     [{ RESPONSE_CACHE_BYTES: '1024' }, 'RESPONSE_CACHE_BYTES="1024": expected an integer from 65536 to 17179869184'],
+    [{ RECORD_CACHE: 'yes' }, 'RECORD_CACHE="yes": expected true or false (or 1 or 0)'],
+    [{ RECORD_CACHE_BYTES: '1024' }, 'RECORD_CACHE_BYTES="1024": expected an integer from 65536 to 17179869184'],
     [{ OPERATION_CACHE_SIZE: '-1' }, 'OPERATION_CACHE_SIZE="-1": expected an integer from 0 to 100000'],
     [{ GRAPHQL_JIT: 'yes' }, 'GRAPHQL_JIT="yes": expected true or false (or 1 or 0)'],
   ])('refuses the performance setting %o with a message naming it', (env, message) => {

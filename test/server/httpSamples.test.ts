@@ -1,7 +1,8 @@
 /**
  * Every sample query of /api/schema?format=queries over real HTTP, against the committed fixture:
- * the bytes the server sends, computed by graphql-js, by graphql-jit or taken from the response
- * cache, are those of plain graphql-js executing the query in this process.
+ * the bytes the server sends, computed by graphql-js, by graphql-jit, written from the record bytes
+ * cache or taken from the response cache, are those of plain graphql-js executing the query in
+ * this process.
  */
 
 import { execute, parse } from 'graphql';
@@ -46,14 +47,24 @@ async function samplesOf(api: TestApi): Promise<SampleQuery[]> {
 describe('every sample query over HTTP', () => {
   let cached: TestApi;
   let uncached: TestApi;
+  let executing: TestApi;
 
   beforeAll(async () => {
-    [cached, uncached] = await Promise.all([startTestApi(), startTestApi({ RESPONSE_CACHE: '0' })]);
+    [cached, uncached, executing] = await Promise.all([
+      startTestApi(),
+      startTestApi({ RESPONSE_CACHE: '0' }),
+      startTestApi({ RESPONSE_CACHE: '0', RECORD_CACHE: '0' }),
+    ]);
   });
 
   afterAll(async () => {
-    await Promise.all([cached.close(), uncached.close()]);
+    await Promise.all([cached.close(), uncached.close(), executing.close()]);
   });
+
+  async function recordCacheBytes(api: TestApi): Promise<number> {
+    const metrics = await (await fetch(`${api.server.url}/metrics`)).text();
+    return Number(/^graphql_record_cache_bytes (\d+)$/m.exec(metrics)?.[1]);
+  }
 
   it('answers as plain graphql-js does, then from the response cache with the very same bytes', async () => {
     const samples = await samplesOf(cached);
@@ -65,10 +76,19 @@ describe('every sample query over HTTP', () => {
     }
   });
 
-  it('answers as plain graphql-js does without the response cache, on graphql-js and then compiled', async () => {
+  it('answers as plain graphql-js does without the response cache: written, then copied from the record bytes cache', async () => {
     for (const sample of await samplesOf(uncached)) {
       const expected = plainGraphqlJs(uncached, sample);
       for (let run = 1; run <= 3; run++) expect(withoutTimes(await post(uncached, sample)), `${sample.name}, run ${run}`).toBe(expected);
     }
+    expect(await recordCacheBytes(uncached)).toBeGreaterThan(0);
+  });
+
+  it('answers as plain graphql-js does without either cache, on graphql-js and then compiled', async () => {
+    for (const sample of await samplesOf(executing)) {
+      const expected = plainGraphqlJs(executing, sample);
+      for (let run = 1; run <= 3; run++) expect(withoutTimes(await post(executing, sample)), `${sample.name}, run ${run}`).toBe(expected);
+    }
+    expect(await recordCacheBytes(executing)).toBe(0);
   });
 });

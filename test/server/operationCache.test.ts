@@ -18,6 +18,7 @@ import { formatError } from '../../server/formatError.ts';
 import { createQueryChecker, type QueryChecker } from '../../server/limits.ts';
 import { loadSnapshot } from '../../server/load.ts';
 import { createOperationCache, DOCUMENT_CHARS_PER_ENTRY, type OperationCacheOptions, type PreparedRequest } from '../../server/operationCache.ts';
+import { createRecordBytesCache } from '../../server/recordBytesCache.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import { sampleQueries } from '../../server/sampleQueries.ts';
 import { createSchema, readSdl } from '../../server/schema.ts';
@@ -55,7 +56,11 @@ function cacheOf(overrides: Partial<OperationCacheOptions> = {}) {
  */
 function sent(result: ExecutionResult): string {
   const body = result.errors ? { ...result, errors: result.errors.map(formatError) } : result;
-  return JSON.stringify(body).replace(/"responseTimeMs":\d+/g, '"responseTimeMs":0');
+  return steady(JSON.stringify(body));
+}
+
+function steady(text: string): string {
+  return text.replace(/"responseTimeMs":\d+/g, '"responseTimeMs":0');
 }
 
 function plainGraphqlJs(query: string, variables: Record<string, unknown>, context: unknown, rootValue: Deadline): string {
@@ -67,15 +72,27 @@ function prepared(request: PreparedRequest) {
   return request.operation;
 }
 
-/** Executes through the cache three times: graphql-js first, then compiled. */
+/**
+ * Answers through the cache three times executing (graphql-js first, then compiled), then three
+ * times with the record bytes cache (written by server/answerWriter.ts, or executed when it
+ * gives up): six answers, each as sent.
+ */
 async function throughCache(query: string, variables: Record<string, unknown>, context: unknown, deadline: () => Deadline): Promise<string[]> {
-  const { cache } = cacheOf();
   const results: string[] = [];
-  for (let i = 0; i < 3; i++) {
-    const operation = prepared(cache.prepare({ query, variables }));
-    results.push(sent(await operation.execute(deadline(), context, variables)));
+  for (const records of [null, createRecordBytesCache(1024 * 1024)]) {
+    const { cache } = cacheOf();
+    for (let i = 0; i < 3; i++) {
+      const operation = prepared(cache.prepare({ query, variables }));
+      const answer = await operation.answer(deadline(), context, variables, records);
+      results.push(Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : sent(answer));
+    }
   }
   return results;
+}
+
+/** `expected` as each of the six answers of {@link throughCache}. */
+function sixTimes(expected: string): string[] {
+  return Array<string>(6).fill(expected);
 }
 
 describe('compiled and cached execution', () => {
@@ -91,7 +108,7 @@ describe('compiled and cached execution', () => {
       if (!isCompiledQuery(compiled)) throw new Error(`${sample.name} does not compile`);
       expect(sent(await compiled.query(startDeadline(2000), context, sample.variables)), `${sample.name} (jit)`).toBe(expected);
 
-      expect(await throughCache(sample.query, sample.variables, context, () => startDeadline(2000)), `${sample.name} (cache)`).toEqual([expected, expected, expected]);
+      expect(await throughCache(sample.query, sample.variables, context, () => startDeadline(2000)), `${sample.name} (cache)`).toEqual(sixTimes(expected));
     }
   });
 
@@ -107,7 +124,7 @@ describe('compiled and cached execution', () => {
   for (const [name, query, variables] of errorCases) {
     it(`answers as plain graphql-js does: ${name}`, async () => {
       const expected = plainGraphqlJs(query, variables, { store }, startDeadline(2000));
-      expect(await throughCache(query, variables, { store }, () => startDeadline(2000))).toEqual([expected, expected, expected]);
+      expect(await throughCache(query, variables, { store }, () => startDeadline(2000))).toEqual(sixTimes(expected));
     });
   }
 
@@ -122,7 +139,7 @@ describe('compiled and cached execution', () => {
       ],
       data: null,
     });
-    expect(await throughCache(query, {}, broken, () => startDeadline(2000))).toEqual([expected, expected, expected]);
+    expect(await throughCache(query, {}, broken, () => startDeadline(2000))).toEqual(sixTimes(expected));
   });
 
   it('needs graphql-js for errors that are not GraphQLErrors: graphql-jit alone drops their locations and orders data first', async () => {
@@ -142,7 +159,7 @@ describe('compiled and cached execution', () => {
       errors: [{ message: 'Execution time limit of 5 ms reached before this field started', locations: [{ line: 1, column: 3 }], path: ['a'], extensions: { code: 'EXECUTION_TIMEOUT' } }],
       data: null,
     });
-    expect(await throughCache(query, {}, { store }, () => spent)).toEqual([expectedSpent, expectedSpent, expectedSpent]);
+    expect(await throughCache(query, {}, { store }, () => spent)).toEqual(sixTimes(expectedSpent));
 
     // A deadline that passes after the first root field has started: `a` keeps its answer.
     const passesAfterFirst = (): Deadline => {
@@ -157,7 +174,7 @@ describe('compiled and cached execution', () => {
     const expected = plainGraphqlJs(query, {}, { store }, passesAfterFirst());
     expect(JSON.parse(expected).data.a).toHaveLength(store.locales['fr-CH'].types.records.length);
     expect(JSON.parse(expected).errors.map((error: { path: string[] }) => error.path[0])).toEqual(['b', 'c']);
-    expect(await throughCache(query, {}, { store }, passesAfterFirst)).toEqual([expected, expected, expected]);
+    expect(await throughCache(query, {}, { store }, passesAfterFirst)).toEqual(sixTimes(expected));
   });
 
   it('has only leaves whose values compiled operations may copy unserialized: String, Int, Float, Boolean and JSON', () => {
@@ -179,7 +196,7 @@ describe('compiled and cached execution', () => {
   it('runs introspection on graphql-js, as plain graphql-js does', async () => {
     const query = getIntrospectionQuery();
     const expected = plainGraphqlJs(query, {}, { store }, startDeadline(2000));
-    expect(await throughCache(query, {}, { store }, () => startDeadline(2000))).toEqual([expected, expected, expected]);
+    expect(await throughCache(query, {}, { store }, () => startDeadline(2000))).toEqual(sixTimes(expected));
   });
 });
 
