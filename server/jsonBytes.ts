@@ -88,7 +88,8 @@ export function bytesWritten(): number {
 
 /** A copy of what was written from `start` (a {@link bytesWritten}) on. */
 export function copyWritten(start: number): Uint8Array {
-  return out.slice(start, pos);
+  // Not out.slice: a Buffer's slice is a view of the scratch buffer, which the next answer overwrites.
+  return new Uint8Array(out.subarray(start, pos));
 }
 
 /** Writes bytes as they are: JSON text written before, or punctuation. */

@@ -67,6 +67,15 @@ describe('the answer writer', () => {
     expect(cache.bytes).toBeGreaterThan(0);
   });
 
+  it('copies what it keeps: answers written in between leave the kept parts as they were', () => {
+    const cache = createRecordBytesCache(64 * 1024 * 1024);
+    const samples = sampleQueries(store);
+    const writers = samples.map((sample) => writerOf(schema, sample.query));
+    const firsts = samples.map((sample, i) => steady(writers[i]!(sample.variables, { store }, cache)!));
+    // Every answer again, now from what was kept while the others were written.
+    samples.forEach((sample, i) => expect(steady(writers[i]!(sample.variables, { store }, cache)!), sample.name).toBe(firsts[i]));
+  });
+
   it('keeps the parts of frozen records, not of near-me copies, whose distance depends on the request', () => {
     const query = `query Near($lat: Float!, $lng: Float!) {
       tours(nearLat: $lat, nearLng: $lng, radiusKm: 50, limit: 5) { data { id name distance_km } }
