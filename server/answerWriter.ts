@@ -69,7 +69,8 @@ import {
   writeJsonNumber,
   writeJsonString,
 } from './jsonBytes.ts';
-import type { RecordBytesCache } from './recordBytesCache.ts';
+import type { PartWithHoles, RecordBytesCache } from './recordBytesCache.ts';
+import { COPY_OF, COPY_REPLACES } from './withDistance.ts';
 
 /** An operation compiled for {@link compileAnswerWriter}. */
 export interface AnswerWriter {
@@ -87,6 +88,8 @@ export interface AnswerWriter {
 /** The fields one selection set writes on one object type; its identity keys the record bytes cache. */
 interface Selection {
   readonly fields: readonly FieldPlan[];
+  /** The key in the record bytes cache of what is kept for copies of records (see {@link writeCopy}). */
+  readonly copies: object;
 }
 
 /** One field of a selection: what it reads and how its value is written; or a `__typename`. */
@@ -181,7 +184,7 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
       if (!field || field.resolve) throw new Unsupported();
       fields.push({ head, typename: null, name, shape: shapeOf(field.type, nodes) });
     }
-    return { fields };
+    return { fields, copies: {} };
   }
 
   function shapeOf(type: GraphQLOutputType, nodes: readonly FieldNode[]): Shape {
@@ -296,18 +299,70 @@ function writeValue(shape: Shape, value: unknown, cache: RecordBytesCache, cache
   }
   if (typeof value !== 'object') return false;
   const { selection } = shape;
-  if (cacheable && Object.isFrozen(value)) {
-    const known = cache.get(selection, value);
-    if (known !== undefined) {
-      writeBytes(known);
+  if (cacheable) {
+    if (Object.isFrozen(value)) {
+      const known = cache.get(selection, value) as Uint8Array | undefined;
+      if (known !== undefined) {
+        writeBytes(known);
+        return true;
+      }
+      const start = bytesWritten();
+      if (!writeFields(selection, value, cache, false)) return false;
+      cache.set(selection, value, copyWritten(start));
       return true;
     }
-    const start = bytesWritten();
-    if (!writeFields(selection, value, cache, false)) return false;
-    cache.set(selection, value, copyWritten(start));
-    return true;
+    const copy = value as { [COPY_OF]?: object; [COPY_REPLACES]?: string };
+    const record = copy[COPY_OF];
+    if (record !== undefined && Object.isFrozen(record)) return writeCopy(selection, value, record, copy[COPY_REPLACES]!, cache);
   }
   return writeFields(selection, value, cache, cacheable);
+}
+
+/**
+ * Writes a copy of a frozen record made for this request (server/withDistance.ts), which holds
+ * the record's values but for one field it replaced (the distance): the first copy of a record
+ * under a selection is written field by field, and what it shares with the record kept around
+ * holes for the replaced field; later copies are written from that, with their own values in
+ * the holes.
+ */
+function writeCopy(selection: Selection, copy: object, record: object, replaced: string, cache: RecordBytesCache): boolean {
+  const { fields } = selection;
+  const source = copy as Record<string, unknown>;
+  const known = cache.get(selection.copies, record) as PartWithHoles | undefined;
+  if (known !== undefined && known.replaced === replaced) {
+    const { segments } = known;
+    writeBytes(segments[0]!);
+    if (segments.length === 1) return true;
+    const value = source[replaced];
+    if (typeof value === 'function') return false;
+    let segment = 1;
+    for (const field of fields) {
+      if (field.typename || field.name !== replaced) continue;
+      if (!writeValue(field.shape, value, cache, false)) return false;
+      writeBytes(segments[segment++]!);
+    }
+    return true;
+  }
+
+  const segments: Uint8Array[] = [];
+  let segmentStart = bytesWritten();
+  writeByte(OPEN_BRACE);
+  for (const field of fields) {
+    writeBytes(field.head);
+    if (field.typename) {
+      writeBytes(field.typename);
+      continue;
+    }
+    const value = source[field.name];
+    const hole = field.name === replaced;
+    if (hole) segments.push(copyWritten(segmentStart));
+    if (typeof value === 'function' || !writeValue(field.shape, value, cache, false)) return false;
+    if (hole) segmentStart = bytesWritten();
+  }
+  writeByte(CLOSE_BRACE);
+  segments.push(copyWritten(segmentStart));
+  cache.set(selection.copies, record, { replaced, segments });
+  return true;
 }
 
 function writeFields(selection: Selection, source: object, cache: RecordBytesCache, cacheable: boolean): boolean {

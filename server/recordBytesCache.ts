@@ -1,7 +1,8 @@
 /**
  * The record bytes cache: the JSON bytes of each record of the snapshot as one selection of one
  * operation writes it (server/answerWriter.ts), so that the next answer with that record copies
- * them instead of writing them again.
+ * them instead of writing them again. For the copies of a record made per request (near-me, with
+ * their distance), the bytes around the fields the copy changes.
  *
  * Keyed by the record object itself: records are frozen when the snapshot is read
  * (server/load.ts), so their bytes under a selection never change while the snapshot is served,
@@ -12,14 +13,27 @@
 
 /** What an entry costs besides its bytes: its Uint8Array and its slots in two maps, roughly. */
 const ENTRY_OVERHEAD_BYTES = 160;
+/** What each segment of a {@link PartWithHoles} costs besides its bytes: its Uint8Array, roughly. */
+const SEGMENT_OVERHEAD_BYTES = 96;
+
+/** What is kept of a record under a selection: its bytes, or those around the fields a copy of it changes. */
+export type RecordPart = Uint8Array | PartWithHoles;
+
+/** The bytes of a record's copy under a selection, but for the field the copy replaced. */
+export interface PartWithHoles {
+  /** The field the copy replaced, whose values are written per request. */
+  readonly replaced: string;
+  /** The bytes before the first value of that field, between two, and after the last. */
+  readonly segments: readonly Uint8Array[];
+}
 
 export interface RecordBytesCache {
   /** Makes `snapshot` the one served: the cache is emptied when it is another than before. */
   use(snapshot: object): void;
-  /** The bytes of `record` under `selection`, when kept. */
-  get(selection: object, record: object): Uint8Array | undefined;
-  /** Keeps the bytes of `record` under `selection`. */
-  set(selection: object, record: object, bytes: Uint8Array): void;
+  /** What is kept of `record` under `key` (a selection, or its key for copies). */
+  get(key: object, record: object): RecordPart | undefined;
+  /** Keeps what was written of `record` under `key`. */
+  set(key: object, record: object, part: RecordPart): void;
   /** Bytes held now, entries' overhead included. */
   readonly bytes: number;
 }
@@ -27,7 +41,7 @@ export interface RecordBytesCache {
 /** @param maxBytes the budget, > 0 */
 export function createRecordBytesCache(maxBytes: number): RecordBytesCache {
   // By selection (a plan of server/answerWriter.ts, gone with its operation), then by record.
-  let bySelection = new WeakMap<object, WeakMap<object, Uint8Array>>();
+  let bySelection = new WeakMap<object, WeakMap<object, RecordPart>>();
   let bytes = 0;
   let served: object | undefined;
 
@@ -42,22 +56,31 @@ export function createRecordBytesCache(maxBytes: number): RecordBytesCache {
       served = snapshot;
       empty();
     },
-    get(selection, record) {
-      return bySelection.get(selection)?.get(record);
+    get(key, record) {
+      return bySelection.get(key)?.get(record);
     },
-    set(selection, record, entry) {
-      bytes += entry.length + ENTRY_OVERHEAD_BYTES;
+    set(key, record, part) {
+      const size = sizeOf(part);
+      bytes += size;
       if (bytes > maxBytes) {
         empty();
-        if (entry.length + ENTRY_OVERHEAD_BYTES > maxBytes) return;
-        bytes = entry.length + ENTRY_OVERHEAD_BYTES;
+        if (size > maxBytes) return;
+        bytes = size;
       }
-      let records = bySelection.get(selection);
-      if (records === undefined) bySelection.set(selection, (records = new WeakMap()));
-      records.set(record, entry);
+      let records = bySelection.get(key);
+      if (records === undefined) bySelection.set(key, (records = new WeakMap()));
+      records.set(record, part);
     },
     get bytes() {
       return bytes;
     },
   };
+}
+
+/** The bytes a part holds, with the overhead of its entry (and of each segment past the first). */
+function sizeOf(part: RecordPart): number {
+  if (part instanceof Uint8Array) return part.length + ENTRY_OVERHEAD_BYTES;
+  let size = ENTRY_OVERHEAD_BYTES;
+  for (const segment of part.segments) size += segment.length + SEGMENT_OVERHEAD_BYTES;
+  return size;
 }

@@ -17,6 +17,14 @@
 export type WithDistance<R> = (record: R, distanceKm: number) => R;
 
 /**
+ * The keys under which a copy holds the record it was made of and the one field it replaced (the
+ * distance), so that server/answerWriter.ts can reuse what it wrote of the record for every other
+ * field. Symbols: no answer, JSON.stringify or for…in sees them.
+ */
+export const COPY_OF = Symbol('copy of');
+export const COPY_REPLACES = Symbol('copy replaces');
+
+/**
  * Compiles the copier of an area's records.
  *
  * @param fields the fields every record of the area has: records passed the snapshot's validation
@@ -31,6 +39,7 @@ export function compileWithDistance<R extends object>(fields: readonly string[],
     // JSON string literals are JavaScript string literals: any field name is quoted safely.
     if (field !== distanceField) properties.push(`${JSON.stringify(field)}: record[${JSON.stringify(field)}]`);
   }
-  properties.push(`${JSON.stringify(distanceField)}: distanceKm`);
-  return new Function('record', 'distanceKm', `return { ${properties.join(', ')} };`) as WithDistance<R>;
+  properties.push(`${JSON.stringify(distanceField)}: distanceKm`, '[COPY_OF]: record', `[COPY_REPLACES]: ${JSON.stringify(distanceField)}`);
+  const body = `return (record, distanceKm) => ({ ${properties.join(', ')} });`;
+  return new Function('COPY_OF', 'COPY_REPLACES', body)(COPY_OF, COPY_REPLACES) as WithDistance<R>;
 }

@@ -1,4 +1,4 @@
-import { execute, getVariableValues, GraphQLScalarType, parse, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { execute, getVariableValues, GraphQLScalarType, parse, validate, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileAnswerWriter } from '../../server/answerWriter.ts';
@@ -8,6 +8,7 @@ import { createRecordBytesCache, type RecordBytesCache } from '../../server/reco
 import { resolvers } from '../../server/resolvers/index.ts';
 import { sampleQueries } from '../../server/sampleQueries.ts';
 import { createSchema, readSdl } from '../../server/schema.ts';
+import { COPY_OF, COPY_REPLACES } from '../../server/withDistance.ts';
 import { createStore, type Store } from '../../server/store.ts';
 import { DATA_DIR } from '../helpers/api.ts';
 
@@ -31,6 +32,8 @@ function operationOf(query: string): { document: ReturnType<typeof parse>; opera
 /** The writer of an operation, giving text (null when it leaves the answer to execution). */
 function writerOf(on: GraphQLSchema, query: string) {
   const { document, operation } = operationOf(query);
+  const invalid = validate(on, document);
+  if (invalid.length > 0) throw invalid[0];
   const writer = compileAnswerWriter(on, document, operation);
   if (!writer) throw new Error('the writer does not take this operation');
   return (variables: Record<string, unknown>, context: unknown, cache: RecordBytesCache): string | null => {
@@ -76,19 +79,40 @@ describe('the answer writer', () => {
     samples.forEach((sample, i) => expect(steady(writers[i]!(sample.variables, { store }, cache)!), sample.name).toBe(firsts[i]));
   });
 
-  it('keeps the parts of frozen records, not of near-me copies, whose distance depends on the request', () => {
+  it('writes near-me copies from what it kept of their records, with each request\'s distance', () => {
     const query = `query Near($lat: Float!, $lng: Float!) {
-      tours(nearLat: $lat, nearLng: $lng, radiusKm: 50, limit: 5) { data { id name distance_km } }
+      tours(nearLat: $lat, nearLng: $lng, radiusKm: 50, limit: 5) { data { id name distance_km startPoint landscapes } }
     }`;
     const cache = createRecordBytesCache(1024 * 1024);
     const write = writerOf(schema, query);
-    for (const [lat, lng] of [[46.6863, 7.8632], [46.95, 7.45], [46.6863, 7.8632]]) {
+    const sizes: number[] = [];
+    for (const [lat, lng] of [[46.6863, 7.8632], [46.7, 7.9], [46.6863, 7.8632]]) {
       const variables = { lat, lng };
       const answer = write(variables, { store }, cache);
       expect(answer).toBe(JSON.stringify(executed(schema, query, variables, { store })));
       expect(JSON.parse(answer!).data.tours.data.length).toBeGreaterThan(0);
+      sizes.push(cache.bytes);
     }
-    expect(cache.bytes).toBe(0);
+    // The third request met the records of the first again: nothing new was kept.
+    expect(sizes[0]).toBeGreaterThan(0);
+    expect(sizes[2]).toBe(sizes[1]);
+  });
+
+  it('writes copies of a record from what it kept, with the replaced field\'s value of each, wherever the selection puts it', () => {
+    const record = Object.freeze({ s: 'record', i: 1, n: 'record' });
+    const copyOf = (replaced: 'n' | 's', value: string) => ({ ...record, [replaced]: value, [COPY_OF]: record, [COPY_REPLACES]: replaced });
+    const variants = [copyOf('n', 'copy'), copyOf('n', 'another "copy"'), copyOf('s', 'copy of s'), copyOf('n', 'record')];
+    const copies = makeExecutableSchema({
+      typeDefs: 'type Item { s: String i: Int n: String! } type Query { copy(variant: Int!): Item! }',
+      resolvers: { Query: { copy: (_: unknown, { variant }: { variant: number }) => variants[variant] } },
+    });
+    for (const query of ['query Q($variant: Int!) { copy(variant: $variant) { i n s again: n } }', 'query Q($variant: Int!) { copy(variant: $variant) { i } }']) {
+      const write = writerOf(copies, query);
+      const cache = createRecordBytesCache(65_536);
+      for (const variant of [0, 1, 2, 3, 0]) {
+        expect(write({ variant }, {}, cache), `${query}, variant ${variant}`).toBe(JSON.stringify(executed(copies, query, { variant }, {})));
+      }
+    }
   });
 
   it('merges aliases, repeated fields, fragments and __typename as graphql-js does', () => {
@@ -183,7 +207,7 @@ describe('the record bytes cache', () => {
     const [a, b] = [record(1), record(2)];
     const other = {};
     cache.set(selection, a, Buffer.from('{"n":1}'));
-    expect(Buffer.from(cache.get(selection, a)!).toString()).toBe('{"n":1}');
+    expect(Buffer.from(cache.get(selection, a) as Uint8Array).toString()).toBe('{"n":1}');
     expect(cache.get(selection, b)).toBeUndefined();
     expect(cache.get(other, a)).toBeUndefined();
     expect(cache.bytes).toBeGreaterThan(7);
