@@ -9,11 +9,12 @@
  * as the selection picks them, and records are frozen once read (server/load.ts). This writer
  * follows the operation's selections through the resolvers' values, writes each frozen object
  * (one not inside another being written so) once per selection into the cache
- * (server/recordBytesCache.ts), and copies it from there afterwards. Envelopes, near-me copies
- * with their distance and every other object built per request are written field by field.
+ * (server/recordBytesCache.ts), and copies it from there afterwards. A near-me copy of a record
+ * (server/withDistance.ts) is written from what was kept of its record, with its own distance
+ * written in; envelopes and every other object built per request are written field by field.
  * Without the response cache, the bench's activities list cost the server 31 µs of CPU per answer
- * instead of 51 µs (executed by graphql-jit, written by jsonBytes), the near-me tours 58 instead
- * of 62 µs.
+ * instead of 51 µs (executed by graphql-jit, written by jsonBytes), the near-me tours 52–55
+ * instead of 62–66 µs.
  *
  * The bytes are those graphql-js's result gives with JSON.stringify: fields in the order graphql-js
  * collects them (aliases, fragments and repeated fields merged as it merges them), leaves through
@@ -115,8 +116,13 @@ interface RootPlan extends ValuePlan {
   readonly field: GraphQLField<unknown, unknown>;
   readonly resolve: GraphQLFieldResolver<unknown, unknown>;
   readonly fieldNodes: readonly FieldNode[];
-  /** Its arguments when no variable is among them, else null (taken per request). */
+  /** Its arguments when no variable is among them, else null (taken per request, see {@link argumentsOf}). */
   readonly args: Readonly<Record<string, unknown>> | null;
+  /**
+   * The arguments taken last, with the variables they were taken from: the operation cache
+   * hands the same coerced variables to the requests that send the same ones.
+   */
+  last: { readonly variables: Readonly<Record<string, unknown>>; readonly args: Readonly<Record<string, unknown>> } | null;
 }
 
 /** How a value of one output type is written, decided once per field rather than per value. */
@@ -216,6 +222,7 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
         resolve: field.resolve ?? defaultFieldResolver,
         fieldNodes: nodes,
         args: hasVariables(nodes[0]!) ? null : staticArguments(field, nodes[0]!),
+        last: null,
       });
     }
   } catch (error) {
@@ -245,7 +252,7 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
         };
         let value: unknown;
         try {
-          const args = root.args ?? getArgumentValues(root.field, root.fieldNodes[0]!, variables);
+          const args = root.args ?? argumentsOf(root, variables);
           value = root.resolve(rootValue, args, context, info);
         } catch {
           return null;
@@ -270,6 +277,14 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
       return endBytes();
     },
   };
+}
+
+/** The arguments of a Query field that reads variables; graphql-js's error when they do not coerce. */
+function argumentsOf(root: RootPlan, variables: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  if (root.last?.variables === variables) return root.last.args;
+  const args = Object.freeze(getArgumentValues(root.field, root.fieldNodes[0]!, variables));
+  root.last = { variables, args };
+  return args;
 }
 
 /**
