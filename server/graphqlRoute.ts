@@ -1,7 +1,8 @@
 /**
- * The GraphQL endpoint. A fast path answers well-formed requests from the response cache or
- * executes them from the operation cache (graphql-jit); graphql-http answers every other request,
- * so that refusals are worded and coded as it words and codes them.
+ * The GraphQL endpoint. A fast path answers well-formed requests from the response cache, or
+ * writes them from the record bytes cache (server/answerWriter.ts) or executes them (graphql-jit),
+ * from the operation cache; graphql-http answers every other request, so that refusals are worded
+ * and coded as it words and codes them.
  */
 
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -498,8 +499,8 @@ interface LookupTally {
 
 /**
  * Registers the caches' metrics; they read the caches at each scrape, so a request only bumps a
- * number: `graphql_response_cache_lookups_total{result}`, `graphql_response_cache_bytes` and
- * `graphql_operation_cache_entries`.
+ * number: `graphql_response_cache_lookups_total{result}`, `graphql_response_cache_bytes`,
+ * `graphql_record_cache_bytes` and `graphql_operation_cache_entries`.
  */
 function registerCacheMetrics(metrics: Metrics, operations: OperationCache, responses: ResponseCache | null, records: RecordBytesCache | null): LookupTally {
   const tally: LookupTally = { hits: 0, misses: 0 };

@@ -9,6 +9,9 @@
  * - Refusals are cached only when they cannot depend on the variables: parse, validation and
  *   operation-resolution failures. Limit refusals (QUERY_TOO_COMPLEX) are not, since the cost
  *   refusal shares their code and depends on the variables.
+ * - With the record bytes cache on, an operation is answered by its answer writer
+ *   (server/answerWriter.ts, compiled on first use) wherever that writes what executing it
+ *   would give; it is executed, as below, for everything else.
  * - graphql-jit (https://github.com/zalando-incubator/graphql-jit) executes an operation from its
  *   second execution on (a one-off document is not worth compiling). Introspection always runs on
  *   graphql-js: it is rare and takes tens of ms to compile.
