@@ -83,6 +83,14 @@ const SUMS = (1 << WORST_TIER_SHIFT) - 1;
 /** Most text fields per document (see the packing above). */
 export const MAX_FIELDS = Math.floor(SUM_MASK / MAX_QUERY_WORDS / KINDS);
 
+/**
+ * Most postings lists the expansions of query words kept per index hold (FuzzyTextIndex
+ * #expansions), and most words. Every one- and two-letter query (702) over all 28 indexes of the
+ * fixture or of the bench's 10x dataset left 3.1 to 3.3 MB more heap in all.
+ */
+const MAX_EXPANDED_LISTS = 20_000;
+const MAX_EXPANDED_WORDS = 256;
+
 /** Pages ending up to here are picked from many matches with a heap of their size (#best). */
 const MAX_HEAP_END = 128;
 
@@ -182,6 +190,10 @@ interface WordPostings {
   scores: Uint16Array;
   size: number;
   bitsetCost: number;
+  /** How many postings lists `tiers` holds: what keeping the word costs (see #expansions). */
+  lists: number;
+  /** Its levels for levelSearch.ts, made on first use (levelsOf). */
+  levels: Level[] | undefined;
 }
 
 class FuzzyTextIndex implements TextIndex {
@@ -207,6 +219,16 @@ class FuzzyTextIndex implements TextIndex {
   readonly #heap = new Int32Array(2 * MAX_HEAP_END);
 
   readonly #levelSearch: LevelSearch;
+
+  /**
+   * Query words expanded before, with where they match. A short prefix expands into thousands
+   * of words whose postings a search gathers anew each time (on the bench's one-letter
+   * attractions search, 40 % of the server's CPU, and 13 % on two common words); the expansion
+   * depends on the word alone. Bounded by the postings lists held (#expandedLists), as each
+   * costs a reference here and about one in its levels: forgotten all at once past the bound.
+   */
+  readonly #expansions = new Map<string, WordPostings>();
+  #expandedLists = 0;
 
   constructor(
     size: number,
@@ -519,6 +541,22 @@ class FuzzyTextIndex implements TextIndex {
   }
 
   #postings(word: string): WordPostings {
+    const known = this.#expansions.get(word);
+    if (known !== undefined) return known;
+    const postings = this.#expand(word);
+    if (this.#expandedLists + postings.lists > MAX_EXPANDED_LISTS || this.#expansions.size >= MAX_EXPANDED_WORDS) {
+      this.#expansions.clear();
+      this.#expandedLists = 0;
+    }
+    if (postings.lists <= MAX_EXPANDED_LISTS) {
+      this.#expansions.set(word, postings);
+      this.#expandedLists += postings.lists;
+    }
+    return postings;
+  }
+
+  /** Where a query word matches: the words it is a prefix of, or one typo away from, and their postings. */
+  #expand(word: string): WordPostings {
     const terms = this.#terms;
     // Indexes into #terms of the words matched, and how.
     const matches: Array<{ at: number; kind: number }> = [];
@@ -536,6 +574,7 @@ class FuzzyTextIndex implements TextIndex {
     const scores = new Uint16Array(tierCount);
     const postings = this.#termPostings;
     let size = 0;
+    let lists = 0;
     // Reading the postings, and per level (tier and score with postings) a pass over two bitsets.
     let bitsetCost = 0;
     for (const { at, kind } of matches) {
@@ -544,6 +583,7 @@ class FuzzyTextIndex implements TextIndex {
         if (postings.scores[entry] === 0) continue;
         const tier = KINDS * f + kind;
         tiers[tier]!.push(postings.buckets[entry]!);
+        lists++;
         scores[tier]! |= postings.scores[entry]!;
         size += postings.sizes[entry]!;
         bitsetCost += postings.readCosts[entry]!;
@@ -551,7 +591,7 @@ class FuzzyTextIndex implements TextIndex {
     }
     const bitsetWords = wordCount(this.#mark.length);
     for (const tierScores of scores) bitsetCost += 2 * bitCount(tierScores) * bitsetWords;
-    return { tiers, scores, size, bitsetCost };
+    return { tiers, scores, size, bitsetCost, lists, levels: undefined };
   }
 }
 
@@ -576,8 +616,12 @@ function allPostings({ tiers }: WordPostings): (readonly number[])[] {
   return postings;
 }
 
-/** A word's postings as levels (levelSearch.ts): one per tier and score, best first. */
-function levelsOf({ tiers, scores }: WordPostings): Level[] {
+/** A word's postings as levels (levelSearch.ts): one per tier and score, best first; made once per word. */
+function levelsOf(word: WordPostings): Level[] {
+  return (word.levels ??= levelsOfTiers(word));
+}
+
+function levelsOfTiers({ tiers, scores }: WordPostings): Level[] {
   const levels: Level[] = [];
   for (let tier = 0; tier < tiers.length; tier++) {
     if (scores[tier] === 0) continue;

@@ -462,4 +462,33 @@ describe('createTextIndex', () => {
       expect(index.matchSet('zermatt')).toEqual(positionSetOf(docs.length, []));
     });
   });
+
+  describe('query words kept between searches', () => {
+    // Words of two to seven letters over a small alphabet, so that one- and two-letter prefixes
+    // expand into hundreds of words and some queries are one typo away from many.
+    let seed = 11;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const word = () => Array.from({ length: 2 + Math.floor(random() * 6) }, () => 'aeiklmnorstu'[Math.floor(random() * 12)]).join('');
+    const vocabulary = Array.from({ length: 1500 }, word);
+    const text = (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ');
+    const docs: Doc[] = Array.from({ length: 2000 }, (_, i): Doc => [text(1 + (i % 3)), i % 4 === 0 ? null : text(4 + (i % 6))]);
+    const letters = [...'aeiklmnorstu'];
+    // More than the index keeps (MAX_EXPANDED_WORDS), so that it forgets and expands again.
+    const queries = [...letters, ...letters.flatMap((a) => letters.map((b) => a + b)), ...vocabulary.slice(0, 40), 'mo ta', 'kelmon', 'a e i'];
+    const answer = (index: TextIndex, query: string) => ({
+      page: index.search(query, { end: 10 }),
+      all: index.search(query),
+      set: index.matchSet(query),
+    });
+
+    it('answers every query again as it did the first time, and as an index that never searched before', () => {
+      const index = createTextIndex(docs);
+      const first = queries.map((query) => answer(index, query));
+      queries.forEach((query, i) => expect(answer(index, query), query).toEqual(first[i]));
+      for (const query of ['s', 'mo', 'kelmon', 'a e i']) {
+        expect(answer(createTextIndex(docs), query), query).toEqual(first[queries.indexOf(query)]);
+      }
+      expect(first[queries.indexOf('s')]!.all!.total).toBeGreaterThan(100);
+    });
+  });
 });
