@@ -31,10 +31,10 @@ const MAX_KEPT_SCRATCH_BYTES = 1024 * 1024;
  */
 const MAX_DEPTH = 100;
 
-export const QUOTE = 0x22;
+const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 export const COMMA = 0x2c;
-export const COLON = 0x3a;
+const COLON = 0x3a;
 export const OPEN_BRACKET = 0x5b;
 export const CLOSE_BRACKET = 0x5d;
 export const OPEN_BRACE = 0x7b;

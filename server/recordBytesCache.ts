@@ -77,7 +77,7 @@ export function createRecordBytesCache(maxBytes: number): RecordBytesCache {
   };
 }
 
-/** The bytes a part holds, with the overhead of its entry (and of each segment past the first). */
+/** The bytes a part holds, with the overhead of its entry and of each segment. */
 function sizeOf(part: RecordPart): number {
   if (part instanceof Uint8Array) return part.length + ENTRY_OVERHEAD_BYTES;
   let size = ENTRY_OVERHEAD_BYTES;
