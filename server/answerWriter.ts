@@ -169,7 +169,7 @@ class Unsupported extends Error {}
  */
 export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): AnswerWriter | null {
   const queryType = schema.getQueryType();
-  if (operation.operation !== 'query' || !queryType || hasDirectives(document)) return null;
+  if (operation.operation !== 'query' || !queryType || contains(document, Kind.DIRECTIVE)) return null;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
@@ -221,7 +221,7 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
         field,
         resolve: field.resolve ?? defaultFieldResolver,
         fieldNodes: nodes,
-        args: hasVariables(nodes[0]!) ? null : staticArguments(field, nodes[0]!),
+        args: contains(nodes[0]!, Kind.VARIABLE) ? null : staticArguments(field, nodes[0]!),
         last: null,
       });
     }
@@ -501,21 +501,11 @@ function headOf(key: string, first: boolean): Uint8Array {
   return Buffer.from(`${first ? '' : ','}${JSON.stringify(key)}:`);
 }
 
-function hasDirectives(document: DocumentNode): boolean {
+/** Whether a node of `kind` is anywhere in `root`. */
+function contains(root: DocumentNode | FieldNode, kind: Kind.DIRECTIVE | Kind.VARIABLE): boolean {
   let found = false;
-  visit(document, {
-    Directive() {
-      found = true;
-      return BREAK;
-    },
-  });
-  return found;
-}
-
-function hasVariables(node: FieldNode): boolean {
-  let found = false;
-  visit(node, {
-    Variable() {
+  visit(root, {
+    [kind]() {
       found = true;
       return BREAK;
     },
