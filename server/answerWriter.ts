@@ -67,8 +67,6 @@ import {
   writeByte,
   writeBytes,
   writeJson,
-  writeJsonNumber,
-  writeJsonString,
 } from './jsonBytes.ts';
 import type { PartWithHoles, RecordBytesCache } from './recordBytesCache.ts';
 import { COPY_OF, COPY_REPLACES } from './withDistance.ts';
@@ -157,9 +155,6 @@ const MAX_INT = 2147483647;
 
 const DATA_OPEN = Buffer.from('{"data":{');
 const DATA_CLOSE = Buffer.from('}}');
-const NULL = Buffer.from('null');
-const TRUE = Buffer.from('true');
-const FALSE = Buffer.from('false');
 
 /** An operation the writer does not take (see the module comment). */
 class Unsupported extends Error {}
@@ -296,8 +291,7 @@ function argumentsOf(root: RootPlan, variables: Readonly<Record<string, unknown>
 function writeValue(shape: Shape, value: unknown, cache: RecordBytesCache, cacheable: boolean): boolean {
   if (value == null) {
     if (shape.nonNull) return false;
-    writeBytes(NULL);
-    return true;
+    return writeJson(null);
   }
   // graphql-js answers an Error a resolver returned as that error.
   if (value instanceof Error) return false;
@@ -402,7 +396,9 @@ function writeFields(selection: Selection, source: object, cache: RecordBytesCac
  * Anything else goes through serialize, as graphql-js does.
  */
 function leafWriterOf(type: GraphQLLeafType): (value: unknown) => boolean {
-  const serialized = (value: unknown): boolean => {
+  const asIs = SERIALIZED_AS_IS.get(type);
+  return (value) => {
+    if (asIs?.(value)) return writeJson(value);
     let result: unknown;
     try {
       result = type.serialize(value);
@@ -412,36 +408,15 @@ function leafWriterOf(type: GraphQLLeafType): (value: unknown) => boolean {
     // graphql-js refuses a serialized null or undefined.
     return result != null && writeJson(result);
   };
-  if (type === GraphQLString) {
-    return (value) => {
-      if (typeof value !== 'string') return serialized(value);
-      writeJsonString(value);
-      return true;
-    };
-  }
-  if (type === GraphQLInt) {
-    return (value) => {
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_INT || value > MAX_INT) return serialized(value);
-      writeJsonNumber(value);
-      return true;
-    };
-  }
-  if (type === GraphQLFloat) {
-    return (value) => {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return serialized(value);
-      writeJsonNumber(value);
-      return true;
-    };
-  }
-  if (type === GraphQLBoolean) {
-    return (value) => {
-      if (typeof value !== 'boolean') return serialized(value);
-      writeBytes(value ? TRUE : FALSE);
-      return true;
-    };
-  }
-  return serialized;
 }
+
+/** Per built-in scalar, whether a value is one its serialize returns unchanged. */
+const SERIALIZED_AS_IS = new Map<GraphQLLeafType, (value: unknown) => boolean>([
+  [GraphQLString, (value) => typeof value === 'string'],
+  [GraphQLInt, (value) => typeof value === 'number' && Number.isInteger(value) && value >= MIN_INT && value <= MAX_INT],
+  [GraphQLFloat, (value) => typeof value === 'number' && Number.isFinite(value)],
+  [GraphQLBoolean, (value) => typeof value === 'boolean'],
+]);
 
 /**
  * The fields of selection sets on an object type, by response key in graphql-js's order

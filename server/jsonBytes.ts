@@ -110,16 +110,6 @@ export function writeJson(value: unknown): boolean {
   return writeValue(value, 0);
 }
 
-/** Writes a string as JSON.stringify quotes it. */
-export function writeJsonString(text: string): void {
-  writeString(text);
-}
-
-/** Writes a finite number as JSON.stringify does. */
-export function writeJsonNumber(value: number): void {
-  writeAscii(String(value));
-}
-
 /** Makes room for `bytes` more bytes past `pos`. */
 function ensure(bytes: number): void {
   if (pos + bytes <= out.length) return;
