@@ -170,21 +170,37 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   }
 
-  /** The selection of `fieldNodes` (merged) on `type`. */
-  function selectionOf(type: GraphQLObjectType, fieldNodes: readonly FieldNode[]): Selection {
-    if (type.isTypeOf) throw new Unsupported();
-    const fields: FieldPlan[] = [];
-    for (const [key, nodes] of collectFields(type, fieldNodes, fragments)) {
+  /**
+   * Plans the fields selected on `type` under `parents`, in graphql-js's order: `__typename` as
+   * the type's name, every other field by `plan`.
+   */
+  function plansOf<P extends ValuePlan>(
+    type: GraphQLObjectType,
+    parents: readonly { readonly selectionSet?: SelectionSetNode | undefined }[],
+    plan: (field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], head: Uint8Array) => P,
+  ): (P | TypenamePlan)[] {
+    const plans: (P | TypenamePlan)[] = [];
+    for (const [key, nodes] of collectFields(type, parents, fragments)) {
       const name = nodes[0]!.name.value;
-      const head = headOf(key, fields.length === 0);
+      const head = headOf(key, plans.length === 0);
       if (name === '__typename') {
-        fields.push(typenameOf(type, head));
+        plans.push(typenameOf(type, head));
         continue;
       }
       const field = type.getFields()[name];
-      if (!field || field.resolve) throw new Unsupported();
-      fields.push({ head, typename: null, name, shape: shapeOf(field.type, nodes) });
+      if (!field) throw new Unsupported();
+      plans.push(plan(field, nodes, head));
     }
+    return plans;
+  }
+
+  /** The selection of `fieldNodes` (merged) on `type`. */
+  function selectionOf(type: GraphQLObjectType, fieldNodes: readonly FieldNode[]): Selection {
+    if (type.isTypeOf) throw new Unsupported();
+    const fields = plansOf(type, fieldNodes, (field, nodes, head) => {
+      if (field.resolve) throw new Unsupported();
+      return { head, typename: null, name: field.name, shape: shapeOf(field.type, nodes) };
+    });
     return { fields, copies: {} };
   }
 
@@ -197,29 +213,19 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
     throw new Unsupported();
   }
 
-  const roots: (RootPlan | TypenamePlan)[] = [];
+  let roots: (RootPlan | TypenamePlan)[];
   try {
-    for (const [key, nodes] of collectFields(queryType, [{ selectionSet: operation.selectionSet }], fragments)) {
-      const name = nodes[0]!.name.value;
-      const head = headOf(key, roots.length === 0);
-      if (name === '__typename') {
-        roots.push(typenameOf(queryType, head));
-        continue;
-      }
-      const field = queryType.getFields()[name];
-      if (!field) throw new Unsupported();
-      roots.push({
-        head,
-        typename: null,
-        name,
-        shape: shapeOf(field.type, nodes),
-        field,
-        resolve: field.resolve ?? defaultFieldResolver,
-        fieldNodes: nodes,
-        args: contains(nodes[0]!, Kind.VARIABLE) ? null : staticArguments(field, nodes[0]!),
-        last: null,
-      });
-    }
+    roots = plansOf(queryType, [{ selectionSet: operation.selectionSet }], (field, nodes, head) => ({
+      head,
+      typename: null,
+      name: field.name,
+      shape: shapeOf(field.type, nodes),
+      field,
+      resolve: field.resolve ?? defaultFieldResolver,
+      fieldNodes: nodes,
+      args: contains(nodes[0]!, Kind.VARIABLE) ? null : staticArguments(field, nodes[0]!),
+      last: null,
+    }));
   } catch (error) {
     if (error instanceof Unsupported) return null;
     throw error;
