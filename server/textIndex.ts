@@ -84,12 +84,19 @@ const SUMS = (1 << WORST_TIER_SHIFT) - 1;
 export const MAX_FIELDS = Math.floor(SUM_MASK / MAX_QUERY_WORDS / KINDS);
 
 /**
- * Most postings lists the expansions of query words kept per index hold (FuzzyTextIndex
- * #expansions), and most words. Every one- and two-letter query (702) over all 28 indexes of the
- * fixture or of the bench's 10x dataset left 3.1 to 3.3 MB more heap in all.
+ * Most postings lists and merged positions the expansions of query words kept per index hold
+ * (FuzzyTextIndex #expansions; at least, see #maxExpandedEntries), and most words. Every one-
+ * and two-letter query (702) over all 28 indexes of the fixture or of the bench's 10x dataset
+ * left 3.3 to 3.6 MB more heap in all, every one-letter query 2.7 to 3.2 MB.
  */
-const MAX_EXPANDED_LISTS = 20_000;
+const MAX_EXPANDED_ENTRIES = 20_000;
 const MAX_EXPANDED_WORDS = 256;
+
+/**
+ * A query word matching in more postings lists than this has them merged (FuzzyTextIndex
+ * #merge): past it, going from list to list costs a search more than the positions it reads.
+ */
+const MERGE_ABOVE_LISTS = 16;
 
 /** Pages ending up to here are picked from many matches with a heap of their size (#best). */
 const MAX_HEAP_END = 128;
@@ -190,8 +197,13 @@ interface WordPostings {
   scores: Uint16Array;
   size: number;
   bitsetCost: number;
-  /** How many postings lists `tiers` holds: what keeping the word costs (see #expansions). */
-  lists: number;
+  /**
+   * What keeping the word costs (see #expansions): the postings lists `tiers` holds, and the
+   * positions of those that are its own rather than the index's (see #merge).
+   */
+  held: number;
+  /** Whether its postings are merged (see #merge): one list per tier and score, disjoint. */
+  merged: boolean;
   /** Its levels for levelSearch.ts, made on first use (levelsOf). */
   levels: Level[] | undefined;
 }
@@ -224,11 +236,14 @@ class FuzzyTextIndex implements TextIndex {
    * Query words expanded before, with where they match. A short prefix expands into thousands
    * of words whose postings a search gathers anew each time (on the bench's one-letter
    * attractions search, 40 % of the server's CPU, and 13 % on two common words); the expansion
-   * depends on the word alone. Bounded by the postings lists held (#expandedLists), as each
-   * costs a reference here and about one in its levels: forgotten all at once past the bound.
+   * depends on the word alone. Bounded by what they hold (#expandedEntries: a postings list
+   * costs a reference here and about one in its levels, a merged position a number), forgotten
+   * all at once past #maxExpandedEntries.
    */
   readonly #expansions = new Map<string, WordPostings>();
-  #expandedLists = 0;
+  #expandedEntries = 0;
+  /** MAX_EXPANDED_ENTRIES, or four per document where more: room for a few merged one-letter prefixes. */
+  readonly #maxExpandedEntries: number;
 
   constructor(
     size: number,
@@ -246,12 +261,15 @@ class FuzzyTextIndex implements TextIndex {
     this.#mark = new Int32Array(size);
     this.#ranks = new Int32Array(size);
     this.#candidates = new Int32Array(size);
+    this.#maxExpandedEntries = Math.max(MAX_EXPANDED_ENTRIES, 4 * size);
   }
 
   search(query: string, options: { filter?: Intersection | null; end?: number } = {}): TextMatches | null {
     const perWord = this.#wordPostings(query);
     if (perWord === null) return null;
     const { filter = null } = options;
+    // The merged postings of a word are its matches in rank order already.
+    if (perWord.length === 1 && perWord[0]!.merged && filter === null) return firstMerged(perWord[0]!, options.end ?? Infinity);
     // A page is read off levels only while short: each of its ranks costs a pass over bitsets.
     const costs = this.#costs(perWord);
     if (options.end !== undefined && options.end <= MAX_HEAP_END && costs.bitsets < costs.walk) {
@@ -543,16 +561,55 @@ class FuzzyTextIndex implements TextIndex {
   #postings(word: string): WordPostings {
     const known = this.#expansions.get(word);
     if (known !== undefined) return known;
-    const postings = this.#expand(word);
-    if (this.#expandedLists + postings.lists > MAX_EXPANDED_LISTS || this.#expansions.size >= MAX_EXPANDED_WORDS) {
+    let postings = this.#expand(word);
+    // As expanded, a word holds its postings lists only.
+    if (postings.held > MERGE_ABOVE_LISTS) postings = this.#merge(postings);
+    const max = this.#maxExpandedEntries;
+    if (this.#expandedEntries + postings.held > max || this.#expansions.size >= MAX_EXPANDED_WORDS) {
       this.#expansions.clear();
-      this.#expandedLists = 0;
+      this.#expandedEntries = 0;
     }
-    if (postings.lists <= MAX_EXPANDED_LISTS) {
+    if (postings.held <= max) {
       this.#expansions.set(word, postings);
-      this.#expandedLists += postings.lists;
+      this.#expandedEntries += postings.held;
     }
     return postings;
+  }
+
+  /**
+   * `word`'s postings merged: one list per tier and score, which holds each position once,
+   * under its best match, as a search ranks it. A prefix matches thousands of words, each in a
+   * few documents: the one-letter search of the bench's attractions read 3,237 positions in 853
+   * lists, 47 % of the server's CPU, where merged it reads 1,205 in 32 lists, or, alone and
+   * unfiltered, only its first page (firstMerged). Costs a walk of the postings, once per word kept.
+   */
+  #merge(word: WordPostings): WordPostings {
+    const { count } = this.#intersect([word]);
+    const merged: Array<Array<number[] | undefined> | undefined> = new Array(word.tiers.length);
+    const ranks = this.#ranks;
+    // In position order, so each list is ascending, like FlexSearch's.
+    const matches = this.#candidates.subarray(0, count).sort();
+    for (let i = 0; i < count; i++) {
+      const p = matches[i]!;
+      const rank = ranks[p]!;
+      const buckets = (merged[rank >>> WORST_TIER_SHIFT] ??= new Array<number[] | undefined>(RESOLUTION));
+      (buckets[rank & SUM_MASK] ??= []).push(p);
+    }
+    const tiers: Buckets[][] = [];
+    const scores = new Uint16Array(word.tiers.length);
+    let lists = 0;
+    for (let tier = 0; tier < word.tiers.length; tier++) {
+      const buckets = merged[tier];
+      tiers.push(buckets === undefined ? [] : [buckets]);
+      buckets?.forEach((ids, score) => {
+        if (ids === undefined) return;
+        scores[tier]! |= 1 << score;
+        lists++;
+      });
+    }
+    // Merged lists have no bitsets: levelSearch.ts reads them position by position.
+    const bitsetCost = count + 2 * lists * wordCount(this.#mark.length);
+    return { tiers, scores, size: count, bitsetCost, held: lists + count, merged: true, levels: undefined };
   }
 
   /** Where a query word matches: the words it is a prefix of, or one typo away from, and their postings. */
@@ -591,7 +648,7 @@ class FuzzyTextIndex implements TextIndex {
     }
     const bitsetWords = wordCount(this.#mark.length);
     for (const tierScores of scores) bitsetCost += 2 * bitCount(tierScores) * bitsetWords;
-    return { tiers, scores, size, bitsetCost, lists, levels: undefined };
+    return { tiers, scores, size, bitsetCost, held: lists, merged: false, levels: undefined };
   }
 }
 
@@ -603,6 +660,27 @@ function rankOf(tier: number, score: number): number {
 /** The packed rank of a document's matches, `rank`, with one more word's match (a packed rank). */
 function addMatch(rank: number, match: number): number {
   return Math.max(rank & ~SUMS, match & ~SUMS) | ((rank & SUMS) + (match & SUMS));
+}
+
+/**
+ * The matches of a word alone whose postings are merged: its lists, in tier then score order,
+ * hold each match once and ascending, so their concatenation is the ranking.
+ */
+function firstMerged(word: WordPostings, end: number): TextMatches {
+  const total = word.size;
+  const length = Math.min(end, total);
+  // See TextIndex.search on which kind of array.
+  const positions = length * 16 < total ? new Array<number>(length) : new Int32Array(length);
+  let at = 0;
+  for (const lists of word.tiers) {
+    for (const buckets of lists) {
+      for (const ids of buckets) {
+        if (ids === undefined) continue;
+        for (let i = 0; i < ids.length && at < length; i++) positions[at++] = ids[i]!;
+      }
+    }
+  }
+  return { total, positions };
 }
 
 /** Every nonempty posting of a word. */

@@ -491,4 +491,83 @@ describe('createTextIndex', () => {
       expect(first[queries.indexOf('s')]!.all!.total).toBeGreaterThan(100);
     });
   });
+
+  describe('the ranking rules, read plainly', () => {
+    // Fields of at most nine words, where a word's place score is its place in the field, over a
+    // small alphabet: one-letter prefixes expand into hundreds of words (merged postings), others
+    // into a few, and five-letter words are one typo away from others.
+    let seed = 23;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const word = () => Array.from({ length: 2 + Math.floor(random() * 6) }, () => 'aeiklmnorstu'[Math.floor(random() * 12)]).join('');
+    const vocabulary = Array.from({ length: 1200 }, word);
+    const text = (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ');
+    const docs: Doc[] = Array.from({ length: 2500 }, (_, i): Doc => [text(1 + (i % 3)), i % 4 === 0 ? null : text(3 + (i % 7))]);
+
+    const withinOneEdit = (a: string, b: string) => {
+      if (a.length === b.length) {
+        const differ = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+        return differ.length === 1 || (differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]!] && a[differ[1]!] === b[differ[0]!]);
+      }
+      const [short, long] = a.length < b.length ? [a, b] : [b, a];
+      return long.length === short.length + 1 && [...long].some((_, i) => long.slice(0, i) + long.slice(i + 1) === short);
+    };
+    // A word's best match in a document, as [tier, place]: tier 3 × field + kind (0 exact,
+    // 1 prefix, 2 typo), the lowest tier, then the nearest place; null when it has none.
+    const bestMatch = (query: string, doc: Doc): [number, number] | null => {
+      let best: [number, number] | null = null;
+      doc.forEach((field, f) => {
+        field?.split(' ').forEach((term, place) => {
+          const kind = term === query ? 0 : term.startsWith(query) ? 1 : query.length >= 5 && withinOneEdit(query, term) ? 2 : null;
+          if (kind === null) return;
+          const tier = 3 * f + kind;
+          if (best === null || tier < best[0] || (tier === best[0] && place < best[1])) best = [tier, place];
+        });
+      });
+      return best;
+    };
+    // Every match, best first: by the worst tier of its words, the sum of their tiers, the sum of
+    // their places, then position.
+    const ranking = (query: string) => {
+      const words = [...new Set(query.split(' '))];
+      return docs
+        .map((doc, position) => ({ position, matches: words.map((w) => bestMatch(w, doc)) }))
+        .filter(({ matches }) => matches.every((match) => match !== null))
+        .map(({ position, matches }) => {
+          const tiers = matches.map((match) => match![0]);
+          const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+          return { position, key: [Math.max(...tiers), sum(tiers), sum(matches.map((match) => match![1])), position] };
+        })
+        .sort((a, b) => a.key.reduce((order, v, i) => order || v - b.key[i]!, 0))
+        .map(({ position }) => position);
+    };
+    const letters = [...'aeiklmnorstu'];
+    const typo = (w: string) => w.slice(0, 2) + w[3] + w[2] + w.slice(4);
+    const long = vocabulary.filter((w) => w.length >= 6).slice(0, 6);
+    const queries = [...letters, 'ka', 'st', 'mor', ...vocabulary.slice(0, 6), ...long.map(typo), 's e', 'a ka', `m ${vocabulary[0]}`, `${long[0]} t`];
+
+    it('ranks every match of one- and two-word queries as the rules say, whole and by pages', () => {
+      const index = createTextIndex(docs);
+      for (const query of queries) {
+        const expected = ranking(query);
+        expect(Array.from(index.search(query)!.positions), query).toEqual(expected);
+        for (const end of [1, 10, 20, 129]) {
+          const page = index.search(query, { end })!;
+          expect({ total: page.total, positions: Array.from(page.positions) }, `${query}, end ${end}`).toEqual({ total: expected.length, positions: expected.slice(0, end) });
+        }
+      }
+      expect(ranking('s').length).toBeGreaterThan(300);
+    });
+
+    it('ranks only the matches in a filter as the rules say', () => {
+      const index = createTextIndex(docs);
+      const kept = (p: number) => p % 3 !== 0;
+      const filter = [positionSetOf(docs.length, docs.map((_, p) => p).filter(kept))];
+      for (const query of queries) {
+        const expected = ranking(query).filter(kept);
+        const page = index.search(query, { filter, end: 10 })!;
+        expect({ total: page.total, positions: Array.from(page.positions) }, query).toEqual({ total: expected.length, positions: expected.slice(0, 10) });
+        expect(index.matchSet(query), query).toEqual(positionSetOf(docs.length, ranking(query)));
+      }
+    });
+  });
 });
