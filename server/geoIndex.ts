@@ -166,6 +166,12 @@ class TreeGeoIndex implements GeoIndex {
    * of a kd-tree node are one run of bits: a node inside the radius is counted a word at a time.
    */
   readonly #slotSets = new WeakMap<PositionSet, PositionSet>();
+  /**
+   * #walk's pending halves: left, right, axis and node each, at most one per level of a tree of
+   * < 2^32 items. Kept, as a typed array of more than 64 bytes costs an allocation outside the
+   * JS heap (6 % of a near-me search's time), and a walk runs to its end before the next.
+   */
+  readonly #stack = new Uint32Array(128);
 
   constructor(
     tree: KDBush,
@@ -193,12 +199,6 @@ class TreeGeoIndex implements GeoIndex {
     const slotFilter = filter === null ? null : filter.map((set) => this.#inSlotOrder(set));
     let total = 0;
     const visit = (slot: number): void => {
-      if (slotFilter !== null) {
-        // filterIndex.ts hasPosition, written out: this runs for every point in the box.
-        const word = slot >>> 5;
-        const bit = slot & 31;
-        for (let s = 0; s < slotFilter.length; s++) if (((slotFilter[s]![word]! >>> bit) & 1) === 0) return;
-      }
       const dot = qx * units[3 * slot]! + qy * units[3 * slot + 1]! + qz * units[3 * slot + 2]!;
       if (dot < cosRadius - DOT_MARGIN) return;
       const position = positions[slot]!;
@@ -217,7 +217,7 @@ class TreeGeoIndex implements GeoIndex {
       return true;
     };
     for (const [minLng, maxLng] of longitudeRanges(lng, lat, radiusKm)) {
-      this.#walk(minLng, lat - latSpan, maxLng, lat + latSpan, lng, lat, visit, take);
+      this.#walk(minLng, lat - latSpan, maxLng, lat + latSpan, lng, lat, slotFilter, visit, take);
     }
     return { total, hits: this.#byDistance(lng, lat, nearest.candidates(), maxResults) };
   }
@@ -269,11 +269,11 @@ class TreeGeoIndex implements GeoIndex {
   }
 
   /**
-   * Calls `visit` with every slot whose point lies in a box, as KDBush's `range` finds them,
-   * but walks the half nearer to (towardsLng, towardsLat) first, so that nearest() fills its
-   * heap with near points early and offers few of the rest. A node whose points all lie in
-   * the box is first offered whole to `take` (node number, first and last slot), and skipped if
-   * it returns true.
+   * Calls `visit` with every slot in `filter` (slot sets; null for all) whose point lies in a
+   * box, as KDBush's `range` finds them, but walks the half nearer to (towardsLng, towardsLat)
+   * first, so that nearest() fills its heap with near points early and offers few of the rest.
+   * A node whose points all lie in the box is first offered whole to `take` (node number, first
+   * and last slot), and skipped if it returns true.
    */
   #walk(
     minLng: number,
@@ -282,13 +282,13 @@ class TreeGeoIndex implements GeoIndex {
     maxLat: number,
     towardsLng: number,
     towardsLat: number,
+    filter: Intersection | null,
     visit: (slot: number) => void,
     take: (node: number, first: number, last: number) => boolean,
   ): void {
     const { coords, nodeSize } = this.#tree;
     if (coords.length === 0) return;
-    // Left, right, axis and node per pending half: at most one per level of a tree of < 2^32 items.
-    const stack = new Uint32Array(128);
+    const stack = this.#stack;
     let top = push(stack, 0, 0, coords.length / 2 - 1, 0, 0);
     while (top > 0) {
       const node = stack[--top]!;
@@ -297,17 +297,24 @@ class TreeGeoIndex implements GeoIndex {
       const left = stack[--top]!;
       if (this.#nodeWithin(node, minLng, minLat, maxLng, maxLat) && take(node, left, right)) continue;
       if (right - left <= nodeSize) {
-        for (let slot = left; slot <= right; slot++) {
-          const lng = coords[2 * slot]!;
-          const lat = coords[2 * slot + 1]!;
-          if (lng >= minLng && lng <= maxLng && lat >= minLat && lat <= maxLat) visit(slot);
+        // A leaf's slots are a run: those in the filter are read off its words, 32 at a time.
+        for (let word = left >>> 5; word <= right >>> 5; word++) {
+          let bits = runBits(word, left, right);
+          if (filter !== null) for (let s = 0; s < filter.length && bits !== 0; s++) bits &= filter[s]![word]!;
+          // bits & -bits isolates the lowest bit still set; bits & (bits - 1) clears it.
+          for (; bits !== 0; bits &= bits - 1) {
+            const slot = (word << 5) | (31 - Math.clz32(bits & -bits));
+            const lng = coords[2 * slot]!;
+            const lat = coords[2 * slot + 1]!;
+            if (lng >= minLng && lng <= maxLng && lat >= minLat && lat <= maxLat) visit(slot);
+          }
         }
         continue;
       }
       const middle = (left + right) >> 1;
       const lng = coords[2 * middle]!;
       const lat = coords[2 * middle + 1]!;
-      if (lng >= minLng && lng <= maxLng && lat >= minLat && lat <= maxLat) visit(middle);
+      if (lng >= minLng && lng <= maxLng && lat >= minLat && lat <= maxLat && (filter === null || hasPosition(filter, middle))) visit(middle);
       const lower = axis === 0 ? minLng <= lng : minLat <= lat;
       const upper = axis === 0 ? maxLng >= lng : maxLat >= lat;
       // Pushed last, walked first.
@@ -437,6 +444,14 @@ class NearestPositions {
       i = child;
     }
   }
+}
+
+/** The bits of 32-bit word `word` of a bitset that stand for slots `left` to `right`. */
+function runBits(word: number, left: number, right: number): number {
+  const from = Math.max(left - (word << 5), 0);
+  const to = Math.min(right - (word << 5), 31);
+  // Bits from..to: all of them shifted up by `from`, cut to the 32 - (31 - to) lowest.
+  return ((0xffffffff << from) & (0xffffffff >>> (31 - to))) >>> 0;
 }
 
 function push(stack: Uint32Array, top: number, left: number, right: number, axis: number, node: number): number {
