@@ -115,6 +115,22 @@ describe('the answer writer', () => {
     }
   });
 
+  it('keeps nothing of an object that is not frozen, nor of a copy of one, which may change between answers', () => {
+    const record = { s: 'before', i: 1, n: 'record' };
+    const copy = { ...record, n: 'copy', [COPY_OF]: record, [COPY_REPLACES]: 'n' };
+    const items = makeExecutableSchema({
+      typeDefs: 'type Item { s: String i: Int n: String! } type Query { record: Item! copy: Item! }',
+      resolvers: { Query: { record: () => record, copy: () => copy } },
+    });
+    const query = '{ record { s n } copy { s n } }';
+    const write = writerOf(items, query);
+    const cache = createRecordBytesCache(65_536);
+    expect(write({}, {}, cache)).toBe('{"data":{"record":{"s":"before","n":"record"},"copy":{"s":"before","n":"copy"}}}');
+    record.s = copy.s = 'after';
+    expect(write({}, {}, cache)).toBe('{"data":{"record":{"s":"after","n":"record"},"copy":{"s":"after","n":"copy"}}}');
+    expect(cache.bytes).toBe(0);
+  });
+
   it('merges aliases, repeated fields, fragments and __typename as graphql-js does', () => {
     const query = `query Mixed {
       __typename
