@@ -35,6 +35,9 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 export const COMMA = 0x2c;
 const COLON = 0x3a;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
 export const OPEN_BRACKET = 0x5b;
 export const CLOSE_BRACKET = 0x5d;
 export const OPEN_BRACE = 0x7b;
@@ -126,7 +129,7 @@ function writeValue(value: unknown, depth: number): boolean {
       return true;
     case 'number':
       // As JSON.stringify: the shortest text that reads back as the number; null if not finite.
-      writeAscii(Number.isFinite(value) ? String(value) : 'null');
+      if (!writeThousandths(value)) writeAscii(Number.isFinite(value) ? String(value) : 'null');
       return true;
     case 'boolean':
       writeLiteral(value ? LITERALS.true : LITERALS.false);
@@ -188,6 +191,39 @@ function writeObject(object: object, depth: number): boolean {
   }
   ensure(1);
   out[pos++] = CLOSE_BRACE;
+  return true;
+}
+
+/**
+ * Writes a number that is a whole number of thousandths below 2^31 in them, as String() would;
+ * false, having written nothing, for any other. String() of a fraction costs 100 ns on this
+ * host, and a near-me page holds twenty distances of three decimals.
+ * For such a number, k/1000 is the shortest decimal that reads back as it: it does, being the
+ * decimal the number is nearest to, and any other decimal of three places or fewer lies 0.001
+ * away, far outside the number's rounding interval (2^-31 wide at most below 2^31 / 1000),
+ * while any with more places has more digits.
+ */
+function writeThousandths(value: number): boolean {
+  const thousandths = Math.round(value * 1000);
+  if (!(thousandths / 1000 === value && Math.abs(thousandths) < 2 ** 31)) return false;
+  ensure(16);
+  // -0 too is written as 0.
+  if (thousandths < 0) out[pos++] = MINUS;
+  const magnitude = Math.abs(thousandths);
+  // Below 2^31, `| 0` truncates a quotient as Math.floor would.
+  const whole = (magnitude / 1000) | 0;
+  const fraction = magnitude - whole * 1000;
+  let digits = 1;
+  for (let power = 10; power <= whole; power *= 10) digits++;
+  pos += digits;
+  // The whole part's digits, last first.
+  for (let at = pos, rest = whole; at > pos - digits; rest = (rest / 10) | 0) out[--at] = ZERO + (rest % 10);
+  if (fraction === 0) return true;
+  out[pos++] = DOT;
+  out[pos++] = ZERO + ((fraction / 100) | 0);
+  if (fraction % 100 === 0) return true;
+  out[pos++] = ZERO + (((fraction / 10) | 0) % 10);
+  if (fraction % 10 !== 0) out[pos++] = ZERO + (fraction % 10);
   return true;
 }
 

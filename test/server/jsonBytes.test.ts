@@ -51,6 +51,17 @@ describe('jsonBytes', () => {
     expectStringifyBytes({ yes: true, no: false, nothing: null });
   });
 
+  it('writes numbers of up to three decimals, and those around them, as JSON.stringify does', () => {
+    // Whole numbers of thousandths are written digit by digit below 2^31 thousandths.
+    expectStringifyBytes([0.001, -0.001, 0.01, 0.1, 0.5, 1.005, 7.07, 9.999, 10, 100.1, 12.345, 123456.789, 2147483.647, -2147483.647, 2147483.648, 2147483.649, 5e-4, 0.0015, 2 ** 31, -(2 ** 31)]);
+    const random = randomNumbers(5);
+    const numbers: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      numbers.push(Math.round((random() - 0.5) * 4.4e9) / 1000, Math.round(random() * 3e4) / 1000, Math.round(random() * 1e6) / 100, (random() - 0.5) * 10 ** Math.floor(random() * 12));
+    }
+    expectStringifyBytes(numbers);
+  });
+
   it('leaves out undefined values of objects and writes those of arrays and holes as null', () => {
     // eslint-disable-next-line no-sparse-arrays
     const value = { a: undefined, b: [undefined, , 1], c: 2 };
