@@ -16,6 +16,21 @@ function searchable(docs: Doc[]): { index: TextIndex; names: (query: string) => 
   };
 }
 
+/**
+ * Documents of random words of two to seven letters over a small alphabet, so that one- and
+ * two-letter prefixes expand into hundreds of words and five-letter words are one typo away from
+ * others: a name of one to three words and, but for every fourth document, an abstract.
+ */
+function randomCorpus(seed: number, words: number, documents: number, abstractLength: (position: number) => number): { vocabulary: string[]; docs: Doc[] } {
+  let state = seed;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const word = () => Array.from({ length: 2 + Math.floor(random() * 6) }, () => 'aeiklmnorstu'[Math.floor(random() * 12)]).join('');
+  const vocabulary = Array.from({ length: words }, word);
+  const text = (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ');
+  const docs = Array.from({ length: documents }, (_, i): Doc => [text(1 + (i % 3)), i % 4 === 0 ? null : text(abstractLength(i))]);
+  return { vocabulary, docs };
+}
+
 const de = searchable([
   ['Seeweg nach Rapperswil', 'Gemütlicher Spaziergang von Zürich dem Ufer entlang'],
   ['Zürich Altstadt', 'Rundgang durch die Gassen an der Limmat'],
@@ -464,14 +479,7 @@ describe('createTextIndex', () => {
   });
 
   describe('query words kept between searches', () => {
-    // Words of two to seven letters over a small alphabet, so that one- and two-letter prefixes
-    // expand into hundreds of words and some queries are one typo away from many.
-    let seed = 11;
-    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-    const word = () => Array.from({ length: 2 + Math.floor(random() * 6) }, () => 'aeiklmnorstu'[Math.floor(random() * 12)]).join('');
-    const vocabulary = Array.from({ length: 1500 }, word);
-    const text = (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ');
-    const docs: Doc[] = Array.from({ length: 2000 }, (_, i): Doc => [text(1 + (i % 3)), i % 4 === 0 ? null : text(4 + (i % 6))]);
+    const { vocabulary, docs } = randomCorpus(11, 1500, 2000, (i) => 4 + (i % 6));
     const letters = [...'aeiklmnorstu'];
     // More than the index keeps (MAX_EXPANDED_WORDS), so that it forgets and expands again.
     const queries = [...letters, ...letters.flatMap((a) => letters.map((b) => a + b)), ...vocabulary.slice(0, 40), 'mo ta', 'kelmon', 'a e i'];
@@ -493,15 +501,9 @@ describe('createTextIndex', () => {
   });
 
   describe('the ranking rules, read plainly', () => {
-    // Fields of at most nine words, where a word's place score is its place in the field, over a
-    // small alphabet: one-letter prefixes expand into hundreds of words (merged postings), others
-    // into a few, and five-letter words are one typo away from others.
-    let seed = 23;
-    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-    const word = () => Array.from({ length: 2 + Math.floor(random() * 6) }, () => 'aeiklmnorstu'[Math.floor(random() * 12)]).join('');
-    const vocabulary = Array.from({ length: 1200 }, word);
-    const text = (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ');
-    const docs: Doc[] = Array.from({ length: 2500 }, (_, i): Doc => [text(1 + (i % 3)), i % 4 === 0 ? null : text(3 + (i % 7))]);
+    // Fields of at most nine words, where a word's place score is its place in the field: one-
+    // letter prefixes have their postings merged, others not.
+    const { vocabulary, docs } = randomCorpus(23, 1200, 2500, (i) => 3 + (i % 7));
 
     const withinOneEdit = (a: string, b: string) => {
       if (a.length === b.length) {
