@@ -85,9 +85,10 @@ export const MAX_FIELDS = Math.floor(SUM_MASK / MAX_QUERY_WORDS / KINDS);
 
 /**
  * Most postings lists and merged positions the expansions of query words kept per index hold
- * (FuzzyTextIndex #expansions; at least, see #maxExpandedEntries), and most words. Every one-
- * and two-letter query (702) over all 28 indexes of the fixture or of the bench's 10x dataset
- * left 3.3 to 3.6 MB more heap in all, every one-letter query 2.7 to 3.2 MB.
+ * (FuzzyTextIndex #expansions), unless it has more than a quarter as many documents (see
+ * #maxExpandedEntries), and most words. Every one- and two-letter query (702) over all 28
+ * indexes of the fixture or of the bench's 10x dataset left 3.3 to 3.6 MB more heap in all,
+ * every one-letter query 2.7 to 3.2 MB.
  */
 const MAX_EXPANDED_ENTRIES = 20_000;
 const MAX_EXPANDED_WORDS = 256;
