@@ -42,6 +42,11 @@ const SLACK = 1e-9;
 // in floating point (errors are near 1e-16); those points get the kilometre test.
 const DOT_MARGIN = 1e-12;
 
+// Where a kd-tree node's points lie for nearest() (TreeGeoIndex #place).
+const WALK = 0;
+const OUTSIDE = 1;
+const INSIDE_BEYOND_REACH = 2;
+
 /**
  * Builds the index.
  * @param points one entry per record, in degrees; null for a record without coordinates,
@@ -209,10 +214,15 @@ class TreeGeoIndex implements GeoIndex {
       total++;
       if (dot >= nearest.reach) nearest.offer(position, dot);
     };
-    // A node well inside the radius and beyond the heap's reach would only be counted point by
-    // point: its size is the count, or without looking at a point, its slots in the filter.
-    const take = (node: number, first: number, last: number): boolean => {
-      if (!this.#insideBeyondReach(node, qx, qy, qz, cosRadius, nearest.reach)) return false;
+    // A node well outside the radius has nothing to count or offer, though it may reach into
+    // the box (a corner of it). One well inside and beyond the heap's reach would only be
+    // counted point by point: its size is the count, or without looking at a point, its slots
+    // in the filter; counted once its points all lie in the box, since a cap across the
+    // antimeridian is walked as two boxes.
+    const take = (node: number, first: number, last: number, inBox: boolean): boolean => {
+      const place = this.#place(node, qx, qy, qz, cosRadius, nearest.reach);
+      if (place === OUTSIDE) return true;
+      if (place === WALK || !inBox) return false;
       total += slotFilter === null ? last - first + 1 : countPositionsBetween(slotFilter, first, last);
       return true;
     };
@@ -236,11 +246,12 @@ class TreeGeoIndex implements GeoIndex {
   }
 
   /**
-   * Whether every point of a node lies inside the cap of dot products >= cosRadius, clear of
-   * the margin where nearest() asks for kilometres, and none has a dot product large enough
-   * to be offered to its heap (>= reach).
+   * Where a node's points lie: OUTSIDE when all of them lie outside the cap of dot products
+   * >= cosRadius, INSIDE_BEYOND_REACH when all lie inside it and none has a dot product large
+   * enough to be offered to nearest()'s heap (>= reach), both clear of the margin where
+   * nearest() asks for kilometres; WALK otherwise.
    */
-  #insideBeyondReach(node: number, qx: number, qy: number, qz: number, cosRadius: number, reach: number): boolean {
+  #place(node: number, qx: number, qy: number, qz: number, cosRadius: number, reach: number): number {
     const caps = this.#nodeCaps;
     const cx = caps[5 * node]!;
     const cy = caps[5 * node + 1]!;
@@ -255,11 +266,12 @@ class TreeGeoIndex implements GeoIndex {
     const ay = qz * cx - qx * cz;
     const az = qx * cy - qy * cx;
     const sinTheta = Math.sqrt(ax * ax + ay * ay + az * az);
-    // cos(θ + ρ) is the least dot product while θ + ρ <= π.
-    if (cosTheta < 0 || cosSpread < 0 || cosTheta * cosSpread - sinTheta * sinSpread < cosRadius + 2 * DOT_MARGIN) return false;
     // cos(θ - ρ) is the largest while θ >= ρ; otherwise a point may lie at the query itself.
     const maxDot = cosTheta <= cosSpread ? cosTheta * cosSpread + sinTheta * sinSpread : 1;
-    return maxDot < reach - DOT_MARGIN;
+    if (maxDot < cosRadius - 2 * DOT_MARGIN) return OUTSIDE;
+    // cos(θ + ρ) is the least dot product while θ + ρ <= π.
+    if (cosTheta < 0 || cosSpread < 0 || cosTheta * cosSpread - sinTheta * sinSpread < cosRadius + 2 * DOT_MARGIN) return WALK;
+    return maxDot < reach - DOT_MARGIN ? INSIDE_BEYOND_REACH : WALK;
   }
 
   /** Whether all points of a node lie in a box. */
@@ -272,8 +284,8 @@ class TreeGeoIndex implements GeoIndex {
    * Calls `visit` with every slot in `filter` (slot sets; null for all) whose point lies in a
    * box, as KDBush's `range` finds them, but walks the half nearer to (towardsLng, towardsLat)
    * first, so that nearest() fills its heap with near points early and offers few of the rest.
-   * A node whose points all lie in the box is first offered whole to `take` (node number, first
-   * and last slot), and skipped if it returns true.
+   * Each node is first offered whole to `take` (node number, first and last slot, whether its
+   * points all lie in the box), and skipped if it returns true.
    */
   #walk(
     minLng: number,
@@ -284,7 +296,7 @@ class TreeGeoIndex implements GeoIndex {
     towardsLat: number,
     filter: Intersection | null,
     visit: (slot: number) => void,
-    take: (node: number, first: number, last: number) => boolean,
+    take: (node: number, first: number, last: number, inBox: boolean) => boolean,
   ): void {
     const { coords, nodeSize } = this.#tree;
     if (coords.length === 0) return;
@@ -295,7 +307,7 @@ class TreeGeoIndex implements GeoIndex {
       const axis = stack[--top]!;
       const right = stack[--top]!;
       const left = stack[--top]!;
-      if (this.#nodeWithin(node, minLng, minLat, maxLng, maxLat) && take(node, left, right)) continue;
+      if (take(node, left, right, this.#nodeWithin(node, minLng, minLat, maxLng, maxLat))) continue;
       if (right - left <= nodeSize) {
         // A leaf's slots are a run: those in the filter are read off its words, 32 at a time.
         for (let word = left >>> 5; word <= right >>> 5; word++) {

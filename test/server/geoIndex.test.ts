@@ -293,6 +293,30 @@ describe('createGeoIndex', () => {
       expect(index.nearest(centre.lng, centre.lat, nearestKm * (1 - 1e-12), null, 0).total).toBe(0);
     });
 
+    it('counts nodes of points at one place that lies on the radius, however tight their bound', () => {
+      // Hundreds of points at one place make nodes whose bound is that place alone: nothing but
+      // the kilometre test may leave them out when the radius ends there.
+      const centre = centres.Bern;
+      const edge = destination(centre, 25, 40);
+      const next = seededRandom(5);
+      const points: Point[] = [...Array.from({ length: 400 }, () => edge), ...Array.from({ length: 400 }, () => ({ lng: 7 + next(), lat: 46.5 + 0.5 * next() }))];
+      const index = createGeoIndex(points);
+      const edgeKm = distance(centre.lng, centre.lat, edge.lng, edge.lat);
+      const byKilometres = points
+        .map((point, position) => ({ position, distanceKm: distance(centre.lng, centre.lat, point!.lng, point!.lat) }))
+        .sort((a, b) => a.distanceKm - b.distanceKm || a.position - b.position);
+      const kept = (position: number) => position % 3 !== 0;
+      for (const radiusKm of [edgeKm, edgeKm * (1 - 1e-12)]) {
+        const expected = byKilometres.filter((hit) => hit.distanceKm <= radiusKm);
+        for (const maxResults of [0, 20, expected.length]) {
+          expect(index.nearest(centre.lng, centre.lat, radiusKm, null, maxResults), `${radiusKm} km, ${maxResults} results`).toEqual({ total: expected.length, hits: expected.slice(0, maxResults) });
+        }
+        const inFilter = expected.filter((hit) => kept(hit.position));
+        expect(index.nearest(centre.lng, centre.lat, radiusKm, filterOf(points.length, kept), 20), `${radiusKm} km, filtered`).toEqual({ total: inFilter.length, hits: inFilter.slice(0, 20) });
+      }
+      expect(index.nearest(centre.lng, centre.lat, edgeKm, null, 0).total).toBeGreaterThan(400);
+    });
+
     it('agrees with a brute-force sort, with and without a filter, for random clusters, centres and radii', () => {
       const next = seededRandom(20240917);
       for (let trial = 0; trial < 120; trial++) {
