@@ -79,18 +79,14 @@ export interface PreparedOperation {
   /** Metrics label: the operation's one root field, `multiple`, or `introspection`. */
   readonly label: string;
   /**
-   * Executes the operation; synchronous when every resolver is (ours are).
+   * Answers the operation: with the bytes of a successful answer when the answer writer
+   * (server/answerWriter.ts) can write them with `records`, else by executing it, synchronously
+   * when every resolver is (ours are). When the writer gives up, the execution takes the
+   * deadline's decisions the writer took, as a second execution after graphql-jit does (see the
+   * module comment).
    *
    * @param deadline the execution's root value (server/deadline.ts startDeadline)
    * @param variables the request's variables, as sent; they passed the checks
-   */
-  execute(deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined): ExecutionResult | Promise<ExecutionResult>;
-  /**
-   * Answers the operation: with the bytes of a successful answer when the answer writer
-   * (server/answerWriter.ts) can write them with `records`, else by executing it. When the
-   * writer gives up, the execution takes the deadline's decisions the writer took, as a second
-   * execution after graphql-jit does (see the module comment).
-   *
    * @param records the record bytes cache, or null when it is turned off (always executes)
    */
   answer(
@@ -297,7 +293,6 @@ function prepareOperation(
       const recording = new RecordingDeadline(deadline);
       return writer!.write(recording, context, coerced, records!) ?? executeOperation(recording.replay(), context, variables);
     },
-    execute: executeOperation,
   };
 }
 
