@@ -54,6 +54,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { isPromise } from './isPromise.ts';
 import {
   beginBytes,
   bytesWritten,
@@ -496,8 +497,4 @@ function contains(root: DocumentNode | FieldNode, kind: Kind.DIRECTIVE | Kind.VA
     },
   });
   return found;
-}
-
-function isPromise(value: unknown): value is Promise<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

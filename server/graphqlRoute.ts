@@ -21,6 +21,7 @@ import { endLater } from './endLater.ts';
 import { errorBody, formatError, isInternalError, type ErrorCode } from './formatError.ts';
 import type { HttpOptions, ServedSnapshot } from './http.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
+import { isPromise } from './isPromise.ts';
 import { jsonBytes } from './jsonBytes.ts';
 import { createQueryChecker } from './limits.ts';
 import type { Metrics } from './metrics.ts';
@@ -586,10 +587,6 @@ function memoize<T>(fn: (header: string | undefined) => T): (header: string | un
     }
     return value as T;
   };
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** Codes of the bodiless refusals of graphql-http. */

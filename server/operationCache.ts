@@ -54,6 +54,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
 import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
+import { isPromise } from './isPromise.ts';
 import { measureCost, type QueryChecker } from './limits.ts';
 import type { RecordBytesCache } from './recordBytesCache.ts';
 
@@ -354,8 +355,4 @@ export function operationLabel(operation: OperationDefinitionNode): string {
 /** By its tag, as server/formatError.ts tells them: graphql ships two builds whose classes differ. */
 function isGraphQLError(value: unknown): boolean {
   return Object.prototype.toString.call(value) === '[object GraphQLError]';
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown }).then === 'function';
 }
