@@ -95,9 +95,15 @@ export function copyWritten(start: number): Uint8Array {
   return new Uint8Array(out.subarray(start, pos));
 }
 
-/** Writes bytes as they are: JSON text written before, or punctuation. */
+/** Writes bytes as they are: JSON text written before, a literal, or punctuation and a key. */
 export function writeBytes(bytes: Uint8Array): void {
   ensure(bytes.length);
+  // Up to 7 bytes (`null`, `,"id":`) cost less copied one by one than through set(): 10 ns
+  // rather than 16 for 4 bytes, 24 rather than 19 for 8, and set() keeps at 20 ns up to 64.
+  if (bytes.length < 8) {
+    for (let i = 0; i < bytes.length; i++) out[pos++] = bytes[i]!;
+    return;
+  }
   out.set(bytes, pos);
   pos += bytes.length;
 }
@@ -132,11 +138,11 @@ function writeValue(value: unknown, depth: number): boolean {
       if (!writeThousandths(value)) writeAscii(Number.isFinite(value) ? String(value) : 'null');
       return true;
     case 'boolean':
-      writeLiteral(value ? LITERALS.true : LITERALS.false);
+      writeBytes(value ? LITERALS.true : LITERALS.false);
       return true;
     case 'object':
       if (value === null) {
-        writeLiteral(LITERALS.null);
+        writeBytes(LITERALS.null);
         return true;
       }
       if (depth === MAX_DEPTH) return false;
@@ -158,7 +164,7 @@ function writeArray(array: unknown[], depth: number): boolean {
     }
     const item = array[i];
     // JSON.stringify writes a hole or undefined as null, and leaves out no item.
-    if (item === undefined) writeLiteral(LITERALS.null);
+    if (item === undefined) writeBytes(LITERALS.null);
     else if (!writeValue(item, depth)) return false;
   }
   ensure(1);
@@ -225,11 +231,6 @@ function writeThousandths(value: number): boolean {
   out[pos++] = ZERO + (((fraction / 10) | 0) % 10);
   if (fraction % 10 !== 0) out[pos++] = ZERO + (fraction % 10);
   return true;
-}
-
-function writeLiteral(bytes: Uint8Array): void {
-  ensure(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[pos++] = bytes[i]!;
 }
 
 function writeAscii(text: string): void {
