@@ -85,6 +85,8 @@ export type QueryChecker = (request: {
   query: string;
   operationName?: string | null | undefined;
   variables?: Readonly<Record<string, unknown>> | null | undefined;
+  /** `query` already parsed within the token limit, so that it is not parsed again. */
+  document?: DocumentNode | undefined;
 }) => CheckedQuery;
 
 /**
@@ -101,10 +103,10 @@ export function createQueryChecker(
   const rules: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
   if (!options.introspection) rules.push(NoSchemaIntrospectionCustomRule);
 
-  return ({ query, operationName, variables }) => {
+  return ({ query, operationName, variables, document: parsed }) => {
     let document: DocumentNode;
     try {
-      document = parse(query, { maxLexicalTokens: limits.maxTokens });
+      document = parsed ?? parse(query, { maxLexicalTokens: limits.maxTokens });
     } catch (error) {
       const syntaxError = error as GraphQLError;
       // graphql-js words it "Document contains more that N tokens. Parsing aborted."

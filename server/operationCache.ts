@@ -6,6 +6,12 @@
  *   goes through the whole checker. Later requests with the same document only coerce their
  *   variables and count the cost (which may depend on them); when either fails, the whole
  *   checker runs again to produce its exact errors.
+ * - Documents that differ only in the scalar literals of their field arguments share a template
+ *   (server/literalTemplate.ts), checked and compiled once from the second such document on;
+ *   each later one is parsed and answered as the template with its literals as variables.
+ *   Whatever the template would not answer exactly as the document (a literal its type refuses,
+ *   a cost over the limit, an answer with errors, whose locations are the document's) goes the
+ *   way of a document of its own.
  * - Refusals are cached only when they cannot depend on the variables: parse, validation and
  *   operation-resolution failures. Limit refusals (QUERY_TOO_COMPLEX) are not, since the cost
  *   refusal shares their code and depends on the variables.
@@ -44,6 +50,7 @@ import {
   execute,
   getVariableValues,
   Kind,
+  parse,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLError,
@@ -56,6 +63,7 @@ import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from './isPromise.ts';
 import { measureCost, type QueryChecker } from './limits.ts';
+import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalTemplate.ts';
 import type { RecordBytesCache } from './recordBytesCache.ts';
 
 /** Characters of document text the cache may hold per entry of its size, on average (see {@link createOperationCache}). */
@@ -124,7 +132,7 @@ export interface OperationCacheOptions {
   executableSchema: GraphQLSchema;
   /** The checker of server/limits.ts. */
   check: QueryChecker;
-  limits: Pick<QueryLimits, 'maxCost'>;
+  limits: Pick<QueryLimits, 'maxCost' | 'maxTokens'>;
   /** Most operations (and refusals) kept; 0 keeps none (every request is checked in full and runs on graphql-js). */
   maxEntries: number;
   /** Compile operations with graphql-jit; false runs every operation on graphql-js. */
@@ -155,8 +163,8 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
       documents.set(query, (entry = { byName: new Map(), used: false }));
       chars += query.length;
     }
+    if (!entry.byName.has(operationName)) operations++;
     entry.byName.set(operationName, outcome);
-    operations++;
     for (const [text, candidate] of documents) {
       if (operations <= maxEntries && chars <= maxChars) break;
       // Map keeps insertion order: a document used since it was kept gets a second chance at the end.
@@ -171,22 +179,87 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     }
   }
 
+  /** Checks a document not seen before and keeps what the checks made of it. */
+  function checkUnseen(request: CacheRequest, name: string | null, parsed: DocumentNode | undefined): PreparedRequest {
+    const checked = check({ ...request, document: parsed });
+    if (checked.errors) {
+      if (checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
+        remember(request.query, name, { refusal: checked.errors });
+      }
+      return checked;
+    }
+    const operation = prepareOperation(checked.document, checked.operation, request.operationName, options);
+    remember(request.query, name, { operation });
+    return { operation, cost: checked.cost };
+  }
+
+  /**
+   * Prepares a document not seen before from the template of its literals
+   * (server/literalTemplate.ts), or returns undefined for the checks to take it: when it has no
+   * template, when its template was seen only once (a one-off document is not worth a second
+   * check), or cannot be used, or when this document's literals or cost fail (the checks word
+   * the refusal).
+   */
+  function prepareFromTemplate(request: CacheRequest, name: string | null, parsed: DocumentNode): PreparedRequest | undefined {
+    const holes = findHoles(parsed, request.query);
+    if (!holes) return undefined;
+    const entry = documents.get(holes.key);
+    const outcome = entry?.byName.get(name);
+    if (outcome === undefined) {
+      remember(holes.key, name, { template: SEEN_ONCE });
+      return undefined;
+    }
+    // Anything else under a template's key is a refusal of a query sent with U+0000 in it.
+    if (outcome.template === undefined || outcome.template === UNUSABLE) return undefined;
+    entry!.used = true;
+    const templated = outcome.template === SEEN_ONCE ? checkTemplate(request, name, parsed, holes) : outcome.template;
+    if (!templated) return undefined;
+    const variables = templateVariables(templated.template, holes, request.variables);
+    if (!variables) return undefined;
+    const cost = templated.operation.costOf(variables);
+    if (cost === null || cost > options.limits.maxCost) return undefined;
+    return { operation: literalOperation(templated.operation, parsed, request, variables, options.executableSchema), cost };
+  }
+
+  /**
+   * Writes and checks the template of a document seen the second time, and keeps it, or keeps
+   * that it cannot be used. Returns undefined when it cannot be used for this document.
+   */
+  function checkTemplate(request: CacheRequest, name: string | null, parsed: DocumentNode, holes: Holes): Templated | undefined {
+    const template = writeTemplate(options.schema, parsed, request.query, holes);
+    if (!template) {
+      remember(holes.key, name, { template: UNUSABLE });
+      return undefined;
+    }
+    const variables = templateVariables(template, holes, request.variables);
+    if (!variables) return undefined;
+    const checked = check({ query: template.query, operationName: request.operationName, variables });
+    if (checked.errors) {
+      // The template's own refusals hold for every document of it; the others (the variables
+      // sent, the cost of these literals, a limit the template's longer text reaches) may not.
+      if (checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
+        remember(holes.key, name, { template: UNUSABLE });
+      }
+      return undefined;
+    }
+    const templated = { template, operation: prepareOperation(checked.document, checked.operation, request.operationName, options) };
+    remember(holes.key, name, { template: templated });
+    return templated;
+  }
+
   return {
     prepare(request) {
       const name = request.operationName ?? null;
       const document = documents.get(request.query);
       const cached = document?.byName.get(name);
-      if (cached === undefined) {
-        const checked = check(request);
-        if (checked.errors) {
-          if (checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
-            remember(request.query, name, { refusal: checked.errors });
-          }
-          return checked;
+      if (cached === undefined || cached.template !== undefined) {
+        let parsed: DocumentNode | undefined;
+        try {
+          parsed = parse(request.query, { maxLexicalTokens: options.limits.maxTokens });
+        } catch {
+          // The checks word the refusal.
         }
-        const operation = prepareOperation(checked.document, checked.operation, request.operationName, options);
-        remember(request.query, name, { operation });
-        return { operation, cost: checked.cost };
+        return (parsed && prepareFromTemplate(request, name, parsed)) ?? checkUnseen(request, name, parsed);
       }
       document!.used = true;
       if (cached.refusal) return { errors: cached.refusal };
@@ -221,7 +294,24 @@ interface Coercion {
 /** The coerced variables of an operation without variable definitions. */
 const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 
-type Outcome = { readonly operation: CachedOperation; readonly refusal?: undefined } | { readonly refusal: readonly GraphQLError[] };
+/** A request as {@link OperationCache.prepare} takes it. */
+type CacheRequest = Parameters<OperationCache['prepare']>[0];
+
+/** A template seen once: the next document of it has it checked. */
+const SEEN_ONCE = 'seen once';
+/** A template that cannot be used: its documents are checked one by one. */
+const UNUSABLE = 'unusable';
+
+/** A checked template of literals and its operation. */
+interface Templated {
+  readonly template: Template;
+  readonly operation: CachedOperation;
+}
+
+type Outcome =
+  | { readonly operation: CachedOperation; readonly refusal?: undefined; readonly template?: undefined }
+  | { readonly refusal: readonly GraphQLError[]; readonly template?: undefined }
+  | { readonly template: Templated | typeof SEEN_ONCE | typeof UNUSABLE; readonly refusal?: undefined; readonly operation?: undefined };
 
 interface CachedOperation extends PreparedOperation {
   /** The cost with these variables, or null when they do not coerce. */
@@ -293,6 +383,44 @@ function prepareOperation(
       if (!coerced) return executeOperation(deadline, context, variables);
       const recording = new RecordingDeadline(deadline);
       return writer!.write(recording, context, coerced, records!) ?? executeOperation(recording.replay(), context, variables);
+    },
+  };
+}
+
+/**
+ * A document answered as its template with its literals as variables. An answer with errors is
+ * thrown away and the document itself executed by graphql-js (with the deadline's decisions of
+ * the first run replayed): errors carry the `locations` of fields in the document sent, which
+ * the template's text has moved. An answer without errors is the same either way.
+ */
+function literalOperation(
+  template: CachedOperation,
+  document: DocumentNode,
+  request: CacheRequest,
+  variables: Readonly<Record<string, unknown>>,
+  executableSchema: GraphQLSchema,
+): PreparedOperation {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  return {
+    document,
+    operation,
+    label: template.label,
+    answer(deadline, context, _sent, records) {
+      const recording = new RecordingDeadline(deadline);
+      const exact = (result: ExecutionResult): ExecutionResult | Promise<ExecutionResult> =>
+        result.errors
+          ? execute({
+              schema: executableSchema,
+              document,
+              operationName: request.operationName,
+              variableValues: request.variables,
+              contextValue: context,
+              rootValue: recording.replay(),
+            })
+          : result;
+      const answer = template.answer(recording, context, variables, records);
+      if (isPromise(answer)) return answer.then(exact);
+      return Buffer.isBuffer(answer) ? answer : exact(answer);
     },
   };
 }

@@ -240,7 +240,7 @@ describe('the limits through the cache', () => {
 
   it('refuses a known document with bad variables or too high a cost exactly as the checker does', () => {
     const check = countingChecker(1000);
-    const { cache } = cacheOf({ check, limits: { maxCost: 1000 } });
+    const { cache } = cacheOf({ check, limits: { ...limits, maxCost: 1000 } });
     const plain = createQueryChecker(schema, { ...limits, maxCost: 1000 }, { introspection: true });
     cache.prepare({ query: stations, variables: { limit: 2 } });
     for (const variables of [{ limit: 'ten' }, { limit: 500 }, { limit: 2 ** 40 }]) {
@@ -328,5 +328,117 @@ describe('the bounds of the cache', () => {
     }
     expect(check.calls).toBe(3);
     expect(cache.size).toBe(0);
+  });
+});
+
+describe('documents that differ only in their literals', () => {
+  /** A map client's request: the point and page written into the document. */
+  const hikesNear = (lat: number | string, lng: number | string, limit: number | string = 5) =>
+    `query Near { tours(routeType: "hike", nearLat: ${lat}, nearLng: ${lng}, radiusKm: 30, limit: ${limit}) { total data { id name distance_km } } }`;
+
+  /** The answer through the cache, with the record bytes cache when `records` is given. */
+  async function answerOf(cache: ReturnType<typeof cacheOf>['cache'], query: string, records: ReturnType<typeof createRecordBytesCache> | null, variables: Record<string, unknown> = {}) {
+    const operation = prepared(cache.prepare({ query, variables }));
+    const answer = await operation.answer(startDeadline(2000), { store }, variables, records);
+    return Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : sent(answer);
+  }
+
+  it('checks their template once and answers each document as plain graphql-js answers it', async () => {
+    for (const records of [null, createRecordBytesCache(1024 * 1024)]) {
+      const { cache, check } = cacheOf();
+      const points = Array.from({ length: 30 }, (_, i) => [46.5 + i * 0.013, 7.5 + ((i * 7) % 30) * 0.021, 1 + (i % 9)] as const);
+      for (const [lat, lng, limit] of points) {
+        const query = hikesNear(lat.toFixed(4), lng.toFixed(3), limit);
+        const expected = plainGraphqlJs(query, {}, { store }, startDeadline(2000));
+        expect(expected).not.toContain('"errors"');
+        expect(await answerOf(cache, query, records), query).toBe(expected);
+      }
+      // The first document, then the template of the second: every later one is parsed only.
+      expect(check.calls).toBe(2);
+      // Two documents seen in full, and the template.
+      expect(cache.size).toBe(2);
+    }
+  });
+
+  it('gives each document its own cost, from the limit written into it', () => {
+    const { cache } = cacheOf();
+    const plain = createQueryChecker(schema, limits, { introspection: true });
+    for (const limit of [3, 4, 5, 50, 5]) {
+      const outcome = cache.prepare({ query: hikesNear(46.6, 7.8, limit) });
+      const expected = plain({ query: hikesNear(46.6, 7.8, limit) });
+      expect(outcome.errors ? null : outcome.cost).toBe(expected.errors ? null : expected.cost);
+    }
+  });
+
+  it('answers an error with the locations of the document sent, whose literals are longer than the template\'s first', async () => {
+    const { cache } = cacheOf();
+    await answerOf(cache, hikesNear(46.6, 7.8), null);
+    await answerOf(cache, hikesNear(46.61, 7.81), null);
+    // The template passes; the resolver refuses the limit, and the error points into the text sent.
+    const refused = (okLimit: number, lat: string, limit: number) =>
+      `query Near { ok: tours(routeType: "hike", limit: ${okLimit}) { total } tours(routeType: "hike", nearLat: ${lat}, nearLng: 7.8, radiusKm: 30, limit: ${limit}) { total } }`;
+    const queries = [refused(1, '46.6', -1), refused(10, '46.612345', -10), refused(100, '46.61', -100), refused(1, '46.6', -2)];
+    for (const query of queries) {
+      const expected = plainGraphqlJs(query, {}, { store }, startDeadline(2000));
+      expect(JSON.parse(expected).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(await answerOf(cache, query, createRecordBytesCache(1024 * 1024))).toBe(expected);
+    }
+    const [first, second] = queries.slice(0, 2).map((query) => JSON.parse(plainGraphqlJs(query, {}, { store }, startDeadline(2000))).errors[0].locations[0].column);
+    expect(first).not.toBe(second);
+  });
+
+  it('refuses a literal of the wrong type exactly as the checker does', () => {
+    const { cache } = cacheOf();
+    const plain = createQueryChecker(schema, limits, { introspection: true });
+    cache.prepare({ query: hikesNear(46.6, 7.8) });
+    cache.prepare({ query: hikesNear(46.7, 7.9) });
+    for (const query of [hikesNear('"north"', 7.8), hikesNear(46.6, 7.8, 2.5), hikesNear(46.6, 7.8, 2 ** 40), hikesNear(46.6, 7.8, 'true')]) {
+      const refused = cache.prepare({ query });
+      expect(refused.errors?.[0]?.extensions.code, query).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(refused.errors).toEqual(plain({ query }).errors);
+    }
+    expect(prepared(cache.prepare({ query: hikesNear(46.8, 7.7) })).label).toBe('tours');
+  });
+
+  it('refuses a document past the token limit, whose template holds more tokens still, and answers one within it', () => {
+    const query = hikesNear(46.6, 7.8);
+    const tokens = [...query.matchAll(/[A-Za-z_][\w]*|-?\d+(\.\d+)?|"[^"]*"|[{}():,]/g)].filter((m) => m[0] !== ',').length;
+    const check = createQueryChecker(schema, { ...limits, maxTokens: tokens }, { introspection: true });
+    const { cache } = cacheOf({ check, limits: { ...limits, maxTokens: tokens } });
+    for (const [lat, lng] of [[46.6, 7.8], [46.7, 7.9], [46.8, 7.7]]) expect(prepared(cache.prepare({ query: hikesNear(lat!, lng!) })).label).toBe('tours');
+    const longer = `query Near { tours(routeType: "hike", nearLat: 46.6, nearLng: 7.8, radiusKm: 30, limit: 5) { total data { id name distance_km difficulty } } }`;
+    expect(cache.prepare({ query: longer }).errors?.[0]?.message).toBe(`Query has more than ${tokens} tokens, the limit`);
+  });
+
+  it('answers fields that merge only with equal literals, which their template would not merge', async () => {
+    const { cache, check } = cacheOf();
+    const twice = (limit: number) => `{ tours(limit: ${limit}) { total } tours(limit: ${limit}) { data { id } } }`;
+    for (const limit of [1, 2, 3, 4]) {
+      const expected = plainGraphqlJs(twice(limit), {}, { store }, startDeadline(2000));
+      expect(expected).not.toContain('"errors"');
+      expect(await answerOf(cache, twice(limit), null)).toBe(expected);
+    }
+    // The template was tried once and is not used: each document is checked in full.
+    expect(check.calls).toBe(5);
+  });
+
+  it('keeps in the text what a variable would not mean the same as: directives, enums, lists and null', async () => {
+    const { cache } = cacheOf();
+    const queries = [
+      '{ tours(limit: 1) { total data { id @include(if: true) } } }',
+      '{ tours(limit: 2) { total data { id @include(if: false) } } }',
+      '{ tours(limit: 3, routeType: null) { total } }',
+      '{ tours(limit: 4, routeType: "bike") { total } }',
+      'query Q($l: Int) { tours(limit: $l, offset: 1) { total data { id } } }',
+      'query Q($l: Int) { tours(limit: $l, offset: 2) { total data { id } } }',
+      '{ shorthand: tours(limit: 5) { total } }',
+      'query { keyword: tours(limit: 6) { total } }',
+      'query Named { tours(limit: 7) { total } }',
+    ];
+    for (const query of [...queries, ...queries]) {
+      const variables = query.includes('$l') ? { l: 2 } : {};
+      const expected = plainGraphqlJs(query, variables, { store }, startDeadline(2000));
+      expect(await answerOf(cache, query, createRecordBytesCache(1024 * 1024), variables), query).toBe(expected);
+    }
   });
 });
