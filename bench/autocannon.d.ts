@@ -11,6 +11,8 @@ declare module 'autocannon' {
       path?: string;
       headers?: Record<string, string>;
       body?: string;
+      /** Called before each sending of this request, with it; sends what it returns. */
+      setupRequest?: (request: Request) => Request;
     }
 
     interface Options {

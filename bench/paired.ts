@@ -44,6 +44,8 @@ export interface PairedOptions {
   durationS: number;
   /** One unmeasured run per side before the first round, in seconds (the response cache, JIT of this query). */
   warmupS: number;
+  /** The requests are unseen documents (bench/scenarios.ts): every connection takes the next of one shared rotation. */
+  unseen?: boolean;
 }
 
 /** CPU time per answer of both sides, each sent the same requests at the same fixed rate. */
@@ -57,7 +59,7 @@ export interface CpuCost {
   rawUs: number;
 }
 
-export interface CpuCostOptions extends Pick<PairedOptions, 'realUrl' | 'rawUrl' | 'requests' | 'connections'> {
+export interface CpuCostOptions extends Pick<PairedOptions, 'realUrl' | 'rawUrl' | 'requests' | 'connections' | 'unseen'> {
   ratePerS: number;
   durationS: number;
   /** CPU seconds each side has used so far; null when they cannot be read (no /proc). */
@@ -74,8 +76,8 @@ interface Measured {
  * Sends `requests` for `seconds` without measuring: after a server starts, so that its JIT has
  * compiled the common paths before any scenario is measured.
  */
-export async function warmUp(url: string, requests: readonly BenchRequest[], connections: number, seconds: number): Promise<void> {
-  await load(url, { requests, connections }, seconds);
+export async function warmUp(url: string, requests: readonly BenchRequest[], connections: number, seconds: number, unseen = false): Promise<void> {
+  await load(url, { requests, connections, unseen }, seconds);
 }
 
 /** Runs the warm-up, then `rounds` × (real, raw), and sums them up per side. */
@@ -121,14 +123,16 @@ export async function measureCpuCost(options: CpuCostOptions): Promise<CpuCost |
   return { ratePerS: options.ratePerS, durationS: options.durationS, realUs: Math.round(realUs * 10) / 10, rawUs: Math.round(rawUs * 10) / 10 };
 }
 
-async function load(url: string, options: Pick<PairedOptions, 'requests' | 'connections'>, seconds: number, ratePerS?: number): Promise<Measured> {
+async function load(url: string, options: Pick<PairedOptions, 'requests' | 'connections' | 'unseen'>, seconds: number, ratePerS?: number): Promise<Measured> {
   const instance = autocannon({
     url,
     connections: options.connections,
     duration: seconds,
     timeout: 10,
     ...(ratePerS === undefined ? {} : { overallRate: ratePerS }),
-    requests: options.requests.map(({ method, path, headers, body }) => (body === '' ? { method, path, headers } : { method, path, headers, body })),
+    requests: options.unseen
+      ? [sharedRotation(options.requests)]
+      : options.requests.map(({ method, path, headers, body }) => (body === '' ? { method, path, headers } : { method, path, headers, body })),
   });
   // autocannon's own histogram keeps whole milliseconds; loopback latencies need finer.
   const latenciesMs: number[] = [];
@@ -138,6 +142,23 @@ async function load(url: string, options: Pick<PairedOptions, 'requests' | 'conn
   const result = await instance;
   const durationS = (result.finish.getTime() - result.start.getTime()) / 1000;
   return { figures: figures(latenciesMs, result.non2xx, result.errors, result.timeouts, durationS), latenciesMs };
+}
+
+/** Where each list of unseen documents goes on: its rotation carries over from one run to the next, and from one side to the other. */
+const rotations = new WeakMap<readonly BenchRequest[], { next: number }>();
+
+/**
+ * One request whose body is the next of `requests` each time any connection sends it, so that a
+ * document comes back only after all the others.
+ * @throws Error when the requests differ in anything but their body
+ */
+function sharedRotation(requests: readonly BenchRequest[]): autocannon.Request {
+  const { method, path, headers } = requests[0]!;
+  if (requests.some((r) => r.method !== method || r.path !== path)) throw new Error('unseen documents must share their method and path');
+  let rotation = rotations.get(requests);
+  if (!rotation) rotations.set(requests, (rotation = { next: 0 }));
+  const turn = rotation;
+  return { method, path, headers, setupRequest: (request) => ({ ...request, body: requests[turn.next++ % requests.length]!.body }) };
 }
 
 function combine(runs: readonly Measured[]): SideFigures {

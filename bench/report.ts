@@ -13,6 +13,8 @@ import type { SettingProbe } from './servers.ts';
 export interface HttpRun {
   scenario: string;
   description: string;
+  /** Every request a document the server has not seen lately (bench/scenarios.ts). */
+  unseen: boolean;
   setup: ServerSetup;
   /** The environment the real server ran with (on top of PORT, HOST, DATA_DIR, LOG_LEVEL). */
   env: Record<string, string>;
@@ -105,6 +107,7 @@ const SCALING = 1.6;
  * decides the throughput.
  */
 const CPU_BOUND_RATIO = 0.25;
+const UNSEEN_NOTE = 'not held to it: every request is a document the server has not seen lately, where the target is of one document asked again';
 const SELECTIVE_P50_MS = 0.2;
 const COMMON_P95_MS = 5;
 const NEAR_P50_MS = 0.05;
@@ -149,14 +152,17 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
         note: run.error ?? cacheNote,
       });
     } else {
+      // Issue 5's uncached targets, and its peers' figures, are of one document asked again and
+      // again, which the operation cache serves; a document never seen before is checked anew.
+      const unseenNote = run.unseen ? UNSEEN_NOTE : null;
       checks.push({
         target: `uncached: ≥ ${UNCACHED_RATIO * 100} % of raw`,
         figure: where,
         value: paired ? percent(paired.ratio) : 'n/a',
         measured: paired ? paired.ratio * 100 : null,
         higherIsBetter: true,
-        met: paired ? paired.ratio >= UNCACHED_RATIO : null,
-        note: run.error ?? workersNote(run),
+        met: paired && !run.unseen ? paired.ratio >= UNCACHED_RATIO : null,
+        note: run.error ?? workersNote(run) ?? unseenNote,
       });
       checks.push({
         target: `uncached: p99 ≤ ${UNCACHED_P99_MS} ms at ${results.options.connections} connections`,
@@ -164,8 +170,8 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
         value: paired ? `${paired.real.p99Ms} ms` : 'n/a',
         measured: paired ? paired.real.p99Ms : null,
         higherIsBetter: false,
-        met: paired ? paired.real.p99Ms <= UNCACHED_P99_MS : null,
-        note: run.error ?? workersNote(run),
+        met: paired && !run.unseen ? paired.real.p99Ms <= UNCACHED_P99_MS : null,
+        note: run.error ?? workersNote(run) ?? unseenNote,
       });
     }
   }

@@ -38,7 +38,8 @@ const HELP = `npm run bench [-- options]
                         one-worker scenario's rounds (default 3; 1.5 with --quick; 0 skips it)
   --scales 1,10         datasets: 1 is data/, N is bench/data/xN (generated when missing)
   --scenarios a,b       only these scenarios (activities, tours-near, tours-q-broad,
-                        attractions-prefix, attractions-q, station, mix, activities-get)
+                        attractions-prefix, attractions-q, station, mix, tours-near-inline,
+                        unseen-documents, activities-get)
   --no-http             skip the HTTP scenarios
   --no-micro            skip the in-process figures
   --regenerate          regenerate the scaled datasets
@@ -288,14 +289,21 @@ async function main(): Promise<void> {
             samples = await fetchSamples(server.url);
             if (options.serverWarmupS > 0) {
               // A scenario that cannot build its requests fails on its own below.
-              const requests = scenarios.flatMap((scenario) => {
-                try {
-                  return scenario.requests(samples);
-                } catch {
-                  return [];
-                }
-              });
-              await warmUp(server.url, requests, options.connections, options.serverWarmupS);
+              const requestsOf = (unseen: boolean) =>
+                scenarios
+                  .filter((scenario) => (scenario.unseen ?? false) === unseen)
+                  .map((scenario) => {
+                    try {
+                      return scenario.requests(samples);
+                    } catch {
+                      return [];
+                    }
+                  });
+              const repeated = requestsOf(false).flat();
+              if (repeated.length > 0) await warmUp(server.url, repeated, options.connections, options.serverWarmupS);
+              for (const unseen of requestsOf(true)) {
+                if (unseen.length > 0) await warmUp(server.url, unseen, options.connections, options.serverWarmupS, true);
+              }
             }
           } catch (error) {
             startError = `warming up: ${(error as Error).message}`;
@@ -309,6 +317,7 @@ async function main(): Promise<void> {
           const run: HttpRun = {
             scenario: scenario.name,
             description: scenario.description,
+            unseen: scenario.unseen ?? false,
             setup,
             env,
             operations: [],
@@ -337,6 +346,7 @@ async function main(): Promise<void> {
                 rounds: options.rounds,
                 durationS: options.durationS,
                 warmupS: options.warmupS,
+                unseen: scenario.unseen ?? false,
               });
               if (setup.workers === 1 && options.cpuDurationS > 0) {
                 // Half the rate the real server reached: both sides keep up, neither is saturated.
@@ -345,6 +355,7 @@ async function main(): Promise<void> {
                   rawUrl: raw.url,
                   requests,
                   connections: options.connections,
+                  unseen: scenario.unseen ?? false,
                   ratePerS: Math.max(1, Math.round(run.paired.real.reqPerS / 2)),
                   durationS: options.cpuDurationS,
                   realCpuS: () => groupCpuSeconds(server!.child),

@@ -27,6 +27,13 @@ export interface Scenario {
   /** GET scenarios run with one worker only: they differ from POST only in parsing. */
   method: 'GET' | 'POST';
   /**
+   * Every request a document the server has not seen lately: more documents than the operation
+   * cache keeps, sent in one rotation shared by every connection (bench/paired.ts), so that none
+   * comes back before thousands of others. Such a scenario runs with the response cache off
+   * only, since a request never repeated is never answered from it.
+   */
+  unseen?: boolean;
+  /**
    * The requests each connection cycles through.
    * @param samples the server's sample queries (`/api/schema?format=queries`), whose ids come
    *   from the snapshot being served
@@ -78,6 +85,68 @@ function sample(samples: readonly SampleQuery[], name: string): SampleQuery {
   const found = samples.find((s) => s.name === name);
   if (!found) throw new Error(`sample query "${name}" not found; the server offers ${samples.map((s) => s.name).join(', ')}`);
   return found;
+}
+
+/** Documents in a scenario of unseen documents: four times the default OPERATION_CACHE_SIZE. */
+export const UNSEEN_DOCUMENTS = 4000;
+
+/** A pseudo-random generator (mulberry32): the same documents in every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Scalar fields of Tour that a client may pick (schema.graphql). */
+const TOUR_FIELDS = [
+  'abstract', 'url', 'routeType', 'routeCategory', 'difficulty', 'season', 'latitude', 'longitude', 'startPoint', 'endPoint',
+  'distance', 'duration', 'ascent', 'descent', 'minAltitude', 'maxAltitude', 'isRoundtrip', 'isBarrierFree', 'imageUrl', 'origin',
+];
+
+/**
+ * A map client panning across Switzerland: hikes within 30 km of a point written into the
+ * document, a different point each request (20 × 7 fields, as `tours-near`).
+ */
+function panningRequests(): BenchRequest[] {
+  const random = seeded(46);
+  return Array.from({ length: UNSEEN_DOCUMENTS }, () => {
+    const lat = (45.9 + random() * 1.8).toFixed(5);
+    const lng = (6.1 + random() * 4.2).toFixed(5);
+    return post(
+      'HikesNearHere',
+      `query HikesNearHere {
+  tours(routeType: "hike", nearLat: ${lat}, nearLng: ${lng}, radiusKm: 30, limit: 20) { total data { id name distance_km difficulty duration ascent startPoint } }
+}`,
+    );
+  });
+}
+
+/** Tours with a selection of fields no other request of the scenario has: each a document to check in full. */
+function unseenSelectionRequests(): BenchRequest[] {
+  const random = seeded(7);
+  const seen = new Set<string>();
+  const requests: BenchRequest[] = [];
+  while (requests.length < UNSEEN_DOCUMENTS) {
+    const fields = TOUR_FIELDS.filter(() => random() < 0.3);
+    const key = fields.join(' ');
+    if (fields.length < 3 || seen.has(key)) continue;
+    seen.add(key);
+    requests.push(
+      post(
+        'ToursPicked',
+        `query ToursPicked($locale: String) {
+  tours(locale: $locale, limit: 10) { total data { id name ${key} } }
+}`,
+        { locale: 'de-CH' },
+      ),
+    );
+  }
+  return requests;
 }
 
 /** Every scenario, in report order. */
@@ -161,6 +230,20 @@ export const SCENARIOS: readonly Scenario[] = [
     requests: (samples) => samples.map((s) => post(s.name, s.query, s.variables)),
   },
   {
+    name: 'tours-near-inline',
+    description: `\`tours\` near-me as a map client sends it while panning: hikes within 30 km of a point written into the document rather than sent as a variable, ${UNSEEN_DOCUMENTS.toLocaleString('en-US')} points in turn, 20 × 7 fields`,
+    method: 'POST',
+    unseen: true,
+    requests: panningRequests,
+  },
+  {
+    name: 'unseen-documents',
+    description: `\`tours\` with a selection of fields no other request has (${UNSEEN_DOCUMENTS.toLocaleString('en-US')} of them in turn, more than the operation cache keeps), 10 items: each document is parsed, validated and its cost counted, the costliest traffic a client can send within the limits`,
+    method: 'POST',
+    unseen: true,
+    requests: unseenSelectionRequests,
+  },
+  {
     name: 'activities-get',
     description: 'The `activities` list as a GET with the query in the URL',
     method: 'GET',
@@ -184,7 +267,9 @@ export function planRuns(scales: readonly number[], cores: number, names: readon
     const cacheModes = scale === 1 ? [false, true] : [false];
     for (const workers of workerCounts) {
       for (const responseCache of cacheModes) {
-        const scenarios = wanted.filter((s) => (s.method === 'POST' || workers === 1) && (scale === 1 || s.method === 'POST'));
+        const scenarios = wanted.filter(
+          (s) => (s.method === 'POST' || workers === 1) && (scale === 1 || s.method === 'POST') && !(s.unseen && responseCache),
+        );
         if (scenarios.length > 0) plan.push({ setup: { scale, responseCache, workers }, scenarios });
       }
     }
