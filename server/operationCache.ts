@@ -6,6 +6,10 @@
  *   goes through the whole checker. Later requests with the same document only coerce their
  *   variables and count the cost (which may depend on them); when either fails, the whole
  *   checker runs again to produce its exact errors.
+ * - A document is kept from its second request on: the first only leaves a hash of its text (a
+ *   bounded set, emptied when full). A client that never sends a document twice (a query builder)
+ *   would otherwise fill the cache with operations used once, pushing out those used again and
+ *   again and giving the garbage collector their trees to move and mark, for nothing.
  * - Documents that differ only in the scalar literals of their field arguments share a template
  *   (server/literalTemplate.ts), checked and compiled once from the second such document on;
  *   each later one is parsed and answered as the template with its literals as variables.
@@ -63,6 +67,7 @@ import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from './isPromise.ts';
 import { measureCost, type QueryChecker } from './limits.ts';
+import { h32 } from './xxhash.ts';
 import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalTemplate.ts';
 import type { RecordBytesCache } from './recordBytesCache.ts';
 
@@ -74,6 +79,9 @@ const COSTS_PER_OPERATION = 32;
 
 /** Longest JSON text of the variables sent whose cost and coercion are remembered: the key is that text. */
 const MAX_REMEMBERED_VARIABLES_CHARS = 1024;
+
+/** Hashes of documents requested once that the cache notes, per entry of its size. */
+const SEEN_ONCE_PER_ENTRY = 4;
 
 /** Executions of an operation before it is compiled: a document used once is not worth compiling. */
 const COMPILE_AT_EXECUTION = 2;
@@ -156,6 +164,19 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
   let operations = 0;
   let chars = 0;
 
+  // Hashes of the documents (and templates) requested once, by operation name: see the module comment.
+  const seenOnce = new Set<string>();
+
+  /** Whether a document (or template) was requested before; if not, notes that it now has been. */
+  function seenBefore(text: string, operationName: string | null): boolean {
+    const key = `${h32(text)} ${operationName ?? ''}`;
+    if (seenOnce.delete(key)) return true;
+    // A collision of hashes only keeps a document on its first request, as before.
+    if (seenOnce.size >= maxEntries * SEEN_ONCE_PER_ENTRY) seenOnce.clear();
+    seenOnce.add(key);
+    return false;
+  }
+
   function remember(query: string, operationName: string | null, outcome: Outcome): void {
     if (query.length > maxChars) return;
     let entry = documents.get(query);
@@ -179,40 +200,43 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     }
   }
 
-  /** Checks a document not seen before and keeps what the checks made of it. */
-  function checkUnseen(request: CacheRequest, name: string | null, parsed: DocumentNode | undefined): PreparedRequest {
+  /** Checks a document not in the cache, and keeps what the checks made of it when `keep`. */
+  function checkUnseen(request: CacheRequest, name: string | null, parsed: DocumentNode | undefined, keep: boolean): PreparedRequest {
     const checked = check({ ...request, document: parsed });
     if (checked.errors) {
-      if (checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
+      if (keep && checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
         remember(request.query, name, { refusal: checked.errors });
       }
       return checked;
     }
     const operation = prepareOperation(checked.document, checked.operation, request.operationName, options);
-    remember(request.query, name, { operation });
+    if (keep) remember(request.query, name, { operation });
     return { operation, cost: checked.cost };
   }
 
   /**
-   * Prepares a document not seen before from the template of its literals
+   * Prepares a document not in the cache from the template of its literals
    * (server/literalTemplate.ts), or returns undefined for the checks to take it: when it has no
-   * template, when its template was seen only once (a one-off document is not worth a second
-   * check), or cannot be used, or when this document's literals or cost fail (the checks word
-   * the refusal).
+   * template, when its template is not built and may not be (`mayBuild`: a document requested
+   * for the first time, whose template another document was requested with before; a one-off
+   * document is not worth a second check), when the template cannot be used, or when this
+   * document's literals or cost fail (the checks word the refusal).
    */
-  function prepareFromTemplate(request: CacheRequest, name: string | null, parsed: DocumentNode): PreparedRequest | undefined {
+  function prepareFromTemplate(request: CacheRequest, name: string | null, parsed: DocumentNode, mayBuild: boolean): PreparedRequest | undefined {
     const holes = findHoles(parsed, request.query);
     if (!holes) return undefined;
     const entry = documents.get(holes.key);
     const outcome = entry?.byName.get(name);
+    let templated: Templated | undefined;
     if (outcome === undefined) {
-      remember(holes.key, name, { template: SEEN_ONCE });
-      return undefined;
+      if (!mayBuild || !seenBefore(holes.key, name)) return undefined;
+      templated = checkTemplate(request, name, parsed, holes);
+    } else {
+      // Anything else under a template's key is a refusal of a query sent with U+0000 in it.
+      if (outcome.template === undefined || outcome.template === UNUSABLE) return undefined;
+      entry!.used = true;
+      templated = outcome.template;
     }
-    // Anything else under a template's key is a refusal of a query sent with U+0000 in it.
-    if (outcome.template === undefined || outcome.template === UNUSABLE) return undefined;
-    entry!.used = true;
-    const templated = outcome.template === SEEN_ONCE ? checkTemplate(request, name, parsed, holes) : outcome.template;
     if (!templated) return undefined;
     const variables = templateVariables(templated.template, holes, request.variables);
     if (!variables) return undefined;
@@ -259,7 +283,10 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
         } catch {
           // The checks word the refusal.
         }
-        return (parsed && prepareFromTemplate(request, name, parsed)) ?? checkUnseen(request, name, parsed);
+        // A document requested again is kept under its text, unless its template (built from
+        // other documents) answers it; one requested for the first time may have a template built.
+        const again = seenBefore(request.query, name);
+        return (parsed && prepareFromTemplate(request, name, parsed, !again)) || checkUnseen(request, name, parsed, again);
       }
       document!.used = true;
       if (cached.refusal) return { errors: cached.refusal };
@@ -297,8 +324,6 @@ const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 /** A request as {@link OperationCache.prepare} takes it. */
 type CacheRequest = Parameters<OperationCache['prepare']>[0];
 
-/** A template seen once: the next document of it has it checked. */
-const SEEN_ONCE = 'seen once';
 /** A template that cannot be used: its documents are checked one by one. */
 const UNUSABLE = 'unusable';
 
@@ -311,7 +336,7 @@ interface Templated {
 type Outcome =
   | { readonly operation: CachedOperation; readonly refusal?: undefined; readonly template?: undefined }
   | { readonly refusal: readonly GraphQLError[]; readonly template?: undefined }
-  | { readonly template: Templated | typeof SEEN_ONCE | typeof UNUSABLE; readonly refusal?: undefined; readonly operation?: undefined };
+  | { readonly template: Templated | typeof UNUSABLE; readonly refusal?: undefined; readonly operation?: undefined };
 
 interface CachedOperation extends PreparedOperation {
   /** The cost with these variables, or null when they do not coerce. */

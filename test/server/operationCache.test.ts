@@ -203,15 +203,15 @@ describe('compiled and cached execution', () => {
 describe('the limits through the cache', () => {
   const stations = 'query S($limit: Int) { snowdataStations(limit: $limit) { data { id name images { url } } } }';
 
-  it('checks a new document in full, and a known one only for its variables and cost', () => {
+  it('checks a document in full on its first two requests, keeping it from the second, and later ones only for their variables and cost', () => {
     const { cache, check } = cacheOf();
-    expect(prepared(cache.prepare({ query: stations, variables: { limit: 2 } })).label).toBe('snowdataStations');
-    expect(check.calls).toBe(1);
+    for (const limit of [1, 2]) expect(prepared(cache.prepare({ query: stations, variables: { limit } })).label).toBe('snowdataStations');
+    expect(check.calls).toBe(2);
     const again = cache.prepare({ query: stations, variables: { limit: 3 } });
     expect(again.errors).toBeUndefined();
     const plain = createQueryChecker(schema, limits, { introspection: true })({ query: stations, variables: { limit: 3 } });
     expect(again.errors ? null : again.cost).toBe(plain.errors ? null : plain.cost);
-    expect(check.calls).toBe(1);
+    expect(check.calls).toBe(2);
   });
 
   it('answers the cost the checker counts for each variables, remembered by their text or not', () => {
@@ -262,13 +262,16 @@ describe('the limits through the cache', () => {
       const first = cache.prepare(request);
       expect(first.errors?.length).toBeGreaterThan(0);
       expect(cache.prepare(request)).toEqual(first);
+      expect(cache.prepare(request)).toEqual(first);
     }
-    expect(check.calls).toBe(3);
+    // Each checked on its first two requests, as any document.
+    expect(check.calls).toBe(6);
 
     const tooDeep = `{ ${'__typename a: types { '.repeat(11)}id${' }'.repeat(11)} }`;
     expect(cache.prepare({ query: tooDeep }).errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
     cache.prepare({ query: tooDeep });
-    expect(check.calls).toBe(5);
+    cache.prepare({ query: tooDeep });
+    expect(check.calls).toBe(9);
   });
 
   it('tells operations of one document apart by operation name', () => {
@@ -292,16 +295,33 @@ describe('the bounds of the cache', () => {
   it('drops the least recently used entry past its size', () => {
     const { cache, check } = cacheOf({ maxEntries: 2 });
     const [a, b, c] = ['{ types { id } }', '{ types { title } }', '{ types { slug } }'];
+    // Each document is kept from its second request on.
+    const twice = (query: string) => [0, 1].forEach(() => cache.prepare({ query }));
+    twice(a);
+    twice(b);
     cache.prepare({ query: a });
-    cache.prepare({ query: b });
-    cache.prepare({ query: a });
-    cache.prepare({ query: c });
+    twice(c);
     expect(cache.size).toBe(2);
-    expect(check.calls).toBe(3);
+    expect(check.calls).toBe(6);
     cache.prepare({ query: a });
-    expect(check.calls).toBe(3);
+    expect(check.calls).toBe(6);
     cache.prepare({ query: b });
-    expect(check.calls).toBe(4);
+    expect(check.calls).toBe(7);
+  });
+
+  it('keeps a document only from its second request, so that documents sent once do not push out those used again', () => {
+    const { cache, check } = cacheOf({ maxEntries: 10 });
+    const hot = '{ types { id } }';
+    cache.prepare({ query: hot });
+    cache.prepare({ query: hot });
+    expect(cache.size).toBe(1);
+    // A query builder's flood: every document different, far more than the cache keeps.
+    const fields = ['id', 'title', 'slug'];
+    for (let i = 0; i < 100; i++) cache.prepare({ query: `{ t${i}: types { ${fields[i % 3]} } }` });
+    expect(cache.size).toBe(1);
+    const calls = check.calls;
+    cache.prepare({ query: hot });
+    expect(check.calls).toBe(calls);
   });
 
   it('bounds the document text it holds, so large documents cannot fill memory', () => {
@@ -312,8 +332,7 @@ describe('the bounds of the cache', () => {
     expect(check.calls).toBe(2);
     expect(cache.size).toBe(0);
     const half = (field: string) => `{ types { ${field} ${' '.repeat(DOCUMENT_CHARS_PER_ENTRY)}} }`;
-    cache.prepare({ query: half('id') });
-    cache.prepare({ query: half('title') });
+    for (const field of ['id', 'id', 'title', 'title']) cache.prepare({ query: half(field) });
     expect(cache.size).toBe(1);
   });
 
@@ -355,9 +374,21 @@ describe('documents that differ only in their literals', () => {
       }
       // The first document, then the template of the second: every later one is parsed only.
       expect(check.calls).toBe(2);
-      // Two documents seen in full, and the template.
-      expect(cache.size).toBe(2);
+      // The template alone: no document was requested twice.
+      expect(cache.size).toBe(1);
     }
+  });
+
+  it('keeps a document requested again under its text, unless a template built from others answers it', () => {
+    const { cache, check } = cacheOf();
+    // The same document again and again: checked on its first two requests, then found by its text.
+    for (let i = 0; i < 4; i++) expect(prepared(cache.prepare({ query: hikesNear(46.6, 7.8) })).label).toBe('tours');
+    expect(check.calls).toBe(2);
+    // Its template is built from the next document of it; from then on, documents requested
+    // again, as a map client's come back to a point, are answered from it without a check.
+    const others = [hikesNear(46.7, 7.9), hikesNear(46.71, 7.91), hikesNear(46.72, 7.92)];
+    for (const query of [...others, ...others, ...others]) expect(prepared(cache.prepare({ query })).label).toBe('tours');
+    expect(check.calls).toBe(3);
   });
 
   it('gives each document its own cost, from the limit written into it', () => {
