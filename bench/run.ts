@@ -19,7 +19,7 @@ import type { SampleQuery } from '../server/sampleQueries.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, type RawAnswer } from './raw.ts';
-import { checkTargets, writeReport, type BenchResults, type HttpRun } from './report.ts';
+import { checkTargets, CPU_BOUND_RATIO, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
 
@@ -381,6 +381,8 @@ async function main(): Promise<void> {
     }
   }
 
+  const scaling = options.http && cores > 1 ? await measurePairedScaling(options, http, cores) : [];
+
   const partial: Omit<BenchResults, 'targets'> = {
     date: new Date(startedAt).toISOString(),
     command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
@@ -413,6 +415,7 @@ async function main(): Promise<void> {
     settings,
     datasets,
     http,
+    scaling,
     micro,
   };
   const results: BenchResults = { ...partial, targets: checkTargets(partial) };
@@ -421,6 +424,71 @@ async function main(): Promise<void> {
   const met = results.targets.filter((t) => t.met === true).length;
   const missed = results.targets.filter((t) => t.met === false).length;
   log(`wrote ${options.out} and ${options.markdown} in ${results.durationS} s: ${met} targets met, ${missed} missed`);
+}
+
+/**
+ * Measures each CPU-bound scenario (its one-worker run in `http` at most CPU_BOUND_RATIO of the
+ * raw twin) again on a one-worker server and one with every core, started side by side and
+ * measured in turns (bench/report.ts PairedScaling).
+ */
+async function measurePairedScaling(options: Options, http: readonly HttpRun[], cores: number): Promise<PairedScaling[]> {
+  const rows: PairedScaling[] = [];
+  for (const scale of options.scales) {
+    const cpuBound = SCENARIOS.flatMap((scenario) => {
+      const one = http.find((run) => run.scenario === scenario.name && run.setup.scale === scale && !run.setup.responseCache && run.setup.workers === 1);
+      return one?.paired && one.paired.ratio <= CPU_BOUND_RATIO ? [{ scenario, oneWorkerRatio: one.paired.ratio }] : [];
+    });
+    if (cpuBound.length === 0) continue;
+    log(`scaling in turns at ${scale}x (WORKERS=1 beside WORKERS=${cores}, RESPONSE_CACHE=0): ${cpuBound.map((c) => c.scenario.name).join(', ')}`);
+    const servers: RealServer[] = [];
+    let startError: string | null = null;
+    try {
+      for (const workers of [1, cores]) {
+        servers.push(
+          await startRealServer({
+            dataDir: datasetDir(scale),
+            logLevel: options.logLevel,
+            settings: { RESPONSE_CACHE: '0', WORKERS: String(workers) },
+            timeoutMs: SERVER_READY_TIMEOUT_MS,
+          }),
+        );
+      }
+    } catch (error) {
+      startError = (error as Error).message;
+      log(`  cannot start: ${startError}`);
+    }
+    try {
+      const [one, many] = servers;
+      for (const { scenario, oneWorkerRatio } of cpuBound) {
+        const row: PairedScaling = { scenario: scenario.name, scale, workers: cores, oneWorkerRatio, paired: null, serverProcesses: many?.processes ?? null, error: startError };
+        rows.push(row);
+        if (!one || !many) continue;
+        try {
+          const requests = scenario.requests(await fetchSamples(one.url));
+          const unseen = scenario.unseen ?? false;
+          for (const server of [one, many]) await warmUp(server.url, requests, options.connections, options.serverWarmupS, unseen);
+          row.paired = await runPaired({
+            realUrl: many.url,
+            rawUrl: one.url,
+            requests,
+            connections: options.connections,
+            rounds: options.rounds,
+            durationS: options.durationS,
+            warmupS: options.warmupS,
+            unseen,
+          });
+          const { ratio, real, raw } = row.paired;
+          log(`  ${scenario.name}: ${ratio.toFixed(2)}× (one worker ${Math.round(raw.reqPerS)} req/s, ${cores} workers ${Math.round(real.reqPerS)} req/s)`);
+        } catch (error) {
+          row.error = (error as Error).message;
+          log(`  ${scenario.name}: ${row.error}`);
+        }
+      }
+    } finally {
+      for (const server of servers) await server.child.stop();
+    }
+  }
+  return rows;
 }
 
 function autocannonVersion(): string {

@@ -238,7 +238,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'unseen-documents',
-    description: `\`tours\` with a selection of fields no other request has (${UNSEEN_DOCUMENTS.toLocaleString('en-US')} of them in turn, more than the operation cache keeps), 10 items: each document is parsed, validated and its cost counted, the costliest traffic a client can send within the limits`,
+    description: `\`tours\` with a selection of fields no other request has (${UNSEEN_DOCUMENTS.toLocaleString('en-US')} of them in turn, more than the operation cache keeps), 10 items: each document is parsed, validated and its cost counted, as for a client that never sends the same document twice`,
     method: 'POST',
     unseen: true,
     requests: unseenSelectionRequests,
