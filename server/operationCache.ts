@@ -169,6 +169,8 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
 
   /** Whether a document (or template) was requested before; if not, notes that it now has been. */
   function seenBefore(text: string, operationName: string | null): boolean {
+    // A cache that keeps nothing has nothing to decide.
+    if (maxEntries === 0) return false;
     const key = `${h32(text)} ${operationName ?? ''}`;
     if (seenOnce.delete(key)) return true;
     // A collision of hashes only keeps a document on its first request, as before.
@@ -246,8 +248,8 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
   }
 
   /**
-   * Writes and checks the template of a document seen the second time, and keeps it, or keeps
-   * that it cannot be used. Returns undefined when it cannot be used for this document.
+   * Writes and checks the template of the second document of it requested, and keeps it, or
+   * keeps that it cannot be used. Returns undefined when it cannot be used for this document.
    */
   function checkTemplate(request: CacheRequest, name: string | null, parsed: DocumentNode, holes: Holes): Templated | undefined {
     const template = writeTemplate(options.schema, parsed, request.query, holes);
