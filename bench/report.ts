@@ -18,9 +18,9 @@ export interface HttpRun {
   setup: ServerSetup;
   /** The environment the real server ran with (on top of PORT, HOST, DATA_DIR, LOG_LEVEL). */
   env: Record<string, string>;
-  /** Operation names sent, in the order each connection cycles through them. */
+  /** Operation names sent, in the order each connection cycles through them (each name once for unseen documents). */
   operations: string[];
-  /** Response body size per operation, in bytes. */
+  /** Response body size per operation, in bytes (the smallest and the largest for unseen documents). */
   responseBytes: number[];
   /** Processes in the real server's process group (primary and workers); null when unknown. */
   serverProcesses: number | null;
