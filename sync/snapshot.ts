@@ -583,10 +583,22 @@ async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
   return bytes;
 }
 
-/** One JSON array, one record per line (readable with `zcat`), gzip-compressed deterministically. */
+/**
+ * One JSON array, one record per line (readable with `zcat`), gzip-compressed deterministically.
+ * Characters outside ASCII are written as `\uXXXX` escapes, so the file is ASCII: the server
+ * decodes an ASCII file as Latin-1 (server/load.ts), which on Node 20 takes a quarter of the
+ * time of UTF-8 with accented letters. Escaped, the files grow by less than 1 % before gzip.
+ */
 export function encodeRecords(records: readonly unknown[]): Buffer {
   const json = records.length === 0 ? '[]\n' : `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
-  return gzipSync(json, { level: 9 });
+  return gzipSync(json.replace(NON_ASCII, escapeUnicode), { level: 9 });
+}
+
+// Every UTF-16 unit above ASCII; the halves of a surrogate pair are escaped one by one, as JSON allows.
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+function escapeUnicode(unit: string): string {
+  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** Hex sha256 of some bytes, as stored in {@link FileEntry.sha256}. */

@@ -64,6 +64,16 @@ describe('loadSnapshot', () => {
     expect(await refusal()).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: sha256 [0-9a-f]{64}, expected ${toursFile().sha256}`));
   });
 
+  it('reads a file written as UTF-8, as other writers would, the same as the ASCII the sync writes', async () => {
+    const ascii = await loadSnapshot(dir, schema);
+    await rewriteTours(() => {});
+    const utf8 = await readFile(path.join(dir, toursFile().file));
+    expect(gunzipSync(utf8).toString('utf8')).toMatch(/[\u0080-\uffff]/);
+    const reread = await loadSnapshot(dir, schema);
+    expect(reread.locales['de-CH'].tours).toEqual(ascii.locales['de-CH'].tours);
+    expect(reread.locales['de-CH'].tours.some((tour) => /[äöü]/.test(tour.name))).toBe(true);
+  });
+
   it('refuses another format version, saying which it expected', async () => {
     (manifest as { formatVersion: number }).formatVersion = 2;
     await writeManifest();
