@@ -9,13 +9,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Manifest } from '../sync/snapshot.ts';
 import type { SampleQuery } from '../server/sampleQueries.ts';
+import { datasetDir, ensureDataset } from './datasets.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, type RawAnswer } from './raw.ts';
@@ -36,13 +37,14 @@ const HELP = `npm run bench [-- options]
   --connections N       autocannon connections (default 50)
   --cpu-duration S      seconds per side of the CPU-per-answer run at a fixed rate, after a
                         one-worker scenario's rounds (default 3; 1.5 with --quick; 0 skips it)
-  --scales 1,10         datasets: 1 is data/, N is bench/data/xN (generated when missing)
+  --scales 1,10         datasets: 1 is data/, N is bench/data/xN (generated when missing or stale)
   --scenarios a,b       only these scenarios (activities, tours-near, tours-q-broad,
                         attractions-prefix, attractions-q, station, mix, tours-near-inline,
                         unseen-documents, activities-get)
   --no-http             skip the HTTP scenarios
   --no-micro            skip the in-process figures
-  --regenerate          regenerate the scaled datasets
+  --regenerate          regenerate the scaled datasets (they are regenerated anyway when
+                        the code under sync/ changed since they were written)
   --iterations N        timed calls per in-process latency figure (default 1000)
   --micro-runs N        fresh processes per dataset for the in-process figures, each figure
                         the median of the runs (default 3; 1 with --quick)
@@ -135,21 +137,8 @@ function readOptions(args: string[]): Options {
   };
 }
 
-function datasetDir(scale: number): string {
-  return scale === 1 ? 'data' : `bench/data/x${scale}`;
-}
-
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
-}
-
-/** Writes bench/data/x<scale> with the fixture generator when it is missing (or asked to). */
-function ensureDataset(scale: number, regenerate: boolean): void {
-  const dir = datasetDir(scale);
-  if (scale === 1 || (!regenerate && existsSync(path.join(dir, 'manifest.json')))) return;
-  log(`generating the ${scale}x dataset in ${dir} (npm run fixtures -- --scale ${scale} --out ${dir})`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'sync/fixtures/main.ts', '--scale', String(scale), '--out', dir], { stdio: ['ignore', 2, 2] });
-  if (result.status !== 0) throw new Error(`generating the ${scale}x dataset failed (exit ${result.status ?? result.signal})`);
 }
 
 function readDataset(scale: number): BenchResults['datasets'][number] {
@@ -245,7 +234,7 @@ async function main(): Promise<void> {
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
 
-  for (const scale of options.scales) ensureDataset(scale, options.regenerate);
+  for (const scale of options.scales) ensureDataset(scale, options.regenerate, log);
   const datasets = options.scales.map(readDataset);
 
   const micro: BenchResults['micro'] = [];
