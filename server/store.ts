@@ -56,6 +56,12 @@ const byName = (collator: Intl.Collator) => (a: { name: string; id: string | num
 const byTitle = (collator: Intl.Collator) => (a: { title: string; id: string }, b: { title: string; id: string }) =>
   collator.compare(a.title, b.title) || compareIds(a.id, b.id);
 const noPoint = () => null;
+/**
+ * Route numbers in their natural order ("2" before "10"), the same in every locale. One collator
+ * for all comparisons: `localeCompare` with options builds one per call, which made sorting the
+ * 10x dataset's routes take 0.6 s.
+ */
+const ROUTE_NUMBERS = new Intl.Collator('de-CH', { numeric: true });
 
 function compareIds(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -89,7 +95,7 @@ const AREAS = {
   routes: {
     text: (r) => [r.number],
     point: noPoint,
-    compare: () => (a, b) => compareIds(a.type, b.type) || a.number.localeCompare(b.number, 'de-CH', { numeric: true }) || compareIds(a.id, b.id),
+    compare: () => (a, b) => compareIds(a.type, b.type) || ROUTE_NUMBERS.compare(a.number, b.number) || compareIds(a.id, b.id),
     filters: { type: (r) => r.type, status: (r) => r.status },
   },
   tours: {

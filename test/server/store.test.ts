@@ -12,6 +12,27 @@ beforeAll(async () => {
   snapshot = await loadSnapshot(DATA_DIR, createSchema(readSdl(), resolvers));
 });
 
+describe('default orders', () => {
+  it('orders routes by type, then number in natural order ("2" before "10", "469" before "469b"), then id', () => {
+    const store = createStore(snapshot);
+    for (const locale of LOCALES) {
+      const routes = store.locales[locale].routes.records;
+      expect(routes.length).toBeGreaterThan(100);
+      for (let i = 1; i < routes.length; i++) {
+        const [a, b] = [routes[i - 1]!, routes[i]!];
+        if (a.type !== b.type) {
+          expect(a.type < b.type, `${locale}: type ${a.type} before ${b.type}`).toBe(true);
+          continue;
+        }
+        const [na, nb] = [parseInt(a.number, 10), parseInt(b.number, 10)];
+        expect(na <= nb, `${locale} ${a.type}: number ${a.number} before ${b.number}`).toBe(true);
+        if (a.number === b.number) expect(a.id < b.id).toBe(true);
+        else if (na === nb) expect(a.number.length < b.number.length, `${a.number} before ${b.number}`).toBe(true);
+      }
+    }
+  });
+});
+
 describe('createStoreAsync', () => {
   it('builds the store createStore builds: the same records in the same order, the same search and near-me answers', async () => {
     const [sync, async] = [createStore(snapshot), await createStoreAsync(snapshot)];
