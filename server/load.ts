@@ -203,11 +203,28 @@ async function readFile(dataDir: string, entry: FileEntry): Promise<Buffer> {
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== entry.sha256) throw new SnapshotError(`${file}: sha256 ${actual}, expected ${entry.sha256} (the file was changed after the manifest was written)`);
   try {
-    return await gunzip(bytes);
+    return await gunzip(bytes, { chunkSize: inflatedSizeHint(bytes) });
   } catch (error) {
     throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
   }
 }
+
+/**
+ * The size a gzip file inflates to, as its trailer states (ISIZE, the size of its last member
+ * modulo 2^32), plus one byte so that zlib finds the end within the first chunk, which then is
+ * the whole file. In zlib's default 16 kB chunks each chunk cost a callback on the main thread
+ * and all of them a copy into one buffer at the end: inflating the 10x dataset's 275 MB took
+ * 0.9 to 1.7 s that way and 0.5 s in one chunk. Only a hint: a file of several gzip members
+ * inflates into more chunks, to the same bytes.
+ */
+function inflatedSizeHint(gzip: Buffer): number {
+  const stated = gzip.length >= GZIP_TRAILER_BYTES ? gzip.readUInt32LE(gzip.length - 4) : 0;
+  return Math.min(Math.max(stated + 1, MIN_INFLATE_CHUNK), MAX_INFLATE_CHUNK);
+}
+
+const GZIP_TRAILER_BYTES = 8;
+const MIN_INFLATE_CHUNK = 64 * 1024;
+const MAX_INFLATE_CHUNK = 1024 * 1024 * 1024;
 
 /** Parses an inflated file, checks its count and every record, and freezes them. */
 async function readRecords(dataDir: string, entry: FileEntry, bytes: Buffer, validate: (record: unknown) => string | null): Promise<unknown[]> {

@@ -74,6 +74,19 @@ describe('loadSnapshot', () => {
     expect(reread.locales['de-CH'].tours.some((tour) => /[äöü]/.test(tour.name))).toBe(true);
   });
 
+  it('reads a file of two gzip members, whose trailer states the size of the second only', async () => {
+    const whole = await loadSnapshot(dir, schema);
+    const file = path.join(dir, toursFile().file);
+    const text = gunzipSync(await readFile(file));
+    const half = text.indexOf('\n', text.length >> 1);
+    const bytes = Buffer.concat([gzipSync(text.subarray(0, half)), gzipSync(text.subarray(half))]);
+    expect(bytes.readUInt32LE(bytes.length - 4)).toBe(text.length - half);
+    await writeFile(file, bytes);
+    toursFile().sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema)).locales['de-CH'].tours).toEqual(whole.locales['de-CH'].tours);
+  });
+
   it('refuses another format version, saying which it expected', async () => {
     (manifest as { formatVersion: number }).formatVersion = 2;
     await writeManifest();
