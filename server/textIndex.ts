@@ -842,9 +842,9 @@ function queryWords(query: string): string[] {
   // and digits (\p{L}, \p{N} and \p{M} hold no other ASCII character): no NFD, no Unicode classes.
   if (ASCII.test(query)) return query.toLowerCase().match(ASCII_WORD) ?? [];
   const words: string[] = [];
-  for (const [compound] of decompose(query).matchAll(WORD)) {
+  for (const compound of decompose(query).match(WORD) ?? []) {
     for (const part of compound.split(HYPHEN)) {
-      const folded = part.replace(MARKS, '');
+      const folded = foldMarks(part);
       if (folded) words.push(folded);
     }
   }
