@@ -89,6 +89,11 @@ const COMPILE_AT_EXECUTION = 2;
 /** The codes of refusals that depend on the document and operation name alone. */
 const DOCUMENT_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'OPERATION_RESOLUTION_FAILURE']);
 
+/** Whether a refusal holds whatever the variables: every error's code is one of DOCUMENT_ERROR_CODES. */
+function dependsOnDocumentAlone(errors: readonly GraphQLError[]): boolean {
+  return errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)));
+}
+
 /** A checked operation, ready to execute with any variables that pass the checks. */
 export interface PreparedOperation {
   readonly document: DocumentNode;
@@ -206,7 +211,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
   function checkUnseen(request: CacheRequest, name: string | null, parsed: DocumentNode | undefined, keep: boolean): PreparedRequest {
     const checked = check({ ...request, document: parsed });
     if (checked.errors) {
-      if (keep && checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
+      if (keep && dependsOnDocumentAlone(checked.errors)) {
         remember(request.query, name, { refusal: checked.errors });
       }
       return checked;
@@ -263,7 +268,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     if (checked.errors) {
       // The template's own refusals hold for every document of it; the others (the variables
       // sent, the cost of these literals, a limit the template's longer text reaches) may not.
-      if (checked.errors.every((error) => DOCUMENT_ERROR_CODES.has(String(error.extensions.code)))) {
+      if (dependsOnDocumentAlone(checked.errors)) {
         remember(holes.key, name, { template: UNUSABLE });
       }
       return undefined;
