@@ -6,7 +6,8 @@
  * 2. shape: depth, aliases and directives, counted on the syntax tree with fragments expanded,
  *    before the (costlier) validation rules run;
  * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
- *    plus: no aliases inside introspection, and no introspection at all when it is turned off;
+ *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
+ *    handed to `validate` as one rule (server/rulesInParallel.ts);
  * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
  *    selection once per item it can return (`limit` for the paginated lists).
  *
@@ -47,6 +48,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { QueryLimits } from './config.ts';
+import { rulesInParallel } from './rulesInParallel.ts';
 import { LOCATIONS_MAX_LIMIT } from './resolvers/activities.ts';
 
 /**
@@ -100,8 +102,9 @@ export function createQueryChecker(
   limits: Pick<QueryLimits, 'maxTokens' | 'maxDepth' | 'maxAliases' | 'maxDirectives' | 'maxCost'>,
   options: { introspection: boolean },
 ): QueryChecker {
-  const rules: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
-  if (!options.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+  const ruleList: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
+  if (!options.introspection) ruleList.push(NoSchemaIntrospectionCustomRule);
+  const rules = [rulesInParallel(ruleList)];
 
   return ({ query, operationName, variables, document: parsed }) => {
     let document: DocumentNode;
