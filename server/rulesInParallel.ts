@@ -47,9 +47,10 @@ export function rulesInParallel(rules: readonly ValidationRule[]): ValidationRul
         for (let i = 0; i < visitors.length; i++) {
           if (skipping[i] !== null) continue;
           const result = enter[i]?.call(visitors[i], node, key, parent, path, ancestors);
+          if (result === undefined) continue;
           if (result === false) skipping[i] = node;
           else if (result === BREAK) skipping[i] = BREAK;
-          else if (result !== undefined) return result;
+          else return result;
         }
         return undefined;
       },
@@ -58,8 +59,9 @@ export function rulesInParallel(rules: readonly ValidationRule[]): ValidationRul
         for (let i = 0; i < visitors.length; i++) {
           if (skipping[i] === null) {
             const result = leave[i]?.call(visitors[i], node, key, parent, path, ancestors);
+            if (result === undefined || result === false) continue;
             if (result === BREAK) skipping[i] = BREAK;
-            else if (result !== undefined && result !== false) return result;
+            else return result;
           } else if (skipping[i] === node) {
             skipping[i] = null;
           }
