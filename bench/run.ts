@@ -401,7 +401,7 @@ async function main(): Promise<void> {
       iterations: options.iterations,
       microRuns: options.microRuns,
     },
-    server: `node ${SERVER_BUNDLE}, bundled by \`npm run build\` at the start of the run, as the container runs it`,
+    server: `node ${SERVER_BUNDLE}, bundled by \`npm run build\` at the start of the run, with NODE_ENV=production, as the container runs it`,
     loadGenerator: `autocannon ${autocannonVersion()} in the harness process (one thread), on the same machine as the servers`,
     settings,
     datasets,

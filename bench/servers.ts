@@ -147,6 +147,9 @@ export async function startRealServer(options: { dataDir: string; logLevel: stri
   const startedAt = performance.now();
   const { handle } = startChild([SERVER_BUNDLE], {
     ...process.env,
+    // As the container sets it (Dockerfile ENV): graphql-js then skips the check, on every
+    // failed instanceof, that its classes come from one copy of the library.
+    NODE_ENV: 'production',
     ...options.settings,
     PORT: String(port),
     HOST,
