@@ -39,8 +39,6 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
-  visit,
-  BREAK,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -54,6 +52,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { countNodes } from './countNodes.ts';
 import { isPromise } from './isPromise.ts';
 import {
   beginBytes,
@@ -165,7 +164,7 @@ class Unsupported extends Error {}
  */
 export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): AnswerWriter | null {
   const queryType = schema.getQueryType();
-  if (operation.operation !== 'query' || !queryType || contains(document, Kind.DIRECTIVE)) return null;
+  if (operation.operation !== 'query' || !queryType || countNodes(document, Kind.DIRECTIVE, 1) > 0) return null;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
@@ -224,7 +223,7 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
       field,
       resolve: field.resolve ?? defaultFieldResolver,
       fieldNodes: nodes,
-      args: contains(nodes[0]!, Kind.VARIABLE) ? null : staticArguments(field, nodes[0]!),
+      args: countNodes(nodes[0]!, Kind.VARIABLE, 1) > 0 ? null : staticArguments(field, nodes[0]!),
       last: null,
     }));
   } catch (error) {
@@ -487,14 +486,3 @@ function headOf(key: string, first: boolean): Uint8Array {
   return Buffer.from(`${first ? '' : ','}${JSON.stringify(key)}:`);
 }
 
-/** Whether a node of `kind` is anywhere in `root`. */
-function contains(root: DocumentNode | FieldNode, kind: Kind.DIRECTIVE | Kind.VARIABLE): boolean {
-  let found = false;
-  visit(root, {
-    [kind]() {
-      found = true;
-      return BREAK;
-    },
-  });
-  return found;
-}

@@ -34,7 +34,6 @@ import {
   parse,
   specifiedRules,
   validate,
-  visit,
   type ASTNode,
   type DocumentNode,
   type FieldNode,
@@ -48,6 +47,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { QueryLimits } from './config.ts';
+import { countNodes } from './countNodes.ts';
 import { rulesInParallel } from './rulesInParallel.ts';
 import { LOCATIONS_MAX_LIMIT } from './resolvers/activities.ts';
 
@@ -119,7 +119,7 @@ export function createQueryChecker(
       return { errors: [withCode(syntaxError, 'GRAPHQL_PARSE_FAILED')] };
     }
 
-    const directives = countDirectives(document);
+    const directives = countNodes(document, Kind.DIRECTIVE);
     if (directives > limits.maxDirectives) return tooComplex(`Query has ${directives} directives; the limit is ${limits.maxDirectives}`);
     for (const definition of document.definitions) {
       if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
@@ -327,16 +327,6 @@ const VALIDATION_ABORTED_MESSAGE = 'Query repeats or overlaps fields too often t
 
 /** Messages of validation rules that guard complexity rather than correctness. */
 const COMPLEXITY_MESSAGES = new Set(['Maximum introspection depth exceeded', INTROSPECTION_ALIAS_MESSAGE]);
-
-function countDirectives(document: DocumentNode): number {
-  let count = 0;
-  visit(document, {
-    Directive() {
-      count++;
-    },
-  });
-  return count;
-}
 
 function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
   const fragments = new Map<string, FragmentDefinitionNode>();
