@@ -26,7 +26,8 @@ export function countNodes(root: ASTNode, kind: Kind, atMost = Infinity): number
     for (const key of QueryDocumentKeys[node.kind]) {
       const child = (node as unknown as Record<string, ASTNode | readonly ASTNode[] | undefined>)[key];
       if (child === undefined || child === null) continue;
-      if (Array.isArray(child)) for (let i = child.length - 1; i >= 0; i--) pending.push(child[i]!);
+      // The order of the walk does not matter to a count.
+      if (Array.isArray(child)) for (const element of child) pending.push(element);
       else pending.push(child as ASTNode);
     }
   }
