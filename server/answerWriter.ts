@@ -9,9 +9,9 @@
  * as the selection picks them, and records are frozen once read (server/load.ts). This writer
  * follows the operation's selections through the resolvers' values, writes each frozen object
  * (one not inside another being written so) once per selection into the cache
- * (server/recordBytesCache.ts), and copies it from there afterwards. A near-me copy of a record
- * (server/withDistance.ts) is written from what was kept of its record, with its own distance
- * written in; envelopes and every other object built per request are written field by field.
+ * (server/recordBytesCache.ts), and copies it from there afterwards. A near-me item, which reads
+ * as its record with its distance (server/withDistance.ts), is written from what was kept of its
+ * record, with its own distance written in; envelopes and every other object built per request are written field by field.
  * Without the response cache, the bench's activities list cost the server 31 µs of CPU per answer
  * instead of 51 µs (executed by graphql-jit, written by jsonBytes), the near-me tours 52–55
  * instead of 62–66 µs.
@@ -336,11 +336,11 @@ function writeValue(shape: Shape, value: unknown, cache: RecordBytesCache, cache
 }
 
 /**
- * Writes a copy of a record made for this request (server/withDistance.ts), which holds the
- * record's values but for one field it replaced (the distance): the first copy of a frozen
- * record under a selection is written field by field, and what it shares with the record kept
- * around holes for the replaced field; later copies are written from that, with their own
- * values in the holes. A copy of a record not frozen is written as any object.
+ * Writes a near-me item made for this request (server/withDistance.ts), which reads as its
+ * record but for one field it replaces (the distance): the first item of a frozen record under a
+ * selection is written field by field, and what it shares with the record kept around holes for
+ * the replaced field; later items are written from that, with their own values in the holes. An
+ * item of a record not frozen is written as any object.
  */
 function writeCopy(selection: Selection, copy: object, record: object, replaced: string, cache: RecordBytesCache): boolean {
   const { fields } = selection;

@@ -12,7 +12,7 @@ export interface Page<T> {
 }
 
 /**
- * Slices one page out of a selection. With near-me each item is a copy of its record carrying
+ * Slices one page out of a selection. With near-me each item reads as its record with
  * its distance (server/withDistance.ts); otherwise the shared record itself is returned.
  */
 export function pageOf<R extends object>(selection: Selection<R>, limit: number, offset: number): Page<R> {
