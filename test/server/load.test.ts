@@ -87,6 +87,28 @@ describe('loadSnapshot', () => {
     expect((await loadSnapshot(dir, schema)).locales['de-CH'].tours).toEqual(whole.locales['de-CH'].tours);
   });
 
+  it('keeps every value as the files have it, strings repeated within and across files included', async () => {
+    const abstract = 'Gratwanderung mit Aussicht auf Eiger, Mönch und Jungfrau.';
+    await rewriteTours((records) => {
+      // Repeated values in a field and in an array, within the file; the other locales' files
+      // repeat many of this one's strings, and differ in the rest.
+      records[0]!.abstract = abstract;
+      records[1]!.abstract = abstract;
+      records[1]!.views = [...(records[0]!.views as string[]), ...(records[0]!.views as string[])];
+      records[2]!.name = records[0]!.name;
+    });
+    const snapshot = await loadSnapshot(dir, schema);
+    for (const [, entry] of Object.entries(manifest.sources)) {
+      for (const [locale, areas] of Object.entries(entry!.locales)) {
+        for (const [area, file] of Object.entries(areas!)) {
+          const records = JSON.parse(gunzipSync(await readFile(path.join(dir, file!.file))).toString('utf8'));
+          expect(snapshot.locales[locale as 'de-CH'][area as 'tours'], `${locale} ${area}`).toEqual(records);
+        }
+      }
+    }
+    expect(snapshot.locales['de-CH'].tours[1]!.abstract).toBe(abstract);
+  });
+
   it('refuses another format version, saying which it expected', async () => {
     (manifest as { formatVersion: number }).formatVersion = 2;
     await writeManifest();
