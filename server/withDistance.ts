@@ -19,7 +19,7 @@
  *   activities list 18 %. Here the prototype is one per area, made once.
  */
 
-/** A record with its near-me distance, in km: an object that reads as the record with the distance field set. */
+/** A near-me item: an object that reads as the record with the distance field set (in km). */
 export type WithDistance<R> = (record: R, distanceKm: number) => R;
 
 /**
@@ -40,19 +40,19 @@ export const COPY_REPLACES = Symbol('copy replaces');
  * @throws Error for a field named `__proto__` or `toJSON`, which an item's prototype needs for itself
  */
 export function compileWithDistance<R extends object>(fields: readonly string[], distanceField: string): WithDistance<R> {
-  const getters: string[] = [];
   for (const field of [...fields, distanceField]) {
     if (field === '__proto__' || field === 'toJSON') throw new Error(`a record field may not be named ${field}`);
   }
-  const copied = fields.filter((field) => field !== distanceField);
   // JSON string literals are JavaScript string literals: any field name is quoted safely, and a
   // computed key makes even "constructor" an ordinary getter.
-  for (const field of copied) getters.push(`get [${JSON.stringify(field)}]() { return this[COPY_OF][${JSON.stringify(field)}]; }`);
-  const plain = [...copied.map((field) => `${JSON.stringify(field)}: record[${JSON.stringify(field)}]`), `${JSON.stringify(distanceField)}: this[${JSON.stringify(distanceField)}]`];
+  const key = JSON.stringify;
+  const copied = fields.filter((field) => field !== distanceField);
+  const getters = copied.map((field) => `get [${key(field)}]() { return this[COPY_OF][${key(field)}]; }`);
+  const plain = [...copied.map((field) => `${key(field)}: record[${key(field)}]`), `${key(distanceField)}: this[${key(distanceField)}]`];
   const body = `class NearItem {
   constructor(record, distanceKm) {
     this[COPY_OF] = record;
-    this[${JSON.stringify(distanceField)}] = distanceKm;
+    this[${key(distanceField)}] = distanceKm;
   }
   ${getters.join('\n  ')}
   toJSON() {
@@ -60,7 +60,7 @@ export function compileWithDistance<R extends object>(fields: readonly string[],
     return { ${plain.join(', ')} };
   }
 }
-NearItem.prototype[COPY_REPLACES] = ${JSON.stringify(distanceField)};
+NearItem.prototype[COPY_REPLACES] = ${key(distanceField)};
 return (record, distanceKm) => new NearItem(record, distanceKm);`;
   return new Function('COPY_OF', 'COPY_REPLACES', body)(COPY_OF, COPY_REPLACES) as WithDistance<R>;
 }
