@@ -98,7 +98,7 @@ describe('loadSnapshot', () => {
       records[2]!.name = records[0]!.name;
     });
     const snapshot = await loadSnapshot(dir, schema);
-    for (const [, entry] of Object.entries(manifest.sources)) {
+    for (const entry of Object.values(manifest.sources)) {
       for (const [locale, areas] of Object.entries(entry!.locales)) {
         for (const [area, file] of Object.entries(areas!)) {
           const records = JSON.parse(gunzipSync(await readFile(path.join(dir, file!.file))).toString('utf8'));
