@@ -1,14 +1,17 @@
 /**
- * Validation rules run as one: graphql-js's `visitInParallel`, but looking up each rule's
- * handlers for a kind of node only when the document has a node of that kind.
+ * Validation rules run as one: graphql-js's `visitInParallel`, but looking up a rule's handlers
+ * for a kind of node only when the rule names that kind and the document has a node of it.
  *
  * `validate` merges the visitors of its rules with `visitInParallel`, which asks every rule for
- * its handlers of every kind of node there is (45 kinds × 27 rules here) before it looks at the
- * document. Each question is a property read on a visitor of another shape, and the whole took
- * a sixth of the server's time answering documents it had not seen before (bench's
- * `unseen-documents`, `node --cpu-prof`: graphql-js's `getEnterLeaveForKind`), while a query
- * has a dozen kinds of node. Handed the one rule made here, `validate` asks one visitor, whose
- * `enter` and `leave` serve every kind.
+ * its handlers of every kind of node there is (49 kinds × 28 rules here) before it looks at the
+ * document: a sixth of the server's time answering documents it had not seen before (bench's
+ * `unseen-documents`, `node --cpu-prof`: graphql-js's `getEnterLeaveForKind`). Asking only
+ * about the dozen kinds a query has still left a tenth there, since each question is a property
+ * read, usually of a property that is not there, on a visitor of another shape. Yet a rule's
+ * visitor names the few kinds it handles (`Field: …`) and may have `enter` and `leave` for every
+ * kind; so each visitor's property names are read once, and a kind's handlers are its generic
+ * ones unless the visitor names the kind. Handed the one rule made here, `validate` asks one
+ * visitor, whose `enter` and `leave` serve every kind.
  *
  * The rules see what they see under `visitInParallel`: their own visitor as `this`, the same
  * arguments, and the same skipping (a handler returning false skips that rule over the node's
@@ -29,13 +32,34 @@ export function rulesInParallel(rules: readonly ValidationRule[]): ValidationRul
     const visitors = rules.map((rule) => rule(context));
     // Per rule: null while it runs, the node whose subtree it skips, or BREAK once it stopped.
     const skipping: unknown[] = visitors.map(() => null);
+    // A visitor's handlers of the kinds it does not name (getEnterLeaveForKind's last case).
+    const anyEnter: (ASTVisitFn<ASTNode> | undefined)[] = [];
+    const anyLeave: (ASTVisitFn<ASTNode> | undefined)[] = [];
+    // The rules (by index, in order) whose visitor has a property of each name.
+    const naming = new Map<string, number[]>();
+    for (let i = 0; i < visitors.length; i++) {
+      const visitor = visitors[i] as { enter?: ASTVisitFn<ASTNode>; leave?: ASTVisitFn<ASTNode> };
+      anyEnter.push(visitor.enter);
+      anyLeave.push(visitor.leave);
+      for (const name of propertyNames(visitor)) {
+        const named = naming.get(name);
+        if (named === undefined) naming.set(name, [i]);
+        else if (named.at(-1) !== i) named.push(i);
+      }
+    }
     const byKind = new Map<string, KindHandlers>();
 
-    const handlersOf = (kind: string): KindHandlers => {
+    const handlersOf = (kind: ASTNode['kind']): KindHandlers => {
       let handlers = byKind.get(kind);
       if (handlers === undefined) {
-        const found = visitors.map((visitor) => getEnterLeaveForKind(visitor, kind as ASTNode['kind']));
-        handlers = { enter: found.map((f) => f.enter), leave: found.map((f) => f.leave) };
+        const enter = anyEnter.slice();
+        const leave = anyLeave.slice();
+        for (const i of naming.get(kind) ?? []) {
+          const own = getEnterLeaveForKind(visitors[i]!, kind);
+          enter[i] = own.enter;
+          leave[i] = own.leave;
+        }
+        handlers = { enter, leave };
         byKind.set(kind, handlers);
       }
       return handlers;
@@ -70,4 +94,18 @@ export function rulesInParallel(rules: readonly ValidationRule[]): ValidationRul
       },
     };
   };
+}
+
+/**
+ * Every name under which `visitor[kind]` can find something: the visitor's own properties
+ * (enumerable or not) and those of its prototypes (a visitor may be a class's instance), up to
+ * Object.prototype, which names no kind of node. A rule's visitor is an object literal, so this
+ * is usually one call of Object.getOwnPropertyNames.
+ */
+function propertyNames(visitor: object): string[] {
+  const names: string[] = [];
+  for (let object: object | null = visitor; object !== null && object !== Object.prototype; object = Object.getPrototypeOf(object) as object | null) {
+    names.push(...Object.getOwnPropertyNames(object));
+  }
+  return names;
 }

@@ -100,18 +100,46 @@ describe('rulesInParallel', () => {
     expect(merged).toContain('watcher enters difficulty');
   });
 
-  it('looks up the handlers of a kind of node only when the document has one', () => {
+  it('asks a visitor only for the kinds it names that the document has, and for its handlers of every kind', () => {
     const asked = new Set<string>();
     const rule: ValidationRule = () =>
-      new Proxy({}, {
-        get(_target, key) {
-          if (typeof key === 'string') asked.add(key);
-          return undefined;
+      new Proxy(
+        { Field() {}, FragmentDefinition() {} },
+        {
+          get(target, key, receiver) {
+            if (typeof key === 'string') asked.add(key);
+            return Reflect.get(target, key, receiver) as unknown;
+          },
         },
-      });
+      );
     validate(schema, parse('{ tours { total } }'), [rulesInParallel([rule])]);
-    expect(asked.has(Kind.FIELD)).toBe(true);
-    expect(asked.has(Kind.FRAGMENT_DEFINITION)).toBe(false);
-    expect(asked.has(Kind.OBJECT_TYPE_DEFINITION)).toBe(false);
+    expect([...asked].sort()).toEqual([Kind.FIELD, 'enter', 'leave']);
+  });
+
+  it('finds handlers wherever graphql-js does: not enumerable, on a prototype, generic beside named', () => {
+    const log: string[] = [];
+    class Visitor {
+      OperationDefinition(node: ASTNode & { kind: Kind.OPERATION_DEFINITION }) {
+        log.push(`class enters ${node.operation}`);
+      }
+    }
+    const hidden = Object.defineProperty({}, Kind.FIELD, {
+      enumerable: false,
+      value: (node: ASTNode & { kind: Kind.FIELD }) => void log.push(`hidden enters ${node.name.value}`),
+    });
+    const both = {
+      enter: (node: ASTNode) => void log.push(`generic enters ${node.kind}`),
+      Field: { leave: (node: ASTNode & { kind: Kind.FIELD }) => void log.push(`both leaves ${node.name.value}`) },
+    };
+    const ruleList: ValidationRule[] = [() => new Visitor(), () => hidden, () => both];
+    const walk = (list: readonly ValidationRule[]) => {
+      log.length = 0;
+      validate(schema, parse('{ tours { total } }'), list);
+      return [...log];
+    };
+    const expected = walk(ruleList);
+    expect(expected).toEqual(expect.arrayContaining(['class enters query', 'hidden enters total', 'generic enters SelectionSet', 'both leaves tours']));
+    expect(expected).not.toContain('generic enters Field');
+    expect(walk([rulesInParallel(ruleList)])).toEqual(expected);
   });
 });
