@@ -234,18 +234,20 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     if (!holes) return undefined;
     const entry = documents.get(holes.key);
     const outcome = entry?.byName.get(name);
-    let templated: Templated | undefined;
+    let templated: Templated;
+    let variables: Record<string, unknown> | null;
     if (outcome === undefined) {
       if (!mayBuild || !seenBefore(holes.key, name)) return undefined;
-      templated = checkTemplate(request, name, parsed, holes);
+      const built = checkTemplate(request, name, parsed, holes);
+      if (!built) return undefined;
+      ({ templated, variables } = built);
     } else {
       // Anything else under a template's key is a refusal of a query sent with U+0000 in it.
       if (outcome.template === undefined || outcome.template === UNUSABLE) return undefined;
       entry!.used = true;
       templated = outcome.template;
+      variables = templateVariables(templated.template, holes, request.variables);
     }
-    if (!templated) return undefined;
-    const variables = templateVariables(templated.template, holes, request.variables);
     if (!variables) return undefined;
     const cost = templated.operation.costOf(variables);
     if (cost === null || cost > options.limits.maxCost) return undefined;
@@ -254,9 +256,15 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
 
   /**
    * Writes and checks the template of the second document of it requested, and keeps it, or
-   * keeps that it cannot be used. Returns undefined when it cannot be used for this document.
+   * keeps that it cannot be used. Returns the template with this document's literals as its
+   * variables (checked with them), or undefined when it cannot be used for this document.
    */
-  function checkTemplate(request: CacheRequest, name: string | null, parsed: DocumentNode, holes: Holes): Templated | undefined {
+  function checkTemplate(
+    request: CacheRequest,
+    name: string | null,
+    parsed: DocumentNode,
+    holes: Holes,
+  ): { templated: Templated; variables: Record<string, unknown> } | undefined {
     const template = writeTemplate(options.schema, parsed, request.query, holes);
     if (!template) {
       remember(holes.key, name, { template: UNUSABLE });
@@ -275,7 +283,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     }
     const templated = { template, operation: prepareOperation(checked.document, checked.operation, request.operationName, options) };
     remember(holes.key, name, { template: templated });
-    return templated;
+    return { templated, variables };
   }
 
   return {
