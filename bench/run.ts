@@ -303,10 +303,11 @@ async function main(): Promise<void> {
         }
         for (const scenario of scenarios) {
           done++;
+          const unseen = scenario.unseen ?? false;
           const run: HttpRun = {
             scenario: scenario.name,
             description: scenario.description,
-            unseen: scenario.unseen ?? false,
+            unseen,
             setup,
             env,
             operations: [],
@@ -325,8 +326,8 @@ async function main(): Promise<void> {
             const answers = await fetchAnswers(server.url, requests);
             const sizes = answers.map((a) => Buffer.from(a.body, 'base64').length);
             // Thousands of unseen documents share a handful of names: their sizes are summed up.
-            run.operations = scenario.unseen ? [...new Set(requests.map((r) => r.name))] : requests.map((r) => r.name);
-            run.responseBytes = scenario.unseen ? [Math.min(...sizes), Math.max(...sizes)] : sizes;
+            run.operations = unseen ? [...new Set(requests.map((r) => r.name))] : requests.map((r) => r.name);
+            run.responseBytes = unseen ? [Math.min(...sizes), Math.max(...sizes)] : sizes;
             const raw = await startRawTwin(answers, setup.workers);
             try {
               run.paired = await runPaired({
@@ -337,7 +338,7 @@ async function main(): Promise<void> {
                 rounds: options.rounds,
                 durationS: options.durationS,
                 warmupS: options.warmupS,
-                unseen: scenario.unseen ?? false,
+                unseen,
               });
               if (setup.workers === 1 && options.cpuDurationS > 0) {
                 // Half the rate the real server reached: both sides keep up, neither is saturated.
@@ -346,7 +347,7 @@ async function main(): Promise<void> {
                   rawUrl: raw.url,
                   requests,
                   connections: options.connections,
-                  unseen: scenario.unseen ?? false,
+                  unseen,
                   ratePerS: Math.max(1, Math.round(run.paired.real.reqPerS / 2)),
                   durationS: options.cpuDurationS,
                   realCpuS: () => groupCpuSeconds(server!.child),
