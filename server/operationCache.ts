@@ -20,8 +20,9 @@
  *   operation-resolution failures. Limit refusals (QUERY_TOO_COMPLEX) are not, since the cost
  *   refusal shares their code and depends on the variables.
  * - With the record bytes cache on, an operation is answered by its answer writer
- *   (server/answerWriter.ts, compiled on first use) wherever that writes what executing it
- *   would give; it is executed, as below, for everything else.
+ *   (server/answerWriter.ts, compiled on first use, keeping records' bytes from its second
+ *   answer on) wherever that writes what executing it would give; it is executed, as below, for
+ *   everything else.
  * - graphql-jit (https://github.com/zalando-incubator/graphql-jit) executes an operation from its
  *   second execution on (a one-off document is not worth compiling). Introspection always runs on
  *   graphql-js: it is rare and takes tens of ms to compile.
@@ -85,6 +86,13 @@ const SEEN_ONCE_PER_ENTRY = 4;
 
 /** Executions of an operation before it is compiled: a document used once is not worth compiling. */
 const COMPILE_AT_EXECUTION = 2;
+
+/**
+ * The answer of an operation from which on its writer keeps records' bytes: the parts of a
+ * document sent once (a query builder's) would be copied into the record bytes cache and
+ * collected, never copied out.
+ */
+const KEEP_RECORDS_AT_ANSWER = 2;
 
 /** The codes of refusals that depend on the document and operation name alone. */
 const DOCUMENT_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'OPERATION_RESOLUTION_FAILURE']);
@@ -377,6 +385,7 @@ function prepareOperation(
   let executions = 0;
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
   let writer: AnswerWriter | null | undefined;
+  let written = 0;
 
   /** The variables coerced with their cost, or null when they do not coerce. */
   const coerce = (variables: Readonly<Record<string, unknown>> | null | undefined): Coercion | null => {
@@ -422,7 +431,8 @@ function prepareOperation(
       const coerced = records && writer ? (definitions.length === 0 ? NO_VARIABLES : coerce(variables)?.variables) : undefined;
       if (!coerced) return executeOperation(deadline, context, variables);
       const recording = new RecordingDeadline(deadline);
-      return writer!.write(recording, context, coerced, records!) ?? executeOperation(recording.replay(), context, variables);
+      const keep = ++written >= KEEP_RECORDS_AT_ANSWER ? records : null;
+      return writer!.write(recording, context, coerced, keep) ?? executeOperation(recording.replay(), context, variables);
     },
   };
 }

@@ -36,7 +36,7 @@ function writerOf(on: GraphQLSchema, query: string) {
   if (invalid.length > 0) throw invalid[0];
   const writer = compileAnswerWriter(on, document, operation);
   if (!writer) throw new Error('the writer does not take this operation');
-  return (variables: Record<string, unknown>, context: unknown, cache: RecordBytesCache): string | null => {
+  return (variables: Record<string, unknown>, context: unknown, cache: RecordBytesCache | null): string | null => {
     const coerced = getVariableValues(on, operation.variableDefinitions ?? [], variables);
     if (coerced.errors) throw coerced.errors[0];
     return writer.write(startDeadline(2000), context, coerced.coerced, cache)?.toString('utf8') ?? null;
@@ -68,6 +68,15 @@ describe('the answer writer', () => {
       expect(cache.bytes, sample.name).toBe(bytesAfterFirst);
     }
     expect(cache.bytes).toBeGreaterThan(0);
+  });
+
+  it('writes the same bytes without a cache, near-me items included', () => {
+    for (const sample of sampleQueries(store)) {
+      const expected = steady(JSON.stringify(executed(schema, sample.query, sample.variables, { store })));
+      const answer = writerOf(schema, sample.query)(sample.variables, { store }, null);
+      expect(answer === null ? null : steady(answer), sample.name).toBe(expected);
+    }
+    expect(sampleQueries(store).some((sample) => sample.query.includes('nearLat'))).toBe(true);
   });
 
   it('copies what it keeps: answers written in between leave the kept parts as they were', () => {

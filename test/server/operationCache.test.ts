@@ -350,6 +350,26 @@ describe('the bounds of the cache', () => {
   });
 });
 
+describe('the record bytes an operation keeps', () => {
+  it('are kept from its second answer on: from the third request of a document, kept since its second', async () => {
+    const { cache } = cacheOf();
+    const records = createRecordBytesCache(1024 * 1024);
+    const query = '{ tours(locale: "fr-CH", limit: 5) { data { id name difficulty } } }';
+    const expected = plainGraphqlJs(query, {}, { store }, startDeadline(2000));
+    const sizes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const answer = await prepared(cache.prepare({ query })).answer(startDeadline(2000), { store }, {}, records);
+      expect(Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : null).toBe(expected);
+      sizes.push(records.bytes);
+    }
+    // Neither the one-off operation of the first request nor the first answer of the one kept
+    // leave anything; the third request keeps the five tours, the fourth copies them.
+    expect(sizes.slice(0, 2)).toEqual([0, 0]);
+    expect(sizes[2]).toBeGreaterThan(0);
+    expect(sizes[3]).toBe(sizes[2]);
+  });
+});
+
 describe('documents that differ only in their literals', () => {
   /** A map client's request: the point and page written into the document. */
   const hikesNear = (lat: number | string, lng: number | string, limit: number | string = 5) =>
