@@ -71,16 +71,19 @@ const COST_CEILING = 1e12;
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
+/** An operation that passed every check of {@link QueryChecker}, ready to execute. */
+export interface CheckedOperation {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  /** Cost as counted by {@link measureCost}. */
+  readonly cost: number;
+  /** The variables sent, coerced (graphql-js getVariableValues), which the cost was counted with. */
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly errors?: undefined;
+}
+
 /** The outcome of {@link QueryChecker}: an operation ready to execute, or the errors to answer with. */
-export type CheckedQuery =
-  | {
-      readonly document: DocumentNode;
-      readonly operation: OperationDefinitionNode;
-      /** Cost as counted by {@link measureCost}. */
-      readonly cost: number;
-      readonly errors?: undefined;
-    }
-  | { readonly errors: readonly GraphQLError[] };
+export type CheckedQuery = CheckedOperation | { readonly errors: readonly GraphQLError[] };
 
 /** Checks one request's query against every limit; see the module comment for the order. */
 export type QueryChecker = (request: {
@@ -157,7 +160,7 @@ export function createQueryChecker(
       const shown = cost >= COST_CEILING ? `more than ${format(COST_CEILING)}` : format(cost);
       return tooComplex(`Query cost is ${shown}; the limit is ${format(limits.maxCost)} (each field counts 1, once per list item)`, operation);
     }
-    return { document, operation, cost };
+    return { document, operation, cost, variables: coerced.coerced };
   };
 }
 

@@ -67,7 +67,7 @@ import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
 import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from './isPromise.ts';
-import { measureCost, type QueryChecker } from './limits.ts';
+import { measureCost, type CheckedOperation, type QueryChecker } from './limits.ts';
 import { h32 } from './xxhash.ts';
 import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalTemplate.ts';
 import type { RecordBytesCache } from './recordBytesCache.ts';
@@ -224,7 +224,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
       }
       return checked;
     }
-    const operation = prepareOperation(checked.document, checked.operation, request.operationName, options);
+    const operation = prepareOperation(checked, request.operationName, request.variables, options);
     if (keep) remember(request.query, name, { operation });
     return { operation, cost: checked.cost };
   }
@@ -289,7 +289,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
       }
       return undefined;
     }
-    const templated = { template, operation: prepareOperation(checked.document, checked.operation, request.operationName, options) };
+    const templated = { template, operation: prepareOperation(checked, request.operationName, variables, options) };
     remember(holes.key, name, { template: templated });
     return { templated, variables };
   }
@@ -366,22 +366,33 @@ interface CachedOperation extends PreparedOperation {
   costOf(variables: Readonly<Record<string, unknown>> | null | undefined): number | null;
 }
 
+/**
+ * @param checked what the checks made of the request that prepared the operation
+ * @param sent that request's variables, as sent, which `checked` coerced and counted the cost with
+ */
 function prepareOperation(
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
+  checked: CheckedOperation,
   operationName: string | null | undefined,
+  sent: Readonly<Record<string, unknown>> | null | undefined,
   options: OperationCacheOptions,
 ): CachedOperation {
   const { schema, executableSchema } = options;
+  const { document, operation } = checked;
   const label = operationLabel(operation);
   const definitions = operation.variableDefinitions ?? [];
   // Without variable definitions every request coerces to {}, so the cost never changes.
-  let fixedCost: number | undefined;
+  const fixedCost = definitions.length === 0 ? checked.cost : undefined;
   // The cost depends on the variables alone, so it is remembered by their JSON text as sent, with
   // the coerced variables the answer writer needs: that skips counting (a walk of the whole
   // document) and coercing them (graphql-js's getVariableValues, most of what preparing a known
-  // document with variables cost).
+  // document with variables cost). Those of the request that prepared it are known already.
   const coercions = new Map<string, Coercion>();
+  const keepCoercion = (text: string, coercion: Coercion) => {
+    if (text.length > MAX_REMEMBERED_VARIABLES_CHARS) return;
+    if (coercions.size >= COSTS_PER_OPERATION) coercions.clear();
+    coercions.set(text, coercion);
+  };
+  if (fixedCost === undefined) keepCoercion(JSON.stringify(sent ?? {}), { cost: checked.cost, variables: checked.variables });
   let executions = 0;
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
   let writer: AnswerWriter | null | undefined;
@@ -390,16 +401,13 @@ function prepareOperation(
   /** The variables coerced with their cost, or null when they do not coerce. */
   const coerce = (variables: Readonly<Record<string, unknown>> | null | undefined): Coercion | null => {
     const given = variables ?? {};
-    const sent = JSON.stringify(given);
-    const known = coercions.get(sent);
+    const text = JSON.stringify(given);
+    const known = coercions.get(text);
     if (known !== undefined) return known;
     const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
     if (coerced.errors) return null;
     const coercion = { cost: measureCost(schema, document, operation, coerced.coerced), variables: coerced.coerced };
-    if (sent.length <= MAX_REMEMBERED_VARIABLES_CHARS) {
-      if (coercions.size >= COSTS_PER_OPERATION) coercions.clear();
-      coercions.set(sent, coercion);
-    }
+    keepCoercion(text, coercion);
     return coercion;
   };
 
@@ -423,8 +431,7 @@ function prepareOperation(
     operation,
     label,
     costOf(variables) {
-      if (definitions.length === 0) return (fixedCost ??= measureCost(schema, document, operation, {}));
-      return coerce(variables)?.cost ?? null;
+      return fixedCost ?? coerce(variables)?.cost ?? null;
     },
     answer(deadline, context, variables, records) {
       if (records && writer === undefined) writer = label === 'introspection' ? null : compileAnswerWriter(executableSchema, document, operation);

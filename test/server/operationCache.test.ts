@@ -350,6 +350,36 @@ describe('the bounds of the cache', () => {
   });
 });
 
+describe('the variables of the request that prepared an operation', () => {
+  it('are coerced and costed once, by the checks', () => {
+    // A checker that marks its cost: a figure counted again would be measureCost's own.
+    const real = createQueryChecker(schema, limits, { introspection: true });
+    const costOf = (query: string, variables: Record<string, unknown>) => {
+      const checked = real({ query, variables });
+      if (checked.errors) throw checked.errors[0];
+      return checked.cost;
+    };
+    const marking: QueryChecker = (request) => {
+      const checked = real(request);
+      return checked.errors ? checked : { ...checked, cost: checked.cost + 1000 };
+    };
+    const withVariable = 'query Q($limit: Int) { tours(limit: $limit) { total data { id } } }';
+    const without = '{ tours(limit: 7) { total data { id } } }';
+    for (const query of [withVariable, without]) {
+      const { cache } = cacheOf({ check: marking });
+      const variables = query === withVariable ? { limit: 7 } : {};
+      // Checked on the first two requests (kept from the second on), then found in the cache.
+      const costs = [0, 1, 2].map(() => cache.prepare({ query, variables })).map((outcome) => (outcome.errors ? null : outcome.cost));
+      expect(costs, query).toEqual(Array(3).fill(costOf(query, variables) + 1000));
+    }
+    // Other variables are coerced and counted by the operation itself.
+    const { cache } = cacheOf({ check: marking });
+    for (let i = 0; i < 2; i++) cache.prepare({ query: withVariable, variables: { limit: 7 } });
+    const other = cache.prepare({ query: withVariable, variables: { limit: 3 } });
+    expect(other.errors ? null : other.cost).toBe(costOf(withVariable, { limit: 3 }));
+  });
+});
+
 describe('the record bytes an operation keeps', () => {
   it('are kept from its second answer on: from the third request of a document, kept since its second', async () => {
     const { cache } = cacheOf();
