@@ -47,7 +47,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { QueryLimits } from './config.ts';
-import { countNodes } from './countNodes.ts';
+import { countNodes, forEachNode } from './countNodes.ts';
 import { rulesInParallel } from './rulesInParallel.ts';
 import { LOCATIONS_MAX_LIMIT } from './resolvers/activities.ts';
 
@@ -301,6 +301,19 @@ export function measureCost(
   }
 
   return Math.min(walk(operation.selectionSet, root, undefined), COST_CEILING);
+}
+
+/**
+ * The variables {@link measureCost} reads: those given as a `limit` argument anywhere in the
+ * document, the one argument it reads (an Int, so a variable there is the whole value). Two sets
+ * of coerced variables that agree on these give an operation of the document the same cost.
+ */
+export function costVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  forEachNode(document, Kind.ARGUMENT, (argument) => {
+    if (argument.name.value === 'limit' && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+  });
+  return [...names];
 }
 
 /**

@@ -67,7 +67,7 @@ import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
 import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from './isPromise.ts';
-import { measureCost, type CheckedOperation, type QueryChecker } from './limits.ts';
+import { costVariables, measureCost, type CheckedOperation, type QueryChecker } from './limits.ts';
 import { h32 } from './xxhash.ts';
 import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalTemplate.ts';
 import type { RecordBytesCache } from './recordBytesCache.ts';
@@ -75,7 +75,10 @@ import type { RecordBytesCache } from './recordBytesCache.ts';
 /** Characters of document text the cache may hold per entry of its size, on average (see {@link createOperationCache}). */
 export const DOCUMENT_CHARS_PER_ENTRY = 512;
 
-/** Costs (and coerced variables) remembered per operation, by the variables sent; forgotten all at once when full. */
+/**
+ * Coerced variables with their cost remembered per operation, by the variables sent, and costs by
+ * the values of the variables given as a `limit`; each forgotten all at once when full.
+ */
 const COSTS_PER_OPERATION = 32;
 
 /** Longest JSON text of the variables sent whose cost and coercion are remembered: the key is that text. */
@@ -392,7 +395,26 @@ function prepareOperation(
     if (coercions.size >= COSTS_PER_OPERATION) coercions.clear();
     coercions.set(text, coercion);
   };
-  if (fixedCost === undefined) keepCoercion(JSON.stringify(sent ?? {}), { cost: checked.cost, variables: checked.variables });
+  // Variables sent anew are coerced, but the cost reads only those given as a `limit`, so it is
+  // also remembered by their values: the documents of one template, as a map client sends them,
+  // differ in their points and rarely in their page size.
+  const limitVariables = costVariables(document);
+  const costs = new Map<string, number>();
+  const limitsOf = (variables: Readonly<Record<string, unknown>>) => limitVariables.map((name) => String(variables[name])).join(',');
+  const costWith = (variables: Readonly<Record<string, unknown>>): number => {
+    const key = limitsOf(variables);
+    let cost = costs.get(key);
+    if (cost === undefined) {
+      cost = measureCost(schema, document, operation, variables);
+      if (costs.size >= COSTS_PER_OPERATION) costs.clear();
+      costs.set(key, cost);
+    }
+    return cost;
+  };
+  if (fixedCost === undefined) {
+    keepCoercion(JSON.stringify(sent ?? {}), { cost: checked.cost, variables: checked.variables });
+    costs.set(limitsOf(checked.variables), checked.cost);
+  }
   let executions = 0;
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
   let writer: AnswerWriter | null | undefined;
@@ -406,7 +428,7 @@ function prepareOperation(
     if (known !== undefined) return known;
     const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
     if (coerced.errors) return null;
-    const coercion = { cost: measureCost(schema, document, operation, coerced.coerced), variables: coerced.coerced };
+    const coercion = { cost: costWith(coerced.coerced), variables: coerced.coerced };
     keepCoercion(text, coercion);
     return coercion;
   };

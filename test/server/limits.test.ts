@@ -1,7 +1,7 @@
 import { getIntrospectionQuery, parse, getOperationAST } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
-import { createQueryChecker, measureCost, measureShape, type CheckedQuery } from '../../server/limits.ts';
+import { costVariables, createQueryChecker, measureCost, measureShape, type CheckedQuery } from '../../server/limits.ts';
 import { loadSnapshot } from '../../server/load.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import { sampleQueries } from '../../server/sampleQueries.ts';
@@ -87,6 +87,23 @@ describe('cost', () => {
     expect(outcome(check({ query, variables: { n: 500 } }))).toEqual([
       'QUERY_TOO_COMPLEX: Query cost is 51,006; the limit is 25,000 (each field counts 1, once per list item)',
     ]);
+  });
+
+  it('reads the variables only where they are a limit: the same limits give the same cost, whatever the others', () => {
+    const query = `query Near($lat: Float, $lng: Float, $n: Int, $m: Int = 3, $type: String) {
+      tours(nearLat: $lat, nearLng: $lng, routeType: $type, limit: $n) { data { ...T } }
+      more: tours(limit: 4) { data { ...T } }
+    }
+    fragment T on Tour { id name }
+    query Other($k: Int) { attractions(limit: $k) { total } activities(offset: $m) { total } }`;
+    const document = parse(query);
+    expect(costVariables(document).sort()).toEqual(['k', 'n']);
+    const operation = getOperationAST(document, 'Near')!;
+    const costOf = (variables: Record<string, unknown>) => measureCost(schema, document, operation, variables);
+    const base = costOf({ lat: 46.6, lng: 7.8, n: 5, type: 'hike' });
+    expect(costOf({ lat: 45.9, lng: 9.1, n: 5 })).toBe(base);
+    expect(costOf({ n: 5, type: 'bike' })).toBe(base);
+    expect(costOf({ lat: 46.6, lng: 7.8, n: 6, type: 'hike' })).toBeGreaterThan(base);
   });
 
   it('counts a list at its default limit when none is given', () => {
