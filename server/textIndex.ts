@@ -750,13 +750,13 @@ function keyOf(rank: number, tierSpan: number, scoreSpan: number): number {
   return ((rank >>> WORST_TIER_SHIFT) * tierSpan + ((rank >>> TIER_SUM_SHIFT) & SUM_MASK)) * scoreSpan + (rank & SUM_MASK);
 }
 
-/** The index of the first element of the sorted `terms` that is not below `word`. */
-function lowerBound(terms: readonly string[], word: string): number {
+/** The index of the first element of the sorted `values` (words, or numbers) that is not below `value`. */
+function lowerBound<T extends string | number>(values: ArrayLike<T>, value: T): number {
   let low = 0;
-  let high = terms.length;
+  let high = values.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (terms[middle]! < word) low = middle + 1;
+    if (values[middle]! < value) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -857,44 +857,62 @@ function queryWords(query: string): string[] {
 /**
  * Returns a function listing the words of `vocabulary` one edit away from a query word
  * (of at least MIN_TYPO_WORD_LENGTH letters), found through their single-letter deletions.
+ *
+ * The deletions are kept as hashes rather than strings: a Map from each deletion's text to its
+ * words held 184k keys over the fixture's indexes. A deletion's hash and its word's place in the
+ * vocabulary make one number; the numbers, sorted, are searched for the hashes of the query
+ * word's deletions. Every word found is taken only when it is one edit from the query word, so
+ * a collision of hashes adds nothing: a word one edit away shares a deletion with the query
+ * word in fact, and is found through it.
  */
 function createTypoFinder(vocabulary: ReadonlySet<string>): (word: string) => string[] {
-  // deletion → the words that give it by dropping one letter. Only words that can be one
-  // edit from a typo-eligible query word need entries: a 5-letter query reaches 4-letter
-  // words by a deletion of its own, looked up in the vocabulary directly.
-  const deletions = new Map<string, string | string[]>();
-  for (const word of vocabulary) {
-    if (word.length < MIN_TYPO_WORD_LENGTH) continue;
+  // Only words that can be one edit from a typo-eligible query word need their deletions: a
+  // 5-letter query reaches 4-letter words by a deletion of its own, looked up in the vocabulary.
+  const words = [...vocabulary].filter((word) => word.length >= MIN_TYPO_WORD_LENGTH);
+  if (words.length > WORDS_PER_HASH) throw new RangeError(`${words.length} words of ${MIN_TYPO_WORD_LENGTH} letters or more; at most ${WORDS_PER_HASH} fit the typo index`);
+  const keys: number[] = [];
+  words.forEach((word, at) => {
     for (let i = 0; i < word.length; i++) {
-      const key = word.slice(0, i) + word.slice(i + 1);
-      const entry = deletions.get(key);
-      if (entry === undefined) deletions.set(key, word);
-      else if (typeof entry === 'string') {
-        if (entry !== word) deletions.set(key, [entry, word]);
-      } else if (entry[entry.length - 1] !== word) entry.push(word);
+      // Dropping either of two equal letters side by side leaves the same deletion.
+      if (i > 0 && word[i] === word[i - 1]) continue;
+      keys.push(deletionHash(word, i) * WORDS_PER_HASH + at);
     }
-  }
+  });
+  // Sorted by hash, then by the word's place: each deletion's words in vocabulary order.
+  const sorted = Float64Array.from(keys).sort();
 
   return (word) => {
     const found = new Set<string>();
-    const collect = (key: string) => {
-      const entry = deletions.get(key);
-      if (entry === undefined) return;
-      for (const candidate of typeof entry === 'string' ? [entry] : entry) {
+    /** Adds the vocabulary words with a deletion of this hash that are one edit from the word. */
+    const collect = (hash: number) => {
+      for (let k = lowerBound(sorted, hash * WORDS_PER_HASH); k < sorted.length && Math.floor(sorted[k]! / WORDS_PER_HASH) === hash; k++) {
+        const candidate = words[sorted[k]! % WORDS_PER_HASH]!;
         if (candidate !== word && withinOneEdit(word, candidate)) found.add(candidate);
       }
     };
     // An inserted letter in the word: the vocabulary word is one of its deletions.
     // A missing letter: the word is a deletion of the vocabulary word.
     // A substituted or swapped letter: both share a deletion.
-    collect(word);
+    collect(deletionHash(word, -1));
     for (let i = 0; i < word.length; i++) {
       const key = word.slice(0, i) + word.slice(i + 1);
       if (vocabulary.has(key)) found.add(key);
-      collect(key);
+      collect(deletionHash(word, i));
     }
     return [...found];
   };
+}
+
+/** Places in the vocabulary a typo index tells apart: a hash (< 2^32) times this, plus a place, stays an exact double. */
+const WORDS_PER_HASH = 2 ** 21;
+
+/** A 32-bit hash (FNV-1a over UTF-16 code units) of `word` without its letter at `skip` (-1: the whole word). */
+function deletionHash(word: string, skip: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) {
+    if (i !== skip) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
+  }
+  return hash >>> 0;
 }
 
 /** True when a and b differ by at most one insertion, deletion, substitution or swap of neighbours. */

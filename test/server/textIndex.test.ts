@@ -543,9 +543,15 @@ describe('createTextIndex', () => {
         .map(({ position }) => position);
     };
     const letters = [...'aeiklmnorstu'];
-    const typo = (w: string) => w.slice(0, 2) + w[3] + w[2] + w.slice(4);
+    // A swapped, a missing, an inserted and a replaced letter.
+    const typos = [
+      (w: string) => w.slice(0, 2) + w[3] + w[2] + w.slice(4),
+      (w: string) => w.slice(0, 3) + w.slice(4),
+      (w: string) => `${w.slice(0, 3)}e${w.slice(3)}`,
+      (w: string) => `${w.slice(0, -1)}a`,
+    ];
     const long = vocabulary.filter((w) => w.length >= 6).slice(0, 6);
-    const queries = [...letters, 'ka', 'st', 'mor', ...vocabulary.slice(0, 6), ...long.map(typo), 's e', 'a ka', `m ${vocabulary[0]}`, `${long[0]} t`];
+    const queries = [...letters, 'ka', 'st', 'mor', ...vocabulary.slice(0, 6), ...typos.flatMap((typo) => long.map(typo)), 's e', 'a ka', `m ${vocabulary[0]}`, `${long[0]} t`];
 
     it('ranks every match of one- and two-word queries as the rules say, whole and by pages', () => {
       const index = createTextIndex(docs);
