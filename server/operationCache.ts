@@ -397,12 +397,13 @@ function prepareOperation(
   };
   // Variables sent anew are coerced, but the cost reads only those given as a `limit`, so it is
   // also remembered by their values: the documents of one template, as a map client sends them,
-  // differ in their points and rarely in their page size.
-  const limitVariables = costVariables(document);
+  // differ in their points and rarely in their page size. Those variables are looked for on the
+  // first miss: most operations only ever meet the variables remembered above.
+  let limitVariables: string[] | undefined;
   const costs = new Map<string, number>();
-  const limitsOf = (variables: Readonly<Record<string, unknown>>) => limitVariables.map((name) => String(variables[name])).join(',');
   const costWith = (variables: Readonly<Record<string, unknown>>): number => {
-    const key = limitsOf(variables);
+    limitVariables ??= costVariables(document);
+    const key = limitVariables.map((name) => String(variables[name])).join(',');
     let cost = costs.get(key);
     if (cost === undefined) {
       cost = measureCost(schema, document, operation, variables);
@@ -411,10 +412,7 @@ function prepareOperation(
     }
     return cost;
   };
-  if (fixedCost === undefined) {
-    keepCoercion(JSON.stringify(sent ?? {}), { cost: checked.cost, variables: checked.variables });
-    costs.set(limitsOf(checked.variables), checked.cost);
-  }
+  if (fixedCost === undefined) keepCoercion(JSON.stringify(sent ?? {}), { cost: checked.cost, variables: checked.variables });
   let executions = 0;
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
   let writer: AnswerWriter | null | undefined;
