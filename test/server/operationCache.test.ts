@@ -351,7 +351,7 @@ describe('the bounds of the cache', () => {
 });
 
 describe('the variables of the request that prepared an operation', () => {
-  it('are coerced and costed once, by the checks', () => {
+  it('keep the cost the checks counted, and other variables are counted by the operation', () => {
     // A checker that marks its cost: a figure counted again would be measureCost's own.
     const real = createQueryChecker(schema, limits, { introspection: true });
     const costOf = (query: string, variables: Record<string, unknown>) => {
