@@ -71,6 +71,12 @@ const COST_CEILING = 1e12;
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
+/**
+ * The one argument {@link measureCost} reads; {@link costVariables} names the variables given
+ * to it, by which the operation cache remembers costs, so the two must read the same.
+ */
+const LIMIT_ARGUMENT = 'limit';
+
 /** An operation that passed every check of {@link QueryChecker}, ready to execute. */
 export interface CheckedOperation {
   readonly document: DocumentNode;
@@ -276,8 +282,8 @@ export function measureCost(
   }
 
   function limitOf(field: GraphQLField<unknown, unknown>, node: FieldNode): number | undefined {
-    if (!field.args.some((arg) => arg.name === 'limit')) return undefined;
-    const { limit } = getArgumentValues(field, node, variables);
+    if (!field.args.some((arg) => arg.name === LIMIT_ARGUMENT)) return undefined;
+    const limit = getArgumentValues(field, node, variables)[LIMIT_ARGUMENT];
     return typeof limit === 'number' ? Math.min(Math.max(limit, 0), LARGEST_LIMIT) : undefined;
   }
 
@@ -311,7 +317,7 @@ export function measureCost(
 export function costVariables(document: DocumentNode): string[] {
   const names = new Set<string>();
   forEachNode(document, Kind.ARGUMENT, (argument) => {
-    if (argument.name.value === 'limit' && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+    if (argument.name.value === LIMIT_ARGUMENT && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
   });
   return [...names];
 }
