@@ -9,7 +9,7 @@
  *
  * FlexSearch ("strict" tokenizer, one index per field) builds the postings of each word with
  * its position score (https://github.com/nextapps-de/flexsearch), taken out of it once built.
- * Prefixes are expanded through the sorted vocabulary, and typos through a map of
+ * Prefixes are expanded through the sorted vocabulary, and typos through the hashes of its
  * single-letter deletions (SymSpell, edit distance 1: https://github.com/wolfgarbe/SymSpell).
  * Indexing every prefix with FlexSearch's "forward" tokenizer instead took 7 times longer to
  * build.
@@ -164,7 +164,7 @@ export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>
       });
     }
   }
-  return new FuzzyTextIndex(size, fieldCount, terms, postings, createTypoFinder(vocabulary), bitsets);
+  return new FuzzyTextIndex(size, fieldCount, terms, postings, createTypoFinder(terms), bitsets);
 }
 
 /**
@@ -228,7 +228,8 @@ class FuzzyTextIndex implements TextIndex {
   /** Every indexed word, sorted, so the words with a given prefix are a contiguous run. */
   readonly #terms: readonly string[];
   readonly #termPostings: TermPostings;
-  readonly #typos: (word: string) => string[];
+  /** The indexes in #terms of the words one edit away from a query word (createTypoFinder). */
+  readonly #typos: (word: string) => Iterable<number>;
   // Scratch state per position, reused across searches (search is synchronous). A position
   // matches the words seen so far while mark[position] equals the latest word's stamp,
   // which spares clearing the arrays on every search. candidates lists those positions.
@@ -265,7 +266,7 @@ class FuzzyTextIndex implements TextIndex {
     fieldCount: number,
     terms: readonly string[],
     termPostings: TermPostings,
-    typos: (word: string) => string[],
+    typos: (word: string) => Iterable<number>,
     bitsets: ReadonlyMap<readonly number[], PositionSet>,
   ) {
     this.#fieldCount = fieldCount;
@@ -636,8 +637,8 @@ class FuzzyTextIndex implements TextIndex {
       matches.push({ at: i, kind: terms[i] === word ? EXACT : PREFIX });
     }
     if (word.length >= MIN_TYPO_WORD_LENGTH) {
-      for (const term of this.#typos(word)) {
-        if (!term.startsWith(word)) matches.push({ at: lowerBound(terms, term), kind: TYPO });
+      for (const at of this.#typos(word)) {
+        if (!terms[at]!.startsWith(word)) matches.push({ at, kind: TYPO });
       }
     }
     const fieldCount = this.#fieldCount;
@@ -869,55 +870,67 @@ function queryWords(query: string): string[] {
 // Typo candidates.
 
 /**
- * Returns a function listing the words of `vocabulary` one edit away from a query word
- * (of at least MIN_TYPO_WORD_LENGTH letters), found through their single-letter deletions.
+ * Returns a function listing the words of `terms` (sorted) one edit away from a query word
+ * (of at least MIN_TYPO_WORD_LENGTH letters), found through their single-letter deletions, as
+ * their indexes in `terms`.
  *
  * The deletions are kept as hashes rather than strings: a Map from each deletion's text to its
- * words held 184k keys over the fixture's indexes. A deletion's hash and its word's place in the
- * vocabulary make one number; the numbers, sorted, are searched for the hashes of the query
+ * words held 184k keys over the fixture's indexes. A deletion's hash and its word's index in
+ * `terms` make one number; the numbers, sorted, are searched for the hashes of the query
  * word's deletions. Every word found is taken only when it is one edit from the query word, so
  * a collision of hashes adds nothing: a word one edit away shares a deletion with the query
  * word in fact, and is found through it.
  */
-function createTypoFinder(vocabulary: ReadonlySet<string>): (word: string) => string[] {
-  // Only words that can be one edit from a typo-eligible query word need their deletions: a
-  // 5-letter query reaches 4-letter words by a deletion of its own, looked up in the vocabulary.
-  const words = [...vocabulary].filter((word) => word.length >= MIN_TYPO_WORD_LENGTH);
-  if (words.length > WORDS_PER_HASH) throw new RangeError(`${words.length} words of ${MIN_TYPO_WORD_LENGTH} letters or more; at most ${WORDS_PER_HASH} fit the typo index`);
+function createTypoFinder(terms: readonly string[]): (word: string) => Iterable<number> {
+  if (terms.length > WORDS_PER_HASH) throw new RangeError(`${terms.length} words; at most ${WORDS_PER_HASH} fit the typo index`);
+  const sorted = sortedDeletionKeys(terms);
+
+  return (word) => {
+    const found = new Set<number>();
+    /** Adds the words with a deletion of this hash that are one edit from the word. */
+    const collect = (hash: number) => {
+      for (let k = lowerBound(sorted, hash * WORDS_PER_HASH); k < sorted.length && Math.floor(sorted[k]! / WORDS_PER_HASH) === hash; k++) {
+        const at = sorted[k]! % WORDS_PER_HASH;
+        const candidate = terms[at]!;
+        if (candidate !== word && withinOneEdit(word, candidate)) found.add(at);
+      }
+    };
+    // An inserted letter in the word: the indexed word is one of its deletions.
+    // A missing letter: the word is a deletion of the indexed word.
+    // A substituted or swapped letter: both share a deletion.
+    collect(deletionHash(word, -1));
+    for (let i = 0; i < word.length; i++) {
+      const key = word.slice(0, i) + word.slice(i + 1);
+      const at = lowerBound(terms, key);
+      if (terms[at] === key) found.add(at);
+      collect(deletionHash(word, i));
+    }
+    return found;
+  };
+}
+
+/**
+ * The deletions of the `terms` that need them as numbers, each its hash × WORDS_PER_HASH + the
+ * word's index, sorted by hash, then by index. Only words that can be one edit from a
+ * typo-eligible query word need their deletions: a 5-letter query reaches 4-letter words by a
+ * deletion of its own, looked up in `terms`. A function of its own, so that the list it builds
+ * them in is not kept: a closure made in the same function as the finder's would hold it in
+ * the scope they share (1.9 MB of the fixture's indexes).
+ */
+function sortedDeletionKeys(terms: readonly string[]): Float64Array {
   const keys: number[] = [];
-  words.forEach((word, at) => {
+  terms.forEach((word, at) => {
+    if (word.length < MIN_TYPO_WORD_LENGTH) return;
     for (let i = 0; i < word.length; i++) {
       // Dropping either of two equal letters side by side leaves the same deletion.
       if (i > 0 && word[i] === word[i - 1]) continue;
       keys.push(deletionHash(word, i) * WORDS_PER_HASH + at);
     }
   });
-  // Sorted by hash, then by the word's place: each deletion's words in vocabulary order.
-  const sorted = Float64Array.from(keys).sort();
-
-  return (word) => {
-    const found = new Set<string>();
-    /** Adds the vocabulary words with a deletion of this hash that are one edit from the word. */
-    const collect = (hash: number) => {
-      for (let k = lowerBound(sorted, hash * WORDS_PER_HASH); k < sorted.length && Math.floor(sorted[k]! / WORDS_PER_HASH) === hash; k++) {
-        const candidate = words[sorted[k]! % WORDS_PER_HASH]!;
-        if (candidate !== word && withinOneEdit(word, candidate)) found.add(candidate);
-      }
-    };
-    // An inserted letter in the word: the vocabulary word is one of its deletions.
-    // A missing letter: the word is a deletion of the vocabulary word.
-    // A substituted or swapped letter: both share a deletion.
-    collect(deletionHash(word, -1));
-    for (let i = 0; i < word.length; i++) {
-      const key = word.slice(0, i) + word.slice(i + 1);
-      if (vocabulary.has(key)) found.add(key);
-      collect(deletionHash(word, i));
-    }
-    return [...found];
-  };
+  return Float64Array.from(keys).sort();
 }
 
-/** Places in the vocabulary a typo index tells apart: a hash (< 2^32) times this, plus a place, stays an exact double. */
+/** Words a typo index tells apart: a hash (< 2^32) times this, plus a word's index, stays an exact double. */
 const WORDS_PER_HASH = 2 ** 21;
 
 /** A 32-bit hash (FNV-1a over UTF-16 code units) of `word` without its letter at `skip` (-1: the whole word). */
