@@ -13,20 +13,11 @@
  */
 
 import { bitCount, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
+import { holdsAsBitset, type ListSelection } from './postingLists.ts';
 
-/**
- * Whether postings of `length` positions among `size` documents are worth holding as a bitset
- * too: when they are as many as the bitset's words, or more, reading it costs less than reading
- * them, and its words take at most 4 bytes per position.
- */
-export function holdsAsBitset(length: number, size: number): boolean {
-  return length > 0 && length >= wordCount(size);
-}
-
-/** One level of a query word: its packed match rank (textIndex.ts) and the postings that reach it. */
-export interface Level {
+/** One level of a query word: its packed match rank (textIndex.ts) and the postings lists that reach it (at least one). */
+export interface Level extends ListSelection {
   rank: number;
-  postings: ReadonlyArray<readonly number[]>;
 }
 
 /** A combination of one level per word (indexes into each word's levels) and its rank. */
@@ -41,8 +32,6 @@ export class LevelSearch {
   /** 32-bit words per bitset. */
   readonly #setLength: number;
   readonly #size: number;
-  /** The bitsets of the postings that {@link holdsAsBitset}. */
-  readonly #bitsets: ReadonlyMap<readonly number[], PositionSet>;
   /** A document's rank from the ranks of its matches so far and of one more word's match. */
   readonly #combine: (rank: number, next: number) => number;
   // Scratch bitsets, one after the other in one array: a typed array of more than 64 bytes
@@ -53,13 +42,11 @@ export class LevelSearch {
 
   /**
    * @param size the number of documents
-   * @param bitsets postings as bitsets, where {@link holdsAsBitset} (others are read one by one)
    * @param combine see #combine; must grow strictly with either argument
    */
-  constructor(size: number, bitsets: ReadonlyMap<readonly number[], PositionSet>, combine: (rank: number, next: number) => number) {
+  constructor(size: number, combine: (rank: number, next: number) => number) {
     this.#size = size;
     this.#setLength = wordCount(size);
-    this.#bitsets = bitsets;
     this.#combine = combine;
   }
 
@@ -144,15 +131,15 @@ export class LevelSearch {
   /**
    * The set of the documents that match every word (see {@link search}): in no order, so without
    * levels, the intersection of each word's union of postings.
-   * @param words per query word, every posting of it
+   * @param words per query word, every postings list of it
    */
-  matchSet(words: ReadonlyArray<ReadonlyArray<readonly number[]>>): PositionSet {
+  matchSet(words: readonly ListSelection[]): PositionSet {
     const W = this.#setLength;
     const matches = new Uint32Array(W);
     if (this.#scratch.length < W) this.#scratch = new Uint32Array(W);
     const scratch = this.#scratch;
     for (let w = 0; w < words.length; w++) {
-      if (words[w]!.length === 0) return matches.fill(0);
+      if (words[w]!.numbers.length === 0) return matches.fill(0);
       this.#union(words[w]!, 0);
       for (let i = 0; i < W; i++) matches[i] = w === 0 ? scratch[i]! : matches[i]! & scratch[i]!;
     }
@@ -178,13 +165,13 @@ export class LevelSearch {
       const union = next;
       const kept: Array<{ rank: number; at: number }> = [];
       next += W;
-      for (const { rank, postings } of words[w]!) {
+      for (const level of words[w]!) {
         const at = next;
-        this.#union(postings, at);
+        this.#union(level, at);
         let any = 0;
         if (kept.length === 0) {
           scratch.copyWithin(union, at, at + W);
-          any = postings.length;
+          any = level.numbers.length;
         } else {
           for (let i = 0; i < W; i++) {
             const added = scratch[at + i]! & ~scratch[union + i]!;
@@ -194,7 +181,7 @@ export class LevelSearch {
           }
         }
         if (any !== 0) {
-          kept.push({ rank, at });
+          kept.push({ rank: level.rank, at });
           next += W;
         }
       }
@@ -215,18 +202,21 @@ export class LevelSearch {
     return { levels, matches, total };
   }
 
-  /** Writes the union of `postings` (at least one, each nonempty) as a bitset at `at` in the scratch. */
-  #union(postings: ReadonlyArray<readonly number[]>, at: number): void {
+  /** Writes the union of the selected lists (at least one, each nonempty) as a bitset at `at` in the scratch. */
+  #union({ lists, numbers }: ListSelection, at: number): void {
     const scratch = this.#scratch;
     const W = this.#setLength;
-    for (let p = 0; p < postings.length; p++) {
-      const ids = postings[p]!;
-      const bitset = holdsAsBitset(ids.length, this.#size) ? this.#bitsets.get(ids) : undefined;
-      if (bitset && p === 0) scratch.set(bitset, at);
+    const { positions, starts, bitsets } = lists;
+    for (let n = 0; n < numbers.length; n++) {
+      const list = numbers[n]!;
+      const start = starts[list]!;
+      const end = starts[list + 1]!;
+      const bitset = holdsAsBitset(end - start, this.#size) ? bitsets.get(list) : undefined;
+      if (bitset && n === 0) scratch.set(bitset, at);
       else if (bitset) for (let i = 0; i < W; i++) scratch[at + i]! |= bitset[i]!;
       else {
-        if (p === 0) scratch.fill(0, at, at + W);
-        for (let i = 0; i < ids.length; i++) scratch[at + (ids[i]! >>> 5)]! |= 1 << (ids[i]! & 31);
+        if (n === 0) scratch.fill(0, at, at + W);
+        for (let i = start; i < end; i++) scratch[at + (positions[i]! >>> 5)]! |= 1 << (positions[i]! & 31);
       }
     }
   }

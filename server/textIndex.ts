@@ -20,7 +20,8 @@
 
 import { Index } from 'flexsearch';
 import { bitCount, hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
-import { holdsAsBitset, LevelSearch, type Level } from './levelSearch.ts';
+import { LevelSearch, type Level } from './levelSearch.ts';
+import { holdsAsBitset, PostingListsBuilder, type PostingLists } from './postingLists.ts';
 
 /** A search over the documents given to {@link createTextIndex}. */
 export interface TextIndex {
@@ -139,43 +140,43 @@ export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>
   // are bitsets too, for levelSearch.ts (a few hundred kB for 20,000 tours).
   const size = docs.length;
   const terms = [...vocabulary].sort();
+  const entries = terms.length * fieldCount;
+  const lists = new PostingListsBuilder(size);
   const postings: TermPostings = {
-    buckets: [],
-    sizes: new Int32Array(terms.length * fieldCount),
-    readCosts: new Int32Array(terms.length * fieldCount),
-    scores: new Uint16Array(terms.length * fieldCount),
+    firstLists: new Int32Array(entries),
+    sizes: new Int32Array(entries),
+    readCosts: new Int32Array(entries),
+    scores: new Uint16Array(entries),
   };
-  const bitsets = new Map<readonly number[], PositionSet>();
+  let entry = 0;
   for (const term of terms) {
     for (const field of fields) {
-      const at = postings.buckets.length;
-      const buckets = exactCopy(field.search(term, { resolve: false }).result as Buckets);
-      postings.buckets.push(buckets);
+      const buckets = field.search(term, { resolve: false }).result as Buckets;
+      postings.firstLists[entry] = lists.count;
+      // In score order, so the entry's lists are numbered in the order of its scores' bits.
       buckets.forEach((ids, score) => {
         if (!ids || ids.length === 0) return;
-        postings.sizes[at]! += ids.length;
-        postings.scores[at]! |= 1 << score;
-        if (holdsAsBitset(ids.length, size)) {
-          bitsets.set(ids, positionSetOf(size, ids));
-          postings.readCosts[at]! += wordCount(size);
-        } else {
-          postings.readCosts[at]! += ids.length;
-        }
+        lists.add(ids);
+        postings.sizes[entry]! += ids.length;
+        postings.scores[entry]! |= 1 << score;
+        postings.readCosts[entry]! += holdsAsBitset(ids.length, size) ? wordCount(size) : ids.length;
       });
+      entry++;
     }
   }
-  return new FuzzyTextIndex(size, fieldCount, terms, postings, createTypoFinder(terms), bitsets);
+  return new FuzzyTextIndex(size, fieldCount, terms, postings, lists.build(), createTypoFinder(terms));
 }
 
 /**
  * The postings of every word in every field, word by word in sorted order, field by field:
- * entry i × field count + f is word i's in field f. Besides FlexSearch's buckets, per entry its
- * number of positions, what reading them costs levelSearch.ts (in bitset words: the bitset's
- * length where it holds one, else a word per position), and its scores (bit `score` set when
- * that bucket has positions).
+ * entry i × field count + f is word i's in field f. Per entry its scores (bit `score` set when
+ * it has positions of that score), its lists (one per score it has, in score order, numbered
+ * from firstLists[entry] on in the index's PostingLists), its number of positions, and what
+ * reading them costs levelSearch.ts (in bitset words: the bitset's length where a list has one,
+ * else a word per position).
  */
 interface TermPostings {
-  buckets: Buckets[];
+  firstLists: Int32Array;
   sizes: Int32Array;
   readCosts: Int32Array;
   scores: Uint16Array;
@@ -188,36 +189,27 @@ function splitOnSpaces(text: string): string[] {
 /** FlexSearch's postings of one word in one field: buckets[score] = positions, ascending. */
 type Buckets = ReadonlyArray<readonly number[] | undefined>;
 
-/** The postings of a word a field does not have. */
-const NO_BUCKETS: Buckets = [];
-
 /**
- * `buckets` in arrays of exactly their length. FlexSearch grows its arrays by push, and V8
- * leaves a pushed array room for 16 more elements, which it never gives back: 80,600 lists of
- * the fixture's indexes, two in three of a single position, held 13 of the 36 MB of the store
- * (heap after loading the fixture 77.5 MB, with the copies 64.4).
- */
-function exactCopy(buckets: Buckets): Buckets {
-  if (buckets.length === 0) return NO_BUCKETS;
-  return Array.from(buckets, (ids) => ids?.slice());
-}
-
-/**
- * Where one query word matches: postings per tier (KINDS × field + kind) and the scores they
- * have per tier (bit `score` set when one has that bucket), their total length, and what
- * reading them as bitsets would cost (in 32-bit words, see #costs).
+ * Where one query word matches: its postings lists by level, a level being a tier (KINDS ×
+ * field + kind) and a score, numbered tier × RESOLUTION + score, so in rank order; the scores it
+ * has per tier (bit `score` set when that level has lists); their total length, and what reading
+ * them as bitsets would cost (in 32-bit words, see #costs).
  */
 interface WordPostings {
-  tiers: Buckets[][];
+  /** The index's lists, or the word's own when merged. */
+  lists: PostingLists;
+  /** Level l's lists are numbers[levelStarts[l]] up to numbers[levelStarts[l + 1]], of `lists`. */
+  levelStarts: Int32Array;
+  numbers: Int32Array;
   scores: Uint16Array;
   size: number;
   bitsetCost: number;
   /**
-   * What keeping the word costs (see #expansions): the postings lists `tiers` holds, and the
+   * What keeping the word costs (see #expansions): the postings lists `numbers` names, and the
    * positions of those that are its own rather than the index's (see #merge).
    */
   held: number;
-  /** Whether its postings are merged (see #merge): one list per tier and score, disjoint. */
+  /** Whether its postings are merged (see #merge): one list per level, disjoint. */
   merged: boolean;
   /** Its levels for levelSearch.ts, made on first use (levelsOf). */
   levels: Level[] | undefined;
@@ -228,6 +220,7 @@ class FuzzyTextIndex implements TextIndex {
   /** Every indexed word, sorted, so the words with a given prefix are a contiguous run. */
   readonly #terms: readonly string[];
   readonly #termPostings: TermPostings;
+  readonly #lists: PostingLists;
   /** The indexes in #terms of the words one edit away from a query word (createTypoFinder). */
   readonly #typos: (word: string) => Iterable<number>;
   // Scratch state per position, reused across searches (search is synchronous). A position
@@ -266,12 +259,13 @@ class FuzzyTextIndex implements TextIndex {
     fieldCount: number,
     terms: readonly string[],
     termPostings: TermPostings,
+    lists: PostingLists,
     typos: (word: string) => Iterable<number>,
-    bitsets: ReadonlyMap<readonly number[], PositionSet>,
   ) {
     this.#fieldCount = fieldCount;
     this.#termPostings = termPostings;
-    this.#levelSearch = new LevelSearch(size, bitsets, addMatch);
+    this.#lists = lists;
+    this.#levelSearch = new LevelSearch(size, addMatch);
     this.#terms = terms;
     this.#typos = typos;
     this.#mark = new Int32Array(size);
@@ -305,7 +299,7 @@ class FuzzyTextIndex implements TextIndex {
     const perWord = this.#wordPostings(query);
     if (perWord === null) return null;
     const costs = this.#costs(perWord);
-    if (costs.bitsets < costs.walk) return this.#levelSearch.matchSet(perWord.map(allPostings));
+    if (costs.bitsets < costs.walk) return this.#levelSearch.matchSet(perWord);
     const found = this.#intersect(perWord);
     return positionSetOf(this.#mark.length, this.#candidates.subarray(0, found.count));
   }
@@ -353,19 +347,21 @@ class FuzzyTextIndex implements TextIndex {
     for (let w = 0; w < perWord.length; w++) {
       const first = w === 0;
       const current = ++this.#stamp;
-      const { tiers } = perWord[w]!;
+      const { lists, levelStarts, numbers } = perWord[w]!;
+      const { positions, starts } = lists;
       // The candidates that match this word too are listed anew, as its postings reach them.
       let kept = 0;
-      // Tiers best first, and scores best first inside a tier, so the first posting of a
-      // position is its best match for this word.
-      for (let tier = 0; tier < tiers.length; tier++) {
-        const lists = tiers[tier]!;
-        for (let score = 0; score < RESOLUTION && lists.length > 0; score++) {
-          for (let l = 0; l < lists.length; l++) {
-            const ids = lists[l]![score];
-            if (!ids) continue;
-            kept = first ? this.#collect(ids, tier, score, current, kept) : this.#narrow(ids, tier, score, previous, current, kept);
-          }
+      // Levels in rank order, so the first posting of a position is its best match for this word.
+      for (let level = 0; level + 1 < levelStarts.length; level++) {
+        const end = levelStarts[level + 1]!;
+        let n = levelStarts[level]!;
+        if (n === end) continue;
+        const rank = rankOf((level / RESOLUTION) | 0, level % RESOLUTION);
+        for (; n < end; n++) {
+          const list = numbers[n]!;
+          kept = first
+            ? this.#collect(positions, starts[list]!, starts[list + 1]!, rank, current, kept)
+            : this.#narrow(positions, starts[list]!, starts[list + 1]!, rank, previous, current, kept);
         }
       }
       count = kept;
@@ -375,14 +371,16 @@ class FuzzyTextIndex implements TextIndex {
     return { count, stamp: previous, wordCount: perWord.length };
   }
 
-  /** Lists the positions of `ids` not yet marked with `stamp` as candidates from `count` on, with their tier and score. */
-  #collect(ids: readonly number[], tier: number, score: number, stamp: number, count: number): number {
+  /**
+   * Lists the positions[start..end) not yet marked with `stamp` as candidates from `count` on,
+   * with the packed rank of their match.
+   */
+  #collect(positions: Int32Array, start: number, end: number, rank: number, stamp: number, count: number): number {
     const mark = this.#mark;
     const ranks = this.#ranks;
     const candidates = this.#candidates;
-    const rank = rankOf(tier, score);
-    for (let i = 0; i < ids.length; i++) {
-      const position = ids[i]!;
+    for (let i = start; i < end; i++) {
+      const position = positions[i]!;
       if (mark[position] === stamp) continue;
       mark[position] = stamp;
       ranks[position] = rank;
@@ -392,16 +390,15 @@ class FuzzyTextIndex implements TextIndex {
   }
 
   /**
-   * Moves the positions of `ids` still marked `previous` (candidates of the words before) on to
-   * `stamp`, adding their tier and score, and lists them as candidates from `count` on.
+   * Moves the positions[start..end) still marked `previous` (candidates of the words before) on
+   * to `stamp`, adding the packed rank of their match, and lists them as candidates from `count` on.
    */
-  #narrow(ids: readonly number[], tier: number, score: number, previous: number, stamp: number, count: number): number {
+  #narrow(positions: Int32Array, start: number, end: number, match: number, previous: number, stamp: number, count: number): number {
     const mark = this.#mark;
     const ranks = this.#ranks;
     const candidates = this.#candidates;
-    const match = rankOf(tier, score);
-    for (let i = 0; i < ids.length; i++) {
-      const position = ids[i]!;
+    for (let i = start; i < end; i++) {
+      const position = positions[i]!;
       if (mark[position] !== previous) continue;
       mark[position] = stamp;
       ranks[position] = addMatch(ranks[position]!, match);
@@ -593,39 +590,42 @@ class FuzzyTextIndex implements TextIndex {
   }
 
   /**
-   * `word`'s postings merged: one list per tier and score, which holds each position once,
-   * under its best match, as a search ranks it. A prefix matches thousands of words, each in a
-   * few documents: the one-letter search of the bench's attractions read 3,237 positions in 853
+   * `word`'s postings merged: one list per level, which holds each position once, under its
+   * best match, as a search ranks it. A prefix matches thousands of words, each in a few
+   * documents: the one-letter search of the bench's attractions read 3,237 positions in 853
    * lists, 47 % of the server's CPU, where merged it reads 1,205 in 32 lists, or, alone and
    * unfiltered, only its first page (firstMerged). Costs a walk of the postings, once per word kept.
    */
   #merge(word: WordPostings): WordPostings {
     const { count } = this.#intersect([word]);
-    const merged: Array<Array<number[] | undefined> | undefined> = new Array(word.tiers.length);
     const ranks = this.#ranks;
-    // In position order, so each list is ascending, like FlexSearch's.
+    const levelCount = word.levelStarts.length - 1;
+    // In position order, so each list is ascending.
     const matches = this.#candidates.subarray(0, count).sort();
-    for (let i = 0; i < count; i++) {
-      const p = matches[i]!;
-      const rank = ranks[p]!;
-      const buckets = (merged[rank >>> WORST_TIER_SHIFT] ??= new Array<number[] | undefined>(RESOLUTION));
-      (buckets[rank & SUM_MASK] ??= []).push(p);
+    // Where each level's list will start: its matches counted, then summed up.
+    const cursors = new Int32Array(levelCount + 1);
+    for (let i = 0; i < count; i++) cursors[mergedLevel(ranks[matches[i]!]!) + 1]!++;
+    const levelStarts = new Int32Array(levelCount + 1);
+    const starts: number[] = [];
+    const scores = new Uint16Array(word.scores.length);
+    for (let level = 0; level < levelCount; level++) {
+      levelStarts[level] = starts.length;
+      if (cursors[level + 1]! > 0) {
+        starts.push(cursors[level]!);
+        scores[(level / RESOLUTION) | 0]! |= 1 << level % RESOLUTION;
+      }
+      cursors[level + 1]! += cursors[level]!;
     }
-    const tiers: Buckets[][] = [];
-    const scores = new Uint16Array(word.tiers.length);
-    let lists = 0;
-    for (let tier = 0; tier < word.tiers.length; tier++) {
-      const buckets = merged[tier];
-      tiers.push(buckets === undefined ? [] : [buckets]);
-      buckets?.forEach((ids, score) => {
-        if (ids === undefined) return;
-        scores[tier]! |= 1 << score;
-        lists++;
-      });
-    }
+    const lists = starts.length;
+    levelStarts[levelCount] = lists;
+    starts.push(count);
+    const positions = new Int32Array(count);
+    for (let i = 0; i < count; i++) positions[cursors[mergedLevel(ranks[matches[i]!]!)]!++] = matches[i]!;
     // Merged lists have no bitsets: levelSearch.ts reads them position by position.
+    const merged: PostingLists = { positions, starts: Int32Array.from(starts), bitsets: NO_BITSETS };
+    const numbers = Int32Array.from({ length: lists }, (_, list) => list);
     const bitsetCost = count + 2 * lists * wordCount(this.#mark.length);
-    return { tiers, scores, size: count, bitsetCost, held: lists + count, merged: true, levels: undefined };
+    return { lists: merged, levelStarts, numbers, scores, size: count, bitsetCost, held: lists + count, merged: true, levels: undefined };
   }
 
   /** Where a query word matches: the words it is a prefix of, or one typo away from, and their postings. */
@@ -643,9 +643,10 @@ class FuzzyTextIndex implements TextIndex {
     }
     const fieldCount = this.#fieldCount;
     const tierCount = KINDS * fieldCount;
-    const tiers: Buckets[][] = Array.from({ length: tierCount }, () => []);
     const scores = new Uint16Array(tierCount);
     const postings = this.#termPostings;
+    // Lists counted per level (at level + 1), then summed up into where each level's start.
+    const levelStarts = new Int32Array(tierCount * RESOLUTION + 1);
     let size = 0;
     let lists = 0;
     // Reading the postings, and per level (tier and score with postings) a pass over two bitsets.
@@ -653,19 +654,49 @@ class FuzzyTextIndex implements TextIndex {
     for (const { at, kind } of matches) {
       for (let f = 0; f < fieldCount; f++) {
         const entry = at * fieldCount + f;
-        if (postings.scores[entry] === 0) continue;
+        const entryScores = postings.scores[entry]!;
+        if (entryScores === 0) continue;
         const tier = KINDS * f + kind;
-        tiers[tier]!.push(postings.buckets[entry]!);
-        lists++;
-        scores[tier]! |= postings.scores[entry]!;
+        scores[tier]! |= entryScores;
         size += postings.sizes[entry]!;
         bitsetCost += postings.readCosts[entry]!;
+        for (let bits = entryScores; bits !== 0; bits &= bits - 1) {
+          levelStarts[tier * RESOLUTION + lowestBit(bits) + 1]!++;
+          lists++;
+        }
+      }
+    }
+    for (let level = 1; level < levelStarts.length; level++) levelStarts[level]! += levelStarts[level - 1]!;
+    // The lists of each level in the order of the matches, as the start of the next level moves up.
+    const numbers = new Int32Array(lists);
+    const filled = levelStarts.slice(0, -1);
+    for (const { at, kind } of matches) {
+      for (let f = 0; f < fieldCount; f++) {
+        const entry = at * fieldCount + f;
+        const tier = KINDS * f + kind;
+        let list = postings.firstLists[entry]!;
+        for (let bits = postings.scores[entry]!; bits !== 0; bits &= bits - 1) {
+          numbers[filled[tier * RESOLUTION + lowestBit(bits)]!++] = list++;
+        }
       }
     }
     const bitsetWords = wordCount(this.#mark.length);
     for (const tierScores of scores) bitsetCost += 2 * bitCount(tierScores) * bitsetWords;
-    return { tiers, scores, size, bitsetCost, held: lists, merged: false, levels: undefined };
+    return { lists: this.#lists, levelStarts, numbers, scores, size, bitsetCost, held: lists, merged: false, levels: undefined };
   }
+}
+
+/** The lists of a merged word have no bitsets. */
+const NO_BITSETS: ReadonlyMap<number, PositionSet> = new Map();
+
+/** The level (tier × RESOLUTION + score) of a single word's match, by its packed rank. */
+function mergedLevel(rank: number): number {
+  return (rank >>> WORST_TIER_SHIFT) * RESOLUTION + (rank & SUM_MASK);
+}
+
+/** The index of the lowest bit set in `bits` (not 0). */
+function lowestBit(bits: number): number {
+  return 31 - Math.clz32(bits & -bits);
 }
 
 /** The packed rank of a word's match of a tier and score. */
@@ -679,57 +710,31 @@ function addMatch(rank: number, match: number): number {
 }
 
 /**
- * The matches of a word alone whose postings are merged: its lists, in tier then score order,
- * hold each match once and ascending, so their concatenation is the ranking.
+ * The matches of a word alone whose postings are merged: its lists, in level order, hold each
+ * match once and ascending, so their positions one after the other are the ranking.
  */
 function firstMerged(word: WordPostings, end: number): TextMatches {
   const total = word.size;
   const length = Math.min(end, total);
   // See TextIndex.search on which kind of array.
   const positions = length * 16 < total ? new Array<number>(length) : new Int32Array(length);
-  let at = 0;
-  for (const lists of word.tiers) {
-    for (const buckets of lists) {
-      for (const ids of buckets) {
-        if (ids === undefined) continue;
-        for (let i = 0; i < ids.length && at < length; i++) positions[at++] = ids[i]!;
-      }
-    }
-  }
+  const merged = word.lists.positions;
+  for (let i = 0; i < length; i++) positions[i] = merged[i]!;
   return { total, positions };
 }
 
-/** Every nonempty posting of a word. */
-function allPostings({ tiers }: WordPostings): (readonly number[])[] {
-  const postings: (readonly number[])[] = [];
-  for (const lists of tiers) {
-    for (const buckets of lists) {
-      for (const ids of buckets) if (ids && ids.length > 0) postings.push(ids);
-    }
-  }
-  return postings;
-}
-
-/** A word's postings as levels (levelSearch.ts): one per tier and score, best first; made once per word. */
+/** A word's postings as levels (levelSearch.ts): one per tier and score with lists, best first; made once per word. */
 function levelsOf(word: WordPostings): Level[] {
-  return (word.levels ??= levelsOfTiers(word));
+  return (word.levels ??= levelsOfWord(word));
 }
 
-function levelsOfTiers({ tiers, scores }: WordPostings): Level[] {
+function levelsOfWord({ lists, levelStarts, numbers }: WordPostings): Level[] {
   const levels: Level[] = [];
-  for (let tier = 0; tier < tiers.length; tier++) {
-    if (scores[tier] === 0) continue;
-    // One pass over the tier's postings, which a prefix makes thousands.
-    const byScore: (readonly number[])[][] = Array.from({ length: RESOLUTION }, () => []);
-    for (const buckets of tiers[tier]!) {
-      for (let score = 0; score < buckets.length; score++) {
-        const ids = buckets[score];
-        if (ids && ids.length > 0) byScore[score]!.push(ids);
-      }
-    }
-    byScore.forEach((postings, score) => {
-      if (postings.length > 0) levels.push({ rank: rankOf(tier, score), postings });
-    });
+  for (let level = 0; level + 1 < levelStarts.length; level++) {
+    const start = levelStarts[level]!;
+    const end = levelStarts[level + 1]!;
+    if (start === end) continue;
+    levels.push({ rank: rankOf((level / RESOLUTION) | 0, level % RESOLUTION), lists, numbers: numbers.subarray(start, end) });
   }
   return levels;
 }
