@@ -246,8 +246,7 @@ class FuzzyTextIndex implements TextIndex {
    * of words whose postings a search gathers anew each time (on the bench's one-letter
    * attractions search, 40 % of the server's CPU, and 13 % on two common words); the expansion
    * depends on the word alone. Bounded by what they hold (#expandedEntries: a postings list
-   * costs a reference here and about one in its levels, a merged position a number), forgotten
-   * all at once past #maxExpandedEntries.
+   * and a merged position each cost a number), forgotten all at once past #maxExpandedEntries.
    */
   readonly #expansions = new Map<string, WordPostings>();
   #expandedEntries = 0;
@@ -616,16 +615,16 @@ class FuzzyTextIndex implements TextIndex {
       }
       cursors[level + 1]! += cursors[level]!;
     }
-    const lists = starts.length;
-    levelStarts[levelCount] = lists;
+    const listCount = starts.length;
+    levelStarts[levelCount] = listCount;
     starts.push(count);
     const positions = new Int32Array(count);
     for (let i = 0; i < count; i++) positions[cursors[mergedLevel(ranks[matches[i]!]!)]!++] = matches[i]!;
     // Merged lists have no bitsets: levelSearch.ts reads them position by position.
     const merged: PostingLists = { positions, starts: Int32Array.from(starts), bitsets: NO_BITSETS };
-    const numbers = Int32Array.from({ length: lists }, (_, list) => list);
-    const bitsetCost = count + 2 * lists * wordCount(this.#mark.length);
-    return { lists: merged, levelStarts, numbers, scores, size: count, bitsetCost, held: lists + count, merged: true, levels: undefined };
+    const numbers = Int32Array.from({ length: listCount }, (_, list) => list);
+    const bitsetCost = count + 2 * listCount * wordCount(this.#mark.length);
+    return { lists: merged, levelStarts, numbers, scores, size: count, bitsetCost, held: listCount + count, merged: true, levels: undefined };
   }
 
   /** Where a query word matches: the words it is a prefix of, or one typo away from, and their postings. */
@@ -645,10 +644,10 @@ class FuzzyTextIndex implements TextIndex {
     const tierCount = KINDS * fieldCount;
     const scores = new Uint16Array(tierCount);
     const postings = this.#termPostings;
-    // Lists counted per level (at level + 1), then summed up into where each level's start.
+    // Lists counted per level (at level + 1), then summed up into where each level's lists start.
     const levelStarts = new Int32Array(tierCount * RESOLUTION + 1);
     let size = 0;
-    let lists = 0;
+    let listCount = 0;
     // Reading the postings, and per level (tier and score with postings) a pass over two bitsets.
     let bitsetCost = 0;
     for (const { at, kind } of matches) {
@@ -662,13 +661,13 @@ class FuzzyTextIndex implements TextIndex {
         bitsetCost += postings.readCosts[entry]!;
         for (let bits = entryScores; bits !== 0; bits &= bits - 1) {
           levelStarts[tier * RESOLUTION + lowestBit(bits) + 1]!++;
-          lists++;
+          listCount++;
         }
       }
     }
     for (let level = 1; level < levelStarts.length; level++) levelStarts[level]! += levelStarts[level - 1]!;
-    // The lists of each level in the order of the matches, as the start of the next level moves up.
-    const numbers = new Int32Array(lists);
+    // Each level's lists in the order of the matches: `filled` is where a level's next one goes.
+    const numbers = new Int32Array(listCount);
     const filled = levelStarts.slice(0, -1);
     for (const { at, kind } of matches) {
       for (let f = 0; f < fieldCount; f++) {
@@ -682,7 +681,7 @@ class FuzzyTextIndex implements TextIndex {
     }
     const bitsetWords = wordCount(this.#mark.length);
     for (const tierScores of scores) bitsetCost += 2 * bitCount(tierScores) * bitsetWords;
-    return { lists: this.#lists, levelStarts, numbers, scores, size, bitsetCost, held: lists, merged: false, levels: undefined };
+    return { lists: this.#lists, levelStarts, numbers, scores, size, bitsetCost, held: listCount, merged: false, levels: undefined };
   }
 }
 
