@@ -19,7 +19,7 @@
  */
 
 import { Index } from 'flexsearch';
-import { bitCount, hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
+import { hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
 import { LevelSearch, type Level } from './levelSearch.ts';
 import { holdsAsBitset, PostingListsBuilder, type PostingLists } from './postingLists.ts';
 
@@ -191,9 +191,8 @@ type Buckets = ReadonlyArray<readonly number[] | undefined>;
 
 /**
  * Where one query word matches: its postings lists by level, a level being a tier (KINDS ×
- * field + kind) and a score, numbered tier × RESOLUTION + score, so in rank order; the scores it
- * has per tier (bit `score` set when that level has lists); their total length, and what reading
- * them as bitsets would cost (in 32-bit words, see #costs).
+ * field + kind) and a score, numbered tier × RESOLUTION + score, so in rank order; their total
+ * length, and what reading them as bitsets would cost (in 32-bit words, see #costs).
  */
 interface WordPostings {
   /** The index's lists, or the word's own when merged. */
@@ -201,7 +200,6 @@ interface WordPostings {
   /** Level l's lists are numbers[levelStarts[l]] up to numbers[levelStarts[l + 1]], of `lists`. */
   levelStarts: Int32Array;
   numbers: Int32Array;
-  scores: Uint16Array;
   size: number;
   bitsetCost: number;
   /**
@@ -606,13 +604,9 @@ class FuzzyTextIndex implements TextIndex {
     for (let i = 0; i < count; i++) cursors[mergedLevel(ranks[matches[i]!]!) + 1]!++;
     const levelStarts = new Int32Array(levelCount + 1);
     const starts: number[] = [];
-    const scores = new Uint16Array(word.scores.length);
     for (let level = 0; level < levelCount; level++) {
       levelStarts[level] = starts.length;
-      if (cursors[level + 1]! > 0) {
-        starts.push(cursors[level]!);
-        scores[(level / RESOLUTION) | 0]! |= 1 << level % RESOLUTION;
-      }
+      if (cursors[level + 1]! > 0) starts.push(cursors[level]!);
       cursors[level + 1]! += cursors[level]!;
     }
     const listCount = starts.length;
@@ -624,7 +618,7 @@ class FuzzyTextIndex implements TextIndex {
     const merged: PostingLists = { positions, starts: Int32Array.from(starts), bitsets: NO_BITSETS };
     const numbers = Int32Array.from({ length: listCount }, (_, list) => list);
     const bitsetCost = count + 2 * listCount * wordCount(this.#mark.length);
-    return { lists: merged, levelStarts, numbers, scores, size: count, bitsetCost, held: listCount + count, merged: true, levels: undefined };
+    return { lists: merged, levelStarts, numbers, size: count, bitsetCost, held: listCount + count, merged: true, levels: undefined };
   }
 
   /** Where a query word matches: the words it is a prefix of, or one typo away from, and their postings. */
@@ -642,13 +636,12 @@ class FuzzyTextIndex implements TextIndex {
     }
     const fieldCount = this.#fieldCount;
     const tierCount = KINDS * fieldCount;
-    const scores = new Uint16Array(tierCount);
     const postings = this.#termPostings;
     // Lists counted per level (at level + 1), then summed up into where each level's lists start.
     const levelStarts = new Int32Array(tierCount * RESOLUTION + 1);
     let size = 0;
     let listCount = 0;
-    // Reading the postings, and per level (tier and score with postings) a pass over two bitsets.
+    // Reading the postings, and per level with lists a pass over two bitsets.
     let bitsetCost = 0;
     for (const { at, kind } of matches) {
       for (let f = 0; f < fieldCount; f++) {
@@ -656,7 +649,6 @@ class FuzzyTextIndex implements TextIndex {
         const entryScores = postings.scores[entry]!;
         if (entryScores === 0) continue;
         const tier = KINDS * f + kind;
-        scores[tier]! |= entryScores;
         size += postings.sizes[entry]!;
         bitsetCost += postings.readCosts[entry]!;
         for (let bits = entryScores; bits !== 0; bits &= bits - 1) {
@@ -665,7 +657,11 @@ class FuzzyTextIndex implements TextIndex {
         }
       }
     }
-    for (let level = 1; level < levelStarts.length; level++) levelStarts[level]! += levelStarts[level - 1]!;
+    const bitsetWords = wordCount(this.#mark.length);
+    for (let level = 0; level + 1 < levelStarts.length; level++) {
+      if (levelStarts[level + 1]! > 0) bitsetCost += 2 * bitsetWords;
+      levelStarts[level + 1]! += levelStarts[level]!;
+    }
     // Each level's lists in the order of the matches: `filled` is where a level's next one goes.
     const numbers = new Int32Array(listCount);
     const filled = levelStarts.slice(0, -1);
@@ -679,9 +675,7 @@ class FuzzyTextIndex implements TextIndex {
         }
       }
     }
-    const bitsetWords = wordCount(this.#mark.length);
-    for (const tierScores of scores) bitsetCost += 2 * bitCount(tierScores) * bitsetWords;
-    return { lists: this.#lists, levelStarts, numbers, scores, size, bitsetCost, held: listCount, merged: false, levels: undefined };
+    return { lists: this.#lists, levelStarts, numbers, size, bitsetCost, held: listCount, merged: false, levels: undefined };
   }
 }
 
