@@ -61,13 +61,13 @@ import {
   CLOSE_BRACE,
   CLOSE_BRACKET,
   COMMA,
-  copyWritten,
   endBytes,
   OPEN_BRACE,
   OPEN_BRACKET,
   writeByte,
   writeBytes,
   writeJson,
+  writtenSince,
 } from './jsonBytes.ts';
 import type { PartWithHoles, RecordBytesCache } from './recordBytesCache.ts';
 import { COPY_OF, COPY_REPLACES } from './withDistance.ts';
@@ -331,7 +331,7 @@ function writeValue(shape: Shape, value: unknown, cache: RecordBytesCache | null
     if (Object.isFrozen(value)) {
       const start = bytesWritten();
       if (!writeFields(selection, value, null)) return false;
-      cache.set(selection, value, copyWritten(start));
+      cache.set(selection, value, writtenSince(start));
       return true;
     }
   }
@@ -377,12 +377,12 @@ function writeCopy(selection: Selection, copy: object, record: object, replaced:
     }
     const value = source[field.name];
     const hole = field.name === replaced;
-    if (hole) segments.push(copyWritten(segmentStart));
+    if (hole) segments.push(writtenSince(segmentStart));
     if (typeof value === 'function' || !writeValue(field.shape, value, null)) return false;
     if (hole) segmentStart = bytesWritten();
   }
   writeByte(CLOSE_BRACE);
-  segments.push(copyWritten(segmentStart));
+  segments.push(writtenSince(segmentStart));
   cache.set(selection.copies, record, { replaced, segments });
   return true;
 }

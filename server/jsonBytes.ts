@@ -89,10 +89,12 @@ export function bytesWritten(): number {
   return pos;
 }
 
-/** A copy of what was written from `start` (a {@link bytesWritten}) on. */
-export function copyWritten(start: number): Uint8Array {
-  // Not out.slice: a Buffer's slice is a view of the scratch buffer, which the next answer overwrites.
-  return new Uint8Array(out.subarray(start, pos));
+/**
+ * What was written from `start` (a {@link bytesWritten}) on, as a view of the answer being
+ * written: valid until the answer ends, since the next one is written over it. Keep a copy.
+ */
+export function writtenSince(start: number): Uint8Array {
+  return out.subarray(start, pos);
 }
 
 /** Writes bytes as they are: JSON text written before, a literal, or punctuation and a key. */

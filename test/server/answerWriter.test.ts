@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compileAnswerWriter } from '../../server/answerWriter.ts';
 import { startDeadline, withDeadline } from '../../server/deadline.ts';
 import { loadSnapshot } from '../../server/load.ts';
-import { createRecordBytesCache, type RecordBytesCache } from '../../server/recordBytesCache.ts';
+import { createRecordBytesCache, type PartWithHoles, type RecordBytesCache } from '../../server/recordBytesCache.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import { sampleQueries } from '../../server/sampleQueries.ts';
 import { createSchema, readSdl } from '../../server/schema.ts';
@@ -236,6 +236,26 @@ describe('the record bytes cache', () => {
     expect(cache.get(selection, b)).toBeUndefined();
     expect(cache.get(other, a)).toBeUndefined();
     expect(cache.bytes).toBeGreaterThan(7);
+  });
+
+  it('keeps a copy of the bytes it is given, which may be written over afterwards', () => {
+    const cache = createRecordBytesCache(1024 * 1024);
+    const scratch = Buffer.alloc(100_000);
+    const [plain, holed, long] = [record(1), record(2), record(3)];
+    scratch.write('{"n":1}');
+    cache.set(selection, plain, scratch.subarray(0, 7));
+    scratch.write('{"n":2,"d":');
+    scratch.write('}', 20);
+    cache.set(selection, holed, { replaced: 'd', segments: [scratch.subarray(0, 11), scratch.subarray(20, 21)] });
+    // Longer than a chunk of the cache: it gets one of its own.
+    scratch.fill('x');
+    cache.set(selection, long, scratch);
+    scratch.fill(0);
+    expect(Buffer.from(cache.get(selection, plain) as Uint8Array).toString()).toBe('{"n":1}');
+    const kept = cache.get(selection, holed) as PartWithHoles;
+    expect(kept.replaced).toBe('d');
+    expect(kept.segments.map((segment) => Buffer.from(segment).toString())).toEqual(['{"n":2,"d":', '}']);
+    expect(Buffer.from(cache.get(selection, long) as Uint8Array).toString()).toBe('x'.repeat(100_000));
   });
 
   it('forgets everything once its budget is spent, and keeps what came last', () => {
