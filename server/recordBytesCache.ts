@@ -14,9 +14,9 @@
  * chunk. An allocation of its own per part (an ArrayBuffer, its backing store and their
  * bookkeeping, anywhere in memory) cost about 230 bytes beyond the part's rather than 140, and
  * reading them back cost more: with the parts side by side, the server's own work (operation
- * cache and answer, in-process) for near-me answers around ever other points, whose 20 records
- * each are found anywhere in the cache, took 9 % less at 10x and 5 % at the fixture scale;
- * answers that meet the same few records again and again took the same time or 1-3 % less.
+ * cache and answer, in-process) for near-me answers around a different point each, whose 20
+ * records each are found anywhere in the cache, took 9 % less at 10x and 5 % at the fixture
+ * scale; answers that meet the same few records again and again took the same time or 1-3 % less.
  */
 
 // Measured with 100,000 parts of 40 to 200 bytes (heap and array buffers after a full GC): an
