@@ -353,7 +353,7 @@ class FuzzyTextIndex implements TextIndex {
         const end = levelStarts[level + 1]!;
         let n = levelStarts[level]!;
         if (n === end) continue;
-        const rank = rankOf((level / RESOLUTION) | 0, level % RESOLUTION);
+        const rank = levelRank(level);
         for (; n < end; n++) {
           const list = numbers[n]!;
           kept = first
@@ -687,6 +687,11 @@ function mergedLevel(rank: number): number {
   return (rank >>> WORST_TIER_SHIFT) * RESOLUTION + (rank & SUM_MASK);
 }
 
+/** The packed rank of a word's match at a level (tier × RESOLUTION + score): mergedLevel's inverse. */
+function levelRank(level: number): number {
+  return rankOf((level / RESOLUTION) | 0, level % RESOLUTION);
+}
+
 /** The index of the lowest bit set in `bits` (not 0). */
 function lowestBit(bits: number): number {
   return 31 - Math.clz32(bits & -bits);
@@ -727,7 +732,7 @@ function levelsOfWord({ lists, levelStarts, numbers }: WordPostings): Level[] {
     const start = levelStarts[level]!;
     const end = levelStarts[level + 1]!;
     if (start === end) continue;
-    levels.push({ rank: rankOf((level / RESOLUTION) | 0, level % RESOLUTION), lists, numbers: numbers.subarray(start, end) });
+    levels.push({ rank: levelRank(level), lists, numbers: numbers.subarray(start, end) });
   }
   return levels;
 }
