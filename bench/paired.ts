@@ -32,7 +32,20 @@ export interface PairedResult {
   real: SideFigures;
   raw: SideFigures;
   rounds: { real: SideFigures; raw: SideFigures }[];
+  /** What each side's answers cost in CPU over its rounds; null unless both sides' clocks were given and read. */
+  cpu?: { real: SideCpu; raw: SideCpu } | null;
 }
+
+/** CPU time per 2xx answer over a side's rounds, in µs. */
+export interface SideCpu {
+  /** The side's server: user and system time of every process of it. */
+  serverUs: number;
+  /** This process: autocannon, which shares the machine's cores with the servers. */
+  loadGeneratorUs: number;
+}
+
+/** CPU seconds a side's server has used so far; resolves null when they cannot be read (no /proc). */
+export type CpuClock = () => Promise<number | null>;
 
 export interface PairedOptions {
   realUrl: string;
@@ -46,6 +59,9 @@ export interface PairedOptions {
   warmupS: number;
   /** The requests are unseen documents (bench/scenarios.ts): every connection takes the next of one shared rotation. */
   unseen?: boolean;
+  /** Each side's CPU clock: given both, the result tells what an answer cost each server and the load generator ({@link PairedResult.cpu}). */
+  realCpuS?: CpuClock;
+  rawCpuS?: CpuClock;
 }
 
 /** CPU time per answer of both sides, each sent the same requests at the same fixed rate. */
@@ -63,13 +79,16 @@ export interface CpuCostOptions extends Pick<PairedOptions, 'realUrl' | 'rawUrl'
   ratePerS: number;
   durationS: number;
   /** CPU seconds each side has used so far; null when they cannot be read (no /proc). */
-  realCpuS: () => Promise<number | null>;
-  rawCpuS: () => Promise<number | null>;
+  realCpuS: CpuClock;
+  rawCpuS: CpuClock;
 }
 
 interface Measured {
   figures: SideFigures;
   latenciesMs: number[];
+  /** CPU seconds used during the run by the side's server (null: no clock, or unreadable) and by this process. */
+  serverCpuS: number | null;
+  loadGeneratorCpuS: number;
 }
 
 /**
@@ -89,18 +108,30 @@ export async function runPaired(options: PairedOptions): Promise<PairedResult> {
   const real: Measured[] = [];
   const raw: Measured[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    real.push(await load(options.realUrl, options, options.durationS));
-    raw.push(await load(options.rawUrl, options, options.durationS));
+    real.push(await load(options.realUrl, options, options.durationS, undefined, options.realCpuS));
+    raw.push(await load(options.rawUrl, options, options.durationS, undefined, options.rawCpuS));
   }
   const realTotal = combine(real);
   const rawTotal = combine(raw);
+  const realCpu = cpuPerAnswer(real);
+  const rawCpu = cpuPerAnswer(raw);
   return {
     ratio: realTotal.reqPerS / rawTotal.reqPerS,
     roundRatios: real.map((r, i) => r.figures.reqPerS / raw[i]!.figures.reqPerS),
     real: realTotal,
     raw: rawTotal,
     rounds: real.map((r, i) => ({ real: r.figures, raw: raw[i]!.figures })),
+    ...(options.realCpuS && options.rawCpuS ? { cpu: realCpu && rawCpu ? { real: realCpu, raw: rawCpu } : null } : {}),
   };
+}
+
+/** CPU per answer over a side's rounds, or null when its server's clock was not read in every round or it answered nothing. */
+function cpuPerAnswer(runs: readonly Measured[]): SideCpu | null {
+  const ok = runs.reduce((total, r) => total + r.figures.ok, 0);
+  if (ok === 0 || runs.some((r) => r.serverCpuS === null)) return null;
+  const serverS = runs.reduce((total, r) => total + r.serverCpuS!, 0);
+  const loadGeneratorS = runs.reduce((total, r) => total + r.loadGeneratorCpuS, 0);
+  return { serverUs: round((serverS / ok) * 1e6, 1), loadGeneratorUs: round((loadGeneratorS / ok) * 1e6, 1) };
 }
 
 /**
@@ -110,12 +141,10 @@ export async function runPaired(options: PairedOptions): Promise<PairedResult> {
  * @returns null when a side's CPU time cannot be read or it answered nothing
  */
 export async function measureCpuCost(options: CpuCostOptions): Promise<CpuCost | null> {
-  const side = async (url: string, cpuS: () => Promise<number | null>): Promise<number | null> => {
-    const before = await cpuS();
-    const { figures } = await load(url, options, options.durationS, options.ratePerS);
-    const after = await cpuS();
-    if (before === null || after === null || figures.ok === 0) return null;
-    return ((after - before) / figures.ok) * 1e6;
+  const side = async (url: string, cpuS: CpuClock): Promise<number | null> => {
+    const { figures, serverCpuS } = await load(url, options, options.durationS, options.ratePerS, cpuS);
+    if (serverCpuS === null || figures.ok === 0) return null;
+    return (serverCpuS / figures.ok) * 1e6;
   };
   const realUs = await side(options.realUrl, options.realCpuS);
   const rawUs = await side(options.rawUrl, options.rawCpuS);
@@ -123,7 +152,16 @@ export async function measureCpuCost(options: CpuCostOptions): Promise<CpuCost |
   return { ratePerS: options.ratePerS, durationS: options.durationS, realUs: Math.round(realUs * 10) / 10, rawUs: Math.round(rawUs * 10) / 10 };
 }
 
-async function load(url: string, options: Pick<PairedOptions, 'requests' | 'connections' | 'unseen'>, seconds: number, ratePerS?: number): Promise<Measured> {
+async function load(
+  url: string,
+  options: Pick<PairedOptions, 'requests' | 'connections' | 'unseen'>,
+  seconds: number,
+  ratePerS?: number,
+  serverCpuS?: CpuClock,
+): Promise<Measured> {
+  const serverBefore = serverCpuS ? await serverCpuS() : null;
+  // Read after the server's clock: reading /proc is the harness's work, not the load generator's.
+  const ownBefore = process.cpuUsage();
   const instance = autocannon({
     url,
     connections: options.connections,
@@ -140,8 +178,15 @@ async function load(url: string, options: Pick<PairedOptions, 'requests' | 'conn
     if (statusCode >= 200 && statusCode < 300) latenciesMs.push(responseTimeMs);
   });
   const result = await instance;
+  const own = process.cpuUsage(ownBefore);
+  const serverAfter = serverCpuS ? await serverCpuS() : null;
   const durationS = (result.finish.getTime() - result.start.getTime()) / 1000;
-  return { figures: figures(latenciesMs, result.non2xx, result.errors, result.timeouts, durationS), latenciesMs };
+  return {
+    figures: figures(latenciesMs, result.non2xx, result.errors, result.timeouts, durationS),
+    latenciesMs,
+    serverCpuS: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
+    loadGeneratorCpuS: (own.user + own.system) / 1e6,
+  };
 }
 
 /** Where each list of unseen documents goes on: its rotation carries over from one run to the next, and from one side to the other. */

@@ -116,6 +116,25 @@ export interface PairedScaling {
   error: string | null;
 }
 
+/**
+ * What the load generator's place on the same cores costs the scaling figure, from the CPU each
+ * answer took with every core (server and load generator, measured over the rounds in turns):
+ * the load generator's share of that CPU, and the scaling to expect were it elsewhere, the every-core
+ * server then having the cores to itself at the same CPU per answer: cores ÷ that CPU ÷ one
+ * worker's req/s (one worker's rate is its main thread's, whatever runs on the other cores). An
+ * estimate, not a measurement: the kernel's loopback work outside any process is not counted.
+ * Null without the CPU figures.
+ */
+export function loadGeneratorCost(row: PairedScaling): { share: number; scalingWithoutIt: number } | null {
+  const cpu = row.paired?.cpu;
+  if (!cpu || row.paired!.raw.reqPerS === 0) return null;
+  const { serverUs, loadGeneratorUs } = cpu.real;
+  return {
+    share: loadGeneratorUs / (serverUs + loadGeneratorUs),
+    scalingWithoutIt: row.workers / (serverUs / 1e6) / row.paired!.raw.reqPerS,
+  };
+}
+
 const UNCACHED_RATIO = 0.4;
 const UNCACHED_P99_MS = 10;
 const CACHED_RATIO = 0.9;
@@ -213,7 +232,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
         measured: paired.paired ? paired.paired.ratio : null,
         higherIsBetter: true,
         met: paired.paired ? processesNote === null && paired.paired.ratio >= SCALING : null,
-        note: paired.error ?? processesNote,
+        note: paired.error ?? processesNote ?? loadGeneratorNote(paired),
       });
       continue;
     }
@@ -326,6 +345,13 @@ function multiCoreScaling(http: readonly HttpRun[]): ScalingRow[] {
 /** The paired scaling of a scenario at a scale, if it was measured. */
 function pairedScalingOf(results: Omit<BenchResults, 'targets'>, scenario: string, scale: number): PairedScaling | undefined {
   return (results.scaling ?? []).find((row) => row.scenario === scenario && row.scale === scale);
+}
+
+/** The load generator's part in a scaling figure that misses the target ({@link loadGeneratorCost}). */
+function loadGeneratorNote(row: PairedScaling): string | null {
+  const cost = loadGeneratorCost(row);
+  if (cost === null || row.paired!.ratio >= SCALING) return null;
+  return `the load generator took ${percent(cost.share)} of the CPU beside the ${row.workers} workers; on another machine, at the same CPU per answer, about ${cost.scalingWithoutIt.toFixed(2)}× (an estimate)`;
 }
 
 /** Why a scaling figure is not held to the target, or null when its scenario is CPU-bound. */
@@ -450,12 +476,19 @@ export function renderMarkdown(results: BenchResults): string {
       'also holds whatever else the machine did in between; a CPU-bound scenario is therefore measured again **in turns**:',
       'a one-worker server and one with every core started side by side and sent the same requests, round by round, as the',
       'real server and its twin are (the rounds\' lowest and highest ratios in brackets). The target is judged on that figure.',
+      '**CPU per answer**: the CPU time an answer took the server (every process) + the load generator (the harness process),',
+      'in µs, with one worker → with every core, over the rounds in turns. **Load generator elsewhere** estimates the',
+      'scaling were the load generator on another machine: the cores ÷ the every-core server\'s CPU per answer ÷ one worker\'s',
+      'req/s (one worker\'s rate is that of its main thread), with the load generator\'s share of the CPU with every core.',
       '',
     );
     if (scaling.some((row) => row.run.serverProcesses !== null && row.run.serverProcesses < row.workers)) {
       out.push('The real server ran fewer processes than `WORKERS` asked (see the workers column above): where it ran one process in both columns, its figure shows only the noise between two runs.', '');
     }
-    out.push('| Scenario | Dataset | One worker, ratio to raw | Real | Raw twin | In turns | Target |', '|---|---|---:|---:|---:|---:|---|');
+    out.push(
+      '| Scenario | Dataset | One worker, ratio to raw | Real | Raw twin | In turns | CPU per answer, µs | Load generator elsewhere | Target |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---|',
+    );
     for (const row of [...scaling].sort((a, b) => a.scale - b.scale)) {
       const check = results.targets.find((t) => t.figure.startsWith(`${row.scenario}, ${row.scale}x`) && t.target.includes('workers'));
       const verdict = check?.met === null ? (check.note?.startsWith('not CPU-bound') ? '— not CPU-bound' : '–') : mark(check?.met ?? null);
@@ -465,7 +498,11 @@ export function renderMarkdown(results: BenchResults): string {
         : paired.paired
           ? `**${paired.paired.ratio.toFixed(2)}×** (${Math.min(...paired.paired.roundRatios).toFixed(2)}–${Math.max(...paired.paired.roundRatios).toFixed(2)}×; ${integer(paired.paired.raw.reqPerS)} → ${integer(paired.paired.real.reqPerS)} req/s)`
           : `n/a: ${escapeCell(paired.error ?? 'not measured')}`;
-      out.push(`| ${row.scenario} | ${row.scale}x | ${percent(row.oneWorkerRatio)} | ${row.real.toFixed(2)}× | ${row.raw.toFixed(2)}× | ${turns} | ${verdict} |`);
+      const cpu = paired?.paired?.cpu;
+      const perAnswer = cpu ? `${integer(cpu.raw.serverUs)} + ${integer(cpu.raw.loadGeneratorUs)} → ${integer(cpu.real.serverUs)} + ${integer(cpu.real.loadGeneratorUs)}` : '—';
+      const cost = paired ? loadGeneratorCost(paired) : null;
+      const elsewhere = cost ? `~${cost.scalingWithoutIt.toFixed(2)}× (it took ${percent(cost.share)})` : '—';
+      out.push(`| ${row.scenario} | ${row.scale}x | ${percent(row.oneWorkerRatio)} | ${row.real.toFixed(2)}× | ${row.raw.toFixed(2)}× | ${turns} | ${perAnswer} | ${elsewhere} | ${verdict} |`);
     }
     out.push('');
   }

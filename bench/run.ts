@@ -20,7 +20,7 @@ import { datasetDir, ensureDataset } from './datasets.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, type RawAnswer } from './raw.ts';
-import { checkTargets, CPU_BOUND_RATIO, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
+import { checkTargets, CPU_BOUND_RATIO, loadGeneratorCost, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
 
@@ -468,9 +468,15 @@ async function measurePairedScaling(options: Options, http: readonly HttpRun[], 
             durationS: options.durationS,
             warmupS: options.warmupS,
             unseen,
+            realCpuS: () => groupCpuSeconds(many.child),
+            rawCpuS: () => groupCpuSeconds(one.child),
           });
           const { ratio, real, raw } = row.paired;
-          log(`  ${scenario.name}: ${ratio.toFixed(2)}× (one worker ${Math.round(raw.reqPerS)} req/s, ${cores} workers ${Math.round(real.reqPerS)} req/s)`);
+          const cost = loadGeneratorCost(row);
+          log(
+            `  ${scenario.name}: ${ratio.toFixed(2)}× (one worker ${Math.round(raw.reqPerS)} req/s, ${cores} workers ${Math.round(real.reqPerS)} req/s)` +
+              (cost === null ? '' : `; the load generator took ${(cost.share * 100).toFixed(1)} % of the CPU beside ${cores} workers`),
+          );
         } catch (error) {
           row.error = (error as Error).message;
           log(`  ${scenario.name}: ${row.error}`);

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureCpuCost } from '../../bench/paired.ts';
+import { measureCpuCost, runPaired } from '../../bench/paired.ts';
 import type { BenchRequest } from '../../bench/scenarios.ts';
 
 /** Two loopback servers standing in for the real server and its twin, counting what they answer. */
@@ -81,5 +81,33 @@ describe('measureCpuCost', () => {
       rawCpuS: async () => null,
     });
     expect(cost).toBeNull();
+  });
+});
+
+describe('runPaired', () => {
+  const options = { realUrl: '', rawUrl: '', requests, connections: 4, rounds: 2, durationS: 0.4, warmupS: 0 };
+
+  it('tells what an answer cost each server, by its clock, and the load generator, by this process', async () => {
+    answered.real = answered.raw = 0;
+    // Each side's clock is read before and after each of its rounds: the step is its CPU per round
+    // (large, so that rounding the figures to 0.1 µs is lost in the comparisons below).
+    const result = await runPaired({ ...options, realUrl: urls.real, rawUrl: urls.raw, realCpuS: clock(200), rawCpuS: clock(50) });
+    expect(result.cpu).not.toBeNull();
+    const { real, raw } = result.cpu!;
+    // Divided by the answers received over both rounds; a server may have
+    // answered a last request per connection besides.
+    expect(real.serverUs / ((2 * 200e6) / result.real.ok)).toBeGreaterThan(0.999);
+    expect(real.serverUs / ((2 * 200e6) / answered.real)).toBeLessThan(1.1);
+    expect(raw.serverUs / ((2 * 50e6) / result.raw.ok)).toBeGreaterThan(0.999);
+    expect(raw.serverUs / ((2 * 50e6) / answered.raw)).toBeLessThan(1.1);
+    // autocannon runs in this process (here with the servers, so no more can be said than that it was read).
+    for (const side of [real, raw]) expect(side.loadGeneratorUs).toBeGreaterThan(0);
+  });
+
+  it('leaves the CPU out without clocks, and gives null when a side cannot be read', async () => {
+    const plain = await runPaired({ ...options, realUrl: urls.real, rawUrl: urls.raw, rounds: 1 });
+    expect(plain).not.toHaveProperty('cpu');
+    const unreadable = await runPaired({ ...options, realUrl: urls.real, rawUrl: urls.raw, rounds: 1, realCpuS: clock(0.1), rawCpuS: async () => null });
+    expect(unreadable.cpu).toBeNull();
   });
 });
