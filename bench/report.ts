@@ -232,7 +232,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
         measured: paired.paired ? paired.paired.ratio : null,
         higherIsBetter: true,
         met: paired.paired ? processesNote === null && paired.paired.ratio >= SCALING : null,
-        note: paired.error ?? processesNote ?? loadGeneratorNote(paired),
+        note: paired.error ?? processesNote,
       });
       continue;
     }
@@ -345,13 +345,6 @@ function multiCoreScaling(http: readonly HttpRun[]): ScalingRow[] {
 /** The paired scaling of a scenario at a scale, if it was measured. */
 function pairedScalingOf(results: Omit<BenchResults, 'targets'>, scenario: string, scale: number): PairedScaling | undefined {
   return (results.scaling ?? []).find((row) => row.scenario === scenario && row.scale === scale);
-}
-
-/** The load generator's part in a scaling figure that misses the target ({@link loadGeneratorCost}). */
-function loadGeneratorNote(row: PairedScaling): string | null {
-  const cost = loadGeneratorCost(row);
-  if (cost === null || row.paired!.ratio >= SCALING) return null;
-  return `the load generator took ${percent(cost.share)} of the CPU beside the ${row.workers} workers; on another machine, at the same CPU per answer, about ${cost.scalingWithoutIt.toFixed(2)}× (an estimate)`;
 }
 
 /** Why a scaling figure is not held to the target, or null when its scenario is CPU-bound. */
