@@ -94,8 +94,8 @@ describe('runPaired', () => {
     const result = await runPaired({ ...options, realUrl: urls.real, rawUrl: urls.raw, realCpuS: clock(200), rawCpuS: clock(50) });
     expect(result.cpu).not.toBeNull();
     const { real, raw } = result.cpu!;
-    // Divided by the answers received over both rounds; a server may have
-    // answered a last request per connection besides.
+    // Divided by the answers received over both rounds; a server may have answered a last request
+    // per connection besides.
     expect(real.serverUs / ((2 * 200e6) / result.real.ok)).toBeGreaterThan(0.999);
     expect(real.serverUs / ((2 * 200e6) / answered.real)).toBeLessThan(1.1);
     expect(raw.serverUs / ((2 * 50e6) / result.raw.ok)).toBeGreaterThan(0.999);
