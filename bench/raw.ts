@@ -1,8 +1,10 @@
 /**
  * The raw node:http twin of a benchmark scenario: the speed of the machine that the real
- * server's req/s are divided by. It answers every request with the bytes the real server gave
- * for the same method, path and body (fetched once by bench/run.ts), with the same status and
- * content-type, and does nothing else.
+ * server's req/s are divided by. It answers every request with the response the real server gave
+ * for the same method, path and body (captured once by {@link captureAnswer}): the same status,
+ * the same headers, in their order and case, and the same body, and does nothing else. Only what
+ * node:http writes on its own (Date, Connection, Keep-Alive) is left for it to write, as it
+ * writes them for the real server.
  *
  *   node --import tsx bench/raw.ts <answers.json>     env: PORT, HOST, WORKERS (default 1)
  *
@@ -23,10 +25,17 @@ export interface RawAnswer {
   /** The request body; empty for a GET. */
   requestBody: string;
   status: number;
-  contentType: string;
+  /**
+   * The answer's headers as the real server sent them, names and values in turn (node:http's
+   * `rawHeaders`), less {@link NODE_WRITTEN_HEADERS}. A request id is sent as it was captured.
+   */
+  headers: string[];
   /** The response body, base64. */
   body: string;
 }
+
+/** Headers node:http writes on its own for both servers (lower case), so not replayed. */
+export const NODE_WRITTEN_HEADERS: ReadonlySet<string> = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** The lookup key of a request: method, path and body. */
 export function answerKey(method: string, path: string, requestBody: string): string {
@@ -34,17 +43,52 @@ export function answerKey(method: string, path: string, requestBody: string): st
 }
 
 /**
+ * Sends one request to the real server and keeps its answer for the twin.
+ * @param url the server's origin, e.g. `http://127.0.0.1:4000`
+ * @param request the path with its query string, the request headers, and the body of a POST
+ *   ('' for a GET)
+ */
+export function captureAnswer(
+  url: string,
+  request: { method: string; path: string; headers: Record<string, string>; body: string },
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    // node:http rather than fetch: fetch's Headers give names in lower case and sorted.
+    const req = http.request(new URL(request.path, url), { method: request.method, headers: request.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const headers: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          if (!NODE_WRITTEN_HEADERS.has(res.rawHeaders[i]!.toLowerCase())) headers.push(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        }
+        resolve({
+          method: request.method,
+          path: request.path,
+          requestBody: request.body,
+          status: res.statusCode!,
+          headers,
+          body: Buffer.concat(chunks).toString('base64'),
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end(request.method === 'POST' ? request.body : undefined);
+  });
+}
+
+/**
  * Creates the twin's server, not yet listening.
  * @param answers what to send per request; a request not among them gets a 404
  */
 export function createRawServer(answers: readonly RawAnswer[]): http.Server {
-  const byKey = new Map<string, { status: number; headers: Record<string, string | number>; body: Buffer }>();
+  const byKey = new Map<string, { status: number; headers: string[]; body: Buffer }>();
   for (const answer of answers) {
-    const body = Buffer.from(answer.body, 'base64');
     byKey.set(answerKey(answer.method, answer.path, answer.requestBody), {
       status: answer.status,
-      headers: { 'content-type': answer.contentType, 'content-length': body.length },
-      body,
+      headers: answer.headers,
+      body: Buffer.from(answer.body, 'base64'),
     });
   }
   return http.createServer((req, res) => {

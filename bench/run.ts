@@ -19,7 +19,7 @@ import type { SampleQuery } from '../server/sampleQueries.ts';
 import { datasetDir, ensureDataset } from './datasets.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
-import { answerKey, type RawAnswer } from './raw.ts';
+import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
 import { checkTargets, CPU_BOUND_RATIO, loadGeneratorCost, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
@@ -177,25 +177,12 @@ async function fetchSamples(url: string): Promise<SampleQuery[]> {
 async function fetchAnswers(url: string, requests: readonly BenchRequest[]): Promise<RawAnswer[]> {
   const answers: RawAnswer[] = [];
   for (const request of requests) {
-    const response = await fetch(`${url}${request.path}`, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.method === 'POST' ? { body: request.body } : {}),
-    });
-    const body = Buffer.from(await response.arrayBuffer());
-    const text = body.toString('utf8');
-    const errors = (JSON.parse(text) as { errors?: { message: string }[] }).errors;
-    if (response.status !== 200 || errors) {
-      throw new Error(`${request.name}: status ${response.status}${errors ? `, errors: ${errors.map((e) => e.message).join('; ')}` : ''}`);
+    const answer = await captureAnswer(url, request);
+    const errors = (JSON.parse(Buffer.from(answer.body, 'base64').toString('utf8')) as { errors?: { message: string }[] }).errors;
+    if (answer.status !== 200 || errors) {
+      throw new Error(`${request.name}: status ${answer.status}${errors ? `, errors: ${errors.map((e) => e.message).join('; ')}` : ''}`);
     }
-    answers.push({
-      method: request.method,
-      path: request.path,
-      requestBody: request.body,
-      status: response.status,
-      contentType: response.headers.get('content-type') ?? 'application/json',
-      body: body.toString('base64'),
-    });
+    answers.push(answer);
   }
   if (new Set(answers.map((a) => answerKey(a.method, a.path, a.requestBody))).size !== answers.length) throw new Error('two requests of a scenario are the same');
   return answers;
