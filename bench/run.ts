@@ -20,7 +20,7 @@ import { datasetDir, ensureDataset } from './datasets.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
-import { checkTargets, CPU_BOUND_RATIO, loadGeneratorCost, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
+import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
 
@@ -406,8 +406,8 @@ async function main(): Promise<void> {
 }
 
 /**
- * Measures each CPU-bound scenario (its one-worker run in `http` at most CPU_BOUND_RATIO of the
- * raw twin) again on a one-worker server and one with every core, started side by side and
+ * Measures each CPU-bound scenario (bench/report.ts cpuBoundShare, of its one-worker run in
+ * `http`) again on a one-worker server and one with every core, started side by side and
  * measured in turns (bench/report.ts PairedScaling).
  */
 async function measurePairedScaling(options: Options, http: readonly HttpRun[], cores: number): Promise<PairedScaling[]> {
@@ -415,7 +415,8 @@ async function measurePairedScaling(options: Options, http: readonly HttpRun[], 
   for (const scale of options.scales) {
     const cpuBound = SCENARIOS.flatMap((scenario) => {
       const one = http.find((run) => run.scenario === scenario.name && run.setup.scale === scale && !run.setup.responseCache && run.setup.workers === 1);
-      return one?.paired && one.paired.ratio <= CPU_BOUND_RATIO ? [{ scenario, oneWorkerRatio: one.paired.ratio }] : [];
+      const bound = one ? cpuBoundShare(one) : null;
+      return bound && bound.share <= CPU_BOUND_RATIO ? [{ scenario, share: bound.share }] : [];
     });
     if (cpuBound.length === 0) continue;
     log(`scaling in turns at ${scale}x (WORKERS=1 beside WORKERS=${cores}, RESPONSE_CACHE=0): ${cpuBound.map((c) => c.scenario.name).join(', ')}`);
@@ -438,8 +439,8 @@ async function measurePairedScaling(options: Options, http: readonly HttpRun[], 
     }
     try {
       const [one, many] = servers;
-      for (const { scenario, oneWorkerRatio } of cpuBound) {
-        const row: PairedScaling = { scenario: scenario.name, scale, workers: cores, oneWorkerRatio, paired: null, serverProcesses: many?.processes ?? null, error: startError };
+      for (const { scenario, share } of cpuBound) {
+        const row: PairedScaling = { scenario: scenario.name, scale, workers: cores, cpuBoundShare: share, paired: null, serverProcesses: many?.processes ?? null, error: startError };
         rows.push(row);
         if (!one || !many) continue;
         try {

@@ -9,7 +9,7 @@ function side(reqPerS: number): SideFigures {
 /** Scaling measured in turns: `raw` is the one-worker server, `real` the one with every core (2). */
 function scaling(oneWorker: number, everyCore: number, cpu: PairedResult['cpu']): PairedScaling {
   const paired: PairedResult = { ratio: everyCore / oneWorker, roundRatios: [everyCore / oneWorker], real: side(everyCore), raw: side(oneWorker), rounds: [], cpu };
-  return { scenario: 'unseen-documents', scale: 1, workers: 2, oneWorkerRatio: 0.2, paired, serverProcesses: 3, error: null };
+  return { scenario: 'unseen-documents', scale: 1, workers: 2, cpuBoundShare: 0.2, paired, serverProcesses: 3, error: null };
 }
 
 describe('loadGeneratorCost', () => {
