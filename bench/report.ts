@@ -97,9 +97,10 @@ export interface BenchResults {
 }
 
 /**
- * A CPU-bound scenario (see {@link cpuBoundShare}) measured again on two real servers started side by side, one worker and every core, in turns
- * as the real server and its twin are: the ratio of two runs minutes apart, as the table of
- * scaling gives it, moves with whatever else the machine did in between.
+ * A CPU-bound scenario (see {@link cpuBoundShare}) measured again on two real servers started
+ * side by side, one worker and every core, in turns as the real server and its twin are: the
+ * ratio of two runs minutes apart, as the table of scaling gives it, moves with whatever else
+ * the machine did in between.
  */
 export interface PairedScaling {
   scenario: string;
@@ -147,6 +148,12 @@ const SCALING = 1.6;
  * the cores, not a second worker, decides the throughput.
  */
 export const CPU_BOUND_RATIO = 0.25;
+const UNSEEN_NOTE = 'not held to it: every request is a document the server has not seen lately, where the target is of one document asked again';
+const SELECTIVE_P50_MS = 0.2;
+const COMMON_P95_MS = 5;
+const NEAR_P50_MS = 0.05;
+const COLD_START_MS_PER_20K = 2000;
+const MEMORY_MB_PER_20K = 100;
 
 /**
  * The share that decides whether a scenario is CPU-bound ({@link CPU_BOUND_RATIO}), from its
@@ -161,12 +168,6 @@ export function cpuBoundShare(oneWorker: HttpRun): { share: number; of: 'cpu' | 
   if (oneWorker.cpuCost) return { share: oneWorker.cpuCost.rawUs / oneWorker.cpuCost.realUs, of: 'cpu' };
   return oneWorker.paired ? { share: oneWorker.paired.ratio, of: 'rate' } : null;
 }
-const UNSEEN_NOTE = 'not held to it: every request is a document the server has not seen lately, where the target is of one document asked again';
-const SELECTIVE_P50_MS = 0.2;
-const COMMON_P95_MS = 5;
-const NEAR_P50_MS = 0.05;
-const COLD_START_MS_PER_20K = 2000;
-const MEMORY_MB_PER_20K = 100;
 
 /** Checks every target of issue 5 that the results measure. */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetCheck[] {
@@ -481,7 +482,7 @@ export function renderMarkdown(results: BenchResults): string {
       '',
       `Req/s with every core over req/s with one worker, with the response cache off. The target (≥ ${SCALING}×) holds for a CPU-bound`,
       `scenario: one where the raw twin needs at most ${percent(CPU_BOUND_RATIO)} of the CPU a single worker takes per answer (the "CPU per answer"`,
-      'table below; the ratio of rates where that was not measured, in brackets then). The load generator runs on the same',
+      'table below; the ratio of rates where that was not measured). The load generator runs on the same',
       'two cores and needs about as much CPU per request as the raw twin; the raw twin column shows what is left to scale where',
       'the server needs little more. The one-worker and every-core runs of this table are minutes apart, so their ratio',
       'also holds whatever else the machine did in between; a CPU-bound scenario is therefore measured again **in turns**:',
