@@ -149,7 +149,7 @@ export async function measureCpuCost(options: CpuCostOptions): Promise<CpuCost |
   const realUs = await side(options.realUrl, options.realCpuS);
   const rawUs = await side(options.rawUrl, options.rawCpuS);
   if (realUs === null || rawUs === null) return null;
-  return { ratePerS: options.ratePerS, durationS: options.durationS, realUs: Math.round(realUs * 10) / 10, rawUs: Math.round(rawUs * 10) / 10 };
+  return { ratePerS: options.ratePerS, durationS: options.durationS, realUs: round(realUs, 1), rawUs: round(rawUs, 1) };
 }
 
 async function load(
