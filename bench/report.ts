@@ -155,6 +155,12 @@ const NEAR_P50_MS = 0.05;
 const COLD_START_MS_PER_20K = 2000;
 const MEMORY_MB_PER_20K = 100;
 
+/** The share of {@link cpuBoundShare}, and what it is a share of: CPU per answer, or req/s where CPU was not measured. */
+export interface CpuBound {
+  share: number;
+  of: 'cpu' | 'rate';
+}
+
 /**
  * The share that decides whether a scenario is CPU-bound ({@link CPU_BOUND_RATIO}), from its
  * one-worker run with the cache off: the raw twin's CPU per answer over the server's, both
@@ -164,7 +170,7 @@ const MEMORY_MB_PER_20K = 100;
  * full run and 26.4 % in the next (outside the rule), while the twin needed 12 % and 9 % of their
  * CPU per answer.
  */
-export function cpuBoundShare(oneWorker: HttpRun): { share: number; of: 'cpu' | 'rate' } | null {
+export function cpuBoundShare(oneWorker: HttpRun): CpuBound | null {
   if (oneWorker.cpuCost) return { share: oneWorker.cpuCost.rawUs / oneWorker.cpuCost.realUs, of: 'cpu' };
   return oneWorker.paired ? { share: oneWorker.paired.ratio, of: 'rate' } : null;
 }
@@ -333,7 +339,7 @@ interface ScalingRow {
   /** The one-worker run's ratio to raw. */
   oneWorkerRatio: number;
   /** Whether the scenario is CPU-bound: see {@link cpuBoundShare}. */
-  cpuBound: { share: number; of: 'cpu' | 'rate' };
+  cpuBound: CpuBound;
   /** The run with every core. */
   run: HttpRun;
 }
@@ -365,7 +371,7 @@ function pairedScalingOf(results: Omit<BenchResults, 'targets'>, scenario: strin
 }
 
 /** Why a scaling figure is not held to the target, or null when its scenario is CPU-bound. */
-function cpuBoundNote(cpuBound: { share: number; of: 'cpu' | 'rate' }): string | null {
+function cpuBoundNote(cpuBound: CpuBound): string | null {
   if (cpuBound.share <= CPU_BOUND_RATIO) return null;
   const what = cpuBound.of === 'cpu' ? `the raw twin needs more than ${percent(CPU_BOUND_RATIO)} of one worker's CPU per answer` : `one worker answers more than ${percent(CPU_BOUND_RATIO)} of the raw twin's rate (CPU per answer not measured)`;
   return `not CPU-bound: ${what}, so the load generator's share of the cores decides`;
