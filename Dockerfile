@@ -3,8 +3,9 @@
 # Build and run: docs/deploy.md. test/deploy/container.test.ts reproduces the runtime stage
 # (the files its COPY lines bring, the user, the command and the HEALTHCHECK) without Docker.
 
-# The Node.js major of both stages; both images exist for 20, 22 and 24.
-ARG NODE_MAJOR=20
+# The Node.js major of both stages: 24, a long-term support line (20, the lowest package.json
+# allows, reached its end of life in April 2026). Both images exist for 20, 22 and 24 too.
+ARG NODE_MAJOR=24
 
 # Build stage: bundle the server and the sync CLI with esbuild into dist/ (npm run build).
 FROM node:${NODE_MAJOR}-bookworm AS build

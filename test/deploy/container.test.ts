@@ -8,7 +8,8 @@
  *   A RUN line the test does not know fails it, so the two cannot drift apart.
  * - Runtime stage: an empty root directory gets exactly what its COPY lines bring (with their
  *   --chown), plus what the base image provides: a node binary at the ENTRYPOINT's path (this
- *   test's own, bind-mounted) and the shared libraries it links. That root is mounted read-only,
+ *   test's own, bind-mounted: `bash .ci/run` runs this file once more on the Node.js major the
+ *   Dockerfile names) and the shared libraries it links. That root is mounted read-only,
  *   as with `docker run --read-only`; each VOLUME is a writable directory initialised from the
  *   image, as Docker initialises a new volume.
  * - ENTRYPOINT + CMD run with the Dockerfile's ENV, chrooted into that root at its WORKDIR, as
@@ -430,10 +431,10 @@ describe('Dockerfile', () => {
   const runtime = stages.at(-1)!;
   const instructions = (keyword: string) => runtime.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
 
-  it('builds on node:20 and runs on distroless Node 20, in two stages', () => {
+  it('builds on node:24 and runs on distroless Node 24, in two stages', () => {
     expect(stages).toHaveLength(2);
-    expect(stages[0]).toMatchObject({ image: 'node:20-bookworm', name: 'build' });
-    expect(runtime.image).toBe('gcr.io/distroless/nodejs20-debian12:nonroot');
+    expect(stages[0]).toMatchObject({ image: 'node:24-bookworm', name: 'build' });
+    expect(runtime.image).toBe('gcr.io/distroless/nodejs24-debian12:nonroot');
   });
 
   it('runs node directly as a non-root user, exposes the port it listens on and checks its health without a shell', () => {
