@@ -175,10 +175,10 @@ export async function startRealServer(options: { dataDir: string; logLevel: stri
   const readyMs = performance.now() - startedAt;
   // With cluster workers the first answer may come while others still load the snapshot:
   // measure only once the whole process group has gone quiet.
-  let group = await readGroup(handle.pid);
+  let group = await readProcessGroup(handle.pid);
   while (group !== null && performance.now() < deadline) {
     await sleep(SETTLE_WINDOW_MS);
-    const next = await readGroup(handle.pid);
+    const next = await readProcessGroup(handle.pid);
     if (next === null) break;
     const busyCores = (next.cpuTicks - group.cpuTicks) / CLOCK_TICKS_PER_S / (SETTLE_WINDOW_MS / 1000);
     group = next;
@@ -216,7 +216,7 @@ async function isReady(url: string): Promise<boolean> {
 
 /** CPU seconds (user and system) the live processes of a child's process group have used so far; null without /proc. */
 export async function groupCpuSeconds(child: Child): Promise<number | null> {
-  const group = await readGroup(child.pid);
+  const group = await readProcessGroup(child.pid);
   return group === null ? null : group.cpuTicks / CLOCK_TICKS_PER_S;
 }
 
@@ -225,9 +225,10 @@ export async function groupCpuSeconds(child: Child): Promise<number | null> {
  * helpers such as tsx's esbuild service) and their CPU time so far, in clock ticks, read from
  * /proc; null where /proc is missing.
  */
-async function readGroup(pgid: number): Promise<{ processes: number; cpuTicks: number } | null> {
-  // The kernel keeps the first 15 bytes of the executable's name.
-  const nodeName = path.basename(process.execPath).slice(0, 15);
+export async function readProcessGroup(pgid: number): Promise<{ processes: number; cpuTicks: number } | null> {
+  // A Node.js process is known by its executable, this one's: not by its name, which Node 22
+  // and later set to "MainThread".
+  const node = await fs.realpath(process.execPath);
   let entries: string[];
   try {
     entries = await fs.readdir('/proc');
@@ -241,11 +242,10 @@ async function readGroup(pgid: number): Promise<{ processes: number; cpuTicks: n
     try {
       const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8');
       // "pid (command) state ppid pgrp ... utime stime ...": utime and stime are fields 14 and 15.
-      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[2]) !== pgid || fields[0] === 'Z') continue;
       cpuTicks += Number(fields[11]) + Number(fields[12]);
-      if (command === nodeName) processes++;
+      if ((await fs.readlink(`/proc/${entry}/exe`)) === node) processes++;
     } catch {
       // The process ended while we looked.
     }
