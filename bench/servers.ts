@@ -226,8 +226,8 @@ export async function groupCpuSeconds(child: Child): Promise<number | null> {
  * /proc; null where /proc is missing.
  */
 export async function readProcessGroup(pgid: number): Promise<{ processes: number; cpuTicks: number } | null> {
-  // A Node.js process is known by its executable, this one's: not by its name, which Node 22
-  // and later set to "MainThread".
+  // A Node.js process is known by its executable, this one's: not by its name, which Node 24
+  // sets to "MainThread" (Node 20 and 22 leave "node").
   const node = await fs.realpath(process.execPath);
   let entries: string[];
   try {
