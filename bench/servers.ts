@@ -5,6 +5,7 @@
  */
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -191,6 +192,12 @@ export async function startRealServer(options: { dataDir: string; logLevel: stri
 const SETTLE_WINDOW_MS = 500;
 /** The server counts as settled below this much CPU (in cores) over a window. */
 const SETTLED_BELOW_CORES = 0.1;
+/**
+ * This Node.js binary, which runs the servers, as /proc/<pid>/exe names it. A process of theirs
+ * is known by it rather than by its name, which Node 24 sets to "MainThread" (20 and 22 leave
+ * "node").
+ */
+const NODE_EXECUTABLE = realpathSync(process.execPath);
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux (man 5 proc). */
 const CLOCK_TICKS_PER_S = 100;
 
@@ -226,9 +233,6 @@ export async function groupCpuSeconds(child: Child): Promise<number | null> {
  * /proc; null where /proc is missing.
  */
 export async function readProcessGroup(pgid: number): Promise<{ processes: number; cpuTicks: number } | null> {
-  // A Node.js process is known by its executable, this one's: not by its name, which Node 24
-  // sets to "MainThread" (Node 20 and 22 leave "node").
-  const node = await fs.realpath(process.execPath);
   let entries: string[];
   try {
     entries = await fs.readdir('/proc');
@@ -245,7 +249,7 @@ export async function readProcessGroup(pgid: number): Promise<{ processes: numbe
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[2]) !== pgid || fields[0] === 'Z') continue;
       cpuTicks += Number(fields[11]) + Number(fields[12]);
-      if ((await fs.readlink(`/proc/${entry}/exe`)) === node) processes++;
+      if ((await fs.readlink(`/proc/${entry}/exe`)) === NODE_EXECUTABLE) processes++;
     } catch {
       // The process ended while we looked.
     }
