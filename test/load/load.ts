@@ -7,7 +7,10 @@
  * heap-used reading of a window (a reading right after a full collection); the server runs with
  * a bounded old space so that V8 collects every few seconds rather than every 15 to 30, and a
  * leak would also end in an out-of-memory crash. It runs one process (WORKERS=1), so the memory
- * readings always come from the process that served the load.
+ * readings always come from the process that served the load. The caches that grow with new
+ * requests are bounded to 1 MiB each (CACHE_BYTES), so that they are full before the warm-up
+ * ends: near-me with a random point is a new response every time, and the response cache's
+ * default 64 MiB, filling through the whole run, read as growth on a fast machine.
  *
  * Settings (environment): LOAD_DURATION_S (default 20), LOAD_WARMUP_S (6), LOAD_CONCURRENCY (16),
  * LOAD_MAX_OLD_SPACE_MB (256).
@@ -30,6 +33,12 @@ const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 16);
 const MAX_OLD_SPACE_MB = Number(process.env.LOAD_MAX_OLD_SPACE_MB ?? 256);
 /** Length of the windows whose lowest readings are compared, in seconds. */
 const WINDOW_S = 5;
+
+/**
+ * The byte bound of the response, record bytes and persisted-query caches: small enough that
+ * the warm-up fills them, so what grows after it is not a cache still filling.
+ */
+const CACHE_BYTES = String(2 ** 20);
 
 /** Allowed growth from warm-up to the end: a factor plus a constant, per measure. */
 const HEAP_TOLERANCE = { factor: 1.2, bytes: 8 * 2 ** 20 };
@@ -69,7 +78,7 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 async function main(): Promise<void> {
   const server = spawn(process.execPath, [`--max-old-space-size=${MAX_OLD_SPACE_MB}`, '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', WORKERS: '1', STATE_DIR: mkdtempSync(path.join(tmpdir(), 'load-state-')) },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', WORKERS: '1', RESPONSE_CACHE_BYTES: CACHE_BYTES, RECORD_CACHE_BYTES: CACHE_BYTES, APQ_CACHE_BYTES: CACHE_BYTES, STATE_DIR: mkdtempSync(path.join(tmpdir(), 'load-state-')) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: server.stdout });
