@@ -6,11 +6,13 @@
  * Written back to back in the turn's check phase (setImmediate), the reader woken by the first
  * finds the others when it looks. The wake-ups are what this saves: on loopback (a proxy,
  * sidecar or load balancer on the same host) and on virtual machines, waking a sleeping
- * process on another core costs more than the write itself. Measured on our 2-core VM, an
- * uncached activities list under autocannon (50 connections): 15.4k req/s written at once,
- * 19.3k req/s written at the end of the turn; answers from the response cache, which leave the
- * load generator no time to sleep, are as fast either way. A lone request waits one turn, a few
- * microseconds; a busy turn delays its first answers by the time its last ones took.
+ * process on another core costs more than the write itself. Measured on our 2-core VM under
+ * autocannon (50 connections): an uncached activities list, 15.4k req/s written at once, 19.3k
+ * req/s written at the end of the turn (Node 20); the cached one-letter typeahead, two servers
+ * loaded in turns, 1.15x and 1.25x the rate written at the end of the turn, at 14.4-15.0 rather
+ * than 16.7-21.6 us of CPU an answer (Node 24, 2 x 8 rounds, no round below 1.09x). A lone
+ * request waits one turn, a few microseconds; a busy turn delays its first answers by the time
+ * its last ones took.
  */
 
 import type { ServerResponse } from 'node:http';
