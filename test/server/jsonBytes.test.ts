@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonBytes } from '../../server/jsonBytes.ts';
-import { DEFAULT_SAMPLES_DIR } from '../../sync/fixtures/myswitzerland.ts';
+import { DEFAULT_SAMPLES_DIR } from '../../sync/fixtures/samplesDir.ts';
 
 /** What jsonBytes promises: the bytes of JSON.stringify's text. */
 function expectStringifyBytes(value: object): void {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/myswitzerland.ts';
+import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/samplesDir.ts';
 import type { AttractionRecord, TourRecord } from '../../../sync/snapshot.ts';
 import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
 import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland.ts';
