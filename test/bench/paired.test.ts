@@ -54,10 +54,12 @@ describe('measureCpuCost', () => {
       rawCpuS: clock(0.1),
     });
     expect(cost).not.toBeNull();
-    // About 200 answers each: overallRate paces the load generator.
+    // overallRate paces the load generator by the second: each connection sends its share at the
+    // start of each second (autocannon's httpClient), so a 1 s run sends 200, or up to 400 when
+    // the next second's timer fires before the run's end (seen: 265). Unpaced, it would be thousands.
     for (const side of ['real', 'raw'] as const) {
       expect(answered[side]).toBeGreaterThan(150);
-      expect(answered[side]).toBeLessThan(250);
+      expect(answered[side]).toBeLessThanOrEqual(400);
     }
     // Divided by the answers the load generator received in time: the servers may have answered
     // a last request per connection besides (or none, when none was in flight at the end). The
