@@ -9,18 +9,21 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PAGES = ['README.md', 'BENCHMARKS.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
 
+/** A page without its fenced code blocks, whose brackets and # lines are not links or headings. */
+function withoutCodeBlocks(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```/gm, '');
+}
+
 /** Markdown links `[text](target)`, outside fenced code blocks. */
 function linkTargets(markdown: string): string[] {
-  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
-  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
+  return [...withoutCodeBlocks(markdown).matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
 }
 
 /** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
 function headingAnchors(markdown: string): Set<string> {
-  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  for (const [, heading] of prose.matchAll(/^#{1,6} (.+)$/gm)) {
+  for (const [, heading] of withoutCodeBlocks(markdown).matchAll(/^#{1,6} (.+)$/gm)) {
     const slug = heading!
       .trim()
       .toLowerCase()
