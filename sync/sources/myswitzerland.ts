@@ -16,7 +16,7 @@
  *
  * The field-by-field mapping onto SPEC.md's Tour and Attraction, with the reasons behind each
  * choice, is in docs/myswitzerland-mapping.md. The attraction shape is read off 1,069 real
- * records (../shared/upstream-samples/myswitzerland/); no real tour response was available,
+ * records (test/fixtures/upstream/myswitzerland/); no real tour response was available,
  * so `UpstreamTour` is our best reading of the API and must be checked against a real one.
  */
 

@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonBytes } from '../../server/jsonBytes.ts';
-import { DEFAULT_SAMPLES_DIR } from '../../sync/fixtures/samplesDir.ts';
+import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../sync/fixtures/samplesDir.ts';
 
 /** What jsonBytes promises: the bytes of JSON.stringify's text. */
 function expectStringifyBytes(value: object): void {
@@ -146,8 +145,8 @@ describe('jsonBytes', () => {
 
   it('writes real MySwitzerland records as JSON.stringify does', () => {
     const dir = join(DEFAULT_SAMPLES_DIR, 'myswitzerland', 'attractions-by-city');
-    const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
+    const files = listSampleJson(dir);
     expect(files.length).toBeGreaterThan(0);
-    for (const name of files) expectStringifyBytes(JSON.parse(readFileSync(join(dir, name), 'utf8')) as object);
+    for (const file of files) expectStringifyBytes(readSampleJson(file) as object);
   });
 });

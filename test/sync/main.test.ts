@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../server/load.ts';
-import { DEFAULT_SAMPLES_DIR } from '../../sync/fixtures/samplesDir.ts';
+import { DEFAULT_SAMPLES_DIR, readSampleJson } from '../../sync/fixtures/samplesDir.ts';
 import { type UpstreamData, generateUpstreamData, startUpstream, type Upstream } from '../../sync/fixtures/upstream.ts';
 import { main, parseCommand, runSync, type SyncOptions } from '../../sync/main.ts';
 import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland.ts';
@@ -182,7 +182,7 @@ describe('runSync against the loopback upstream', () => {
       lastUpdated: null,
     });
     const samples = path.join(DEFAULT_SAMPLES_DIR, 'myswitzerland', 'attractions-by-city');
-    const lucerne = JSON.parse(await fs.readFile(path.join(samples, 'lucerne_attractions.json'), 'utf8')) as { data: Record<string, unknown>[] };
+    const lucerne = readSampleJson(path.join(samples, 'lucerne_attractions.json.gz')) as { data: Record<string, unknown>[] };
     const raw = lucerne.data.find((r) => (r.geo as { latitude?: number } | undefined)?.latitude !== undefined && r.abstract)!;
     const record = attractions.find((a) => a.id === raw.identifier)!;
     expect(record).toMatchObject({

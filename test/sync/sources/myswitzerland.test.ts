@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/samplesDir.ts';
+import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../../sync/fixtures/samplesDir.ts';
 import type { AttractionRecord, TourRecord } from '../../../sync/snapshot.ts';
 import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
 import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland.ts';
@@ -9,11 +8,7 @@ import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswit
 /** Every record of every real list response, duplicates across files included. */
 function readSampleRecords(): Record<string, unknown>[] {
   const dir = path.join(DEFAULT_SAMPLES_DIR, 'myswitzerland', 'attractions-by-city');
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .flatMap((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { data: Record<string, unknown>[] }).data);
+  return listSampleJson(dir).flatMap((file) => (readSampleJson(file) as { data: Record<string, unknown>[] }).data);
 }
 
 const SAMPLES = readSampleRecords();
@@ -352,7 +347,7 @@ describe('normalizeTour', () => {
 });
 
 // Expected results for the real samples, checked by hand against the records in
-// ../shared/upstream-samples/myswitzerland/attractions-by-city.
+// test/fixtures/upstream/myswitzerland/attractions-by-city.
 
 const VIA_FERRATA: AttractionRecord = {
   id: 'dc2b782d-b1f1-40ee-aef6-2d9f9b012d05',
