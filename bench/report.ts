@@ -1,5 +1,5 @@
 /**
- * The results of `npm run bench`: their shape (bench/results.json), the targets of issue 5
+ * The results of `npm run bench`: their shape (bench/results.json), the performance targets
  * checked against them, and BENCHMARKS.md rendered from them.
  */
 
@@ -36,7 +36,7 @@ export interface HttpRun {
 }
 
 export interface TargetCheck {
-  /** The target as issue 5 words it. */
+  /** The target in words. */
   target: string;
   /** Where the figure comes from: scenario and setup, or dataset. */
   figure: string;
@@ -175,7 +175,7 @@ export function cpuBoundShare(oneWorker: HttpRun): CpuBound | null {
   return oneWorker.paired ? { share: oneWorker.paired.ratio, of: 'rate' } : null;
 }
 
-/** Checks every target of issue 5 that the results measure. */
+/** Checks every performance target that the results measure. */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const implemented = (name: string) => results.settings.find((s) => s.name === name)?.implemented ?? false;
@@ -213,7 +213,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
         note: run.error ?? cacheNote,
       });
     } else {
-      // Issue 5's uncached targets, and its peers' figures, are of one document asked again and
+      // The uncached targets are of one document asked again and
       // again, which the operation cache serves; a document never seen before is checked anew.
       const unseenNote = run.unseen ? UNSEEN_NOTE : null;
       checks.push({
@@ -399,7 +399,7 @@ export function renderMarkdown(results: BenchResults): string {
   const { machine, options } = results;
   out.push('# Benchmarks', '');
   out.push(
-    'Figures of `npm run bench` ([issue 5](#targets-issue-5)): the real server against a raw node:http twin that',
+    'Figures of `npm run bench` (targets: [below](#targets)): the real server against a raw node:http twin that',
     'sends the same response bytes, measured in turns in the same run, and in-process figures of the snapshot,',
     'the search and the near-me indexes at the fixture scale (`data/`) and at 10x (`bench/data/x10`).',
     '',
@@ -587,7 +587,7 @@ export function renderMarkdown(results: BenchResults): string {
     out.push('');
   }
 
-  out.push('## Targets (issue 5)', '');
+  out.push('## Targets', '');
   const met = results.targets.filter((t) => t.met === true).length;
   const missed = results.targets.filter((t) => t.met === false).length;
   out.push(
@@ -625,11 +625,11 @@ export function renderMarkdown(results: BenchResults): string {
     '  Date, Connection and Keep-Alive for both. Requests carry no Accept-Encoding, so nothing is compressed.',
     '- The scenarios of unseen documents (tours-near-inline, unseen-documents) send thousands of different documents in',
     '  one rotation shared by every connection, more than the operation cache keeps, so that none comes back before it is',
-    '  forgotten. They run with the response cache off only, and are not held to the uncached targets, which issue 5 sets',
+    '  forgotten. They run with the response cache off only, and are not held to the uncached targets, which are set',
     '  for one document asked again.',
     '- The machine is shared: compare the ratios of one run, whose two sides alternate, rather than absolute req/s across runs.',
-    '- Memory and cold start are normalised per 20k records over every locale and area (issue 5: "per 20k records of one',
-    '  area"); the totals are next to them.',
+    '- Memory and cold start are normalised per 20k records over every locale and area (the targets are',
+    '  per 20k records of one area); the totals are next to them.',
     '- bench/results.json holds every figure, including each round.',
     '',
   );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 5): a benchmark, not a test. Generates the 10x dataset when missing,
+ * `npm run bench`: a benchmark, not a test. Generates the 10x dataset when missing,
  * measures each dataset in-process (bench/micro.ts), then starts the real server per setting
  * and runs each scenario against it paired with a raw node:http twin (bench/paired.ts), and
  * writes bench/results.json and BENCHMARKS.md (bench/report.ts). Loopback only; every process

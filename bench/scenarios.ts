@@ -1,5 +1,5 @@
 /**
- * The HTTP scenarios of `npm run bench` (issue 5) and the matrix they run in: each scenario
+ * The HTTP scenarios of `npm run bench` and the matrix they run in: each scenario
  * with the response cache off and on, with one worker and with every core, at the fixture
  * scale; the uncached runs again at 10x, where the cost of the data shows.
  */

@@ -78,7 +78,7 @@ const AREAS = {
   activities: {
     text: (r) => [r.title ?? r.info?.title ?? null],
     point: (r) => point(r.lng, r.lat),
-    // Ranking order (issue 2): score, then popularity, then id, so pages are stable.
+    // Ranking order: score, then popularity, then id, so pages are stable.
     compare: () => (a, b) =>
       b.summary.rankingScoreValue - a.summary.rankingScoreValue || b.summary.popularity - a.summary.popularity || compareIds(a.id, b.id),
     filters: {

@@ -38,7 +38,7 @@ export type SourceName = keyof typeof SOURCE_AREAS;
 export type AreaName = (typeof SOURCE_AREAS)[SourceName][number];
 export const SOURCE_NAMES = Object.keys(SOURCE_AREAS) as SourceName[];
 
-/** Live data is cached for 24 hours after a sync (SPEC.md, Limits). */
+/** Live data is served as fresh for 24 hours after a sync, then marked stale. */
 export const TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface FileEntry {

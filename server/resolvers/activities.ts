@@ -19,7 +19,7 @@ interface ActivitiesArgs {
   offset?: number | null;
 }
 
-/** Maximum of `locations(limit)`; SPEC.md leaves it open (README, "Choices"). */
+/** Maximum of `locations(limit)`: our choice, stated in the README (Choices the API makes). */
 export const LOCATIONS_MAX_LIMIT = 1000;
 
 export const activityResolvers = {

@@ -1,4 +1,4 @@
-/** The list envelopes of SPEC.md: data, total, hasMore, and for most lists pagination and meta. */
+/** The list envelopes: data, total, hasMore, and for most lists pagination and meta. */
 
 import type { SourceName } from '../../sync/snapshot.ts';
 import type { Locale } from '../locales.ts';

@@ -7,7 +7,7 @@ import { selectRecords } from './select.ts';
 
 export const WINTER_ROUTE_TYPES = ['snowshoe', 'crosscountry', 'winterhiking', 'sledging'] as const;
 export const ROUTE_STATUSES = ['OPEN', 'CLOSED', 'NOINFO'] as const;
-/** Maximum of `snowdataRoutes(limit)`; SPEC.md leaves it open (README, "Choices"). */
+/** Maximum of `snowdataRoutes(limit)`: our choice, stated in the README (Choices the API makes). */
 export const ROUTES_MAX_LIMIT = 500;
 
 export const snowdataResolvers = {

@@ -55,9 +55,9 @@ describe('documentation links', () => {
   });
 
   it('reads anchors as GitHub makes them', () => {
-    expect([...headingAnchors('# Quick start\n## Choices where SPEC.md says "not shown"\n## CORS\n## CORS\n```\n# not a heading\n```\n')]).toEqual([
+    expect([...headingAnchors('# Quick start\n## Choices where the contract says "see docs/x.md"\n## CORS\n## CORS\n```\n# not a heading\n```\n')]).toEqual([
       'quick-start',
-      'choices-where-specmd-says-not-shown',
+      'choices-where-the-contract-says-see-docsxmd',
       'cors',
       'cors-1',
     ]);

@@ -1,5 +1,5 @@
 /**
- * Every query operation of SPEC.md through real HTTP against the committed fixture snapshot.
+ * Every query operation of the schema through real HTTP against the committed fixture snapshot.
  * Expected answers are computed here from the snapshot files themselves, independently of the
  * server's indexes.
  */
