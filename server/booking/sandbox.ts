@@ -93,7 +93,7 @@ export interface Reservation {
   unitPrice: Money;
   createdAt: number;
   expiresAt: number;
-  /** The language asked for; absent in entries journaled before it was recorded (de-CH). */
+  /** The language asked for; a journal may hold reservations without it, which read as de-CH. */
   locale?: Locale;
 }
 interface Cart {
@@ -117,7 +117,7 @@ export interface Payment {
   amount: Money;
   createdAt: number;
   invoice: { number: string; dueDate: string } | null;
-  /** Where the payer is sent on; absent in entries journaled before it was recorded. */
+  /** Where the payer is sent on, and in which language; a journal may hold payments without them. */
   successReturnUrl?: string | null;
   language?: Locale;
 }
