@@ -24,18 +24,33 @@ export interface SandboxConfig extends CommonConfig {
   stateDir: string;
 }
 
-/** Proxy mode: forwards the seven paths to the partner, adding the credential. */
+/** Proxy mode: forwards the seven calls to the partner's paths, adding the credential. */
 export interface ProxyConfig extends CommonConfig {
   mode: 'proxy';
-  /** Base URL of the partner's booking interface; `/v1/...` is appended to its path. BOOKING_UPSTREAM_URL. */
+  /**
+   * Base URL of the partner's booking interface; the partner path of a call (operations.ts,
+   * no `/v1`) is appended to its path. BOOKING_UPSTREAM_URL, default {@link DEFAULT_UPSTREAM_URL}.
+   */
   upstreamUrl: string;
-  /** The partner contract's API key; sent as `Authorization: Bearer <key>`. BOOKING_API_KEY. */
+  /** The partner contract's API key. BOOKING_API_KEY. */
   apiKey: string;
+  /**
+   * The request header that carries the key: `Authorization` carries `Bearer <key>`, any other
+   * header the bare key. SWISSACTIVITIES_AUTH_HEADER (shared with the sync, which calls the same
+   * partner), default `Authorization`.
+   */
+  authHeader: string;
   /** Whole-call deadline per upstream request (connect, headers, body), in ms. BOOKING_UPSTREAM_TIMEOUT_MS, default 10000. */
   upstreamTimeoutMs: number;
 }
 
 export type BookingConfig = SandboxConfig | ProxyConfig;
+
+/** Swiss Activities' booking API (staging: https://bookingapi.staging.swissactivities.com). */
+export const DEFAULT_UPSTREAM_URL = 'https://bookingapi.swissactivities.com';
+
+/** The header the key goes in unless SWISSACTIVITIES_AUTH_HEADER names another. */
+export const DEFAULT_AUTH_HEADER = 'Authorization';
 
 /** Most reverse proxies TRUST_PROXY may name; real chains have one or two. */
 const MAX_TRUSTED_PROXIES = 10;
@@ -46,8 +61,9 @@ const MAX_TRUSTED_PROXIES = 10;
  * | Variable | Default | |
  * |---|---|---|
  * | BOOKING_MODE | `proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox` | `proxy` or `sandbox` |
- * | BOOKING_UPSTREAM_URL | (none; required for proxy) | http(s) URL, no credentials, query or fragment |
+ * | BOOKING_UPSTREAM_URL | {@link DEFAULT_UPSTREAM_URL} (proxy) | http(s) URL, no credentials, query or fragment |
  * | BOOKING_API_KEY | (none; required for proxy) | visible ASCII, no spaces |
+ * | SWISSACTIVITIES_AUTH_HEADER | `Authorization` (proxy) | an HTTP header name |
  * | BOOKING_UPSTREAM_TIMEOUT_MS | 10000 | 100 to 120000 |
  * | BOOKING_RATE_LIMIT | 60 | POST/PATCH per client per minute, 0 to 100000 (0 = off) |
  * | TRUST_PROXY | 0 | reverse proxies in front of the server, 0 to 10 (0 = X-Forwarded-For ignored) |
@@ -66,13 +82,13 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
     return { mode, rateLimitPerMinute, trustedProxies, stateDir: env.STATE_DIR?.trim() || '.state' };
   }
   if (mode !== 'proxy') throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected proxy or sandbox`);
-  if (upstream === '') throw new ConfigError('BOOKING_MODE=proxy needs BOOKING_UPSTREAM_URL, the base URL of the partner booking interface (e.g. https://api.partner.example)');
   return {
     mode,
     rateLimitPerMinute,
     trustedProxies,
-    upstreamUrl: upstreamUrl(upstream),
+    upstreamUrl: upstreamUrl(upstream === '' ? DEFAULT_UPSTREAM_URL : upstream),
     apiKey: apiKey(env.BOOKING_API_KEY),
+    authHeader: authHeader(env.SWISSACTIVITIES_AUTH_HEADER),
     upstreamTimeoutMs: integerSetting(env, 'BOOKING_UPSTREAM_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }
@@ -80,12 +96,19 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
 function upstreamUrl(raw: string): string {
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new ConfigError(`BOOKING_UPSTREAM_URL="${raw}": expected an http(s) URL, e.g. https://api.partner.example`);
+    throw new ConfigError(`BOOKING_UPSTREAM_URL="${raw}": expected an http(s) URL, e.g. ${DEFAULT_UPSTREAM_URL}`);
   }
   // The credential belongs in BOOKING_API_KEY, where it is never logged; a URL is printed freely.
   if (url.username !== '' || url.password !== '') throw new ConfigError('BOOKING_UPSTREAM_URL must not carry credentials; put the key in BOOKING_API_KEY');
-  if (url.search !== '' || url.hash !== '') throw new ConfigError(`BOOKING_UPSTREAM_URL="${raw}": expected no query or fragment; /v1/... is appended to its path`);
+  if (url.search !== '' || url.hash !== '') throw new ConfigError(`BOOKING_UPSTREAM_URL="${raw}": expected no query or fragment; the partner paths (/reservations, ...) are appended to its path`);
   return url.href.replace(/\/$/, '');
+}
+
+function authHeader(raw: string | undefined): string {
+  const name = raw?.trim() || DEFAULT_AUTH_HEADER;
+  // A header name is an RFC 9110 token; anything else would make every upstream request invalid.
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new ConfigError(`SWISSACTIVITIES_AUTH_HEADER="${name}": expected an HTTP header name, e.g. Authorization or X-Api-Key`);
+  return name;
 }
 
 function apiKey(raw: string | undefined): string {

@@ -84,12 +84,24 @@ export function optionalString(object: JsonObject, name: string, rule: StringRul
  *
  * @throws BookingError INVALID_REQUEST when absent, not an integer, or outside min..max
  */
-export function requiredInteger(object: JsonObject, name: string, min: number, max: number): number {
+export function requiredInteger(object: JsonObject, name: string, min: number, max: number, prefix = ''): number {
   const value = object[name];
   if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
-    throw invalid(name, `${name} must be an integer from ${min} to ${max}`);
+    throw invalid(prefix + name, `${prefix}${name} must be an integer from ${min} to ${max}`);
   }
   return value as number;
+}
+
+/**
+ * Reads an optional boolean field; `null` counts as absent.
+ *
+ * @throws BookingError INVALID_REQUEST when present and not a boolean
+ */
+export function optionalBoolean(object: JsonObject, name: string): boolean | undefined {
+  const value = object[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw invalid(name, `${name} must be true or false`);
+  return value;
 }
 
 /**
@@ -101,6 +113,20 @@ export function requiredObject(object: JsonObject, name: string): JsonObject {
   const value = object[name];
   if (!isObject(value)) throw invalid(name, `${name} must be an object`);
   return value;
+}
+
+/**
+ * Reads a required array of objects with `min` to `max` entries.
+ *
+ * @throws BookingError INVALID_REQUEST when absent, not an array, of the wrong length, or holding a non-object (named `name[i]`)
+ */
+export function requiredObjectArray(object: JsonObject, name: string, min: number, max: number): JsonObject[] {
+  const value = object[name];
+  if (!Array.isArray(value) || value.length < min || value.length > max) throw invalid(name, `${name} must be an array of ${min} to ${max} objects`);
+  value.forEach((entry, index) => {
+    if (!isObject(entry)) throw invalid(`${name}[${index}]`, `${name}[${index}] must be an object`);
+  });
+  return value as JsonObject[];
 }
 
 /** A 400 about one field. */

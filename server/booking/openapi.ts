@@ -1,16 +1,18 @@
 /**
  * The OpenAPI 3.1 description of the booking interface (https://spec.openapis.org/oas/v3.1.0),
- * served at /v1/openapi.json. The schemas are the sandbox's payloads (SPEC.md does not show the
- * partner's); test/server/booking/openapi.test.ts checks the document against the routes and every
- * response the tests receive against its schema.
+ * served at /v1/openapi.json. The bodies are the partner's (Swiss Activities' booking API) as far
+ * as they are known, which the sandbox takes and answers; a field described "Assumed" is one of
+ * ours whose partner counterpart is not known. test/server/booking/openapi.test.ts checks the
+ * document against the routes and every response the tests receive against its schema.
  */
 
 import { BOOKING_WINDOW_DAYS, SLOT_TIMES, TIME_ZONE } from './availability.ts';
 import { BOOKING_LOCALES } from './bookingLocale.ts';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
-import { ID_PATTERN, OPENAPI_PATH, OPERATIONS, type OperationId } from './operations.ts';
-import { DECLINED_CARD_TOKEN } from './sandbox.ts';
+import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, OPERATIONS, type OperationId } from './operations.ts';
+import { MAX_GUESTS } from './partnerRequests.ts';
+import { DECLINED_PAYMENT_METHOD, DEFAULT_AVAILABILITY_LIMIT, MAX_AVAILABILITY_LIMIT, PAYMENT_METHODS } from './sandbox.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
 
 type Schema = Record<string, unknown>;
@@ -18,6 +20,8 @@ type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 const string = (description?: string, extra: Schema = {}): Schema => ({ type: 'string', ...(description ? { description } : {}), ...extra });
+const integer = (description?: string, extra: Schema = {}): Schema => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
+const array = (items: Schema, description?: string): Schema => ({ type: 'array', ...(description ? { description } : {}), items });
 const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties), description?: string): Schema => ({
   type: 'object',
   ...(description ? { description } : {}),
@@ -25,10 +29,15 @@ const object = (properties: Record<string, Schema>, required: string[] = Object.
   required,
   additionalProperties: false,
 });
+/** A field of ours: the partner's counterpart is not known. */
+const assumed = (schema: Schema, description: string): Schema => ({ ...schema, description: `Assumed: ${description}` });
 const DATE = { type: 'string', format: 'date', description: 'YYYY-MM-DD' };
 const DATE_TIME = { type: 'string', format: 'date-time' };
 
 const LOCALE_VALUES = Object.values(BOOKING_LOCALES);
+const LOCALE = { type: 'string', enum: LOCALE_VALUES };
+/** Sandbox ids of availabilities: `<activityId>-<YYYYMMDD>-<HHMM>`. */
+const AVAILABILITY_ID = string('Pass it back as received. Sandbox: `<activityId>-<YYYYMMDD>-<HHMM>`.', { pattern: '^\\d+-\\d{8}-\\d{4}$' });
 
 const SCHEMAS: Record<string, Schema> = {
   Error: object({
@@ -41,126 +50,174 @@ const SCHEMAS: Record<string, Schema> = {
   Money: object({
     amount: string('Decimal amount, e.g. "129.00"', { pattern: '^\\d+(\\.\\d+)?$' }),
     currency: string('ISO 4217 code, e.g. CHF'),
+    formatted: string('For display, e.g. "CHF 129.00".'),
   }),
-  Activity: object({
-    id: { type: 'integer', description: 'The booking id of the activity (GraphQL `Activity.bookingId`); the `{id}` of its availabilities.' },
-    contentId: string('GraphQL `Activity.id`.'),
-    locale: { type: 'string', enum: LOCALE_VALUES },
-    title: nullable(string()),
-    isBookable: { type: 'boolean' },
+  ActivitySummary: object({
+    activityId: integer('The booking id of the activity (GraphQL `Activity.bookingId`); the `{id}` of its availabilities.'),
+    contentApiActivityId: string('GraphQL `Activity.id` (the content API id).'),
     startingPrice: nullable(ref('Money')),
-    nextAvailableDate: nullable({ ...DATE, description: 'First date with a free place, or null.' }),
+    minPrice: nullable(ref('Money')),
+    maxPrice: nullable(ref('Money')),
+    popularity: { type: 'number' },
+    durations: array(string(), 'e.g. "2", "all-day"; sandbox: empty.'),
+    discount: { description: 'Sandbox: null.' },
+    cancellation: { description: 'Sandbox: null.' },
+    numOffers: integer('Offers that can be booked; sandbox: 1 when the activity is bookable, else 0.'),
   }),
-  ActivityList: object({ data: { type: 'array', items: ref('Activity') }, total: { type: 'integer' } }),
-  Slot: object({
-    slotId: string('Pass it to POST /v1/reservations.', { pattern: '^\\d+-\\d{8}-\\d{4}$' }),
-    date: DATE,
-    startTime: string(`Local time (${TIME_ZONE}), HH:MM.`),
-    startsAt: DATE_TIME,
-    capacity: { type: 'integer' },
-    available: { type: 'integer', description: 'Places neither booked nor held; 0 when sold out.' },
-    price: ref('Money'),
+  ActivitySummaryList: array(ref('ActivitySummary')),
+  TicketCategory: object({
+    ticketCategoryId: integer('Name it in a reservation\'s selection.'),
+    label: object({ formatted: string(), audience: string(), discount: nullable(string()) }),
+    audience: string('Sandbox: adult.'),
+    description: nullable(string()),
+    price: { ...ref('Money'), description: 'Per guest.' },
+    occupancyType: string('fixed or variable'),
+    occupancy: integer('Guests one ticket admits.'),
+    maxOccupancy: nullable(integer()),
+    minAge: nullable(integer()),
+    maxAge: nullable(integer()),
   }),
-  AvailabilityList: object({
-    activityId: { type: 'integer' },
-    timeZone: { type: 'string', const: TIME_ZONE },
-    from: DATE,
-    to: DATE,
-    data: { type: 'array', items: ref('Slot') },
+  Availability: object({
+    availabilityId: AVAILABILITY_ID,
+    startsAt: { ...DATE_TIME, description: `Start with the Swiss offset (${TIME_ZONE}).` },
+    isAllDay: { type: 'boolean' },
+    cancellableUntil: nullable(DATE_TIME),
+    ticketCategoryIds: array(integer(), "The offer's ticketCategories that can be booked here."),
+    capacity: assumed(integer(), 'places in all.'),
+    numAvailable: assumed(integer(), 'places neither booked nor held; 0 when sold out.'),
   }),
+  Offer: object({
+    offerId: integer('Sandbox: the activity id (one offer per activity).'),
+    contentApiOfferId: nullable(integer('Sandbox: null.')),
+    offerLabel: string(),
+    availabilities: array(ref('Availability')),
+    ticketCategories: array(ref('TicketCategory')),
+  }),
+  OfferList: array(ref('Offer'), 'Empty when nothing is offered in the range.'),
   ReservationRequest: object(
     {
-      slotId: string('From the availabilities.'),
-      quantity: { type: 'integer', minimum: 1, maximum: 50 },
-      cartId: string('Add the hold to this open cart; without it, a new cart is made.'),
+      activityId: integer('The activity of the availability.'),
+      availabilityId: AVAILABILITY_ID,
+      selection: array(object({ ticketCategoryId: integer(), numGuests: integer(undefined, { minimum: 1, maximum: MAX_GUESTS }) }), `One entry per ticket category; at most ${MAX_GUESTS} guests in all.`),
+      locale: { ...LOCALE, description: 'Language of labels, the booking and its tickets; default de_CH.' },
+      doCreateCart: { type: 'boolean', description: 'true (or left out) without cartId: a new cart is made.' },
+      cartId: string('Add the hold to this open cart.'),
     },
-    ['slotId', 'quantity'],
+    ['activityId', 'availabilityId', 'selection'],
   ),
-  Reservation: object({
-    id: string(),
-    cartId: string('Check this cart out to book.'),
-    slotId: string(),
-    activityId: { type: 'integer' },
-    date: DATE,
-    startTime: string(),
-    startsAt: DATE_TIME,
-    quantity: { type: 'integer' },
-    unitPrice: ref('Money'),
+  TicketReservation: object({
+    ticketReservationId: string(),
+    ticketCategory: ref('TicketCategory'),
+    ticketCategoryLabel: string(),
+    offer: object({ label: string() }),
+    seatPrice: ref('Money'),
     totalPrice: ref('Money'),
-    createdAt: DATE_TIME,
+    guests: array(object({ occupancy: integer() }), 'One per guest.'),
+  }),
+  Reservation: object({
+    reservationId: string(),
+    cart: object({ cartId: string('Check this cart out to book.') }),
+    activityId: integer(),
+    offerId: integer(),
+    availabilityId: string(),
+    locale: LOCALE,
+    startsAt: DATE_TIME,
+    endsAt: nullable({ ...DATE_TIME, description: 'Sandbox: null (its slots have no set end).' }),
+    isAllDay: { type: 'boolean' },
+    cancellableUntil: nullable(DATE_TIME),
+    ticketReservations: array(ref('TicketReservation')),
+    totalPrice: ref('Money'),
+    createdAt: assumed(DATE_TIME, 'when the hold was made.'),
     expiresAt: { ...DATE_TIME, description: 'createdAt + 15 minutes; the places are free again from then on.' },
   }),
-  Customer: object(
+  User: object(
     {
-      firstName: string(undefined, { maxLength: 100 }),
-      lastName: string(undefined, { maxLength: 100 }),
+      givenName: string(undefined, { maxLength: 100 }),
+      familyName: string(undefined, { maxLength: 100 }),
       email: string(undefined, { format: 'email', maxLength: 254 }),
       phone: nullable(string(undefined, { maxLength: 40 })),
+      countryCode: nullable(string('ISO 3166-1 alpha-2, e.g. CH', { pattern: '^[A-Z]{2}$' })),
     },
-    ['firstName', 'lastName', 'email'],
+    ['givenName', 'familyName', 'email'],
   ),
   CheckOutRequest: object(
     {
-      partnerReference: string("The distribution partner's own booking reference; printed on the tickets.", { maxLength: 64 }),
-      customer: ref('Customer'),
-      locale: { type: 'string', enum: LOCALE_VALUES, description: 'Language of titles and tickets; default de_CH.' },
+      user: ref('User'),
+      partnerReference: assumed(string(undefined, { maxLength: 64 }), "the distribution partner's own booking reference; printed on the tickets."),
     },
-    ['partnerReference', 'customer'],
+    ['user'],
   ),
   PaymentAttemptRequest: object(
     {
-      method: { type: 'string', enum: ['invoice', 'card'], description: 'invoice settles the booking on account.' },
-      cardToken: string(`With method card: a card token. Sandbox: "${DECLINED_CARD_TOKEN}" is declined (422 PAYMENT_DECLINED), any other is approved.`),
+      paymentMethod: {
+        type: 'string',
+        enum: [...PAYMENT_METHODS, DECLINED_PAYMENT_METHOD],
+        description: `Sandbox: every method settles at once; "${DECLINED_PAYMENT_METHOD}" is always declined (422 PAYMENT_DECLINED).`,
+      },
+      successReturnUrl: string('Where the payer goes once paid: the sandbox answers it as redirectUrl.', { format: 'uri' }),
+      failureReturnUrl: string('Where the payer goes when the payment fails.', { format: 'uri' }),
+      language: { ...LOCALE, description: 'Language of the payment page.' },
     },
-    ['method'],
+    ['paymentMethod'],
   ),
   PaymentAttempt: object({
-    id: string(),
-    bookingId: string(),
-    method: { type: 'string', enum: ['invoice', 'card'] },
-    status: { type: 'string', const: 'succeeded', description: 'A declined attempt is answered 422, not recorded.' },
-    amount: ref('Money'),
-    invoice: nullable(object({ number: string(), dueDate: DATE })),
-    createdAt: DATE_TIME,
+    paymentAttemptId: string(),
+    bookingId: assumed(string(), 'the booking paid.'),
+    paymentMethod: string(),
+    status: { type: 'string', const: 'used', description: 'used: paid. A declined attempt is answered 422, not recorded.' },
+    amount: assumed(ref('Money'), 'the amount paid.'),
+    redirectUrl: nullable(string('Send the payer here; sandbox: successReturnUrl.')),
+    language: LOCALE,
+    invoice: assumed(nullable(object({ number: string(), dueDate: DATE })), 'with paymentMethod invoice, the invoice; else null.'),
+    createdAt: assumed(DATE_TIME, 'when it was made.'),
   }),
   BookingItem: object({
-    id: string('The `{id}` to cancel it.'),
+    bookingItemId: string('The `{id}` to cancel it.'),
     bookingId: string(),
-    status: { type: 'string', enum: ['booked', 'cancelled'] },
-    activityId: { type: 'integer' },
-    title: nullable(string()),
-    slotId: string(),
-    date: DATE,
-    startTime: string(),
+    status: assumed({ type: 'string', enum: ['booked', 'cancelled'] }, 'booked or cancelled.'),
+    activityId: integer(),
+    availabilityId: string(),
     startsAt: DATE_TIME,
-    quantity: { type: 'integer' },
-    unitPrice: ref('Money'),
+    endsAt: nullable({ ...DATE_TIME, description: 'Sandbox: null.' }),
+    isAllDay: { type: 'boolean' },
+    numGuests: assumed(integer(), 'guests booked.'),
+    service: object({ activity: nullable(string('The activity title.')) }),
+    relatedIds: object({ activity_id: integer(), activity_id_capi: nullable(string('GraphQL Activity.id.')), offer_id: integer() }),
+    reservations: array(object({ reservationId: string() })),
     totalPrice: ref('Money'),
-    cancelledAt: nullable(DATE_TIME),
-    cancellationReason: nullable(string()),
+    cancelledAt: assumed(nullable(DATE_TIME), 'when it was cancelled.'),
+    cancellationReason: assumed(nullable(string()), 'as given at cancellation.'),
   }),
-  Ticket: object({
-    id: string(),
-    bookingItemId: string(),
-    quantity: { type: 'integer', description: 'Participants admitted.' },
-    barcode: object({ format: { type: 'string', const: BARCODE_FORMAT }, value: string('16 digits.', { pattern: '^\\d{16}$' }) }),
-    qrCode: string('PNG image of the bar-code value, as a data URL.', { pattern: '^data:image/png;base64,' }),
-    pdf: string('One-page PDF ticket, as a data URL.', { pattern: '^data:application/pdf;base64,' }),
-  }),
+  Ticket: object(
+    {
+      ticketId: string(),
+      bookingItemId: string(),
+      numGuests: integer('Guests admitted.'),
+      barcode: object({ format: { type: 'string', const: BARCODE_FORMAT }, value: string('16 digits.', { pattern: '^\\d{16}$' }) }),
+      qrCode: string('PNG image of the bar-code value, as a data URL.', { pattern: '^data:image/png;base64,' }),
+      pdf: string('One-page PDF ticket, as a data URL.', { pattern: '^data:application/pdf;base64,' }),
+    },
+    undefined,
+    "Assumed: the partner's ticket shape is not known.",
+  ),
   Booking: object({
-    id: string(),
-    cartId: string(),
-    partnerReference: string(),
-    locale: { type: 'string', enum: LOCALE_VALUES },
-    status: { type: 'string', enum: ['pending_payment', 'confirmed', 'cancelled'], description: 'cancelled once every item is.' },
-    customer: ref('Customer'),
-    items: { type: 'array', items: ref('BookingItem') },
-    totalPrice: { ...ref('Money'), description: 'Sum over the items not cancelled.' },
-    payment: nullable(ref('PaymentAttempt')),
-    tickets: { type: 'array', items: ref('Ticket'), description: 'One per booked item once the booking is confirmed (paid); empty before.' },
-    createdAt: DATE_TIME,
+    bookingId: string(),
+    cartId: assumed(string(), 'the cart checked out.'),
+    partnerReference: assumed(nullable(string()), 'as given at check-out.'),
+    locale: assumed(LOCALE, 'the language of its cart.'),
+    status: assumed({ type: 'string', enum: ['pending_payment', 'confirmed', 'cancelled'] }, 'pending_payment, confirmed once paid, cancelled once every item is.'),
+    paymentStatus: { type: 'string', enum: ['unpaid', 'paid'], description: '"paid" is the partner\'s; "unpaid" is assumed.' },
+    user: ref('User'),
+    items: array(ref('BookingItem')),
+    totalGross: { ...ref('Money'), description: 'Sum over the items not cancelled.' },
+    totalNet: { ...ref('Money'), description: 'Sandbox: no VAT, so totalGross.' },
+    vat: { ...ref('Money'), description: 'Sandbox: 0.00.' },
+    totalPayments: ref('Money'),
+    paymentAttempts: array(ref('PaymentAttempt')),
+    tickets: array(ref('Ticket'), 'Assumed: one per booked item once the booking is confirmed (paid); empty before.'),
+    createdAt: assumed(DATE_TIME, 'when it was checked out.'),
   }),
-  CancelRequest: object({ reason: string(undefined, { maxLength: 500 }) }, []),
+  CancelRequest: object({ reason: assumed(string(undefined, { maxLength: 500 }), 'why, kept with the item.') }, []),
 };
 
 /** Statuses, besides the success, that every operation may answer. */
@@ -181,33 +238,33 @@ const ERROR_STATUSES: Record<OperationId, number[]> = {
 const SUCCESS: Record<OperationId, { status: number; schema: string; summary: string; description: string }> = {
   listActivities: {
     status: 200,
-    schema: 'ActivityList',
+    schema: 'ActivitySummaryList',
     summary: 'List activities',
-    description: 'Every activity of the locale, by id. The query parameter locale is written with an underscore (de_CH); de-CH is accepted too.',
+    description: "Every activity of the locale, by activityId: the partner's activity summaries (GET /activities/summaries). The query parameter locale is written with an underscore (de_CH); de-CH is accepted too.",
   },
   listAvailabilities: {
     status: 200,
-    schema: 'AvailabilityList',
+    schema: 'OfferList',
     summary: 'Availability of one activity',
-    description: `Time slots offered from \`from\` to \`to\` (default: the whole booking window, today and the next ${BOOKING_WINDOW_DAYS - 1} days). Sandbox: slots at ${SLOT_TIMES.join(' and ')} ${TIME_ZONE}, one closed weekday per activity, 4 + (id mod 9) places each.`,
+    description: `The offers of the activity with their availabilities from startsAfter to the end of untilEndOfDay (default: the whole booking window, today and the next ${BOOKING_WINDOW_DAYS - 1} days), at most limit of them. Sandbox: one offer per activity, availabilities at ${SLOT_TIMES.join(' and ')} ${TIME_ZONE}, one closed weekday per activity, 4 + (id mod 9) places each.`,
   },
   createReservation: {
     status: 201,
     schema: 'Reservation',
     summary: 'Hold places for 15 minutes',
-    description: 'Holds `quantity` places of a slot for exactly 15 minutes in a cart (a new one unless `cartId` is given). Of two requests for the last place, one gets it and the other a 409 SOLD_OUT.',
+    description: 'Holds the selected guests of an availability for exactly 15 minutes in a cart (a new one unless `cartId` is given). Of two requests for the last place, one gets it and the other a 409 SOLD_OUT.',
   },
   checkOutCart: {
     status: 200,
     schema: 'Booking',
     summary: 'Check a cart out',
-    description: "Turns the cart's holds into a booking carrying the partner's own reference, awaiting payment. A hold that has expired makes it a 410, a held slot that has started a 422.",
+    description: "Turns the cart's holds into a booking for the user, awaiting payment; its bookingId is what to pay. A hold that has expired makes it a 410, a held availability that has started a 422.",
   },
   createPaymentAttempt: {
     status: 201,
     schema: 'PaymentAttempt',
     summary: 'Pay a booking',
-    description: 'Settles the booking on invoice or by card; it is then confirmed and has its tickets.',
+    description: 'Starts paying the booking; send the payer to redirectUrl. Sandbox: the attempt is paid at once (status used), the booking is confirmed and has its tickets.',
   },
   getBooking: {
     status: 200,
@@ -272,7 +329,17 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
       schema: { type: 'string', enum: [...LOCALE_VALUES, ...Object.keys(BOOKING_LOCALES)] },
     });
     if (operation.id === 'listAvailabilities') {
-      parameters.push({ name: 'from', in: 'query', required: false, schema: DATE }, { name: 'to', in: 'query', required: false, schema: DATE });
+      parameters.push(
+        { name: 'startsAfter', in: 'query', required: false, description: 'First date; default today.', schema: DATE },
+        { name: 'untilEndOfDay', in: 'query', required: false, description: 'Last date, included; default the last day of the booking window.', schema: DATE },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: `Most availabilities answered, the earliest first; default ${DEFAULT_AVAILABILITY_LIMIT}.`,
+          schema: { type: 'integer', minimum: 1, maximum: MAX_AVAILABILITY_LIMIT },
+        },
+      );
     }
     if (operation.method !== 'GET') {
       parameters.push({
@@ -293,7 +360,14 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
       summary: success.summary,
       description: success.description,
       parameters,
-      ...(requestBody ? { requestBody: { required: requestBody.required, content: { 'application/json': { schema: ref(requestBody.schema) } } } } : {}),
+      ...(requestBody
+        ? {
+            requestBody: {
+              required: requestBody.required,
+              content: Object.fromEntries(BODY_MEDIA_TYPES[operation.method as 'POST' | 'PATCH'].map((type) => [type, { schema: ref(requestBody.schema) }])),
+            },
+          }
+        : {}),
       responses,
     };
   }
@@ -313,10 +387,10 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
       description: [
         `This server runs in **${mode}** mode.`,
         mode === 'proxy'
-          ? 'Calls are forwarded to the booking partner with the contract credential added on the server; status and body are the partner\'s, so payloads may differ from the schemas below, which describe the sandbox.'
-          : 'The sandbox is a complete offline implementation over the loaded activities; nothing reaches the partner.',
+          ? "Calls are forwarded to the booking partner's paths with the contract credential added on the server; status and body are the partner's. The schemas below are the partner's bodies as far as they are known (fields described \"Assumed\" are the sandbox's own)."
+          : "The sandbox is a complete offline implementation over the loaded activities; nothing reaches the partner. It takes and answers the partner's bodies as far as they are known (fields described \"Assumed\" are its own), so a front end built against it works against the partner.",
         'Errors: `{ "error": { "code", "message", "details" } }`. An unknown path under /v1 is a 404 NOT_FOUND, a method a path does not answer a 405 METHOD_NOT_ALLOWED with `Allow`.',
-        'POST and PATCH bodies are JSON (Content-Type: application/json, at most 64 KiB) and are rate-limited per client (429 with Retry-After).',
+        'POST and PATCH bodies are JSON (Content-Type: application/json; a PATCH may also be sent as application/merge-patch+json, as the partner takes it), at most 64 KiB, and are rate-limited per client (429 with Retry-After).',
       ].join('\n\n'),
     },
     servers: [{ url: '/' }],

@@ -1,5 +1,5 @@
 /**
- * The seven operations of the booking interface (SPEC.md, "Booking interface"), the path
+ * The seven operations of the booking interface, the partner path each one maps to, the path
  * matcher, and the contract between the HTTP layer (routes.ts) and a mode (sandbox.ts, proxy.ts).
  */
 
@@ -20,18 +20,39 @@ export interface Operation {
   readonly method: 'GET' | 'POST' | 'PATCH';
   /** OpenAPI path template; `{id}` is the only parameter. */
   readonly path: string;
+  /**
+   * The partner's path for the same call (Swiss Activities' booking API carries no version
+   * segment), `{id}` as in {@link path}; the proxy appends it to the base URL.
+   */
+  readonly upstreamPath: string;
 }
 
 /** The operations served (and, in proxy mode, the only ones forwarded). */
 export const OPERATIONS: readonly Operation[] = [
-  { id: 'listActivities', method: 'GET', path: '/v1/activities' },
-  { id: 'listAvailabilities', method: 'GET', path: '/v1/activities/{id}/availabilities' },
-  { id: 'createReservation', method: 'POST', path: '/v1/reservations' },
-  { id: 'checkOutCart', method: 'PATCH', path: '/v1/carts/{id}/check_out' },
-  { id: 'createPaymentAttempt', method: 'POST', path: '/v1/bookings/{id}/payment_attempts' },
-  { id: 'getBooking', method: 'GET', path: '/v1/bookings/{id}' },
-  { id: 'cancelBookingItem', method: 'PATCH', path: '/v1/booking_items/{id}/cancel' },
+  // The partner's list of bookable activities is its summaries (one per activity, with prices).
+  { id: 'listActivities', method: 'GET', path: '/v1/activities', upstreamPath: '/activities/summaries' },
+  { id: 'listAvailabilities', method: 'GET', path: '/v1/activities/{id}/availabilities', upstreamPath: '/activities/{id}/availabilities' },
+  { id: 'createReservation', method: 'POST', path: '/v1/reservations', upstreamPath: '/reservations' },
+  { id: 'checkOutCart', method: 'PATCH', path: '/v1/carts/{id}/check_out', upstreamPath: '/carts/{id}/check_out' },
+  { id: 'createPaymentAttempt', method: 'POST', path: '/v1/bookings/{id}/payment_attempts', upstreamPath: '/bookings/{id}/payment_attempts' },
+  { id: 'getBooking', method: 'GET', path: '/v1/bookings/{id}', upstreamPath: '/bookings/{id}' },
+  { id: 'cancelBookingItem', method: 'PATCH', path: '/v1/booking_items/{id}/cancel', upstreamPath: '/booking_items/{id}/cancel' },
 ];
+
+/**
+ * The media type of a request body per method: the partner takes PATCH bodies as JSON Merge
+ * Patch (RFC 7396) and every other body as plain JSON. The booking interface accepts both on a
+ * PATCH, and the proxy sends each body upstream under the type the partner expects.
+ */
+export const BODY_MEDIA_TYPES = {
+  POST: ['application/json'],
+  PATCH: ['application/merge-patch+json', 'application/json'],
+} as const satisfies Record<'POST' | 'PATCH', readonly string[]>;
+
+/** The partner path of a call: `upstreamPath` with its `{id}` filled in. */
+export function upstreamPathOf(operation: Operation, id: string | undefined): string {
+  return id === undefined ? operation.upstreamPath : operation.upstreamPath.replace('{id}', id);
+}
 
 /** Where the OpenAPI description is served (GET, HEAD). */
 export const OPENAPI_PATH = '/v1/openapi.json';

@@ -3,10 +3,14 @@
  * adds the contract's credential on the way, so front ends can book without ever holding it.
  *
  * - Only calls routes.ts has matched reach this module: one of the seven paths, a checked id,
- *   a checked locale. Nothing else is ever sent upstream.
- * - The credential is sent as {@link UPSTREAM_AUTH_HEADER} `Bearer <key>` (the scheme the
- *   partner's other APIs take; SPEC.md leaves it "not shown"). It never appears in a response
- *   (the upstream's answer is scrubbed of it) nor in a log line.
+ *   a checked locale. Each goes to its partner path (operations.ts: `/v1/reservations` to
+ *   `/reservations` under the base URL); nothing else is ever sent upstream.
+ * - Bodies pass unchanged: the sandbox takes and answers the partner's own bodies, so there is
+ *   nothing to translate. A PATCH body goes up as `application/merge-patch+json`, the type the
+ *   partner expects, whichever JSON type the client sent.
+ * - The credential is sent in the configured header (`Authorization: Bearer <key>` by default,
+ *   the bare key in any other header). It never appears in a response (the upstream's answer is
+ *   scrubbed of it) nor in a log line.
  * - Only the request headers in {@link FORWARDED_REQUEST_HEADERS} are passed on; the client's own
  *   Authorization and cookies never are. The upstream's status and body are passed through, its
  *   headers without hop-by-hop ones (RFC 9110, section 7.6.1), cookies and CORS headers (ours apply).
@@ -16,13 +20,13 @@
 
 import { Agent, request } from 'undici';
 import { BookingError } from './errors.ts';
-import type { BookingBackend, BookingLogger } from './operations.ts';
+import { BODY_MEDIA_TYPES, type BookingBackend, type BookingLogger, upstreamPathOf } from './operations.ts';
 
-/** The request header that carries the credential upstream. */
-export const UPSTREAM_AUTH_HEADER = 'authorization';
-
-/** Request headers passed on to the upstream (lower case); every other header stays here. */
-export const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'idempotency-key', 'user-agent', 'x-request-id'] as const;
+/**
+ * Request headers passed on to the upstream (lower case); every other header stays here. The
+ * content type is not among them: the proxy sets the one the partner expects.
+ */
+export const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'idempotency-key', 'user-agent', 'x-request-id'] as const;
 
 /** Hop-by-hop headers: they describe one connection, never the message (RFC 9110, 7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -39,10 +43,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 const REDACTED = '[redacted]';
 
 export interface ProxyOptions {
-  /** Base URL; the request path (`/v1/...`) is appended to its path. */
+  /** Base URL; the partner path of a call (`/reservations`, ...) is appended to its path. */
   upstreamUrl: string;
   /** The credential; sent upstream only. */
   apiKey: string;
+  /** The header that carries it: `Authorization` as `Bearer <key>`, any other as the bare key. */
+  authHeader: string;
   /** Deadline of one upstream call (connect, headers, body), in ms. */
   timeoutMs: number;
   logger: BookingLogger;
@@ -51,6 +57,8 @@ export interface ProxyOptions {
 /** Creates the proxy. Connections to the upstream are pooled and kept alive. */
 export function createProxy(options: ProxyOptions): BookingBackend {
   const { apiKey, timeoutMs, logger } = options;
+  const authHeader = options.authHeader.toLowerCase();
+  const credential = authHeader === 'authorization' ? `Bearer ${apiKey}` : apiKey;
   const base = new URL(options.upstreamUrl);
   const basePath = base.pathname.replace(/\/$/, '');
   const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, maxResponseSize: MAX_RESPONSE_BYTES });
@@ -60,25 +68,27 @@ export function createProxy(options: ProxyOptions): BookingBackend {
 
   return {
     async execute(call) {
+      const method = call.operation.method;
       const url = new URL(base);
-      url.pathname = basePath + call.path;
+      url.pathname = basePath + upstreamPathOf(call.operation, call.id);
       url.search = call.query.toString();
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_REQUEST_HEADERS) {
         const value = call.headers[name];
         if (typeof value === 'string') headers[name] = value;
       }
-      headers[UPSTREAM_AUTH_HEADER] = `Bearer ${apiKey}`;
-      const target = `${call.operation.method} ${call.path}`;
+      if (method !== 'GET' && call.body.length > 0) headers['content-type'] = BODY_MEDIA_TYPES[method][0];
+      headers[authHeader] = credential;
+      const target = `${method} ${call.path}`;
 
       let status: number;
       let upstreamHeaders: Record<string, string | string[] | undefined>;
       let body: Buffer;
       try {
         const response = await request(url, {
-          method: call.operation.method,
+          method,
           headers,
-          body: call.operation.method === 'GET' ? null : call.body,
+          body: method === 'GET' ? null : call.body,
           dispatcher: agent,
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -95,7 +105,7 @@ export function createProxy(options: ProxyOptions): BookingBackend {
         throw new BookingError('UPSTREAM_UNAVAILABLE', 'The booking partner could not be reached or sent an invalid response', {});
       }
 
-      if (status === 401 || status === 403) logger.warn(`booking upstream ${target} answered ${status}: the partner refused the credential; check BOOKING_API_KEY`);
+      if (status === 401 || status === 403) logger.warn(`booking upstream ${target} answered ${status}: the partner refused the credential; check BOOKING_API_KEY and SWISSACTIVITIES_AUTH_HEADER`);
       return { status, headers: responseHeaders(upstreamHeaders, scrub), body: body.includes(secret) ? Buffer.from(scrub(body.toString('latin1')), 'latin1') : body };
     },
     close: () => agent.close(),

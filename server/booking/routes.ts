@@ -16,7 +16,7 @@ import type { BookingConfig } from './config.ts';
 import { BookingError, errorBody } from './errors.ts';
 import { createIdempotencyStore, fingerprintRequest, readIdempotencyKey } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
-import { type BookingBackend, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply, matchPath, OPENAPI_PATH } from './operations.ts';
+import { BODY_MEDIA_TYPES, type BookingBackend, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply, matchPath, OPENAPI_PATH } from './operations.ts';
 import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { createSandbox, JOURNAL_FILE } from './sandbox.ts';
@@ -64,7 +64,7 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
   const backend: BookingBackend =
     options.mode === 'sandbox'
       ? await createSandbox({ stateDir: options.stateDir, activities: options.activities, idempotency, clock, logger })
-      : createProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, logger });
+      : createProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, authHeader: options.authHeader, timeoutMs: options.upstreamTimeoutMs, logger });
   const documentBody = Buffer.from(JSON.stringify(openApiDocument(options.mode)));
   logger.info(
     options.mode === 'sandbox'
@@ -117,9 +117,11 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
       idempotencyKey = readIdempotencyKey(req.headers);
       body = await readBookingBody(req);
       const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (body.length > 0 && mediaType !== 'application/json') {
-        throw new BookingError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON sent as Content-Type: application/json, not ${JSON.stringify(mediaType || '(none)')}`, {
+      const accepted: readonly string[] = BODY_MEDIA_TYPES[operation.method];
+      if (body.length > 0 && !accepted.includes(mediaType)) {
+        throw new BookingError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON sent as Content-Type: ${accepted.join(' or ')}, not ${JSON.stringify(mediaType || '(none)')}`, {
           contentType: mediaType || null,
+          allowed: accepted,
         });
       }
       fingerprint = fingerprintRequest(method, req.url ?? pathname, body);

@@ -11,39 +11,57 @@
  *
  * Rules (docs/booking.md): slots as in availability.ts; a reservation holds its places for
  * {@link HOLD_MS} and belongs to a cart; checking out a cart turns its holds into a booking; a
- * payment attempt settles the booking on invoice or by card ({@link DECLINED_CARD_TOKEN} is
- * declined); a paid booking has one ticket per booked item; cancelling an item frees its places.
+ * payment attempt settles the booking at once by any of {@link PAYMENT_METHODS}
+ * ({@link DECLINED_PAYMENT_METHOD} is declined); a paid booking has one ticket per booked item;
+ * cancelling an item frees its places. Request and response bodies are the partner's
+ * (partnerRequests.ts, partnerViews.ts).
  */
 
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ActivityRecord } from '../../sync/snapshot.ts';
 import { LOCALES, type Locale } from '../locales.ts';
-import { addDays, bookingWindow, isDate, isOffered, parseSlotId, slotsOn, TIME_ZONE, type Slot, zurichDate } from './availability.ts';
-import { BOOKING_LOCALES, DEFAULT_BOOKING_LOCALE, parseBookingLocale } from './bookingLocale.ts';
+import { addDays, bookingWindow, isDate, isOffered, parseSlotId, slotsOn, type Slot, zurichDate } from './availability.ts';
+import { DEFAULT_BOOKING_LOCALE, parseBookingLocale } from './bookingLocale.ts';
 import { BookingError } from './errors.ts';
 import type { IdempotencyStore } from './idempotency.ts';
-import { checkFields, invalid, optionalString, parseJsonObject, requiredInteger, requiredObject, requiredString } from './input.ts';
+import { invalid } from './input.ts';
 import { openJournal } from './journal.ts';
 import { type BookingBackend, type BookingCall, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply } from './operations.ts';
+import { readCancelRequest, readCheckOutRequest, readPaymentAttemptRequest, readReservationRequest } from './partnerRequests.ts';
+import {
+  activitySummaryView,
+  bookingItemView,
+  bookingView,
+  offersView,
+  paymentAttemptView,
+  reservationView,
+  ticketCategoryIdOf,
+  titleOf,
+} from './partnerViews.ts';
 import { barcodeValue, BARCODE_FORMAT, qrCodeDataUrl, ticketPdf } from './tickets.ts';
 
 /** How long a reservation holds its places: exactly 15 minutes (SPEC.md), in ms. */
 export const HOLD_MS = 15 * 60 * 1000;
 
-/** The card token the sandbox declines; any other token is approved. */
-export const DECLINED_CARD_TOKEN = 'tok_declined';
+/**
+ * The payment methods the sandbox settles: those of the partner's website, and invoice (bookings
+ * can be settled on invoice).
+ */
+export const PAYMENT_METHODS = ['invoice', 'card', 'twint', 'apple_pay', 'ideal'] as const;
+
+/** The payment method the sandbox always declines, to try the unhappy path. */
+export const DECLINED_PAYMENT_METHOD = 'sandbox_declined';
+
+/** How many availabilities one answer lists unless `limit` says otherwise, and at most. */
+export const DEFAULT_AVAILABILITY_LIMIT = 50;
+export const MAX_AVAILABILITY_LIMIT = 500;
 
 /** The journal's file name inside the state directory. */
 export const JOURNAL_FILE = 'booking-journal.jsonl';
 
 /** Days after payment an invoice is due. */
 const INVOICE_DUE_DAYS = 30;
-
-/** Most places one reservation may take. */
-const MAX_QUANTITY = 50;
-
-const EMAIL = { regex: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, hint: 'an e-mail address' };
 
 export interface SandboxOptions {
   /** Directory of the journal; created when missing. */
@@ -57,11 +75,13 @@ export interface SandboxOptions {
   logger: BookingLogger;
 }
 
-interface Money {
+/** An amount in the currency's hundredths. */
+export interface Money {
   cents: number;
   currency: string;
 }
-interface Reservation {
+/** A hold: what the journal records of a reservation. */
+export interface Reservation {
   id: string;
   cartId: string;
   slotId: string;
@@ -73,6 +93,8 @@ interface Reservation {
   unitPrice: Money;
   createdAt: number;
   expiresAt: number;
+  /** The language asked for; a journal may hold reservations without it, which read as de-CH. */
+  locale?: Locale;
 }
 interface Cart {
   id: string;
@@ -80,30 +102,36 @@ interface Cart {
   reservationIds: string[];
   bookingId: string | null;
 }
-interface Customer {
+/** The booking form's user; the partner's givenName and familyName are first and last name. */
+export interface Customer {
   firstName: string;
   lastName: string;
   email: string;
   phone: string | null;
+  countryCode?: string | null;
 }
-interface Payment {
+export interface Payment {
   id: string;
-  method: 'invoice' | 'card';
+  /** One of {@link PAYMENT_METHODS}. */
+  method: string;
   amount: Money;
   createdAt: number;
   invoice: { number: string; dueDate: string } | null;
+  /** Where the payer is sent on, and in which language; a journal may hold payments without them. */
+  successReturnUrl?: string | null;
+  language?: Locale;
 }
-interface Booking {
+export interface Booking {
   id: string;
   cartId: string;
-  partnerReference: string;
+  partnerReference: string | null;
   locale: Locale;
   customer: Customer;
   createdAt: number;
   itemIds: string[];
   payment: Payment | null;
 }
-interface BookingItem {
+export interface BookingItem {
   id: string;
   bookingId: string;
   reservationId: string;
@@ -279,69 +307,10 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     return slots;
   }
 
-  function nextAvailableDate(record: ActivityRecord, now: number): string | null {
-    if (!isBookable(record)) return null;
-    const window = bookingWindow(now);
-    for (let date = window.first; date <= window.last; date = addDays(date, 1)) {
-      for (const slot of slotsOn(record.bookingId, date)) if (isOffered(slot, now) && available(slot, now) > 0) return date;
-    }
-    return null;
-  }
-
   // ------------------------------------------------------------------
-  // Views: the JSON the sandbox answers (shapes in openapi.ts)
+  // Views: the partner's response bodies (partnerViews.ts) from the state above
 
-  const money = (value: Money) => ({ amount: (value.cents / 100).toFixed(2), currency: value.currency });
   const iso = (ms: number) => new Date(ms).toISOString();
-  const times = (value: Money, quantity: number): Money => ({ cents: value.cents * quantity, currency: value.currency });
-
-  function reservationView(reservation: Reservation) {
-    return {
-      id: reservation.id,
-      cartId: reservation.cartId,
-      slotId: reservation.slotId,
-      activityId: reservation.activityId,
-      date: reservation.date,
-      startTime: reservation.startTime,
-      startsAt: reservation.startsAt,
-      quantity: reservation.quantity,
-      unitPrice: money(reservation.unitPrice),
-      totalPrice: money(times(reservation.unitPrice, reservation.quantity)),
-      createdAt: iso(reservation.createdAt),
-      expiresAt: iso(reservation.expiresAt),
-    };
-  }
-
-  function itemView(item: BookingItem) {
-    return {
-      id: item.id,
-      bookingId: item.bookingId,
-      status: item.cancelledAt === null ? 'booked' : 'cancelled',
-      activityId: item.activityId,
-      title: item.title,
-      slotId: item.slotId,
-      date: item.date,
-      startTime: item.startTime,
-      startsAt: item.startsAt,
-      quantity: item.quantity,
-      unitPrice: money(item.unitPrice),
-      totalPrice: money(times(item.unitPrice, item.quantity)),
-      cancelledAt: item.cancelledAt === null ? null : iso(item.cancelledAt),
-      cancellationReason: item.cancellationReason,
-    };
-  }
-
-  function paymentView(booking: Booking, payment: Payment) {
-    return {
-      id: payment.id,
-      bookingId: booking.id,
-      method: payment.method,
-      status: 'succeeded',
-      amount: money(payment.amount),
-      invoice: payment.invoice,
-      createdAt: iso(payment.createdAt),
-    };
-  }
 
   function bookedItems(booking: Booking): BookingItem[] {
     return booking.itemIds.map((id) => items.get(id)!).filter((item) => item.cancelledAt === null);
@@ -358,23 +327,25 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     return booking.payment === null ? 'pending_payment' : 'confirmed';
   }
 
-  function bookingView(booking: Booking, tickets: unknown[]) {
-    return {
-      id: booking.id,
-      cartId: booking.cartId,
-      partnerReference: booking.partnerReference,
-      locale: BOOKING_LOCALES[booking.locale],
-      status: bookingStatus(booking),
-      customer: booking.customer,
-      items: booking.itemIds.map((id) => itemView(items.get(id)!)),
-      totalPrice: money(amountDue(booking)),
-      payment: booking.payment === null ? null : paymentView(booking, booking.payment),
-      tickets,
-      createdAt: iso(booking.createdAt),
-    };
+  /** The content id (GraphQL Activity.id) of an activity, while the snapshot has it. */
+  function contentIdOf(activityId: number): string | null {
+    return findActivity(activityId, 'de-CH')?.id ?? null;
   }
 
-  /** One ticket per booked item of a confirmed booking. */
+  function itemView(item: BookingItem) {
+    return bookingItemView(item, contentIdOf(item.activityId));
+  }
+
+  function fullBookingView(booking: Booking, tickets: unknown[]) {
+    return bookingView(booking, {
+      items: booking.itemIds.map((id) => ({ item: items.get(id)!, contentApiActivityId: contentIdOf(items.get(id)!.activityId) })),
+      status: bookingStatus(booking),
+      total: amountDue(booking),
+      tickets,
+    });
+  }
+
+  /** One ticket per booked item of a confirmed booking (a shape of ours: the partner's is not known). */
   async function ticketsOf(booking: Booking): Promise<unknown[]> {
     if (bookingStatus(booking) !== 'confirmed') return [];
     const name = `${booking.customer.firstName} ${booking.customer.lastName}`;
@@ -383,7 +354,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         const barcode = barcodeValue(item.id);
         const pdf = ticketPdf({
           bookingId: booking.id,
-          partnerReference: booking.partnerReference,
+          partnerReference: booking.partnerReference ?? booking.id,
           title: item.title ?? `Activity ${item.activityId}`,
           date: item.date,
           startTime: item.startTime,
@@ -392,9 +363,9 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
           barcode,
         });
         return {
-          id: `tkt_${item.id.slice(item.id.indexOf('_') + 1)}`,
+          ticketId: `tkt_${item.id.slice(item.id.indexOf('_') + 1)}`,
           bookingItemId: item.id,
-          quantity: item.quantity,
+          numGuests: item.quantity,
           barcode: { format: BARCODE_FORMAT, value: barcode },
           qrCode: await qrCodeDataUrl(barcode),
           pdf: `data:application/pdf;base64,${pdf.toString('base64')}`,
@@ -406,19 +377,13 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
   // ------------------------------------------------------------------
   // Commands
 
-  function listActivities(call: BookingCall, now: number): BookingReply {
+  function listActivities(call: BookingCall): BookingReply {
     const locale = localeOf(call.query.get('locale'));
     const records = [...options.activities(locale)].sort((a, b) => a.bookingId - b.bookingId);
-    const data = records.map((record) => ({
-      id: record.bookingId,
-      contentId: record.id,
-      locale: BOOKING_LOCALES[locale],
-      title: record.title ?? record.info?.title ?? null,
-      isBookable: isBookable(record),
-      startingPrice: record.summary.startingPrice === null ? null : { amount: record.summary.startingPrice.amount, currency: record.summary.startingPrice.currency },
-      nextAvailableDate: nextAvailableDate(record, now),
-    }));
-    return jsonReply(200, { data, total: data.length });
+    return jsonReply(
+      200,
+      records.map((record) => activitySummaryView(record, unitPrice(record), isBookable(record))),
+    );
   }
 
   function listAvailabilities(call: BookingCall, now: number): BookingReply {
@@ -426,46 +391,40 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     const record = /^\d{1,9}$/.test(call.id!) ? findActivity(Number(call.id), locale) : undefined;
     if (record === undefined) throw notFound('activity', call.id!);
     const window = bookingWindow(now);
-    const from = dateParameter(call.query, 'from') ?? window.first;
-    const to = dateParameter(call.query, 'to') ?? window.last;
-    if (from > to) throw invalid('to', `to (${to}) must not be before from (${from})`);
-    const price = unitPrice(record);
-    const slots = offeredSlots(record, from > window.first ? from : window.first, to < window.last ? to : window.last, now);
-    return jsonReply(200, {
-      activityId: record.bookingId,
-      timeZone: TIME_ZONE,
-      from,
-      to,
-      data: slots.map((slot) => ({
-        slotId: slot.id,
-        date: slot.date,
-        startTime: slot.startTime,
-        startsAt: slot.startsAt,
-        capacity: slot.capacity,
-        available: available(slot, now),
-        price: money(price!),
-      })),
-    });
+    const from = dateParameter(call.query, 'startsAfter') ?? window.first;
+    const to = dateParameter(call.query, 'untilEndOfDay') ?? window.last;
+    if (from > to) throw invalid('untilEndOfDay', `untilEndOfDay (${to}) must not be before startsAfter (${from})`);
+    const limit = limitParameter(call.query);
+    const slots = offeredSlots(record, from > window.first ? from : window.first, to < window.last ? to : window.last, now).slice(0, limit);
+    return jsonReply(200, offersView(record, isBookable(record) ? unitPrice(record) : null, slots, (slot) => available(slot, now), locale));
   }
 
   function createReservation(call: BookingCall, now: number): Decision {
-    const body = parseJsonObject(call.body, true);
-    checkFields(body, ['slotId', 'quantity', 'cartId']);
-    const slotId = requiredString(body, 'slotId', { maxLength: 40, pattern: { regex: /^\d{1,9}-\d{8}-\d{4}$/, hint: 'a slot id from the availabilities, e.g. 4711-20261122-0900' } });
-    const quantity = requiredInteger(body, 'quantity', 1, MAX_QUANTITY);
-    const cartId = optionalString(body, 'cartId', { maxLength: 128 });
+    const request = readReservationRequest(call.body);
+    const { availabilityId, cartId } = request;
+    const quantity = request.selection.reduce((sum, entry) => sum + entry.numGuests, 0);
 
-    const slot = parseSlotId(slotId);
-    const record = slot === null ? undefined : findActivity(slot.activityId, 'de-CH');
+    const slot = parseSlotId(availabilityId);
+    const record = slot === null ? undefined : findActivity(slot.activityId, request.locale ?? 'de-CH');
     const price = record === undefined ? null : unitPrice(record);
-    if (slot === null || record === undefined || price === null || !record.isBookable || !isOffered(slot, now)) {
+    if (slot === null || slot.activityId !== request.activityId || record === undefined || price === null || !record.isBookable || !isOffered(slot, now)) {
       const reason =
-        slot === null ? 'no such slot (closed day, unknown date or start time)'
+        slot === null ? 'no such availability (closed day, unknown date or start time)'
+        : slot.activityId !== request.activityId ? `availability ${availabilityId} belongs to activity ${slot.activityId}, not ${request.activityId}`
         : record === undefined ? `no activity ${slot.activityId}`
         : price === null || !record.isBookable ? `activity ${slot.activityId} is not bookable`
-        : 'the slot has started or lies outside the booking window';
-      throw new BookingError('SLOT_UNAVAILABLE', `Slot ${slotId} cannot be reserved: ${reason}`, { slotId, reason });
+        : 'the availability has started or lies outside the booking window';
+      throw new BookingError('SLOT_UNAVAILABLE', `Availability ${availabilityId} cannot be reserved: ${reason}`, { availabilityId, reason });
     }
+    const categoryId = ticketCategoryIdOf(slot.activityId);
+    request.selection.forEach(({ ticketCategoryId }, index) => {
+      if (ticketCategoryId !== categoryId) {
+        throw new BookingError('INVALID_REQUEST', `selection[${index}].ticketCategoryId ${ticketCategoryId} is not a ticket category of availability ${availabilityId}; allowed: ${categoryId}`, {
+          field: `selection[${index}].ticketCategoryId`,
+          allowed: [categoryId],
+        });
+      }
+    });
 
     let cart: Cart | undefined;
     if (cartId !== undefined) {
@@ -474,22 +433,26 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       if (cart.bookingId !== null) throw checkedOut(cart);
       const other = cart.reservationIds.map((id) => reservations.get(id)!).find((held) => held.unitPrice.currency !== price.currency);
       if (other) {
-        throw new BookingError('CURRENCY_MISMATCH', `Cart ${cartId} holds places priced in ${other.unitPrice.currency}; slot ${slotId} is priced in ${price.currency}`, {
+        throw new BookingError('CURRENCY_MISMATCH', `Cart ${cartId} holds places priced in ${other.unitPrice.currency}; availability ${availabilityId} is priced in ${price.currency}`, {
           cartId,
           cartCurrency: other.unitPrice.currency,
-          slotCurrency: price.currency,
+          availabilityCurrency: price.currency,
         });
       }
     }
     const left = available(slot, now);
     if (left < quantity) {
-      throw new BookingError('SOLD_OUT', `Slot ${slotId} has ${left} place${left === 1 ? '' : 's'} left, ${quantity} requested`, { slotId, requested: quantity, available: left });
+      throw new BookingError('SOLD_OUT', `Availability ${availabilityId} has ${left} place${left === 1 ? '' : 's'} left, ${quantity} requested`, {
+        availabilityId,
+        requested: quantity,
+        available: left,
+      });
     }
 
     const reservation: Reservation = {
       id: newId('rsv'),
       cartId: cart?.id ?? newId('cart'),
-      slotId,
+      slotId: availabilityId,
       activityId: slot.activityId,
       date: slot.date,
       startTime: slot.startTime,
@@ -498,29 +461,26 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       unitPrice: price,
       createdAt: now,
       expiresAt: now + HOLD_MS,
+      locale: request.locale ?? 'de-CH',
     };
-    return { event: { type: 'reservation_created', at: now, reservation, newCart: cart === undefined }, status: 201, view: () => reservationView(reservation) };
+    const offerLabel = titleOf(record) ?? `Activity ${slot.activityId}`;
+    return {
+      event: { type: 'reservation_created', at: now, reservation, newCart: cart === undefined },
+      status: 201,
+      view: () => reservationView(reservation, offerLabel),
+    };
   }
 
   function checkOutCart(call: BookingCall, now: number): Decision {
-    const body = parseJsonObject(call.body, true);
-    checkFields(body, ['partnerReference', 'customer', 'locale']);
-    const partnerReference = requiredString(body, 'partnerReference', { maxLength: 64 });
-    const customerBody = requiredObject(body, 'customer');
-    checkFields(customerBody, ['firstName', 'lastName', 'email', 'phone'], 'customer.');
-    const customer: Customer = {
-      firstName: requiredString(customerBody, 'firstName', { maxLength: 100 }, 'customer.'),
-      lastName: requiredString(customerBody, 'lastName', { maxLength: 100 }, 'customer.'),
-      email: requiredString(customerBody, 'email', { maxLength: 254, pattern: EMAIL }, 'customer.'),
-      phone: optionalString(customerBody, 'phone', { maxLength: 40 }, 'customer.') ?? null,
-    };
-    const localeValue = optionalString(body, 'locale', { maxLength: 10 });
-    const locale = localeValue === undefined ? 'de-CH' : parseBookingLocale(localeValue, 'locale');
+    const { user, partnerReference } = readCheckOutRequest(call.body);
+    const customer: Customer = { firstName: user.givenName, lastName: user.familyName, email: user.email, phone: user.phone, countryCode: user.countryCode };
 
     const cart = carts.get(call.id!);
     if (cart === undefined) throw notFound('cart', call.id!);
     if (cart.bookingId !== null) throw checkedOut(cart);
     const held = cart.reservationIds.map((id) => reservations.get(id)!);
+    // The booking speaks the language its cart was filled in.
+    const locale = held[0]?.locale ?? 'de-CH';
     const expired = held.filter((reservation) => reservation.expiresAt <= now);
     if (expired.length > 0) {
       const expiredAt = iso(Math.min(...expired.map((reservation) => reservation.expiresAt)));
@@ -532,9 +492,9 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     }
     const started = held.find((reservation) => Date.parse(reservation.startsAt) <= now);
     if (started) {
-      throw new BookingError('SLOT_UNAVAILABLE', `Cart ${cart.id} cannot be checked out: slot ${started.slotId} has started`, {
-        slotId: started.slotId,
-        reason: 'the slot has started',
+      throw new BookingError('SLOT_UNAVAILABLE', `Cart ${cart.id} cannot be checked out: availability ${started.slotId} has started`, {
+        availabilityId: started.slotId,
+        reason: 'the availability has started',
       });
     }
 
@@ -546,7 +506,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         bookingId,
         reservationId: reservation.id,
         activityId: reservation.activityId,
-        title: record ? (record.title ?? record.info?.title ?? null) : null,
+        title: record ? titleOf(record) : null,
         slotId: reservation.slotId,
         date: reservation.date,
         startTime: reservation.startTime,
@@ -562,16 +522,19 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       event: { type: 'cart_checked_out', at: now, booking, items: bookingItems },
       status: 200,
       // A booking fresh from check-out is unpaid, so it has no tickets yet.
-      view: () => bookingView(bookings.get(bookingId)!, []),
+      view: () => fullBookingView(bookings.get(bookingId)!, []),
     };
   }
 
   function createPaymentAttempt(call: BookingCall, now: number): Decision {
-    const body = parseJsonObject(call.body, true);
-    const method = body.method;
-    if (method !== 'invoice' && method !== 'card') throw invalid('method', 'method must be "invoice" or "card"');
-    checkFields(body, method === 'card' ? ['method', 'cardToken'] : ['method']);
-    const cardToken = method === 'card' ? requiredString(body, 'cardToken', { maxLength: 128 }) : undefined;
+    const request = readPaymentAttemptRequest(call.body);
+    const method = request.paymentMethod;
+    if (method !== DECLINED_PAYMENT_METHOD && !(PAYMENT_METHODS as readonly string[]).includes(method)) {
+      throw new BookingError('INVALID_REQUEST', `paymentMethod ${JSON.stringify(method)} is not one the sandbox takes; allowed: ${PAYMENT_METHODS.join(', ')} (${DECLINED_PAYMENT_METHOD} is always declined)`, {
+        field: 'paymentMethod',
+        allowed: [...PAYMENT_METHODS, DECLINED_PAYMENT_METHOD],
+      });
+    }
 
     const booking = bookings.get(call.id!);
     if (booking === undefined) throw notFound('booking', call.id!);
@@ -579,10 +542,14 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       throw new BookingError('BOOKING_CANCELLED', `Booking ${booking.id} is cancelled; there is nothing to pay`, { bookingId: booking.id });
     }
     if (booking.payment !== null) {
-      throw new BookingError('BOOKING_ALREADY_PAID', `Booking ${booking.id} is already paid`, { bookingId: booking.id, paymentId: booking.payment.id });
+      throw new BookingError('BOOKING_ALREADY_PAID', `Booking ${booking.id} is already paid`, { bookingId: booking.id, paymentAttemptId: booking.payment.id });
     }
-    if (cardToken === DECLINED_CARD_TOKEN) {
-      throw new BookingError('PAYMENT_DECLINED', `The card was declined; booking ${booking.id} stays unpaid`, { bookingId: booking.id, reason: 'card_declined' });
+    if (method === DECLINED_PAYMENT_METHOD) {
+      throw new BookingError('PAYMENT_DECLINED', `The payment was declined; booking ${booking.id} stays unpaid`, {
+        bookingId: booking.id,
+        reason: 'declined',
+        failureReturnUrl: request.failureReturnUrl,
+      });
     }
 
     const paymentId = newId('pay');
@@ -592,14 +559,14 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       amount: amountDue(booking),
       createdAt: now,
       invoice: method === 'invoice' ? { number: `SBX-${paymentId.slice(4).toUpperCase()}`, dueDate: addDays(zurichDate(now), INVOICE_DUE_DAYS) } : null,
+      successReturnUrl: request.successReturnUrl,
+      language: request.language ?? booking.locale,
     };
-    return { event: { type: 'payment_succeeded', at: now, bookingId: booking.id, payment }, status: 201, view: () => paymentView(booking, payment) };
+    return { event: { type: 'payment_succeeded', at: now, bookingId: booking.id, payment }, status: 201, view: () => paymentAttemptView(booking.id, payment) };
   }
 
   function cancelBookingItem(call: BookingCall, now: number): Decision | BookingReply {
-    const body = parseJsonObject(call.body, false);
-    checkFields(body, ['reason']);
-    const reason = optionalString(body, 'reason', { maxLength: 500 }) ?? null;
+    const { reason } = readCancelRequest(call.body);
     const item = items.get(call.id!);
     if (item === undefined) throw notFound('booking item', call.id!);
     // Cancelling again changes nothing and answers as the first time did.
@@ -610,7 +577,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
   async function getBooking(call: BookingCall): Promise<BookingReply> {
     const booking = bookings.get(call.id!);
     if (booking === undefined) throw notFound('booking', call.id!);
-    return jsonReply(200, bookingView(booking, await ticketsOf(booking)));
+    return jsonReply(200, fullBookingView(booking, await ticketsOf(booking)));
   }
 
   /** Applies a decision, journals it with the idempotent response, and answers once it is on disk. */
@@ -636,7 +603,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       const now = clock();
       switch (call.operation.id) {
         case 'listActivities':
-          return listActivities(call, now);
+          return listActivities(call);
         case 'listAvailabilities':
           return listAvailabilities(call, now);
         case 'getBooking':
@@ -664,6 +631,14 @@ function dateParameter(query: URLSearchParams, name: string): string | undefined
   if (value === null) return undefined;
   if (!isDate(value)) throw invalid(name, `Query parameter ${name} must be a date written YYYY-MM-DD, got ${JSON.stringify(value)}`);
   return value;
+}
+
+function limitParameter(query: URLSearchParams): number {
+  const value = query.get('limit');
+  if (value === null) return DEFAULT_AVAILABILITY_LIMIT;
+  const limit = /^\d{1,4}$/.test(value) ? Number(value) : 0;
+  if (limit < 1 || limit > MAX_AVAILABILITY_LIMIT) throw invalid('limit', `Query parameter limit must be an integer from 1 to ${MAX_AVAILABILITY_LIMIT}, got ${JSON.stringify(value)}`);
+  return limit;
 }
 
 function notFound(resource: string, id: string): BookingError {

@@ -132,12 +132,17 @@ describe('a cluster of two workers', () => {
 
   it('gives the last place of a slot to exactly one client, whichever worker each one reaches', async () => {
     const activities = await send(cluster.url, 'GET', '/v1/activities');
-    const activity = activities.body.data.find((candidate: { isBookable: boolean }) => candidate.isBookable);
-    const availabilities = await send(cluster.url, 'GET', `/v1/activities/${activity.id}/availabilities`);
-    const slot = availabilities.body.data.find((candidate: { available: number }) => candidate.available > 1);
-    expect((await send(cluster.url, 'POST', '/v1/reservations', { slotId: slot.slotId, quantity: slot.available - 1 })).status).toBe(201);
+    const activity = activities.body.find((candidate: { numOffers: number }) => candidate.numOffers > 0);
+    const [offer] = (await send(cluster.url, 'GET', `/v1/activities/${activity.activityId}/availabilities`)).body;
+    const slot = offer.availabilities.find((candidate: { numAvailable: number }) => candidate.numAvailable > 1);
+    const reserve = (numGuests: number) => ({
+      activityId: activity.activityId,
+      availabilityId: slot.availabilityId,
+      selection: [{ ticketCategoryId: slot.ticketCategoryIds[0], numGuests }],
+    });
+    expect((await send(cluster.url, 'POST', '/v1/reservations', reserve(slot.numAvailable - 1))).status).toBe(201);
 
-    const answers = await Promise.all(Array.from({ length: 8 }, () => send(cluster.url, 'POST', '/v1/reservations', { slotId: slot.slotId, quantity: 1 })));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => send(cluster.url, 'POST', '/v1/reservations', reserve(1))));
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(workersServing(cluster, '/v1/reservations')).toEqual(new Set([1, 2]));

@@ -20,10 +20,20 @@ describe('readBookingConfig', () => {
       mode: 'proxy',
       upstreamUrl: 'https://api.partner.example/base',
       apiKey: 'sk_live_abc',
+      authHeader: 'Authorization',
       upstreamTimeoutMs: 10_000,
       rateLimitPerMinute: 60,
       trustedProxies: 0,
     });
+  });
+
+  it("forwards to Swiss Activities' booking host unless told otherwise, with the key in the header SWISSACTIVITIES_AUTH_HEADER names", () => {
+    expect(readBookingConfig({ BOOKING_MODE: 'proxy', BOOKING_API_KEY: 'sk_live_abc' })).toMatchObject({
+      mode: 'proxy',
+      upstreamUrl: 'https://bookingapi.swissactivities.com',
+      authHeader: 'Authorization',
+    });
+    expect(readBookingConfig({ ...PROXY, SWISSACTIVITIES_AUTH_HEADER: ' X-Api-Key ' })).toMatchObject({ authHeader: 'X-Api-Key' });
   });
 
   it('keeps the sandbox when told so, even with an upstream configured', () => {
@@ -33,10 +43,11 @@ describe('readBookingConfig', () => {
   it('names the variable and what is allowed for a bad value', () => {
     const cases: [NodeJS.ProcessEnv, string][] = [
       [{ BOOKING_MODE: 'live' }, 'BOOKING_MODE="live": expected proxy or sandbox'],
-      [{ BOOKING_MODE: 'proxy' }, 'BOOKING_MODE=proxy needs BOOKING_UPSTREAM_URL, the base URL of the partner booking interface (e.g. https://api.partner.example)'],
+      [{ BOOKING_MODE: 'proxy' }, "BOOKING_MODE=proxy needs BOOKING_API_KEY, the partner contract's API key"],
+      [{ ...PROXY, SWISSACTIVITIES_AUTH_HEADER: 'X Api Key' }, 'SWISSACTIVITIES_AUTH_HEADER="X Api Key": expected an HTTP header name, e.g. Authorization or X-Api-Key'],
       [{ BOOKING_UPSTREAM_URL: 'https://api.partner.example' }, "BOOKING_MODE=proxy needs BOOKING_API_KEY, the partner contract's API key"],
-      [{ ...PROXY, BOOKING_UPSTREAM_URL: 'ftp://partner.example' }, 'BOOKING_UPSTREAM_URL="ftp://partner.example": expected an http(s) URL, e.g. https://api.partner.example'],
-      [{ ...PROXY, BOOKING_UPSTREAM_URL: 'https://api.partner.example/?v=1' }, 'BOOKING_UPSTREAM_URL="https://api.partner.example/?v=1": expected no query or fragment; /v1/... is appended to its path'],
+      [{ ...PROXY, BOOKING_UPSTREAM_URL: 'ftp://partner.example' }, 'BOOKING_UPSTREAM_URL="ftp://partner.example": expected an http(s) URL, e.g. https://bookingapi.swissactivities.com'],
+      [{ ...PROXY, BOOKING_UPSTREAM_URL: 'https://api.partner.example/?v=1' }, 'BOOKING_UPSTREAM_URL="https://api.partner.example/?v=1": expected no query or fragment; the partner paths (/reservations, ...) are appended to its path'],
       [{ ...PROXY, BOOKING_UPSTREAM_TIMEOUT_MS: '5s' }, 'BOOKING_UPSTREAM_TIMEOUT_MS="5s": expected an integer from 100 to 120000'],
       [{ BOOKING_RATE_LIMIT: '-1' }, 'BOOKING_RATE_LIMIT="-1": expected an integer from 0 to 100000'],
       [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY="true": expected an integer from 0 to 10'],

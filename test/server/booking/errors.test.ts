@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { CHECK_OUT, request, sandboxForFile, START, startBooking, tempStateDir } from './helpers.ts';
+import { ticketCategoryIdOf } from '../../../server/booking/partnerViews.ts';
+import { CHECK_OUT, hold, request, sandboxForFile, START, startBooking, tempStateDir } from './helpers.ts';
 
 const sandbox = sandboxForFile();
 
@@ -20,51 +21,79 @@ describe('400 INVALID_REQUEST', () => {
   });
 
   it('refuses a body that is not a JSON object', async () => {
-    expect((await reserve('{"slotId":')).body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'body' } });
+    expect((await reserve('{"activityId":')).body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'body' } });
     expect((await reserve('[1]')).body.error.message).toBe('The body must be a JSON object');
     expect((await request(sandbox().url, 'POST', '/v1/reservations')).body.error.message).toBe('The request needs a JSON object body');
   });
 
-  it('names a missing, mistyped, out-of-range or unknown field', async () => {
+  it('names a missing, mistyped, out-of-range or unknown field of a reservation', async () => {
+    const valid = hold('9-20261121-0900', 1);
+    const category = ticketCategoryIdOf(9);
     const cases: [unknown, string, string][] = [
-      [{ quantity: 1 }, 'slotId', 'slotId is required'],
-      [{ slotId: 9, quantity: 1 }, 'slotId', 'slotId must be a string'],
-      [{ slotId: 'tomorrow', quantity: 1 }, 'slotId', 'slotId must be a slot id from the availabilities, e.g. 4711-20261122-0900'],
-      [{ slotId: '9-20261121-0900', quantity: 0 }, 'quantity', 'quantity must be an integer from 1 to 50'],
-      [{ slotId: '9-20261121-0900', quantity: 1.5 }, 'quantity', 'quantity must be an integer from 1 to 50'],
-      [{ slotId: '9-20261121-0900', quantity: 1, cart: 'x' }, 'cart', 'Unknown field cart; allowed: slotId, quantity, cartId'],
+      [{ ...valid, activityId: undefined }, 'activityId', 'activityId must be an integer from 1 to 2147483647'],
+      [{ ...valid, availabilityId: undefined }, 'availabilityId', 'availabilityId is required'],
+      [{ ...valid, availabilityId: 9 }, 'availabilityId', 'availabilityId must be a string'],
+      [{ ...valid, availabilityId: 'tomorrow' }, 'availabilityId', 'availabilityId must be an availabilityId from the availabilities, e.g. 4711-20261122-0900'],
+      [{ ...valid, selection: [] }, 'selection', 'selection must be an array of 1 to 20 objects'],
+      [{ ...valid, selection: [1] }, 'selection[0]', 'selection[0] must be an object'],
+      [{ ...valid, selection: [{ ticketCategoryId: category, numGuests: 0 }] }, 'selection[0].numGuests', 'selection[0].numGuests must be an integer from 1 to 50'],
+      [{ ...valid, selection: [{ ticketCategoryId: category, numGuests: 1.5 }] }, 'selection[0].numGuests', 'selection[0].numGuests must be an integer from 1 to 50'],
+      [{ ...valid, selection: [{ ticketCategoryId: category, numGuests: 1, guests: 1 }] }, 'selection[0].guests', 'Unknown field selection[0].guests; allowed: selection[0].ticketCategoryId, selection[0].numGuests'],
+      [
+        { ...valid, selection: [{ ticketCategoryId: category, numGuests: 1 }, { ticketCategoryId: category, numGuests: 2 }] },
+        'selection[1].ticketCategoryId',
+        `selection names ticket category ${category} twice; give each category once with its numGuests`,
+      ],
+      [{ ...valid, selection: [{ ticketCategoryId: 1, numGuests: 1 }] }, 'selection[0].ticketCategoryId', `selection[0].ticketCategoryId 1 is not a ticket category of availability 9-20261121-0900; allowed: ${category}`],
+      [{ ...valid, doCreateCart: 'yes' }, 'doCreateCart', 'doCreateCart must be true or false'],
+      [{ ...valid, doCreateCart: true, cartId: 'cart_1' }, 'doCreateCart', 'doCreateCart must not be true together with cartId: either add to that cart or create one'],
+      [{ ...valid, doCreateCart: false }, 'cartId', 'cartId is required when doCreateCart is false'],
+      [{ ...valid, cart: 'x' }, 'cart', 'Unknown field cart; allowed: activityId, availabilityId, selection, locale, doCreateCart, cartId'],
     ];
     for (const [body, field, message] of cases) {
       const answer = await reserve(body);
-      expect(answer.status).toBe(400);
+      expect(answer.status, field).toBe(400);
       expect(answer.body.error).toMatchObject({ code: 'INVALID_REQUEST', message, details: { field } });
     }
   });
 
   it('names the nested field of a bad check-out and of a bad payment', async () => {
-    const { body: reservation } = await reserve({ slotId: '9-20261121-0900', quantity: 1 });
-    const checkOut = (body: unknown) => request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body });
-    expect((await checkOut({ ...CHECK_OUT, customer: { ...CHECK_OUT.customer, email: 'anna' } })).body.error).toMatchObject({
-      message: 'customer.email must be an e-mail address',
-      details: { field: 'customer.email' },
+    const { body: reservation } = await reserve(hold('9-20261121-0900', 1));
+    const checkOut = (body: unknown) => request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { body });
+    expect((await checkOut({ ...CHECK_OUT, user: { ...CHECK_OUT.user, email: 'anna' } })).body.error).toMatchObject({
+      message: 'user.email must be an e-mail address',
+      details: { field: 'user.email' },
     });
-    expect((await checkOut({ ...CHECK_OUT, customer: { ...CHECK_OUT.customer, birthday: '1990-01-01' } })).body.error.details).toMatchObject({ field: 'customer.birthday' });
-    expect((await checkOut({ customer: CHECK_OUT.customer })).body.error.message).toBe('partnerReference is required');
-    expect((await checkOut({ ...CHECK_OUT, locale: 'de_DE' })).status).toBe(400);
+    expect((await checkOut({ ...CHECK_OUT, user: { ...CHECK_OUT.user, countryCode: 'ch' } })).body.error).toMatchObject({
+      message: 'user.countryCode must be an ISO 3166-1 alpha-2 country code, e.g. CH',
+      details: { field: 'user.countryCode' },
+    });
+    expect((await checkOut({ ...CHECK_OUT, user: { ...CHECK_OUT.user, birthday: '1990-01-01' } })).body.error.details).toMatchObject({ field: 'user.birthday' });
+    expect((await checkOut({ partnerReference: 'x' })).body.error.message).toBe('user must be an object');
+    expect((await checkOut({ ...CHECK_OUT, locale: 'de_CH' })).body.error.details).toMatchObject({ field: 'locale' });
 
     const booking = await checkOut(CHECK_OUT);
-    const pay = (body: unknown) => request(sandbox().url, 'POST', `/v1/bookings/${booking.body.id}/payment_attempts`, { body });
-    expect((await pay({ method: 'cash' })).body.error).toMatchObject({ message: 'method must be "invoice" or "card"', details: { field: 'method' } });
-    expect((await pay({ method: 'card' })).body.error).toMatchObject({ message: 'cardToken is required', details: { field: 'cardToken' } });
-    expect((await pay({ method: 'invoice', cardToken: 'tok_visa' })).body.error.details).toMatchObject({ field: 'cardToken' });
+    const pay = (body: unknown) => request(sandbox().url, 'POST', `/v1/bookings/${booking.body.bookingId}/payment_attempts`, { body });
+    expect((await pay({ paymentMethod: 'cash' })).body.error).toMatchObject({
+      message: 'paymentMethod "cash" is not one the sandbox takes; allowed: invoice, card, twint, apple_pay, ideal (sandbox_declined is always declined)',
+      details: { field: 'paymentMethod' },
+    });
+    expect((await pay({})).body.error).toMatchObject({ message: 'paymentMethod is required', details: { field: 'paymentMethod' } });
+    expect((await pay({ paymentMethod: 'card', successReturnUrl: '/paid' })).body.error).toMatchObject({ message: 'successReturnUrl must be an absolute http(s) URL', details: { field: 'successReturnUrl' } });
+    expect((await pay({ paymentMethod: 'card', language: 'de_DE' })).body.error.details).toMatchObject({ field: 'language' });
+    expect((await pay({ method: 'invoice' })).body.error.details).toMatchObject({ field: 'method' });
   });
 
   it('refuses a date that is not a calendar date, and a range that ends before it starts', async () => {
-    const bad = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?from=2026-02-30');
+    const bad = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-02-30');
     expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toBe('Query parameter from must be a date written YYYY-MM-DD, got "2026-02-30"');
-    const reversed = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-21');
-    expect(reversed.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'to' } });
+    expect(bad.body.error.message).toBe('Query parameter startsAfter must be a date written YYYY-MM-DD, got "2026-02-30"');
+    const reversed = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-11-22&untilEndOfDay=2026-11-21');
+    expect(reversed.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field: 'untilEndOfDay' } });
+    for (const limit of ['0', '501', 'ten']) {
+      const answer = await request(sandbox().url, 'GET', `/v1/activities/9/availabilities?limit=${limit}`);
+      expect(answer.body.error, limit).toMatchObject({ code: 'INVALID_REQUEST', message: `Query parameter limit must be an integer from 1 to 500, got "${limit}"`, details: { field: 'limit' } });
+    }
   });
 });
 
@@ -83,9 +112,9 @@ describe('404 NOT_FOUND', () => {
       ['GET', '/v1/activities/abc/availabilities', undefined, 'activity'],
       ['GET', '/v1/bookings/bkg_missing', undefined, 'booking'],
       ['PATCH', '/v1/carts/cart_missing/check_out', CHECK_OUT, 'cart'],
-      ['POST', '/v1/bookings/bkg_missing/payment_attempts', { method: 'invoice' }, 'booking'],
+      ['POST', '/v1/bookings/bkg_missing/payment_attempts', { paymentMethod: 'invoice' }, 'booking'],
       ['PATCH', '/v1/booking_items/itm_missing/cancel', undefined, 'booking_item'],
-      ['POST', '/v1/reservations', { slotId: '9-20261121-0900', quantity: 1, cartId: 'cart_missing' }, 'cart'],
+      ['POST', '/v1/reservations', hold('9-20261121-0900', 1, { cartId: 'cart_missing' }), 'cart'],
     ];
     for (const [method, target, body, resource] of cases) {
       const answer = await request(sandbox().url, method, target, { body });
@@ -114,33 +143,33 @@ describe('405 METHOD_NOT_ALLOWED', () => {
 
 describe('409 conflicts', () => {
   it('SOLD_OUT: more places requested than are left', async () => {
-    const answer = await reserve({ slotId: '9-20261128-0900', quantity: 5 });
+    const answer = await reserve(hold('9-20261128-0900', 5));
     expect(answer.status).toBe(409);
     expect(answer.body.error).toEqual({
       code: 'SOLD_OUT',
-      message: 'Slot 9-20261128-0900 has 4 places left, 5 requested',
-      details: { slotId: '9-20261128-0900', requested: 5, available: 4 },
+      message: 'Availability 9-20261128-0900 has 4 places left, 5 requested',
+      details: { availabilityId: '9-20261128-0900', requested: 5, available: 4 },
     });
   });
 
   it('CART_CHECKED_OUT: a reservation into, or a check-out of, a checked-out cart', async () => {
-    const { body: reservation } = await reserve({ slotId: '9-20261128-1300', quantity: 1 });
-    const booking = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
-    const details = { cartId: reservation.cartId, bookingId: booking.body.id };
-    const add = await reserve({ slotId: '9-20261128-1300', quantity: 1, cartId: reservation.cartId });
+    const { body: reservation } = await reserve(hold('9-20261128-1300', 1));
+    const booking = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { body: CHECK_OUT });
+    const details = { cartId: reservation.cart.cartId, bookingId: booking.body.bookingId };
+    const add = await reserve(hold('9-20261128-1300', 1, { cartId: reservation.cart.cartId }));
     expect(add.status).toBe(409);
     expect(add.body.error).toMatchObject({ code: 'CART_CHECKED_OUT', details });
-    const again = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
+    const again = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { body: CHECK_OUT });
     expect(again.body.error).toMatchObject({ code: 'CART_CHECKED_OUT', details });
   });
 
   it('BOOKING_CANCELLED: paying a booking whose items are all cancelled', async () => {
-    const { body: reservation } = await reserve({ slotId: '4711-20261128-1300', quantity: 1 });
-    const booking = (await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT })).body;
-    await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.items[0].id}/cancel`);
-    const answer = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
+    const { body: reservation } = await reserve(hold('4711-20261128-1300', 1));
+    const booking = (await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { body: CHECK_OUT })).body;
+    await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.items[0].bookingItemId}/cancel`);
+    const answer = await request(sandbox().url, 'POST', `/v1/bookings/${booking.bookingId}/payment_attempts`, { body: { paymentMethod: 'invoice' } });
     expect(answer.status).toBe(409);
-    expect(answer.body.error).toMatchObject({ code: 'BOOKING_CANCELLED', details: { bookingId: booking.id } });
+    expect(answer.body.error).toMatchObject({ code: 'BOOKING_CANCELLED', details: { bookingId: booking.bookingId } });
   });
 });
 
@@ -166,40 +195,49 @@ describe('413, 415', () => {
     expect(JSON.parse(streamed.body).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
-  it('refuses a body that is not sent as application/json', async () => {
-    const answer = await reserve(JSON.stringify({ slotId: '9-20261129-0900', quantity: 1 }), { 'content-type': 'text/plain' });
+  it('refuses a body that is not sent as JSON, taking merge-patch JSON on a PATCH only', async () => {
+    const answer = await reserve(JSON.stringify(hold('9-20261129-0900', 1)), { 'content-type': 'text/plain' });
     expect(answer.status).toBe(415);
-    expect(answer.body.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', details: { contentType: 'text/plain' } });
-    const charset = await reserve({ slotId: '9-20261129-0900', quantity: 1 }, { 'content-type': 'application/json; charset=utf-8' });
+    expect(answer.body.error).toEqual({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'The body must be JSON sent as Content-Type: application/json, not "text/plain"',
+      details: { contentType: 'text/plain', allowed: ['application/json'] },
+    });
+    expect((await reserve(hold('9-20261129-0900', 1), { 'content-type': 'application/merge-patch+json' })).status).toBe(415);
+    const patch = await request(sandbox().url, 'PATCH', '/v1/booking_items/itm_x/cancel', { body: '{}', headers: { 'content-type': 'text/plain' } });
+    expect(patch.body.error.message).toBe('The body must be JSON sent as Content-Type: application/merge-patch+json or application/json, not "text/plain"');
+    const charset = await reserve(hold('9-20261129-0900', 1), { 'content-type': 'application/json; charset=utf-8' });
     expect(charset.status).toBe(201);
   });
 });
 
 describe('422 SLOT_UNAVAILABLE, CURRENCY_MISMATCH', () => {
-  it('says why a slot cannot be reserved', async () => {
+  it('says why an availability cannot be reserved', async () => {
     const cases: [string, string][] = [
-      ['20-20261120-0900', 'no such slot (closed day, unknown date or start time)'],
-      ['9-20261121-1000', 'no such slot (closed day, unknown date or start time)'],
-      ['9-20261131-0900', 'no such slot (closed day, unknown date or start time)'],
+      ['20-20261120-0900', 'no such availability (closed day, unknown date or start time)'],
+      ['9-20261121-1000', 'no such availability (closed day, unknown date or start time)'],
+      ['9-20261131-0900', 'no such availability (closed day, unknown date or start time)'],
       ['999-20261122-0900', 'no activity 999'],
       ['12-20261122-0900', 'activity 12 is not bookable'],
       ['13-20261122-0900', 'activity 13 is not bookable'],
-      ['9-20261119-0900', 'the slot has started or lies outside the booking window'],
-      ['9-20261220-0900', 'the slot has started or lies outside the booking window'],
+      ['9-20261119-0900', 'the availability has started or lies outside the booking window'],
+      ['9-20261220-0900', 'the availability has started or lies outside the booking window'],
     ];
-    for (const [slotId, reason] of cases) {
-      const answer = await reserve({ slotId, quantity: 1 });
-      expect(answer.status, slotId).toBe(422);
-      expect(answer.body.error).toEqual({ code: 'SLOT_UNAVAILABLE', message: `Slot ${slotId} cannot be reserved: ${reason}`, details: { slotId, reason } });
+    for (const [availabilityId, reason] of cases) {
+      const answer = await reserve(hold(availabilityId, 1));
+      expect(answer.status, availabilityId).toBe(422);
+      expect(answer.body.error).toEqual({ code: 'SLOT_UNAVAILABLE', message: `Availability ${availabilityId} cannot be reserved: ${reason}`, details: { availabilityId, reason } });
     }
+    const otherActivity = await reserve(hold('9-20261122-0900', 1, { activityId: 4711 }));
+    expect(otherActivity.body.error.details).toEqual({ availabilityId: '9-20261122-0900', reason: 'availability 9-20261122-0900 belongs to activity 9, not 4711' });
   });
 
   it('stops offering a slot once it has started', async () => {
     sandbox().now = Date.parse('2026-11-20T08:00:00Z');
     try {
-      const { body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?from=2026-11-20&to=2026-11-20');
-      expect(body.data.map((slot: { slotId: string }) => slot.slotId)).toEqual(['9-20261120-1300']);
-      expect((await reserve({ slotId: '9-20261120-0900', quantity: 1 })).status).toBe(422);
+      const { body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-11-20&untilEndOfDay=2026-11-20');
+      expect(body[0].availabilities.map((a: { availabilityId: string }) => a.availabilityId)).toEqual(['9-20261120-1300']);
+      expect((await reserve(hold('9-20261120-0900', 1))).status).toBe(422);
     } finally {
       sandbox().now = START;
     }
@@ -209,14 +247,14 @@ describe('422 SLOT_UNAVAILABLE, CURRENCY_MISMATCH', () => {
     // Held at 08:55 for the 09:00 slot (Zurich), checked out at 09:00, within the 15 minutes.
     sandbox().now = Date.parse('2026-11-20T07:55:00Z');
     try {
-      const { body: reservation } = await reserve({ slotId: '9-20261120-0900', quantity: 1 });
+      const { body: reservation } = await reserve(hold('9-20261120-0900', 1));
       sandbox().now = Date.parse('2026-11-20T08:00:00Z');
-      const answer = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cartId}/check_out`, { body: CHECK_OUT });
+      const answer = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { body: CHECK_OUT });
       expect(answer.status).toBe(422);
       expect(answer.body.error).toEqual({
         code: 'SLOT_UNAVAILABLE',
-        message: `Cart ${reservation.cartId} cannot be checked out: slot 9-20261120-0900 has started`,
-        details: { slotId: '9-20261120-0900', reason: 'the slot has started' },
+        message: `Cart ${reservation.cart.cartId} cannot be checked out: availability 9-20261120-0900 has started`,
+        details: { availabilityId: '9-20261120-0900', reason: 'the availability has started' },
       });
     } finally {
       sandbox().now = START;
@@ -224,10 +262,10 @@ describe('422 SLOT_UNAVAILABLE, CURRENCY_MISMATCH', () => {
   });
 
   it('keeps one currency per cart', async () => {
-    const { body: reservation } = await reserve({ slotId: '9-20261129-1300', quantity: 1 });
-    const answer = await reserve({ slotId: '20-20261129-1300', quantity: 1, cartId: reservation.cartId });
+    const { body: reservation } = await reserve(hold('9-20261129-1300', 1));
+    const answer = await reserve(hold('20-20261129-1300', 1, { cartId: reservation.cart.cartId }));
     expect(answer.status).toBe(422);
-    expect(answer.body.error).toMatchObject({ code: 'CURRENCY_MISMATCH', details: { cartId: reservation.cartId, cartCurrency: 'CHF', slotCurrency: 'EUR' } });
+    expect(answer.body.error).toMatchObject({ code: 'CURRENCY_MISMATCH', details: { cartId: reservation.cart.cartId, cartCurrency: 'CHF', availabilityCurrency: 'EUR' } });
   });
 });
 
@@ -236,7 +274,7 @@ describe('429 RATE_LIMITED', () => {
     const dir = await tempStateDir();
     const limited = await startBooking({ mode: 'sandbox', stateDir: dir.dir, rateLimitPerMinute: 2 });
     try {
-      const post = () => request(limited.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261130-0900', quantity: 1 } });
+      const post = () => request(limited.url, 'POST', '/v1/reservations', { body: hold('9-20261130-0900', 1) });
       expect((await post()).status).toBe(201);
       expect((await request(limited.url, 'PATCH', '/v1/booking_items/itm_x/cancel')).status).toBe(404);
       const refused = await post();
@@ -263,7 +301,7 @@ describe('429 RATE_LIMITED', () => {
     try {
       // As the proxy passes them on: what the client sent, then the address the proxy saw.
       const post = (base: string, forwardedFor: string) =>
-        request(base, 'POST', '/v1/reservations', { body: { slotId: '9-20261130-0900', quantity: 1 }, headers: { 'x-forwarded-for': forwardedFor } });
+        request(base, 'POST', '/v1/reservations', { body: hold('9-20261130-0900', 1), headers: { 'x-forwarded-for': forwardedFor } });
       expect((await post(behindProxy.url, '198.51.100.1')).status).toBe(201);
       expect((await post(behindProxy.url, '198.51.100.2')).status).toBe(201);
       // A client cannot pass for another by writing the header itself.

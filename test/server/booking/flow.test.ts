@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CHECK_OUT, request, sandboxForFile, START } from './helpers.ts';
+import { ticketCategoryIdOf } from '../../../server/booking/partnerViews.ts';
+import { CHECK_OUT, hold, placesLeft, request, sandboxForFile, START } from './helpers.ts';
 
 const sandbox = sandboxForFile();
 
-async function available(slotId: string): Promise<number> {
-  const [id, day] = slotId.split('-') as [string, string];
-  const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
-  const { body } = await request(sandbox().url, 'GET', `/v1/activities/${id}/availabilities?from=${date}&to=${date}`);
-  return body.data.find((slot: { slotId: string }) => slot.slotId === slotId).available;
-}
+const available = (slotId: string) => placesLeft(sandbox().url, slotId);
 
 function decodeDataUrl(url: string, type: string): Buffer {
   const prefix = `data:${type};base64,`;
@@ -16,116 +12,190 @@ function decodeDataUrl(url: string, type: string): Buffer {
   return Buffer.from(url.slice(prefix.length), 'base64');
 }
 
+const CHF = (amount: string) => ({ amount, currency: 'CHF', formatted: `CHF ${amount}` });
+
 describe('the sandbox booking flow', () => {
-  it('lists every activity of the default locale by id, with what the sandbox can book', async () => {
+  it("lists every activity of the default locale by activityId, as the partner's summaries", async () => {
     const { status, body } = await request(sandbox().url, 'GET', '/v1/activities');
     expect(status).toBe(200);
-    expect(body.total).toBe(5);
-    expect(body.data.map((a: { id: number; isBookable: boolean; nextAvailableDate: string | null }) => [a.id, a.isBookable, a.nextAvailableDate])).toEqual([
-      [9, true, '2026-11-20'],
-      [12, false, null],
-      [13, false, null],
-      // Activity 20 is closed on Fridays such as 2026-11-20.
-      [20, true, '2026-11-21'],
-      [4711, true, '2026-11-20'],
+    expect(body.map((a: { activityId: number; numOffers: number }) => [a.activityId, a.numOffers])).toEqual([
+      [9, 1],
+      [12, 0],
+      [13, 0],
+      [20, 1],
+      [4711, 1],
     ]);
-    expect(body.data[0]).toEqual({
-      id: 9,
-      contentId: 'act-9',
-      locale: 'de_CH',
-      title: 'Canyoning im Val Bavona (Tessin)',
-      isBookable: true,
-      startingPrice: { amount: '129.00', currency: 'CHF' },
-      nextAvailableDate: '2026-11-20',
-    });
-  });
-
-  it('serves a locale written either way, answering in the underscore form', async () => {
-    const underscore = await request(sandbox().url, 'GET', '/v1/activities?locale=en_CH');
-    const hyphen = await request(sandbox().url, 'GET', '/v1/activities?locale=en-CH');
-    expect(underscore.body).toEqual(hyphen.body);
-    expect(underscore.body.data).toMatchObject([{ id: 9, locale: 'en_CH', title: 'Canyoning in Val Bavona (Ticino)' }]);
-  });
-
-  it('offers two slots a day in Swiss time with the capacity of the activity', async () => {
-    const { status, body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?from=2026-11-20&to=2026-11-20');
-    expect(status).toBe(200);
-    expect(body).toEqual({
+    expect(body[0]).toEqual({
       activityId: 9,
-      timeZone: 'Europe/Zurich',
-      from: '2026-11-20',
-      to: '2026-11-20',
-      data: [
-        { slotId: '9-20261120-0900', date: '2026-11-20', startTime: '09:00', startsAt: '2026-11-20T09:00:00+01:00', capacity: 4, available: 4, price: { amount: '129.00', currency: 'CHF' } },
-        { slotId: '9-20261120-1300', date: '2026-11-20', startTime: '13:00', startsAt: '2026-11-20T13:00:00+01:00', capacity: 4, available: 4, price: { amount: '129.00', currency: 'CHF' } },
-      ],
+      contentApiActivityId: 'act-9',
+      startingPrice: CHF('129.00'),
+      minPrice: CHF('129.00'),
+      maxPrice: CHF('129.00'),
+      popularity: 230,
+      durations: [],
+      discount: null,
+      cancellation: null,
+      numOffers: 1,
     });
+    expect(body[2].startingPrice).toBeNull();
   });
 
-  it('offers the whole 30-day window by default, without the closed weekday', async () => {
-    const { body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities');
-    const dates = [...new Set(body.data.map((slot: { date: string }) => slot.date))];
-    expect(body.from).toBe('2026-11-20');
-    expect(body.to).toBe('2026-12-19');
+  it('serves a locale written either way', async () => {
+    const underscore = await request(sandbox().url, 'GET', '/v1/activities?locale=fr_CH');
+    const hyphen = await request(sandbox().url, 'GET', '/v1/activities?locale=fr-CH');
+    expect(underscore.body).toEqual(hyphen.body);
+    expect(underscore.body.map((a: { activityId: number }) => a.activityId)).toEqual([9, 30]);
+  });
+
+  it('offers one offer per activity, two availabilities a day in Swiss time, and one ticket category', async () => {
+    const { status, body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-11-20&untilEndOfDay=2026-11-20&locale=en_CH');
+    expect(status).toBe(200);
+    const category = ticketCategoryIdOf(9);
+    const availability = (time: string) => ({
+      availabilityId: `9-20261120-${time.replace(':', '')}`,
+      startsAt: `2026-11-20T${time}:00+01:00`,
+      isAllDay: false,
+      cancellableUntil: null,
+      ticketCategoryIds: [category],
+      capacity: 4,
+      numAvailable: 4,
+    });
+    expect(body).toEqual([
+      {
+        offerId: 9,
+        contentApiOfferId: null,
+        offerLabel: 'Canyoning in Val Bavona (Ticino)',
+        availabilities: [availability('09:00'), availability('13:00')],
+        ticketCategories: [
+          {
+            ticketCategoryId: category,
+            label: { formatted: 'Adult', audience: 'Adult', discount: null },
+            audience: 'adult',
+            description: null,
+            price: CHF('129.00'),
+            occupancyType: 'fixed',
+            occupancy: 1,
+            maxOccupancy: null,
+            minAge: null,
+            maxAge: null,
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('offers the whole 30-day window by default, without the closed weekday, up to limit availabilities', async () => {
+    const { body } = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?limit=500');
+    const starts: string[] = body[0].availabilities.map((a: { startsAt: string }) => a.startsAt);
+    const dates = [...new Set(starts.map((start) => start.slice(0, 10)))];
+    expect(dates[0]).toBe('2026-11-20');
+    expect(dates.at(-1)).toBe('2026-12-19');
     // 30 days minus the Tuesdays 24 Nov, 1, 8 and 15 Dec.
     expect(dates).toHaveLength(26);
     expect(dates).not.toContain('2026-11-24');
-    expect(body.data).toHaveLength(52);
+    expect(starts).toHaveLength(52);
+    expect((await request(sandbox().url, 'GET', '/v1/activities/9/availabilities')).body[0].availabilities).toHaveLength(50);
+    const three = (await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?limit=3')).body[0].availabilities;
+    expect(three.map((a: { availabilityId: string }) => a.availabilityId)).toEqual(['9-20261120-0900', '9-20261120-1300', '9-20261121-0900']);
+  });
+
+  it('answers an empty list for an activity that cannot be booked or a range without availabilities', async () => {
+    expect((await request(sandbox().url, 'GET', '/v1/activities/12/availabilities')).body).toEqual([]);
+    expect((await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-11-24&untilEndOfDay=2026-11-24')).body).toEqual([]);
   });
 
   it('reserves, checks out, pays on invoice, issues tickets and cancels, releasing the places', async () => {
-    // Reserve two places of one slot and one of another activity in the same cart.
-    const first = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '9-20261120-1300', quantity: 2 } });
+    // Reserve two places of one availability and one of another activity in the same cart.
+    const first = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('9-20261120-1300', 2, { locale: 'fr_CH', doCreateCart: true }) });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
-      slotId: '9-20261120-1300',
       activityId: 9,
-      quantity: 2,
-      unitPrice: { amount: '129.00', currency: 'CHF' },
-      totalPrice: { amount: '258.00', currency: 'CHF' },
+      offerId: 9,
+      availabilityId: '9-20261120-1300',
+      locale: 'fr_CH',
+      startsAt: '2026-11-20T13:00:00+01:00',
+      endsAt: null,
+      totalPrice: CHF('258.00'),
       createdAt: new Date(START).toISOString(),
       expiresAt: new Date(START + 15 * 60_000).toISOString(),
     });
-    const cartId = first.body.cartId;
-    const second = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '4711-20261120-0900', quantity: 1, cartId } });
+    expect(first.body.ticketReservations).toEqual([
+      {
+        ticketReservationId: expect.stringMatching(/^tres_[0-9a-f]{16}$/),
+        ticketCategory: expect.objectContaining({ ticketCategoryId: ticketCategoryIdOf(9), label: { formatted: 'Adulte', audience: 'Adulte', discount: null } }),
+        ticketCategoryLabel: 'Adulte',
+        offer: { label: 'Canyoning au Val Bavona (Tessin)' },
+        seatPrice: CHF('129.00'),
+        totalPrice: CHF('258.00'),
+        guests: [{ occupancy: 1 }, { occupancy: 1 }],
+      },
+    ]);
+    const cartId = first.body.cart.cartId;
+    const second = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('4711-20261120-0900', 1, { cartId }) });
     expect(second.status).toBe(201);
-    expect(second.body.cartId).toBe(cartId);
+    expect(second.body.cart).toEqual({ cartId });
     expect(await available('9-20261120-1300')).toBe(2);
 
-    // Check out, in French: item titles come from that locale where the activity has one.
-    const checkOut = await request(sandbox().url, 'PATCH', `/v1/carts/${cartId}/check_out`, { body: { ...CHECK_OUT, locale: 'fr_CH' } });
+    // Check out, as the partner's booking form sends it (merge-patch JSON): the booking speaks the
+    // cart's language, so item titles come from that locale where the activity has one.
+    const checkOut = await request(sandbox().url, 'PATCH', `/v1/carts/${cartId}/check_out`, {
+      body: { ...CHECK_OUT, user: { ...CHECK_OUT.user, phone: '+41 79 123 45 67', countryCode: 'CH' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(checkOut.status).toBe(200);
     const booking = checkOut.body;
     expect(booking).toMatchObject({
+      bookingId: expect.stringMatching(/^bkg_/),
       cartId,
       partnerReference: 'ORDER-2026-0042',
       locale: 'fr_CH',
       status: 'pending_payment',
-      customer: { firstName: 'Anna', lastName: 'Muster', email: 'anna@example.ch', phone: null },
-      totalPrice: { amount: '307.50', currency: 'CHF' },
-      payment: null,
+      paymentStatus: 'unpaid',
+      user: { givenName: 'Anna', familyName: 'Muster', email: 'anna@example.ch', phone: '+41 79 123 45 67', countryCode: 'CH' },
+      totalGross: CHF('307.50'),
+      totalNet: CHF('307.50'),
+      vat: CHF('0.00'),
+      totalPayments: CHF('0.00'),
+      paymentAttempts: [],
       tickets: [],
     });
-    expect(booking.items.map((item: { title: string; status: string; quantity: number }) => [item.title, item.status, item.quantity])).toEqual([
+    expect(booking.items.map((item: { service: { activity: string }; status: string; numGuests: number }) => [item.service.activity, item.status, item.numGuests])).toEqual([
       ['Canyoning au Val Bavona (Tessin)', 'booked', 2],
       ['Aktivität 4711', 'booked', 1],
     ]);
+    expect(booking.items[0]).toMatchObject({
+      activityId: 9,
+      availabilityId: '9-20261120-1300',
+      relatedIds: { activity_id: 9, activity_id_capi: 'act-9', offer_id: 9 },
+      reservations: [{ reservationId: first.body.reservationId }],
+      totalPrice: CHF('258.00'),
+    });
     // Booked places stay taken.
     expect(await available('9-20261120-1300')).toBe(2);
-    expect((await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body).toEqual(booking);
+    expect((await request(sandbox().url, 'GET', `/v1/bookings/${booking.bookingId}`)).body).toEqual(booking);
 
-    // Pay on invoice: the booking is confirmed and has one ticket per item.
-    const payment = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
+    // Pay on invoice: the booking is paid, confirmed and has one ticket per item.
+    const payment = await request(sandbox().url, 'POST', `/v1/bookings/${booking.bookingId}/payment_attempts`, {
+      body: { paymentMethod: 'invoice', successReturnUrl: 'https://shop.example/paid', failureReturnUrl: 'https://shop.example/failed', language: 'fr_CH' },
+    });
     expect(payment.status).toBe(201);
-    expect(payment.body).toMatchObject({ bookingId: booking.id, method: 'invoice', status: 'succeeded', amount: { amount: '307.50', currency: 'CHF' } });
+    expect(payment.body).toMatchObject({
+      paymentAttemptId: expect.stringMatching(/^pay_/),
+      bookingId: booking.bookingId,
+      paymentMethod: 'invoice',
+      status: 'used',
+      amount: CHF('307.50'),
+      redirectUrl: 'https://shop.example/paid',
+      language: 'fr_CH',
+    });
     expect(payment.body.invoice).toEqual({ number: expect.stringMatching(/^SBX-[0-9A-F]{16}$/), dueDate: '2026-12-20' });
 
-    const confirmed = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body;
-    expect(confirmed.status).toBe('confirmed');
-    expect(confirmed.payment).toEqual(payment.body);
+    const confirmed = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.bookingId}`)).body;
+    expect(confirmed).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', totalPayments: CHF('307.50') });
+    expect(confirmed.paymentAttempts).toEqual([payment.body]);
     expect(confirmed.tickets).toHaveLength(2);
     const [ticket] = confirmed.tickets;
-    expect(ticket).toMatchObject({ bookingItemId: booking.items[0].id, quantity: 2, barcode: { format: 'CODE128', value: expect.stringMatching(/^\d{16}$/) } });
+    expect(ticket).toMatchObject({ bookingItemId: booking.items[0].bookingItemId, numGuests: 2, barcode: { format: 'CODE128', value: expect.stringMatching(/^\d{16}$/) } });
     expect(confirmed.tickets[1].barcode.value).not.toBe(ticket.barcode.value);
     const png = decodeDataUrl(ticket.qrCode, 'image/png');
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -138,10 +208,10 @@ describe('the sandbox booking flow', () => {
     expect(pdf).toContain('(Date: 2026-11-20, 13:00 \\(Europe/Zurich\\))');
 
     // Cancel the first item: its places are free again, its ticket is gone.
-    const itemId = booking.items[0].id;
+    const itemId = booking.items[0].bookingItemId;
     const cancel = await request(sandbox().url, 'PATCH', `/v1/booking_items/${itemId}/cancel`, { body: { reason: 'weather' } });
     expect(cancel.status).toBe(200);
-    expect(cancel.body).toMatchObject({ id: itemId, bookingId: booking.id, status: 'cancelled', cancelledAt: new Date(START).toISOString(), cancellationReason: 'weather' });
+    expect(cancel.body).toMatchObject({ bookingItemId: itemId, bookingId: booking.bookingId, status: 'cancelled', cancelledAt: new Date(START).toISOString(), cancellationReason: 'weather' });
     expect(await available('9-20261120-1300')).toBe(4);
 
     // Cancelling again answers the same and frees nothing more.
@@ -150,32 +220,34 @@ describe('the sandbox booking flow', () => {
     expect(again.body).toEqual(cancel.body);
     expect(await available('9-20261120-1300')).toBe(4);
 
-    const after = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body;
+    const after = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.bookingId}`)).body;
     expect(after.status).toBe('confirmed');
-    expect(after.totalPrice).toEqual({ amount: '49.50', currency: 'CHF' });
-    expect(after.tickets.map((t: { bookingItemId: string }) => t.bookingItemId)).toEqual([booking.items[1].id]);
+    expect(after.totalGross).toEqual(CHF('49.50'));
+    expect(after.tickets.map((t: { bookingItemId: string }) => t.bookingItemId)).toEqual([booking.items[1].bookingItemId]);
 
     // With every item cancelled the booking is cancelled and has no tickets.
-    await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.items[1].id}/cancel`);
-    const cancelled = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body;
-    expect(cancelled).toMatchObject({ status: 'cancelled', tickets: [], totalPrice: { amount: '0.00', currency: 'CHF' } });
+    await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.items[1].bookingItemId}/cancel`);
+    const cancelled = (await request(sandbox().url, 'GET', `/v1/bookings/${booking.bookingId}`)).body;
+    expect(cancelled).toMatchObject({ status: 'cancelled', tickets: [], totalGross: CHF('0.00') });
   });
 
-  it('settles by card, declines the test card, and refuses a second payment', async () => {
-    const reservation = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '4711-20261121-0900', quantity: 3 } });
-    const booking = (await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.body.cartId}/check_out`, { body: CHECK_OUT })).body;
+  it('settles by any payment method, declines the sandbox test method, and refuses a second payment', async () => {
+    const reservation = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('4711-20261121-0900', 3) });
+    const booking = (await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.body.cart.cartId}/check_out`, { body: { user: CHECK_OUT.user } })).body;
+    expect(booking.partnerReference).toBeNull();
+    const pay = (body: unknown) => request(sandbox().url, 'POST', `/v1/bookings/${booking.bookingId}/payment_attempts`, { body });
 
-    const declined = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'card', cardToken: 'tok_declined' } });
+    const declined = await pay({ paymentMethod: 'sandbox_declined', failureReturnUrl: 'https://shop.example/failed' });
     expect(declined.status).toBe(422);
-    expect(declined.body.error).toMatchObject({ code: 'PAYMENT_DECLINED', details: { bookingId: booking.id, reason: 'card_declined' } });
-    expect((await request(sandbox().url, 'GET', `/v1/bookings/${booking.id}`)).body).toMatchObject({ status: 'pending_payment', payment: null });
+    expect(declined.body.error).toMatchObject({ code: 'PAYMENT_DECLINED', details: { bookingId: booking.bookingId, reason: 'declined', failureReturnUrl: 'https://shop.example/failed' } });
+    expect((await request(sandbox().url, 'GET', `/v1/bookings/${booking.bookingId}`)).body).toMatchObject({ status: 'pending_payment', paymentStatus: 'unpaid', paymentAttempts: [] });
 
-    const paid = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'card', cardToken: 'tok_visa' } });
+    const paid = await pay({ paymentMethod: 'twint' });
     expect(paid.status).toBe(201);
-    expect(paid.body).toMatchObject({ method: 'card', status: 'succeeded', invoice: null, amount: { amount: '148.50', currency: 'CHF' } });
+    expect(paid.body).toMatchObject({ paymentMethod: 'twint', status: 'used', invoice: null, redirectUrl: null, language: 'de_CH', amount: CHF('148.50') });
 
-    const twice = await request(sandbox().url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
+    const twice = await pay({ paymentMethod: 'invoice' });
     expect(twice.status).toBe(409);
-    expect(twice.body.error).toMatchObject({ code: 'BOOKING_ALREADY_PAID', details: { bookingId: booking.id, paymentId: paid.body.id } });
+    expect(twice.body.error).toMatchObject({ code: 'BOOKING_ALREADY_PAID', details: { bookingId: booking.bookingId, paymentAttemptId: paid.body.paymentAttemptId } });
   });
 });

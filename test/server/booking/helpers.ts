@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Locale } from '../../../server/locales.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
+import { ticketCategoryIdOf } from '../../../server/booking/partnerViews.ts';
 import { type BookingHandler, type BookingHandlerOptions, createBookingHandler } from '../../../server/booking/routes.ts';
 import type { ActivityRecord } from '../../../sync/snapshot.ts';
 
@@ -89,6 +90,7 @@ export async function startBooking(options: HarnessOptions, now = START): Promis
     rateLimitPerMinute: 1000,
     trustedProxies: 0,
     upstreamTimeoutMs: 2000,
+    authHeader: 'Authorization',
     clock: () => harness.now,
     logger: { info: log, warn: log, error: log },
     ...options,
@@ -232,12 +234,24 @@ export function validate(value: unknown, schema: unknown, at = '$'): string[] {
   return problems;
 }
 
-/** The first date of the window on which activity `id` has slots, and its slot ids, from the API. */
-export async function firstOpenDay(base: string, id: number): Promise<{ date: string; slotIds: string[] }> {
-  const { body } = await request(base, 'GET', `/v1/activities/${id}/availabilities`);
-  const date = body.data[0].date as string;
-  return { date, slotIds: body.data.filter((slot: { date: string }) => slot.date === date).map((slot: { slotId: string }) => slot.slotId) };
+/**
+ * The body of `POST /v1/reservations` for `numGuests` guests of an availability (a sandbox slot
+ * id such as `9-20261121-0900`) in the activity's one ticket category; `extra` adds or overrides
+ * fields (`cartId`, `locale`, ...).
+ */
+export function hold(availabilityId: string, numGuests: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const activityId = Number(availabilityId.split('-')[0]);
+  return { activityId, availabilityId, selection: [{ ticketCategoryId: ticketCategoryIdOf(activityId), numGuests }], ...extra };
+}
+
+/** Places left of an availability (a sandbox slot id), read from the availabilities of its day. */
+export async function placesLeft(base: string, availabilityId: string): Promise<number> {
+  const [id, day] = availabilityId.split('-') as [string, string];
+  const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
+  const { body } = await request(base, 'GET', `/v1/activities/${id}/availabilities?startsAfter=${date}&untilEndOfDay=${date}`);
+  const found = body.flatMap((offer: { availabilities: unknown[] }) => offer.availabilities).find((a: { availabilityId: string }) => a.availabilityId === availabilityId);
+  return found.numAvailable;
 }
 
 /** A valid check-out body. */
-export const CHECK_OUT = { partnerReference: 'ORDER-2026-0042', customer: { firstName: 'Anna', lastName: 'Muster', email: 'anna@example.ch' } };
+export const CHECK_OUT = { partnerReference: 'ORDER-2026-0042', user: { givenName: 'Anna', familyName: 'Muster', email: 'anna@example.ch' } };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHECK_OUT, type Harness, request, START, startBooking, tempStateDir } from './helpers.ts';
+import { CHECK_OUT, type Harness, hold, placesLeft, request, START, startBooking, tempStateDir } from './helpers.ts';
 
 const HOLD_MS = 15 * 60_000;
 /** Activity 9 has 4 places per slot. */
@@ -18,13 +18,10 @@ afterEach(async () => {
   await state.remove();
 });
 
-async function available(): Promise<number> {
-  const { body } = await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-21&to=2026-11-21');
-  return body.data.find((slot: { slotId: string }) => slot.slotId === SLOT).available;
-}
+const available = () => placesLeft(h.url, SLOT);
 
 function reserve(quantity: number, cartId?: string) {
-  return request(h.url, 'POST', '/v1/reservations', { body: { slotId: SLOT, quantity, ...(cartId ? { cartId } : {}) } });
+  return request(h.url, 'POST', '/v1/reservations', { body: hold(SLOT, quantity, cartId ? { cartId } : {}) });
 }
 
 describe('reservation holds', () => {
@@ -40,7 +37,7 @@ describe('reservation holds', () => {
   it('can be checked out up to the last millisecond of the hold', async () => {
     const { body } = await reserve(2);
     h.now = START + HOLD_MS - 1;
-    const checkOut = await request(h.url, 'PATCH', `/v1/carts/${body.cartId}/check_out`, { body: CHECK_OUT });
+    const checkOut = await request(h.url, 'PATCH', `/v1/carts/${body.cart.cartId}/check_out`, { body: CHECK_OUT });
     expect(checkOut.status).toBe(200);
     // Checked out, the places are booked: the hold's expiry no longer frees them.
     h.now = START + 2 * HOLD_MS;
@@ -50,15 +47,15 @@ describe('reservation holds', () => {
   it('answer 410 when a hold of the cart has expired, and the places go to someone else', async () => {
     const first = await reserve(1);
     h.now = START + 5 * 60_000;
-    const second = await reserve(3, first.body.cartId);
+    const second = await reserve(3, first.body.cart.cartId);
     h.now = START + HOLD_MS;
     // The first hold expired, the second is still held: the cart cannot be checked out.
-    const checkOut = await request(h.url, 'PATCH', `/v1/carts/${first.body.cartId}/check_out`, { body: CHECK_OUT });
+    const checkOut = await request(h.url, 'PATCH', `/v1/carts/${first.body.cart.cartId}/check_out`, { body: CHECK_OUT });
     expect(checkOut.status).toBe(410);
     expect(checkOut.body.error).toEqual({
       code: 'HOLD_EXPIRED',
-      message: `A hold of cart ${first.body.cartId} expired at ${new Date(START + HOLD_MS).toISOString()} (holds last 15 minutes); reserve again in a new cart`,
-      details: { cartId: first.body.cartId, reservationIds: [first.body.id], expiredAt: new Date(START + HOLD_MS).toISOString() },
+      message: `A hold of cart ${first.body.cart.cartId} expired at ${new Date(START + HOLD_MS).toISOString()} (holds last 15 minutes); reserve again in a new cart`,
+      details: { cartId: first.body.cart.cartId, reservationIds: [first.body.reservationId], expiredAt: new Date(START + HOLD_MS).toISOString() },
     });
     expect(second.status).toBe(201);
     expect(await available()).toBe(1);
@@ -74,7 +71,7 @@ describe('the race for the last place', () => {
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
     for (const answer of answers.filter((a) => a.status === 409)) {
-      expect(answer.body.error).toMatchObject({ code: 'SOLD_OUT', details: { slotId: SLOT, requested: 1, available: 0 } });
+      expect(answer.body.error).toMatchObject({ code: 'SOLD_OUT', details: { availabilityId: SLOT, requested: 1, available: 0 } });
     }
     expect(await available()).toBe(0);
   });
@@ -84,8 +81,8 @@ describe('the race for the last place', () => {
     const a = await reserve(2);
     const b = await reserve(2);
     const [checkA, checkB, late] = await Promise.all([
-      request(h.url, 'PATCH', `/v1/carts/${a.body.cartId}/check_out`, { body: CHECK_OUT }),
-      request(h.url, 'PATCH', `/v1/carts/${b.body.cartId}/check_out`, { body: CHECK_OUT }),
+      request(h.url, 'PATCH', `/v1/carts/${a.body.cart.cartId}/check_out`, { body: CHECK_OUT }),
+      request(h.url, 'PATCH', `/v1/carts/${b.body.cart.cartId}/check_out`, { body: CHECK_OUT }),
       reserve(1),
     ]);
     expect([checkA.status, checkB.status, late.status]).toEqual([200, 200, 409]);

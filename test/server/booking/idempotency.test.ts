@@ -1,18 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyStore, IDEMPOTENCY_TTL_MS } from '../../../server/booking/idempotency.ts';
 import { jsonReply } from '../../../server/booking/operations.ts';
-import { CHECK_OUT, request, sandboxForFile, START } from './helpers.ts';
+import { CHECK_OUT, hold, placesLeft, request, sandboxForFile, START } from './helpers.ts';
 
 const sandbox = sandboxForFile();
 
-async function available(slotId: string, date: string, id = 9): Promise<number> {
-  const { body } = await request(sandbox().url, 'GET', `/v1/activities/${id}/availabilities?from=${date}&to=${date}`);
-  return body.data.find((slot: { slotId: string }) => slot.slotId === slotId).available;
-}
+const available = (slotId: string) => placesLeft(sandbox().url, slotId);
 
 describe('Idempotency-Key over HTTP', () => {
   it('answers a retried reservation with the stored response and holds the places once', async () => {
-    const options = { body: { slotId: '9-20261123-0900', quantity: 2 }, headers: { 'idempotency-key': 'reserve-1' } };
+    const options = { body: hold('9-20261123-0900', 2), headers: { 'idempotency-key': 'reserve-1' } };
     const first = await request(sandbox().url, 'POST', '/v1/reservations', options);
     const retry = await request(sandbox().url, 'POST', '/v1/reservations', options);
     expect(first.status).toBe(201);
@@ -20,62 +17,62 @@ describe('Idempotency-Key over HTTP', () => {
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(await available('9-20261123-0900', '2026-11-23')).toBe(2);
+    expect(await available('9-20261123-0900')).toBe(2);
   });
 
   it('answers a retried check-out, payment and cancellation as the first time', async () => {
-    const reserved = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '9-20261123-1300', quantity: 1 } });
+    const reserved = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('9-20261123-1300', 1) });
     const checkOut = { body: CHECK_OUT, headers: { 'idempotency-key': 'check-out-1' } };
-    const booking = await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cartId}/check_out`, checkOut);
-    expect(await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cartId}/check_out`, checkOut)).toMatchObject({ status: 200, body: booking.body });
+    const booking = await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cart.cartId}/check_out`, checkOut);
+    expect(await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cart.cartId}/check_out`, checkOut)).toMatchObject({ status: 200, body: booking.body });
     // Without the key, a second check-out is refused.
-    expect((await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cartId}/check_out`, { body: CHECK_OUT })).status).toBe(409);
+    expect((await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cart.cartId}/check_out`, { body: CHECK_OUT })).status).toBe(409);
 
-    const pay = { body: { method: 'invoice' }, headers: { 'idempotency-key': 'pay-1' } };
-    const payment = await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.id}/payment_attempts`, pay);
-    expect(await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.id}/payment_attempts`, pay)).toMatchObject({ status: 201, body: payment.body });
+    const pay = { body: { paymentMethod: 'invoice' }, headers: { 'idempotency-key': 'pay-1' } };
+    const payment = await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.bookingId}/payment_attempts`, pay);
+    expect(await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.bookingId}/payment_attempts`, pay)).toMatchObject({ status: 201, body: payment.body });
 
     const cancel = { headers: { 'idempotency-key': 'cancel-1' } };
-    const cancelled = await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.body.items[0].id}/cancel`, cancel);
-    const again = await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.body.items[0].id}/cancel`, cancel);
+    const cancelled = await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.body.items[0].bookingItemId}/cancel`, cancel);
+    const again = await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.body.items[0].bookingItemId}/cancel`, cancel);
     expect(again).toMatchObject({ status: 200, body: cancelled.body });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('refuses a different request under a used key with 422, changing nothing', async () => {
     const headers = { 'idempotency-key': 'reserve-2' };
-    await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '9-20261125-0900', quantity: 1 }, headers });
-    const other = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '9-20261125-0900', quantity: 3 }, headers });
+    await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('9-20261125-0900', 1), headers });
+    const other = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('9-20261125-0900', 3), headers });
     expect(other.status).toBe(422);
     expect(other.body.error).toEqual({
       code: 'IDEMPOTENCY_KEY_REUSED',
       message: 'Idempotency-Key "reserve-2" was already used for a different request; use a new key for a new request',
       details: { idempotencyKey: 'reserve-2' },
     });
-    expect(await available('9-20261125-0900', '2026-11-25')).toBe(3);
+    expect(await available('9-20261125-0900')).toBe(3);
   });
 
   it('does not store an error: a retry under the same key runs again', async () => {
-    const reserved = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '9-20261126-0900', quantity: 1 } });
-    const booking = await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cartId}/check_out`, { body: CHECK_OUT });
-    const pay = { body: { method: 'card', cardToken: 'tok_declined' }, headers: { 'idempotency-key': 'pay-declined' } };
-    expect((await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.id}/payment_attempts`, pay)).status).toBe(422);
-    const retry = await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.id}/payment_attempts`, pay);
+    const reserved = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('9-20261126-0900', 1) });
+    const booking = await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cart.cartId}/check_out`, { body: CHECK_OUT });
+    const pay = { body: { paymentMethod: 'sandbox_declined' }, headers: { 'idempotency-key': 'pay-declined' } };
+    expect((await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.bookingId}/payment_attempts`, pay)).status).toBe(422);
+    const retry = await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.bookingId}/payment_attempts`, pay);
     expect(retry.status).toBe(422);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('answers 409 to a retry sent while the first request is still running', async () => {
-    const options = { body: { slotId: '9-20261127-0900', quantity: 1 }, headers: { 'idempotency-key': 'parallel' } };
+    const options = { body: hold('9-20261127-0900', 1), headers: { 'idempotency-key': 'parallel' } };
     const answers = await Promise.all([request(sandbox().url, 'POST', '/v1/reservations', options), request(sandbox().url, 'POST', '/v1/reservations', options)]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
     expect(answers.find((answer) => answer.status === 409)!.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
-    expect(await available('9-20261127-0900', '2026-11-27')).toBe(3);
+    expect(await available('9-20261127-0900')).toBe(3);
   });
 
   it('refuses a key that is not one value of visible ASCII', async () => {
     for (const key of ['two words', 'x'.repeat(256)]) {
-      const answer = await request(sandbox().url, 'POST', '/v1/reservations', { body: { slotId: '9-20261127-1300', quantity: 1 }, headers: { 'idempotency-key': key } });
+      const answer = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('9-20261127-1300', 1), headers: { 'idempotency-key': key } });
       expect(answer.status).toBe(400);
       expect(answer.body.error.details).toEqual({ field: 'Idempotency-Key' });
     }

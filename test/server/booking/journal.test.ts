@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openJournal } from '../../../server/booking/journal.ts';
 import { JOURNAL_FILE } from '../../../server/booking/sandbox.ts';
-import { CHECK_OUT, type Harness, request, START, startBooking, tempStateDir } from './helpers.ts';
+import { CHECK_OUT, type Harness, hold, request, START, startBooking, tempStateDir } from './helpers.ts';
 
 let state: Awaited<ReturnType<typeof tempStateDir>>;
 
@@ -63,40 +63,40 @@ describe('restarting the sandbox', () => {
   });
 
   it('loses no booking, payment, cancellation or held place', async () => {
-    const reserved = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-0900', quantity: 2 } });
-    await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-1300', quantity: 1, cartId: reserved.body.cartId } });
-    const booking = (await request(h.url, 'PATCH', `/v1/carts/${reserved.body.cartId}/check_out`, { body: CHECK_OUT })).body;
-    await request(h.url, 'POST', `/v1/bookings/${booking.id}/payment_attempts`, { body: { method: 'invoice' } });
-    await request(h.url, 'PATCH', `/v1/booking_items/${booking.items[1].id}/cancel`, { body: { reason: 'ill' } });
-    const held = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-0900', quantity: 1 } });
+    const reserved = await request(h.url, 'POST', '/v1/reservations', { body: hold('9-20261122-0900', 2) });
+    await request(h.url, 'POST', '/v1/reservations', { body: hold('9-20261122-1300', 1, { cartId: reserved.body.cart.cartId }) });
+    const booking = (await request(h.url, 'PATCH', `/v1/carts/${reserved.body.cart.cartId}/check_out`, { body: CHECK_OUT })).body;
+    await request(h.url, 'POST', `/v1/bookings/${booking.bookingId}/payment_attempts`, { body: { paymentMethod: 'invoice' } });
+    await request(h.url, 'PATCH', `/v1/booking_items/${booking.items[1].bookingItemId}/cancel`, { body: { reason: 'ill' } });
+    const held = await request(h.url, 'POST', '/v1/reservations', { body: hold('9-20261122-0900', 1) });
     const before = {
-      booking: (await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body,
-      slots: (await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body,
+      booking: (await request(h.url, 'GET', `/v1/bookings/${booking.bookingId}`)).body,
+      slots: (await request(h.url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-11-22&untilEndOfDay=2026-11-22')).body,
     };
-    expect(before.slots.data.map((slot: { available: number }) => slot.available)).toEqual([1, 4]);
+    expect(before.slots[0].availabilities.map((a: { numAvailable: number }) => a.numAvailable)).toEqual([1, 4]);
 
     await restart(START);
-    expect((await request(h.url, 'GET', `/v1/bookings/${booking.id}`)).body).toEqual(before.booking);
-    expect((await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body).toEqual(before.slots);
+    expect((await request(h.url, 'GET', `/v1/bookings/${booking.bookingId}`)).body).toEqual(before.booking);
+    expect((await request(h.url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-11-22&untilEndOfDay=2026-11-22')).body).toEqual(before.slots);
     // The hold made before the restart can still be checked out.
-    expect((await request(h.url, 'PATCH', `/v1/carts/${held.body.cartId}/check_out`, { body: CHECK_OUT })).status).toBe(200);
+    expect((await request(h.url, 'PATCH', `/v1/carts/${held.body.cart.cartId}/check_out`, { body: CHECK_OUT })).status).toBe(200);
     expect(h.logs).toContain(`booking sandbox: 6 journal entries replayed from ${path.join(state.dir, JOURNAL_FILE)} (1 bookings, 0 expired holds released)`);
   });
 
   it('releases on start the holds that expired while it was down', async () => {
-    const held = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '4711-20261122-0900', quantity: 8 } });
+    const held = await request(h.url, 'POST', '/v1/reservations', { body: hold('4711-20261122-0900', 8) });
     expect(held.status).toBe(201);
 
     await restart(START + 15 * 60_000);
     expect(h.logs[0]).toMatch(/ \(0 bookings, 1 expired holds released\)$/);
-    const { body } = await request(h.url, 'GET', '/v1/activities/4711/availabilities?from=2026-11-22&to=2026-11-22');
-    expect(body.data[0].available).toBe(8);
-    expect((await request(h.url, 'PATCH', `/v1/carts/${held.body.cartId}/check_out`, { body: CHECK_OUT })).status).toBe(410);
+    const { body } = await request(h.url, 'GET', '/v1/activities/4711/availabilities?startsAfter=2026-11-22&untilEndOfDay=2026-11-22');
+    expect(body[0].availabilities[0].numAvailable).toBe(8);
+    expect((await request(h.url, 'PATCH', `/v1/carts/${held.body.cart.cartId}/check_out`, { body: CHECK_OUT })).status).toBe(410);
   });
 
   it('answers a retry after the restart with the response stored under its Idempotency-Key', async () => {
     const headers = { 'idempotency-key': 'retry-after-restart' };
-    const body = { slotId: '9-20261122-1300', quantity: 1 };
+    const body = hold('9-20261122-1300', 1);
     const first = await request(h.url, 'POST', '/v1/reservations', { body, headers });
 
     await restart(START + 60_000);
@@ -104,18 +104,18 @@ describe('restarting the sandbox', () => {
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    const slots = (await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body;
-    expect(slots.data[1].available).toBe(3);
+    const slots = (await request(h.url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-11-22&untilEndOfDay=2026-11-22')).body;
+    expect(slots[0].availabilities[1].numAvailable).toBe(3);
   });
 
   it('starts from a journal whose last write was cut short, and says so', async () => {
-    await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-1300', quantity: 1 } });
+    await request(h.url, 'POST', '/v1/reservations', { body: hold('9-20261122-1300', 1) });
     await h.stop();
     await appendFile(path.join(state.dir, JOURNAL_FILE), '{"v":1,"type":"reserv');
     h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
     expect(h.logs[0]).toMatch(/cut a torn last line \(21 bytes\) off .*; its request was never answered$/);
-    const slots = (await request(h.url, 'GET', '/v1/activities/9/availabilities?from=2026-11-22&to=2026-11-22')).body;
-    expect(slots.data[1].available).toBe(3);
+    const slots = (await request(h.url, 'GET', '/v1/activities/9/availabilities?startsAfter=2026-11-22&untilEndOfDay=2026-11-22')).body;
+    expect(slots[0].availabilities[1].numAvailable).toBe(3);
   });
 
   it('answers 500 to everything after a failed journal write, until restarted', async () => {
@@ -124,7 +124,7 @@ describe('restarting the sandbox', () => {
     const sync = vi.spyOn(Object.getPrototypeOf(probe), 'sync').mockRejectedValue(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
     await probe.close();
     try {
-      const failed = await request(h.url, 'POST', '/v1/reservations', { body: { slotId: '9-20261122-1300', quantity: 1 } });
+      const failed = await request(h.url, 'POST', '/v1/reservations', { body: hold('9-20261122-1300', 1) });
       expect(failed.status).toBe(500);
       expect((await request(h.url, 'GET', '/v1/activities')).status).toBe(500);
       expect(h.logs.join('\n')).toContain('journal write to');

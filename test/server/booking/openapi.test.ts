@@ -49,6 +49,18 @@ describe('the OpenAPI document', () => {
     expect([...sent].filter((status) => !listed.has(status))).toEqual([]);
   });
 
+  it("describes the request bodies the partner's website sends, and takes PATCH bodies as merge-patch JSON", () => {
+    // As Swiss Activities' website builds them (services/bookingServices.js and its booking pages).
+    const bodies: [string, unknown][] = [
+      ['ReservationRequest', { activityId: 9, availabilityId: '9-20261121-0900', selection: [{ ticketCategoryId: 901, numGuests: 2 }], locale: 'de_CH', doCreateCart: true }],
+      ['CheckOutRequest', { user: { givenName: 'Anna', familyName: 'Muster', email: 'anna@example.ch', phone: '+41791234567', countryCode: 'CH' } }],
+      ['PaymentAttemptRequest', { successReturnUrl: 'https://shop.example/ok', failureReturnUrl: 'https://shop.example/ko', language: 'de_CH', paymentMethod: 'twint' }],
+    ];
+    for (const [name, body] of bodies) expect(validate(body, { $ref: `#/components/schemas/${name}` }), name).toEqual([]);
+    const checkOut = document.paths['/v1/carts/{id}/check_out']!.patch as unknown as { requestBody: { content: Record<string, unknown> } };
+    expect(Object.keys(checkOut.requestBody.content)).toEqual(['application/merge-patch+json', 'application/json']);
+  });
+
   it('resolves every $ref', () => {
     const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(20);
@@ -58,18 +70,19 @@ describe('the OpenAPI document', () => {
 
 describe('the schema check used on every response in these tests', () => {
   const item = {
-    id: 'itm_1',
+    bookingItemId: 'itm_1',
     bookingId: 'bkg_1',
     status: 'booked',
     activityId: 9,
-    title: null,
-    slotId: '9-20261121-0900',
-    date: '2026-11-21',
-    startTime: '09:00',
+    availabilityId: '9-20261121-0900',
     startsAt: '2026-11-21T09:00:00+01:00',
-    quantity: 1,
-    unitPrice: { amount: '1.00', currency: 'CHF' },
-    totalPrice: { amount: '1.00', currency: 'CHF' },
+    endsAt: null,
+    isAllDay: false,
+    numGuests: 1,
+    service: { activity: null },
+    relatedIds: { activity_id: 9, activity_id_capi: 'act-9', offer_id: 9 },
+    reservations: [{ reservationId: 'rsv_1' }],
+    totalPrice: { amount: '1.00', currency: 'CHF', formatted: 'CHF 1.00' },
     cancelledAt: null,
     cancellationReason: null,
   };
@@ -80,12 +93,12 @@ describe('the schema check used on every response in these tests', () => {
   });
 
   it('reports a missing, extra, mistyped, null or out-of-enum field', () => {
-    const { quantity: _, ...missing } = item;
-    expect(validate(missing, schema)).toEqual(['$.quantity: required']);
+    const { numGuests: _, ...missing } = item;
+    expect(validate(missing, schema)).toEqual(['$.numGuests: required']);
     expect(validate({ ...item, extra: 1 }, schema)).toEqual(['$.extra: not in the schema']);
     expect(validate({ ...item, activityId: '9' }, schema)).toEqual(['$.activityId: expected integer, got string']);
-    expect(validate({ ...item, slotId: null }, schema)).toEqual(['$.slotId: expected string, got null']);
+    expect(validate({ ...item, availabilityId: null }, schema)).toEqual(['$.availabilityId: expected string, got null']);
     expect(validate({ ...item, status: 'gone' }, schema)).toEqual(['$.status: "gone" not in enum']);
-    expect(validate({ ...item, unitPrice: { amount: 'free', currency: 'CHF' } }, schema)).toEqual(['$.unitPrice.amount: "free" does not match ^\\d+(\\.\\d+)?$']);
+    expect(validate({ ...item, totalPrice: { ...item.totalPrice, amount: 'free' } }, schema)).toEqual(['$.totalPrice.amount: "free" does not match ^\\d+(\\.\\d+)?$']);
   });
 });

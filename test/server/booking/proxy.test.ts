@@ -35,7 +35,7 @@ beforeAll(async () => {
     req.on('end', () => {
       received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       const path = req.url!.replace(/^\/partner/, '').split('?')[0];
-      if (path === '/v1/bookings/bkg_conflict') {
+      if (path === '/bookings/bkg_conflict') {
         res.writeHead(409, {
           'content-type': 'application/json',
           connection: 'keep-alive, x-partner-hop',
@@ -46,14 +46,14 @@ beforeAll(async () => {
           'x-partner-trace': 'trace-1',
         });
         res.end('{"message":"already taken at the partner"}');
-      } else if (path === '/v1/bookings/bkg_slow') {
+      } else if (path === '/bookings/bkg_slow') {
         // Never answers.
-      } else if (path === '/v1/bookings/bkg_stall') {
+      } else if (path === '/bookings/bkg_stall') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"partial":');
-      } else if (path === '/v1/bookings/bkg_reset') {
+      } else if (path === '/bookings/bkg_reset') {
         req.socket.destroy();
-      } else if (path === '/v1/bookings/bkg_unauthorized') {
+      } else if (path === '/bookings/bkg_unauthorized') {
         res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"message":"invalid key"}');
       } else {
         // Echo, credential included, as a careless upstream might.
@@ -63,7 +63,7 @@ beforeAll(async () => {
     });
   });
   upstreamUrl = `http://127.0.0.1:${await listen(upstream)}/partner`;
-  h = await startBooking({ mode: 'proxy', upstreamUrl, apiKey: API_KEY, upstreamTimeoutMs: 300 });
+  h = await startBooking({ mode: 'proxy', upstreamUrl, apiKey: API_KEY, authHeader: 'Authorization', upstreamTimeoutMs: 300 });
 });
 
 afterEach(() => {
@@ -95,7 +95,7 @@ describe('proxy mode', () => {
     expect(received).toHaveLength(1);
     const [call] = received;
     expect(call!.method).toBe('GET');
-    expect(call!.url).toBe('/partner/v1/bookings/bkg_1');
+    expect(call!.url).toBe('/partner/bookings/bkg_1');
     expect(call!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(call!.headers.cookie).toBeUndefined();
     expect(call!.headers['x-request-id']).toBe('req-1');
@@ -109,17 +109,27 @@ describe('proxy mode', () => {
     expect(answer.headers.get('x-echo-authorization')).toBe('Bearer [redacted]');
   });
 
-  it('forwards the body, the content type and the Idempotency-Key of a POST unchanged', async () => {
-    const body = '{"slotId":"4711-20261122-0900","quantity":2}';
-    const answer = await send('POST', '/v1/reservations', { body, headers: { 'idempotency-key': 'k-1' } });
+  it('forwards the body and the Idempotency-Key of a POST unchanged, as JSON', async () => {
+    const body = '{"activityId":4711,"availabilityId":"4711-20261122-0900","selection":[{"ticketCategoryId":471101,"numGuests":2}]}';
+    const answer = await send('POST', '/v1/reservations', { body, headers: { 'idempotency-key': 'k-1', 'content-type': 'application/json; charset=utf-8' } });
     expect(answer.status).toBe(201);
-    expect(received[0]).toMatchObject({ method: 'POST', url: '/partner/v1/reservations', body });
+    expect(received[0]).toMatchObject({ method: 'POST', url: '/partner/reservations', body });
     expect(received[0]!.headers['content-type']).toBe('application/json');
     expect(received[0]!.headers['idempotency-key']).toBe('k-1');
   });
 
+  it('sends a PATCH body as merge-patch JSON, as the partner takes it, whichever JSON type the client used', async () => {
+    const body = '{"user":{"givenName":"Anna","familyName":"Muster","email":"anna@example.ch"}}';
+    await send('PATCH', '/v1/carts/cart_1/check_out', { body, headers: { 'content-type': 'application/json' } });
+    await send('PATCH', '/v1/carts/cart_1/check_out', { body, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(received.map((call) => [call.method, call.url, call.headers['content-type'], call.body])).toEqual([
+      ['PATCH', '/partner/carts/cart_1/check_out', 'application/merge-patch+json', body],
+      ['PATCH', '/partner/carts/cart_1/check_out', 'application/merge-patch+json', body],
+    ]);
+  });
+
   it('answers a retry under the same Idempotency-Key itself, calling the upstream once', async () => {
-    const options = { body: { method: 'invoice' }, headers: { 'idempotency-key': 'pay-once' } };
+    const options = { body: { paymentMethod: 'invoice' }, headers: { 'idempotency-key': 'pay-once' } };
     const first = await send('POST', '/v1/bookings/bkg_2/payment_attempts', options);
     const retry = await send('POST', '/v1/bookings/bkg_2/payment_attempts', options);
     expect(retry.body).toEqual(first.body);
@@ -129,7 +139,7 @@ describe('proxy mode', () => {
 
   it('writes the locale in the underscore form upstream, and refuses an unknown one itself', async () => {
     await send('GET', '/v1/activities?locale=fr-CH');
-    expect(received[0]!.url).toBe('/partner/v1/activities?locale=fr_CH');
+    expect(received[0]!.url).toBe('/partner/activities/summaries?locale=fr_CH');
     expect((await send('GET', '/v1/activities?locale=xx', {}, true)).status).toBe(400);
     expect(received).toHaveLength(1);
   });
@@ -147,7 +157,7 @@ describe('proxy mode', () => {
   it('passes a refused credential through and tells the operator to check the key', async () => {
     const answer = await send('GET', '/v1/bookings/bkg_unauthorized');
     expect(answer.status).toBe(401);
-    expect(h.logs.at(-1)).toBe('booking upstream GET /v1/bookings/bkg_unauthorized answered 401: the partner refused the credential; check BOOKING_API_KEY');
+    expect(h.logs.at(-1)).toBe('booking upstream GET /v1/bookings/bkg_unauthorized answered 401: the partner refused the credential; check BOOKING_API_KEY and SWISSACTIVITIES_AUTH_HEADER');
   });
 
   it('sends nothing upstream for a path that is not one of the seven, a wrong method, or a preflight', async () => {
@@ -191,7 +201,7 @@ describe('proxy mode against a broken upstream', () => {
     const closed = net.createServer();
     const port = await listen(closed);
     closed.close();
-    const proxy = await startBooking({ mode: 'proxy', upstreamUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY });
+    const proxy = await startBooking({ mode: 'proxy', upstreamUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY, authHeader: 'Authorization' });
     try {
       const answer = await request(proxy.url, 'GET', '/v1/activities');
       expect(answer.status).toBe(502);
@@ -206,14 +216,125 @@ describe('proxy mode against a broken upstream', () => {
   it('answers 502 when the upstream does not speak HTTP', async () => {
     const garbage = net.createServer((socket) => socket.on('data', () => socket.end('garbage\r\n\r\n')));
     const port = await listen(garbage);
-    const proxy = await startBooking({ mode: 'proxy', upstreamUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY });
+    const proxy = await startBooking({ mode: 'proxy', upstreamUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY, authHeader: 'Authorization' });
     try {
-      const answer = await request(proxy.url, 'POST', '/v1/reservations', { body: { slotId: '1-20261122-0900', quantity: 1 } });
+      const answer = await request(proxy.url, 'POST', '/v1/reservations', { body: { activityId: 1, availabilityId: '1-20261122-0900', selection: [{ ticketCategoryId: 101, numGuests: 1 }] } });
       expect(answer.status).toBe(502);
       expect(answer.body.error.code).toBe('UPSTREAM_UNAVAILABLE');
     } finally {
       await proxy.stop();
       garbage.close();
+    }
+  });
+});
+
+/**
+ * A loopback stand-in for Swiss Activities' booking API: it answers only the partner's paths
+ * (no /v1), with the credential in the configured header and each body in the shape the partner
+ * takes, and says what was wrong otherwise (as a 400 the proxy passes through).
+ */
+function startPartner(authHeader: string, credential: string): Promise<{ url: string; calls: string[]; close: () => void }> {
+  const calls: string[] = [];
+  const keys = (value: unknown) => (typeof value === 'object' && value !== null ? Object.keys(value).sort().join(',') : typeof value);
+  const contract: { method: string; path: RegExp; contentType?: string; body?: (body: Record<string, any>) => boolean; answer: unknown }[] = [
+    { method: 'GET', path: /^\/activities\/summaries\?locale=en_CH$/, answer: [{ activityId: 41014, startingPrice: { amount: '237.00', currency: 'CHF', formatted: 'CHF 237.00' } }] },
+    {
+      method: 'GET',
+      path: /^\/activities\/41014\/availabilities\?startsAfter=2026-11-23&untilEndOfDay=2026-11-23&limit=50&locale=en_CH$/,
+      answer: [{ offerId: 7, availabilities: [{ availabilityId: 5501, ticketCategoryIds: [3] }], ticketCategories: [{ ticketCategoryId: 3 }] }],
+    },
+    {
+      method: 'POST',
+      path: /^\/reservations$/,
+      contentType: 'application/json',
+      body: (b) => keys(b) === 'activityId,availabilityId,doCreateCart,locale,selection' && keys(b.selection[0]) === 'numGuests,ticketCategoryId',
+      answer: { reservationId: 'r-1', cart: { cartId: 'c-1' } },
+    },
+    {
+      method: 'PATCH',
+      path: /^\/carts\/c-1\/check_out$/,
+      contentType: 'application/merge-patch+json',
+      body: (b) => keys(b) === 'user' && keys(b.user) === 'countryCode,email,familyName,givenName,phone',
+      answer: { bookingId: 'b-1' },
+    },
+    {
+      method: 'POST',
+      path: /^\/bookings\/b-1\/payment_attempts$/,
+      contentType: 'application/json',
+      body: (b) => keys(b) === 'failureReturnUrl,language,paymentMethod,successReturnUrl',
+      answer: { paymentAttemptId: 'p-1', redirectUrl: 'https://pay.partner.example/p-1' },
+    },
+    { method: 'GET', path: /^\/bookings\/b-1$/, answer: { bookingId: 'b-1', paymentStatus: 'paid' } },
+    { method: 'PATCH', path: /^\/booking_items\/i-1\/cancel$/, answer: { bookingItemId: 'i-1' } },
+  ];
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      const path = req.url!.replace(/^\/partner/, '');
+      calls.push(`${req.method} ${path}`);
+      const refuse = (why: string) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ why }));
+      if (req.headers[authHeader.toLowerCase()] !== credential) return refuse(`no credential in ${authHeader}`);
+      if (authHeader.toLowerCase() !== 'authorization' && req.headers.authorization !== undefined) return refuse('an Authorization header besides the credential');
+      const call = contract.find((candidate) => candidate.method === req.method && candidate.path.test(path));
+      if (call === undefined) return refuse(`not a partner call: ${req.method} ${path}`);
+      if (call.contentType !== undefined && req.headers['content-type'] !== call.contentType) return refuse(`content type ${req.headers['content-type']}`);
+      if (call.body !== undefined && !call.body(JSON.parse(raw))) return refuse(`body ${raw}`);
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(call.answer));
+    });
+  });
+  return listen(server).then((port) => ({ url: `http://127.0.0.1:${port}/partner`, calls, close: () => server.close() }));
+}
+
+describe('proxy mode against the partner contract', () => {
+  it("walks a whole booking through the partner's paths with its bodies, passing its answers on", async () => {
+    const partner = await startPartner('Authorization', `Bearer ${API_KEY}`);
+    const proxy = await startBooking({ mode: 'proxy', upstreamUrl: partner.url, apiKey: API_KEY });
+    const via = (method: string, target: string, body?: unknown, contentType = 'application/json') =>
+      request(proxy.url, method, target, { body, headers: body === undefined ? {} : { 'content-type': contentType }, unchecked: true });
+    try {
+      const steps = [
+        await via('GET', '/v1/activities?locale=en-CH'),
+        await via('GET', '/v1/activities/41014/availabilities?startsAfter=2026-11-23&untilEndOfDay=2026-11-23&limit=50&locale=en_CH'),
+        await via('POST', '/v1/reservations', { activityId: 41014, availabilityId: 5501, selection: [{ ticketCategoryId: 3, numGuests: 2 }], locale: 'en_CH', doCreateCart: true }),
+        await via('PATCH', '/v1/carts/c-1/check_out', { user: { givenName: 'Anna', familyName: 'Muster', email: 'anna@example.ch', phone: '+41791234567', countryCode: 'CH' } }),
+        await via('POST', '/v1/bookings/b-1/payment_attempts', { paymentMethod: 'card', successReturnUrl: 'https://shop.example/ok', failureReturnUrl: 'https://shop.example/ko', language: 'en_CH' }),
+        await via('GET', '/v1/bookings/b-1'),
+        await via('PATCH', '/v1/booking_items/i-1/cancel', undefined),
+      ];
+      expect(steps.map((step) => [step.status, step.body])).toEqual([
+        [200, [{ activityId: 41014, startingPrice: { amount: '237.00', currency: 'CHF', formatted: 'CHF 237.00' } }]],
+        [200, [{ offerId: 7, availabilities: [{ availabilityId: 5501, ticketCategoryIds: [3] }], ticketCategories: [{ ticketCategoryId: 3 }] }]],
+        [201, { reservationId: 'r-1', cart: { cartId: 'c-1' } }],
+        [200, { bookingId: 'b-1' }],
+        [201, { paymentAttemptId: 'p-1', redirectUrl: 'https://pay.partner.example/p-1' }],
+        [200, { bookingId: 'b-1', paymentStatus: 'paid' }],
+        [200, { bookingItemId: 'i-1' }],
+      ]);
+      expect(partner.calls).toEqual([
+        'GET /activities/summaries?locale=en_CH',
+        'GET /activities/41014/availabilities?startsAfter=2026-11-23&untilEndOfDay=2026-11-23&limit=50&locale=en_CH',
+        'POST /reservations',
+        'PATCH /carts/c-1/check_out',
+        'POST /bookings/b-1/payment_attempts',
+        'GET /bookings/b-1',
+        'PATCH /booking_items/i-1/cancel',
+      ]);
+    } finally {
+      await proxy.stop();
+      partner.close();
+    }
+  });
+
+  it('sends the bare key in another header when SWISSACTIVITIES_AUTH_HEADER names one, and no Authorization', async () => {
+    const partner = await startPartner('X-Api-Key', API_KEY);
+    const proxy = await startBooking({ mode: 'proxy', upstreamUrl: partner.url, apiKey: API_KEY, authHeader: 'X-Api-Key' });
+    try {
+      const answer = await request(proxy.url, 'GET', '/v1/bookings/b-1', { headers: { authorization: 'Bearer client-token' }, unchecked: true });
+      expect([answer.status, answer.body]).toEqual([200, { bookingId: 'b-1', paymentStatus: 'paid' }]);
+    } finally {
+      await proxy.stop();
+      partner.close();
     }
   });
 });
