@@ -676,8 +676,7 @@ async function fetchBooking(ctx: FetchContext, config: SwissActivitiesConfig): P
       headers: bookingAuthHeaders(config),
       onRetry: (event) => ctx.onRetry('booking', event),
     });
-    const problem = BOOKING_SHAPES[name].check(body);
-    if (problem) throw new Error(`booking API ${BOOKING_PATHS[name]}: expected ${BOOKING_SHAPES[name].expected}, got ${JSON.stringify(body).slice(0, 120)}`);
+    if (BOOKING_SHAPES[name].isWrong(body)) throw new Error(`booking API ${BOOKING_PATHS[name]}: expected ${BOOKING_SHAPES[name].expected}, got ${JSON.stringify(body).slice(0, 120)}`);
     pages++;
     items += BOOKING_SHAPES[name].records(body).length;
     ctx.onPage('booking', { pages, totalPages: 3, items });
@@ -690,12 +689,12 @@ async function fetchBooking(ctx: FetchContext, config: SwissActivitiesConfig): P
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Per booking path: what its answer must look like, and its records (what a probe counts). */
-const BOOKING_SHAPES: Record<keyof typeof BOOKING_PATHS, { expected: string; check: (body: unknown) => boolean; records: (body: unknown) => unknown[] }> = {
-  summaries: { expected: 'a list of summaries', check: (body) => !Array.isArray(body), records: (body) => body as unknown[] },
-  dates: { expected: '{ "YYYY-MM-DD": [bookingIds] }', check: (body) => !isObject(body), records: (body) => Object.keys(body as object) },
+const BOOKING_SHAPES: Record<keyof typeof BOOKING_PATHS, { expected: string; isWrong: (body: unknown) => boolean; records: (body: unknown) => unknown[] }> = {
+  summaries: { expected: 'a list of summaries', isWrong: (body) => !Array.isArray(body), records: (body) => body as unknown[] },
+  dates: { expected: '{ "YYYY-MM-DD": [bookingIds] }', isWrong: (body) => !isObject(body), records: (body) => Object.keys(body as object) },
   mappings: {
     expected: '{ contentApiIds: { "<bookingId>": <contentId> } }',
-    check: (body) => !isObject(body) || !isObject(body.contentApiIds),
+    isWrong: (body) => !isObject(body) || !isObject(body.contentApiIds),
     records: (body) => Object.keys((body as BookingMappings).contentApiIds),
   },
 };
@@ -728,7 +727,7 @@ export async function probeActivities(client: HttpClient, config: SwissActivitie
   for (const name of Object.keys(BOOKING_PATHS) as (keyof typeof BOOKING_PATHS)[]) {
     endpoints.push(
       await probeOne(client, `booking ${name}`, bookingUrl(config, name), { headers: bookingAuthHeaders(config) }, (body) => {
-        if (BOOKING_SHAPES[name].check(body)) throw new Error(`expected ${BOOKING_SHAPES[name].expected}, got ${JSON.stringify(body).slice(0, 120)}`);
+        if (BOOKING_SHAPES[name].isWrong(body)) throw new Error(`expected ${BOOKING_SHAPES[name].expected}, got ${JSON.stringify(body).slice(0, 120)}`);
         return { records: BOOKING_SHAPES[name].records(body).length, ...fields[name](body) };
       }),
     );
