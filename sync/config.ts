@@ -6,7 +6,7 @@
 import type { SourceName } from './snapshot.ts';
 import { DEFAULT_BASE_URL as MYSWITZERLAND_DEFAULT, type MySwitzerlandConfig } from './sources/myswitzerland.ts';
 import { DEFAULT_BASE_URL as SNOWDATA_DEFAULT, type SnowdataConfig } from './sources/snowdata.ts';
-import { DEFAULT_BOOKING_URL, DEFAULT_CONTENT_URL, type SwissActivitiesConfig } from './sources/swissactivities.ts';
+import { DEFAULT_AUTH_HEADER, DEFAULT_BOOKING_URL, DEFAULT_CONTENT_URL, type SwissActivitiesConfig } from './sources/swissactivities.ts';
 
 /** Every variable the sync reads, with its default (null: required, no default) and use. */
 export const SYNC_VARIABLES = [
@@ -15,6 +15,7 @@ export const SYNC_VARIABLES = [
   { name: 'SWISSACTIVITIES_CONTENT_URL', default: DEFAULT_CONTENT_URL, sources: ['activities'] },
   { name: 'SWISSACTIVITIES_BOOKING_URL', default: DEFAULT_BOOKING_URL, sources: ['activities'] },
   { name: 'SWISSACTIVITIES_API_KEY', default: null, sources: ['activities'] },
+  { name: 'SWISSACTIVITIES_AUTH_HEADER', default: DEFAULT_AUTH_HEADER, sources: ['activities'] },
   { name: 'SNOWDATA_BASE_URL', default: SNOWDATA_DEFAULT, sources: ['snowdata'] },
   { name: 'SNOWDATA_API_KEY', default: null, sources: ['snowdata'] },
 ] as const satisfies readonly { name: string; default: string | null; sources: readonly SourceName[] }[];
@@ -49,6 +50,7 @@ export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.Proce
       return '';
     }
     if (name.endsWith('_URL') && !isHttpUrl(value)) problems.push(`${name}="${value}" is not an http(s) URL`);
+    if (name.endsWith('_HEADER') && !HEADER_NAME.test(value)) problems.push(`${name}="${value}" is not an HTTP header name (letters, digits and !#$%&'*+-.^_\`|~)`);
     return value;
   };
   const uses = (...names: SourceName[]) => names.some((name) => sources.includes(name));
@@ -63,6 +65,7 @@ export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.Proce
       contentUrl: needed('SWISSACTIVITIES_CONTENT_URL'),
       bookingUrl: needed('SWISSACTIVITIES_BOOKING_URL'),
       apiKey: needed('SWISSACTIVITIES_API_KEY'),
+      authHeader: needed('SWISSACTIVITIES_AUTH_HEADER'),
     };
     config.secrets.push(config.swissactivities.apiKey);
   }
@@ -74,6 +77,9 @@ export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.Proce
   config.secrets = config.secrets.filter(Boolean);
   return config;
 }
+
+/** An HTTP field name: a token (RFC 9110, section 5.1). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function isHttpUrl(value: string): boolean {
   try {

@@ -7,7 +7,12 @@ describe('readSyncConfig', () => {
   it('uses the real hosts when no base URL is set', () => {
     expect(readSyncConfig(['tours', 'activities', 'snowdata'], keys)).toEqual({
       myswitzerland: { baseUrl: 'https://opendata.myswitzerland.io/v1', apiKey: 'm-key' },
-      swissactivities: { contentUrl: 'https://contentapi.swissactivities.com/graphql', bookingUrl: 'https://api.swissactivities.com', apiKey: 's-key' },
+      swissactivities: {
+        contentUrl: 'https://contentapi.swissactivities.com/graphql',
+        bookingUrl: 'https://bookingapi.swissactivities.com',
+        apiKey: 's-key',
+        authHeader: 'Authorization',
+      },
       snowdata: { baseUrl: 'https://snowdata.invalid/v1', apiKey: 'w-key' },
       secrets: ['m-key', 's-key', 'w-key'],
     });
@@ -25,6 +30,14 @@ describe('readSyncConfig', () => {
     expect(read).toThrow(SyncConfigError);
     expect(read).toThrow(
       'MYSWITZERLAND_API_KEY is not set (needed for attractions); SWISSACTIVITIES_BOOKING_URL="ftp://example.ch" is not an http(s) URL; SWISSACTIVITIES_API_KEY is not set (needed for activities)',
+    );
+  });
+
+  it('takes the header of the booking key from SWISSACTIVITIES_AUTH_HEADER and refuses one that is no header name', () => {
+    const env = { SWISSACTIVITIES_API_KEY: 's-key', SWISSACTIVITIES_AUTH_HEADER: 'X-Api-Key' };
+    expect(readSyncConfig(['activities'], env).swissactivities?.authHeader).toBe('X-Api-Key');
+    expect(() => readSyncConfig(['activities'], { ...env, SWISSACTIVITIES_AUTH_HEADER: 'X Api: Key' })).toThrow(
+      'SWISSACTIVITIES_AUTH_HEADER="X Api: Key" is not an HTTP header name',
     );
   });
 });

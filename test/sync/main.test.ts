@@ -113,7 +113,10 @@ describe('runSync against the loopback upstream', () => {
     // The content API is paged until a short page: 249 activities are 3 pages of 100.
     const contentPages = upstream!.requests.filter((r) => r.path === '/swissactivities/content/graphql');
     expect(contentPages).toHaveLength(3 + 1 + 1);
-    expect(upstream!.requests.filter((r) => r.path.startsWith('/swissactivities/booking/')).map((r) => r.query.locale)).toHaveLength(12);
+    // The booking API answers for every locale at once: one request per path.
+    expect(upstream!.requests.filter((r) => r.path.startsWith('/swissactivities/booking/')).map((r) => r.path).sort()).toEqual(
+      ['dates', 'mappings', 'summaries'].map((name) => `/swissactivities/booking/activities/${name}`),
+    );
     expect(CONTENT_PAGE_SIZE).toBe(100);
 
     const m = run.manifest;

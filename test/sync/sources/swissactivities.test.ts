@@ -1,26 +1,35 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildSchema, type FieldNode, parse, type SelectionSetNode, validate } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpClient } from '../../../sync/client.ts';
+import { readSyncConfig } from '../../../sync/config.ts';
+import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/samplesDir.ts';
+import { generateUpstreamData, startUpstream, type Upstream, type UpstreamData } from '../../../sync/fixtures/upstream.ts';
 import type { ActivityRecord, ActivityTypeRecord, LocationRecord } from '../../../sync/snapshot.ts';
 import {
-  formatPrice,
-  joinActivities,
+  ACTIVITY_FIELDS,
+  CONTENT_QUERIES,
   type BookingPayload,
   type ContentActivity,
   type ContentPayload,
+  formatPrice,
+  joinActivities,
+  probeActivities,
+  type SwissActivitiesConfig,
 } from '../../../sync/sources/swissactivities.ts';
 
 function activity(id: string, overrides: Partial<ContentActivity> = {}): ContentActivity {
   return {
     id,
-    translations: [
-      { locale: 'de', info: { title: `Erlebnis ${id}`, slug: `erlebnis-${id}`, teaser: `Teaser ${id}` } },
-      { locale: 'fr', info: { title: `Expérience ${id}`, slug: `experience-${id}`, teaser: '' } },
-    ],
+    info: { title: `Erlebnis ${id}`, slug: `erlebnis-${id}`, teaser: `Teaser ${id}` },
+    translations: [{ locale: 'fr_CH', info: { title: `Expérience ${id}`, slug: `experience-${id}`, teaser: '' }, teaser_image_alt_text: null }],
     teaser_image: null,
     supplier: null,
     location: { id: 'L1' },
     type: { id: 'T1' },
-    lat: null,
-    lng: null,
+    destination: null,
+    meeting_points: [],
     attribute_values: [],
     updated_at: '2026-11-02T09:00:00.000Z',
     ...overrides,
@@ -30,76 +39,82 @@ function activity(id: string, overrides: Partial<ContentActivity> = {}): Content
 function content(): ContentPayload {
   return {
     locations: [
-      { id: 'L1', translations: [{ locale: 'de', title: 'Zürich', slug: 'zuerich' }, { locale: 'fr', title: 'Zurich', slug: 'zurich' }] },
-      { id: 'L2', translations: [{ locale: 'de', title: 'Interlaken', slug: 'interlaken' }, { locale: 'fr', title: 'Interlaken', slug: 'interlaken' }] },
-      { id: 'L3', translations: [{ locale: 'de', title: 'Bern', slug: 'bern' }] },
+      { id: 'L1', title: 'Zürich', slug: 'zuerich', translations: [{ locale: 'fr_CH', title: 'Zurich', slug: 'zurich' }] },
+      { id: 'L2', title: 'Interlaken', slug: 'interlaken', translations: [{ locale: 'fr_CH', title: 'Interlaken', slug: 'interlaken' }] },
+      { id: 'L3', title: 'Bern', slug: 'bern', translations: [] },
     ],
     types: [
-      { id: 'T1', translations: [{ locale: 'de', title: 'Gleitschirmfliegen', slug: 'gleitschirmfliegen' }, { locale: 'fr', title: 'Parapente', slug: 'parapente' }] },
-      { id: 'T2', translations: [{ locale: 'de', title: 'Skischule', slug: 'skischule' }, { locale: 'fr', title: 'École de ski', slug: 'ecole-de-ski' }] },
+      { id: 'T1', title: 'Gleitschirmfliegen', slug: 'gleitschirmfliegen', translations: [{ locale: 'fr_CH', title: 'Parapente', slug: 'parapente' }] },
+      { id: 'T2', title: 'Skischule', slug: 'skischule', translations: [{ locale: 'fr_CH', title: 'École de ski', slug: 'ecole-de-ski' }] },
     ],
     activities: [
       activity('101', {
+        translations: [{ locale: 'fr_CH', info: { title: 'Expérience 101', slug: 'experience-101', teaser: '' }, teaser_image_alt_text: 'Vol biplace' }],
         teaser_image: { url: 'https://img.example/101.jpg', alternativeText: 'Tandemflug' },
-        supplier: { id: 'S1', name: 'Flugschule Interlaken', slug: 'flugschule-interlaken' },
+        supplier: { id: 'S1', name: 'Flugschule Interlaken' },
         location: { id: 'L2' },
-        lat: '46.686300',
-        lng: '7.863200',
+        destination: { latitude: '46.686300', longitude: '7.863200' },
+        meeting_points: [{ latitude: '46.7', longitude: '7.9' }],
         attribute_values: [
-          { id: '6', value: 'outdoor', attribute: { id: 'setting', label: 'Setting' } },
-          { id: '8', value: 'guided', attribute: null },
-          { id: '6', value: 'outdoor', attribute: { id: 'setting', label: 'Setting' } },
+          { id: '6', value: 'Draussen', translations: [{ locale: 'fr_CH', value: 'En plein air' }] },
+          { id: '8', value: 'Geführt', translations: null },
+          { id: '6', value: 'Draussen', translations: [{ locale: 'fr_CH', value: 'En plein air' }] },
         ],
       }),
-      // Same ranking as 101 but more popular.
-      activity('102', { type: { id: 'T2' }, lat: '47.1', lng: 'east' }),
-      activity('103', { translations: [{ locale: 'de', info: { title: 'Nur deutsch', slug: 'nur-deutsch', teaser: null } }] }),
+      // A destination that is not a point: the first meeting point gives the coordinates.
+      activity('102', { type: { id: 'T2' }, destination: { latitude: '47.1', longitude: 'east' }, meeting_points: [{ latitude: '46.9', longitude: '7.4' }] }),
+      activity('103', { translations: [] }),
       activity('104'),
       activity('105'),
       activity('106', { location: { id: 'L3' } }),
       activity('107', { location: null, type: { id: 'T9' } }),
-      activity('108', { translations: [{ locale: 'fr', info: { title: '', slug: 'sans-titre', teaser: null } }] }),
+      activity('108', { translations: [{ locale: 'fr_CH', info: { title: '', slug: 'sans-titre', teaser: '' }, teaser_image_alt_text: null }] }),
+      activity('109', { info: null }),
       { translations: [] } as unknown as ContentActivity,
     ],
   };
 }
 
 function booking(): BookingPayload {
-  const summary = (activityId: number, rankingScoreValue: number, popularity: number, isActive = true) => ({
+  const summary = (activityId: number, popularity: number, numOffers?: number) => ({
     activityId,
-    rankingScoreValue,
     popularity,
-    startingPrice: { amount: 1290, currency: 'CHF' },
-    isActive,
+    startingPrice: { amount: 1290, currency: 'CHF', formatted: 'CHF 1290.00' },
+    ...(numOffers === undefined ? {} : { numOffers }),
   });
   return {
-    mappings: [
-      { activityId: 5001, contentApiActivityId: 101 },
-      { activityId: 5002, contentApiActivityId: 102 },
-      { activityId: 5003, contentApiActivityId: 103 },
-      { activityId: 5005, contentApiActivityId: 105 },
-      { activityId: 5006, contentApiActivityId: 106 },
-      // A second booking id for 107: the lower one wins.
-      { activityId: 5099, contentApiActivityId: 107 },
-      { activityId: 5007, contentApiActivityId: 107 },
-      { activityId: 5008, contentApiActivityId: 108 },
-    ],
+    mappings: {
+      contentApiIds: {
+        '5001': 101,
+        '5002': 102,
+        '5003': 103,
+        '5005': 105,
+        '5006': 106,
+        // A second booking id for 107: the lower one wins.
+        '5099': 107,
+        '5007': 107,
+        '5008': 108,
+        '5009': 109,
+        x1: 5,
+      },
+    },
     summaries: [
-      { ...summary(5001, 9.5, 10), startingPrice: { amount: 49, currency: 'CHF' } },
-      { ...summary(5002, 9.5, 20), startingPrice: null },
-      summary(5003, 1, 1),
-      summary(5006, 7.25, 300, false),
-      summary(5007, 8, 5),
-      summary(5099, 8, 5),
-      summary(5008, 1, 1),
-      { ...summary(5010, 1, 1), popularity: 1.5 },
+      { ...summary(5001, 300, 2), startingPrice: { amount: 49, currency: 'CHF', formatted: 'CHF 49.00' } },
+      { ...summary(5002, 300), startingPrice: null },
+      summary(5003, 1),
+      summary(5006, 7, 0),
+      { ...summary(5007, 20), startingPrice: { amount: '1290', currency: 'CHF' } },
+      summary(5099, 20),
+      summary(5008, 1),
+      summary(5009, 2.6),
+      summary(5010, -1),
     ],
-    dates: [
-      { activityId: 5001, nextAvailableDate: '2026-12-22' },
-      { activityId: 5002, nextAvailableDate: null },
-      { activityId: 5006, nextAvailableDate: '2026-12-24' },
-      { activityId: 5007, nextAvailableDate: '22.12.2026' },
-    ],
+    dates: {
+      '2026-12-24': [5006, 5001],
+      '2026-12-22': [5001],
+      '22.12.2026': [5007],
+      '2026-12-30': [5009, 'x' as unknown as number],
+    },
   };
 }
 
@@ -107,78 +122,70 @@ describe('joinActivities', () => {
   it('joins one locale into whole records, in ranking order, with counts per location', () => {
     const result = joinActivities(content(), booking(), 'fr-CH');
 
-    const zurich: LocationRecord = { id: 'L1', title: 'Zurich', slug: 'zurich', activityCount: 1 };
+    const zurich: LocationRecord = { id: 'L1', title: 'Zurich', slug: 'zurich', activityCount: 2 };
     const interlaken: LocationRecord = { id: 'L2', title: 'Interlaken', slug: 'interlaken', activityCount: 1 };
     const parapente: ActivityTypeRecord = { id: 'T1', title: 'Parapente', slug: 'parapente' };
     const ecole: ActivityTypeRecord = { id: 'T2', title: 'École de ski', slug: 'ecole-de-ski' };
+    const plain = (id: string, bookingId: number) => ({
+      id,
+      bookingId,
+      locale: 'fr-CH' as const,
+      title: `Expérience ${id}`,
+      teaserImage: null,
+      supplier: null,
+      info: { title: `Expérience ${id}`, teaser: null, slug: `experience-${id}` },
+      lat: null,
+      lng: null,
+      attributeValues: [],
+    });
+    const price1290 = { amount: '1290.00', currency: 'CHF', formatted: '1\u202f290.00 CHF' };
     const activities: ActivityRecord[] = [
       {
-        id: '102',
-        bookingId: 5002,
-        locale: 'fr-CH',
-        title: 'Expérience 102',
-        teaserImage: null,
-        supplier: null,
-        location: zurich,
-        type: ecole,
-        info: { title: 'Expérience 102', teaser: null, slug: 'experience-102' },
-        summary: { startingPrice: null, rankingScoreValue: 9.5, popularity: 20, isActive: true },
-        isBookable: false,
-        nextAvailableDate: null,
-        lat: null,
-        lng: null,
-        attributeValues: [],
-      },
-      {
-        id: '101',
-        bookingId: 5001,
-        locale: 'fr-CH',
-        title: 'Expérience 101',
-        teaserImage: { url: 'https://img.example/101.jpg', alternativeText: 'Tandemflug' },
-        supplier: { id: 'S1', name: 'Flugschule Interlaken', slug: 'flugschule-interlaken' },
+        ...plain('101', 5001),
+        teaserImage: { url: 'https://img.example/101.jpg', alternativeText: 'Vol biplace' },
+        supplier: { id: 'S1', name: 'Flugschule Interlaken', slug: null },
         location: interlaken,
         type: parapente,
-        info: { title: 'Expérience 101', teaser: null, slug: 'experience-101' },
-        summary: { startingPrice: { amount: '49.00', currency: 'CHF', formatted: '49.00 CHF' }, rankingScoreValue: 9.5, popularity: 10, isActive: true },
+        summary: { startingPrice: { amount: '49.00', currency: 'CHF', formatted: '49.00 CHF' }, rankingScoreValue: 300, popularity: 300, isActive: true },
         isBookable: true,
         nextAvailableDate: '2026-12-22',
         lat: '46.686300',
         lng: '7.863200',
-        attributeValues: ['outdoor', 'guided'],
+        attributeValues: ['En plein air', 'Geführt'],
       },
       {
-        id: '107',
-        bookingId: 5007,
-        locale: 'fr-CH',
-        title: 'Expérience 107',
-        teaserImage: null,
-        supplier: null,
-        location: null,
-        type: null,
-        info: { title: 'Expérience 107', teaser: null, slug: 'experience-107' },
-        summary: { startingPrice: { amount: '1290.00', currency: 'CHF', formatted: '1\u202f290.00 CHF' }, rankingScoreValue: 8, popularity: 5, isActive: true },
+        ...plain('102', 5002),
+        location: zurich,
+        type: ecole,
+        summary: { startingPrice: null, rankingScoreValue: 300, popularity: 300, isActive: true },
         isBookable: false,
         nextAvailableDate: null,
-        lat: null,
-        lng: null,
-        attributeValues: [],
+        lat: '46.9',
+        lng: '7.4',
       },
       {
-        id: '106',
-        bookingId: 5006,
-        locale: 'fr-CH',
-        title: 'Expérience 106',
-        teaserImage: null,
-        supplier: null,
+        ...plain('107', 5007),
+        location: null,
+        type: null,
+        summary: { startingPrice: price1290, rankingScoreValue: 20, popularity: 20, isActive: true },
+        isBookable: false,
+        nextAvailableDate: null,
+      },
+      {
+        ...plain('106', 5006),
         location: null,
         type: parapente,
-        info: { title: 'Expérience 106', teaser: null, slug: 'experience-106' },
-        summary: { startingPrice: { amount: '1290.00', currency: 'CHF', formatted: '1\u202f290.00 CHF' }, rankingScoreValue: 7.25, popularity: 300, isActive: false },
+        summary: { startingPrice: price1290, rankingScoreValue: 7, popularity: 7, isActive: false },
         isBookable: false,
         nextAvailableDate: '2026-12-24',
-        lat: null,
-        lng: null,
-        attributeValues: [],
+      },
+      {
+        ...plain('109', 5009),
+        location: zurich,
+        type: parapente,
+        summary: { startingPrice: price1290, rankingScoreValue: 2.6, popularity: 3, isActive: true },
+        isBookable: true,
+        nextAvailableDate: '2026-12-30',
       },
     ];
     expect({ activities: result.activities, locations: result.locations, types: result.types }).toEqual({
@@ -197,40 +204,62 @@ describe('joinActivities', () => {
       { kind: 'activity', id: '105', reason: 'no-summary' },
     ]);
     expect(report.invalid.map((error) => error.message)).toEqual([
-      'booking.summaries 5010: popularity is not an integer',
-      'booking.dates 5007: nextAvailableDate "22.12.2026" is not YYYY-MM-DD',
-      'content.activities 108: translation "fr" has no title or slug',
-      'content.activities (no id): id or translations missing',
+      'booking.mappings x1: "x1": 5 is not a booking id and a content id',
+      'booking.summaries 5010: popularity is not a non-negative number',
+      'booking.dates 22.12.2026: expected a YYYY-MM-DD key holding a list of booking ids',
+      'booking.dates 2026-12-30: "x" is not a booking id',
+      'content.activities 108: translation "fr_CH" has no title or slug',
+      'content.activities (no id): id missing',
     ]);
   });
 
-  it('picks the translation, titles and price format of the requested locale', () => {
+  it('reads German from the records themselves, not from translations', () => {
     const result = joinActivities(content(), booking(), 'de-CH');
     const byId = new Map(result.activities.map((a) => [a.id, a]));
     expect({
       ids: result.activities.map((a) => a.id),
-      title: byId.get('101')?.title,
       info: byId.get('101')?.info,
+      image: byId.get('101')?.teaserImage,
+      attributes: byId.get('101')?.attributeValues,
       formatted: byId.get('107')?.summary.startingPrice?.formatted,
       bern: byId.get('106')?.location,
       locations: result.locations.map((l) => `${l.title}:${l.activityCount}`),
       types: result.types.map((t) => t.title),
+      skipped: result.report.skipped.filter((s) => s.reason === 'no-translation'),
     }).toEqual({
-      ids: ['102', '101', '107', '106', '103'],
-      title: 'Erlebnis 101',
+      ids: ['101', '102', '107', '106', '103', '108'],
       info: { title: 'Erlebnis 101', teaser: 'Teaser 101', slug: 'erlebnis-101' },
+      image: { url: 'https://img.example/101.jpg', alternativeText: 'Tandemflug' },
+      attributes: ['Draussen', 'Geführt'],
       formatted: "CHF 1'290.00",
       bern: { id: 'L3', title: 'Bern', slug: 'bern', activityCount: 1 },
-      locations: ['Bern:1', 'Interlaken:1', 'Zürich:2'],
+      locations: ['Bern:1', 'Interlaken:1', 'Zürich:3'],
       types: ['Gleitschirmfliegen', 'Skischule'],
+      skipped: [{ kind: 'activity', id: '109', reason: 'no-translation' }],
     });
   });
 
-  it('orders equal ranking and popularity by id', () => {
+  it('takes coordinates from the destination, else the first meeting point that is a point', () => {
+    const records = [
+      activity('1', { destination: { latitude: '46.5', longitude: '7.5' }, meeting_points: [{ latitude: '46.1', longitude: '7.1' }] }),
+      activity('2', { destination: null, meeting_points: [{ latitude: '', longitude: '7.1' }, { latitude: '46.2', longitude: '7.2' }] }),
+      activity('3', { destination: { latitude: '91', longitude: '7.5' }, meeting_points: null }),
+    ];
+    const contentApiIds = Object.fromEntries(records.map((r, i) => [String(7000 + i), Number(r.id)]));
+    const summaries = records.map((_, i) => ({ activityId: 7000 + i, popularity: 3 - i, startingPrice: null }));
+    const result = joinActivities({ ...content(), activities: records }, { mappings: { contentApiIds }, summaries, dates: {} }, 'de-CH');
+    expect(result.activities.map((a) => [a.id, a.lat, a.lng])).toEqual([
+      ['1', '46.5', '7.5'],
+      ['2', '46.2', '7.2'],
+      ['3', null, null],
+    ]);
+  });
+
+  it('orders equal popularity by id', () => {
     const records = ['203', '201', '202'].map((id) => activity(id));
-    const mappings = records.map((r, i) => ({ activityId: 7000 + i, contentApiActivityId: Number(r.id) }));
-    const summaries = mappings.map((m) => ({ activityId: m.activityId, rankingScoreValue: 1, popularity: 1, startingPrice: null, isActive: true }));
-    const result = joinActivities({ ...content(), activities: records }, { mappings, summaries, dates: [] }, 'de-CH');
+    const contentApiIds = Object.fromEntries(records.map((r, i) => [String(7000 + i), Number(r.id)]));
+    const summaries = records.map((_, i) => ({ activityId: 7000 + i, popularity: 1, startingPrice: null }));
+    const result = joinActivities({ ...content(), activities: records }, { mappings: { contentApiIds }, summaries, dates: {} }, 'de-CH');
     expect(result.activities.map((a) => a.id)).toEqual(['201', '202', '203']);
   });
 });
@@ -245,5 +274,85 @@ describe('formatPrice', () => {
       ['49.50 CHF', '1\u202f290.00 CHF', '12\u202f900.00 CHF'],
       ['CHF 49.50', 'CHF 1290.00', "CHF 12'900.00"],
     ]);
+  });
+});
+
+describe('CONTENT_QUERIES', () => {
+  const schema = buildSchema(fs.readFileSync(path.join(DEFAULT_SAMPLES_DIR, 'swissactivities', 'content-schema.graphql'), 'utf8'));
+
+  it.each(Object.entries(CONTENT_QUERIES))('%s validates against the content API schema', (_, query) => {
+    expect(validate(schema, parse(query)).map((error) => error.message)).toEqual([]);
+  });
+
+  it('reads exactly the fields the probe compares, ACTIVITY_FIELDS', () => {
+    const paths = (set: SelectionSetNode, prefix: string): string[] =>
+      set.selections.flatMap((node) => {
+        const field = node as FieldNode;
+        const at = prefix + field.name.value;
+        return [at, ...(field.selectionSet ? paths(field.selectionSet, `${at}.`) : [])];
+      });
+    const operation = parse(CONTENT_QUERIES.activities).definitions[0]!;
+    const root = (operation as { selectionSet: SelectionSetNode }).selectionSet.selections[0] as FieldNode;
+    expect(paths(root.selectionSet!, '').sort()).toEqual(ACTIVITY_FIELDS.map((p) => p.replace(/\[\]/g, '')).sort());
+  });
+});
+
+describe('probeActivities', () => {
+  let upstream: Upstream;
+  let served: UpstreamData;
+  const client = createHttpClient({ maxAttempts: 1 });
+  const config = (env: Record<string, string> = {}): SwissActivitiesConfig => readSyncConfig(['activities'], { ...upstream.env, ...env }).swissactivities!;
+
+  beforeAll(async () => {
+    served = generateUpstreamData(2026, 0.3);
+    upstream = await startUpstream(served);
+  });
+  afterAll(async () => {
+    await upstream.close();
+    await client.close();
+  });
+
+  it('calls the content API and each booking path once, and finds every field the adapter reads', async () => {
+    // The booking API formats its price once for every locale; the adapter formats per locale.
+    const unread: Record<string, string[]> = { summaries: ['startingPrice.formatted'], dates: [], mappings: [] };
+    const before = upstream.requests.length;
+    const endpoints = await probeActivities(client, config());
+    const data = upstream.env;
+    expect(endpoints.map(({ name, url, reachable, keyAccepted, unexpectedFields, missingFields, error }) => ({ name, url, reachable, keyAccepted, unexpectedFields, missingFields, error }))).toEqual([
+      { name: 'content API (activities, first page)', url: data.SWISSACTIVITIES_CONTENT_URL, reachable: true, keyAccepted: true, unexpectedFields: [], missingFields: [], error: undefined },
+      ...['summaries', 'dates', 'mappings'].map((name) => ({
+        name: `booking ${name}`,
+        url: `${data.SWISSACTIVITIES_BOOKING_URL}/activities/${name}`,
+        reachable: true,
+        keyAccepted: true,
+        unexpectedFields: unread[name],
+        missingFields: [],
+        error: undefined,
+      })),
+    ]);
+    const { summaries, dates, mappings } = served.activities.booking;
+    expect(endpoints.map((e) => e.records)).toEqual([100, summaries.length, Object.keys(dates).length, Object.keys(mappings.contentApiIds).length]);
+    expect(upstream.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /swissactivities/content/graphql',
+      'GET /swissactivities/booking/activities/summaries',
+      'GET /swissactivities/booking/activities/dates',
+      'GET /swissactivities/booking/activities/mappings',
+    ]);
+  });
+
+  it('reports a key refused when it travels in another header than the booking API takes', async () => {
+    const endpoints = await probeActivities(client, config({ SWISSACTIVITIES_AUTH_HEADER: 'X-Api-Key' }));
+    expect(endpoints.map((e) => [e.name, e.reachable, e.keyAccepted, e.records])).toEqual([
+      ['content API (activities, first page)', true, true, 100],
+      ['booking summaries', true, false, null],
+      ['booking dates', true, false, null],
+      ['booking mappings', true, false, null],
+    ]);
+    expect(endpoints[1]!.error).toMatch(/401 Unauthorized/);
+  });
+
+  it('reports an endpoint that does not answer as unreachable, with why', async () => {
+    const [content] = await probeActivities(client, config({ SWISSACTIVITIES_CONTENT_URL: 'http://127.0.0.1:9/graphql' }));
+    expect(content).toMatchObject({ reachable: false, keyAccepted: null, records: null, error: expect.stringMatching(/ECONNREFUSED/) });
   });
 });
