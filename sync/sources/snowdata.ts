@@ -14,8 +14,7 @@
  */
 
 import { createHash, randomBytes } from 'node:crypto';
-import type { HttpClient } from '../client.ts';
-import { FetchError, redactUrl } from '../client.ts';
+import { FetchError, type HttpClient, redactUrl } from '../client.ts';
 import type { FetchContext, PageProgress, Rejection, SourceData } from '../publish.ts';
 import type {
   Locale,
@@ -47,7 +46,7 @@ export interface SnowdataConfig {
 
 /** The language of the texts published in each locale; a text missing in it falls back to {@link FALLBACK_LANGUAGE}. */
 export const TEXT_LANGUAGE = { 'de-CH': 'de', 'en-CH': 'en', 'fr-CH': 'fr', 'it-CH': 'it' } as const satisfies Record<Locale, string>;
-/** Every station carries German texts. */
+/** Every text the service's clients read has a German version. */
 export const FALLBACK_LANGUAGE = 'de';
 
 /** A random request token: 16 letters and digits, like the service's clients send. */
@@ -63,7 +62,9 @@ export function stnetToken(): string {
 
 /** `YYYY.MM.DD` of `at` in {@link TICKET_TIME_ZONE}. */
 export function stnetDate(at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: TICKET_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at).replaceAll('-', '.');
+  const parts = new Intl.DateTimeFormat('en', { timeZone: TICKET_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}.${part('month')}.${part('day')}`;
 }
 
 /** The request ticket: lowercase hex md5 of `username:apiKey:token:YYYY.MM.DD`. */
@@ -508,6 +509,9 @@ function routeStatus(code: StnetCode | null | undefined): 'OPEN' | 'CLOSED' | 'N
   return id !== null && Object.hasOwn(ROUTE_STATUS, id) ? ROUTE_STATUS[id]! : null;
 }
 
+/** Our namespace for route ids; changing it changes every route id. */
+export const ROUTE_NAMESPACE = '6f1c7a52-3b0e-4d8a-9c1e-5a7d2b4e8f10';
+
 /** A name-based UUID (RFC 9562 version 5, SHA-1) in {@link ROUTE_NAMESPACE}. */
 function nameUuid(name: string): string {
   const hash = createHash('sha1').update(Buffer.from(ROUTE_NAMESPACE.replaceAll('-', ''), 'hex')).update(name).digest();
@@ -516,8 +520,6 @@ function nameUuid(name: string): string {
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
-/** Our namespace for route ids; changing it changes every route id. */
-export const ROUTE_NAMESPACE = '6f1c7a52-3b0e-4d8a-9c1e-5a7d2b4e8f10';
 
 // ---------------------------------------------------------------------------
 // Field readers: each returns null for a missing or unreadable value.
@@ -686,7 +688,7 @@ async function fetchStations(ctx: FetchContext, config: SnowdataConfig): Promise
  *
  * @throws Error naming the page and the expected shape
  */
-export function readPage(body: unknown, page: number): { totalPages: number; resultSize: number | null; stations: StnetStation[] } {
+export function readPage(body: unknown, page: number): { totalPages: number; stations: StnetStation[] } {
   const root = (body as StnetPage | null)?.stations;
   const totalPages = integer(root?.header?.totalPages);
   const array = root?.stationsArray;
@@ -695,7 +697,7 @@ export function readPage(body: unknown, page: number): { totalPages: number; res
       `STnet page ${page}: not a stations page (expected { stations: { header: { totalPages, resultSize }, stationsArray } }), got ${JSON.stringify(body)?.slice(0, 120)}`,
     );
   }
-  return { totalPages, resultSize: integer(root.header?.resultSize), stations: list(array) };
+  return { totalPages, stations: list(array) };
 }
 
 // ---------------------------------------------------------------------------

@@ -146,7 +146,7 @@ describe('readPage', () => {
   it('reads a list, a single station object and an empty page', () => {
     const page = (stationsArray: unknown) => readPage({ stations: { header: { totalPages: 4, resultSize: 151 }, stationsArray } }, 4);
     expect(page([{ id: 1 }, { id: 2 }]).stations).toEqual([{ id: 1 }, { id: 2 }]);
-    expect(page({ id: 151 })).toEqual({ totalPages: 4, resultSize: 151, stations: [{ id: 151 }] });
+    expect(page({ id: 151 })).toEqual({ totalPages: 4, stations: [{ id: 151 }] });
     expect(page(undefined).stations).toEqual([]);
   });
 
