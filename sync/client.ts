@@ -42,8 +42,8 @@ const RETRY_ERROR_CODES = new Set([
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // a body shorter than its Content-Length
 ]);
 
-/** Query parameters whose value is a credential, whatever the upstream calls them. */
-const SECRET_PARAM = /key|token|secret|signature|password|auth/i;
+/** Query parameters whose value is a credential, whatever the upstream calls them (STnet's `stn-ticket` is a hash of its key). */
+const SECRET_PARAM = /key|token|ticket|secret|signature|password|auth/i;
 const REDACTED = 'REDACTED';
 
 export interface RetryEvent {

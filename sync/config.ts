@@ -5,7 +5,7 @@
 
 import type { SourceName } from './snapshot.ts';
 import { DEFAULT_BASE_URL as MYSWITZERLAND_DEFAULT, type MySwitzerlandConfig } from './sources/myswitzerland.ts';
-import { DEFAULT_BASE_URL as SNOWDATA_DEFAULT, type SnowdataConfig } from './sources/snowdata.ts';
+import { DEFAULT_BASE_URL as STNET_DEFAULT, type SnowdataConfig } from './sources/snowdata.ts';
 import { DEFAULT_AUTH_HEADER, DEFAULT_BOOKING_URL, DEFAULT_CONTENT_URL, type SwissActivitiesConfig } from './sources/swissactivities.ts';
 
 /** Every variable the sync reads, with its default (null: required, no default) and use. */
@@ -16,8 +16,9 @@ export const SYNC_VARIABLES = [
   { name: 'SWISSACTIVITIES_BOOKING_URL', default: DEFAULT_BOOKING_URL, sources: ['activities'] },
   { name: 'SWISSACTIVITIES_API_KEY', default: null, sources: ['activities'] },
   { name: 'SWISSACTIVITIES_AUTH_HEADER', default: DEFAULT_AUTH_HEADER, sources: ['activities'] },
-  { name: 'SNOWDATA_BASE_URL', default: SNOWDATA_DEFAULT, sources: ['snowdata'] },
-  { name: 'SNOWDATA_API_KEY', default: null, sources: ['snowdata'] },
+  { name: 'STNET_BASE_URL', default: STNET_DEFAULT, sources: ['snowdata'] },
+  { name: 'STNET_USERNAME', default: null, sources: ['snowdata'] },
+  { name: 'STNET_API_KEY', default: null, sources: ['snowdata'] },
 ] as const satisfies readonly { name: string; default: string | null; sources: readonly SourceName[] }[];
 
 export interface SyncConfig {
@@ -70,7 +71,7 @@ export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.Proce
     config.secrets.push(config.swissactivities.apiKey);
   }
   if (uses('snowdata')) {
-    config.snowdata = { baseUrl: needed('SNOWDATA_BASE_URL'), apiKey: needed('SNOWDATA_API_KEY') };
+    config.snowdata = { baseUrl: needed('STNET_BASE_URL'), username: needed('STNET_USERNAME'), apiKey: needed('STNET_API_KEY') };
     config.secrets.push(config.snowdata.apiKey);
   }
   if (problems.length > 0) throw new SyncConfigError(problems.join('; '));

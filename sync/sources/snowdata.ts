@@ -1,789 +1,737 @@
 /**
- * Source: ski-resort stations and winter routes from the national winter sports report
- * ("snowdata"). The report has no public feed format (access after registration), so this
- * module defines the JSON feed contract we consume, docs/snowdata-feed.md, and is the ONLY
- * place that knows it: to map a real feed, change this file and that document.
+ * Source: ski-resort stations and winter routes from Switzerland Tourism's STnet "WISPO
+ * stations" service (the winter sports report behind snow.myswitzerland.com). The mapping,
+ * field by field with its evidence, is docs/snowdata-mapping.md.
  *
- * URL:         SNOWDATA_BASE_URL, default {@link DEFAULT_BASE_URL} (placeholder: the address is
- *              handed out on registration).
- * Endpoints:   GET {base}/stations?lang=de&offset=0&limit=100 and GET {base}/routes?lang=de&…
- *              ({@link FEED_PATHS}); lang is de, en, fr or it; one request per language.
- * Paging:      `offset` (0-based) and `limit` (at most {@link FEED_MAX_LIMIT}); the response
- *              envelope {@link FeedPage} carries `total`; stop when offset + items >= total.
- * Auth:        header {@link AUTH_HEADER} with SNOWDATA_API_KEY.
- * Rate limit:  unknown (not published).
- * Licence:     data of the report's operator, for registered partners; not openly licensed.
- *
- * Conventions of the feed (all mapped here): numbers are JSON strings; lengths are kilometres
- * (we publish metres); dates are Swiss `DD.MM.YYYY`; times `HH:MM:SS` with `00:00:00` meaning
- * "not set"; flags are "true"/"false"; conditions, weather, skill level and statuses are
- * numeric codes ({@link CONDITION_CODES} and friends) that we publish as text in the language.
+ * URL:         STNET_BASE_URL, default {@link DEFAULT_BASE_URL}.
+ * Request:     GET {base}?stn-username&stn-token&stn-ticket&stn-output=json&stn-size&stn-page
+ *              &stn-stationType=full ({@link stnetPageUrl}); every language in one answer.
+ * Auth:        STNET_USERNAME, and a ticket per request: md5 of username, STNET_API_KEY, a fresh
+ *              random token and the Swiss date ({@link stnetTicket}).
+ * Paging:      stn-page from 1, {@link PAGE_SIZE} stations a page, until header.totalPages.
+ * Rate limit:  not published; we page one request at a time.
+ * Licence:     Switzerland Tourism's data, for holders of an STnet account; not openly licensed.
  */
 
+import { createHash, randomBytes } from 'node:crypto';
+import { FetchError, type HttpClient, redactUrl } from '../client.ts';
+import type { FetchContext, PageProgress, Rejection, SourceData } from '../publish.ts';
 import type {
   Locale,
   RouteRecord,
-  SnowdataAddress,
   SnowdataCrosscountry,
-  SnowdataDetailLink,
   SnowdataHiking,
-  SnowdataImage,
-  SnowdataInfo,
-  SnowdataLink,
   SnowdataMobilityRoute,
-  SnowdataPriceCategory,
-  SnowdataPrices,
-  SnowdataResort,
-  SnowdataSki,
-  SnowdataSnow,
-  SnowdataSnowboard,
-  SnowdataSnowpark,
   SnowdataTobogganing,
-  SnowdataWeather,
-  SnowdataWeatherForecast,
-  SnowdataWebcam,
   StationRecord,
 } from '../snapshot.ts';
-import type { FetchContext, PageProgress, Rejection, SourceData } from '../publish.ts';
 import { InvalidRecordError } from './invalidRecordError.ts';
+import { compareFields, type ProbeEndpoint } from './probe.ts';
 
-/** Placeholder (the .invalid TLD never resolves): the real base URL comes with the registration. */
-export const DEFAULT_BASE_URL = 'https://snowdata.invalid/v1';
-/** Feed endpoints, appended to the base URL. */
-export const FEED_PATHS = { stations: '/stations', routes: '/routes' } as const;
-/** Items we ask for per page. */
-export const FEED_PAGE_LIMIT = 100;
-/** The largest `limit` the feed accepts. */
-export const FEED_MAX_LIMIT = 200;
-/** Request header carrying SNOWDATA_API_KEY. */
-export const AUTH_HEADER = 'X-Api-Key';
+/** The real service (plain http in every client seen). */
+export const DEFAULT_BASE_URL = 'http://st.stnet.ch/api/services/wispostations';
+/** Stations per page, as the clients of the service ask for. */
+export const PAGE_SIZE = 50;
+/** The date in the ticket is the date in Switzerland, where the service runs. */
+export const TICKET_TIME_ZONE = 'Europe/Zurich';
 
-/** The feed's `lang` values. */
-export type FeedLanguage = 'de' | 'en' | 'fr' | 'it';
-/** The feed's `lang` per service locale. */
-export const FEED_LANGUAGE = { 'de-CH': 'de', 'en-CH': 'en', 'fr-CH': 'fr', 'it-CH': 'it' } as const satisfies Record<Locale, FeedLanguage>;
-const DETAIL_LINK_LANGUAGES: readonly FeedLanguage[] = ['de', 'en', 'fr', 'it'];
+export interface SnowdataConfig {
+  /** STNET_BASE_URL, default {@link DEFAULT_BASE_URL}. */
+  baseUrl: string;
+  /** STNET_USERNAME: the STnet account name. */
+  username: string;
+  /** STNET_API_KEY: the account's key; only its hash in the ticket is ever sent. */
+  apiKey: string;
+}
 
-/** URL of one feed page. */
-export function feedUrl(base: string, path: (typeof FEED_PATHS)[keyof typeof FEED_PATHS], lang: FeedLanguage, offset: number, limit: number): string {
-  const url = new URL(base.replace(/\/+$/, '') + path);
-  url.searchParams.set('lang', lang);
-  url.searchParams.set('offset', String(offset));
-  url.searchParams.set('limit', String(limit));
+/** The language of the texts published in each locale; a text missing in it falls back to {@link FALLBACK_LANGUAGE}. */
+export const TEXT_LANGUAGE = { 'de-CH': 'de', 'en-CH': 'en', 'fr-CH': 'fr', 'it-CH': 'it' } as const satisfies Record<Locale, string>;
+/** Every text the service's clients read has a German version. */
+export const FALLBACK_LANGUAGE = 'de';
+
+/** A random request token: 16 letters and digits, like the service's clients send. */
+export function stnetToken(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  // 248 is the largest multiple of 62 below 256: rejecting bytes above it keeps every letter equally likely.
+  let token = '';
+  while (token.length < 16) {
+    for (const byte of randomBytes(32)) if (byte < 248 && token.length < 16) token += alphabet[byte % 62];
+  }
+  return token;
+}
+
+/** `YYYY.MM.DD` of `at` in {@link TICKET_TIME_ZONE}. */
+export function stnetDate(at: Date): string {
+  const parts = new Intl.DateTimeFormat('en', { timeZone: TICKET_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}.${part('month')}.${part('day')}`;
+}
+
+/** The request ticket: lowercase hex md5 of `username:apiKey:token:YYYY.MM.DD`. */
+export function stnetTicket(username: string, apiKey: string, token: string, date: string): string {
+  return createHash('md5').update(`${username}:${apiKey}:${token}:${date}`).digest('hex');
+}
+
+/** URL of one page, with a fresh token and its ticket for the date of `at`. */
+export function stnetPageUrl(config: SnowdataConfig, page: number, at: Date = new Date()): string {
+  const token = stnetToken();
+  const url = new URL(config.baseUrl);
+  url.searchParams.set('stn-username', config.username);
+  url.searchParams.set('stn-token', token);
+  url.searchParams.set('stn-ticket', stnetTicket(config.username, config.apiKey, token, stnetDate(at)));
+  url.searchParams.set('stn-output', 'json');
+  url.searchParams.set('stn-size', String(PAGE_SIZE));
+  url.searchParams.set('stn-page', String(page));
+  url.searchParams.set('stn-stationType', 'full');
   return url.toString();
 }
 
 // ---------------------------------------------------------------------------
-// The feed contract (docs/snowdata-feed.md)
+// The service's shapes (test/fixtures/upstream/stnet/CONTRACT.md). Everything is optional:
+// the normaliser reads defensively and publishes null for what is missing.
 
-/** A decimal number written as a string, e.g. "12" or "4.5"; null or "" when unknown. */
-export type NumText = string | null;
-/** "true" or "false"; null when unknown. */
-export type FlagText = 'true' | 'false' | null;
+/** A value: `{ content, unit }`, or a bare value where clients read `content` defensively. */
+export type StnetValue = { content?: unknown; unit?: unknown } | string | number | null | undefined;
+/** One text of a `textArray`. */
+export interface StnetText {
+  lang?: unknown;
+  content?: unknown;
+}
+/** Texts in every language. `textArray` may be a single object, like every list of the service. */
+export interface StnetTexts {
+  textArray?: StnetText[] | StnetText | null;
+}
+/** A condition or status: a code id with its texts. */
+export interface StnetCode extends StnetTexts {
+  id?: unknown;
+}
+/** An item of `slopesArray`, `liftsArray`, `tracksArray`, `trailsArray` or `runsArray`. */
+export interface StnetItem {
+  /** Can be a number (slope 5). */
+  name?: unknown;
+  description?: StnetTexts | null;
+  info?: {
+    type?: { id?: unknown } | null;
+    condition?: StnetCode | null;
+    /** Lifts carry `status` instead of `condition`. */
+    status?: StnetCode | null;
+    totalLength?: StnetValue;
+    totalLengthToday?: StnetValue;
+    lastPreparation?: StnetValue;
+    sortOrder?: unknown;
+    latitude?: StnetValue;
+    longitude?: StnetValue;
+  } | null;
+}
+type Many<T> = T[] | T | null | undefined;
 
-/** One page of a feed list. */
-export interface FeedPage<T> {
-  total: number;
-  offset: number;
-  limit: number;
-  items: T[];
+/** One station of `stationsArray` (`stn-stationType=full`). */
+export interface StnetStation {
+  id?: unknown;
+  name?: unknown;
+  lastUpdate?: StnetValue;
+  address?: { place?: unknown; zip?: unknown; phone1?: unknown; url?: unknown } | null;
+  info?: {
+    numberOfFacilities?: StnetValue;
+    numberOfCableCarWinter?: StnetValue;
+    numberOfChairliftWinter?: StnetValue;
+    numberOfSkilift?: StnetValue;
+    numberOfBabyLifts?: StnetValue;
+    numberOfSnowConveyorBelts?: StnetValue;
+    heightOfSnowMeasurementResort?: StnetValue;
+  } | null;
+  snow?: {
+    depthOfSnowResort?: StnetValue;
+    depthOfSnowPiste?: StnetValue;
+    freshSnow?: StnetValue;
+    freshSnowPisteTop?: StnetValue;
+    lastSnowfallResort?: StnetValue;
+    lastSnowfallPiste?: StnetValue;
+    avalancheRiskLevel?: StnetValue;
+    reportSnow?: StnetTexts | null;
+  } | null;
+  ski?: {
+    numberOfSlopes?: StnetValue;
+    lengthOfSlopes?: StnetValue;
+    lengthOfSlopesOpen?: StnetValue;
+    numberOfValleyRuns?: StnetValue;
+    numberOfValleyRunsOpen?: StnetValue;
+    lengthOfSlopesArtificialSnow?: StnetValue;
+    lengthOfSlopesWithFloodlight?: StnetValue;
+    runsCondition?: StnetCode | null;
+    snowConditionMain?: StnetCode | null;
+    snowConditionPartial?: StnetCode | null;
+    slopesArray?: Many<StnetItem>;
+  } | null;
+  facility?: {
+    numberOfOpenFacilities?: StnetValue;
+    facilityOpeningTime?: StnetValue;
+    facilityClosingTime?: StnetValue;
+    reportFacility?: StnetTexts | null;
+  } | null;
+  liftInfo?: { liftsArray?: Many<StnetItem> } | null;
+  crosscountry?: {
+    lengthOfClassic?: StnetValue;
+    lengthOfClassicPrepared?: StnetValue;
+    lengthOfSkating?: StnetValue;
+    lengthOfSkatingPrepared?: StnetValue;
+    lengthOfFloodlightTotal?: StnetValue;
+    tracksArray?: Many<StnetItem>;
+  } | null;
+  hiking?: {
+    lengthOfWalkingtrailPrepared?: StnetValue;
+    lengthOfSnowshoeTrails?: StnetValue;
+    trailsArray?: Many<StnetItem>;
+  } | null;
+  tobogganing?: {
+    numberOfTracks?: StnetValue;
+    numberOfTracksOpen?: StnetValue;
+    lengthOfTracks?: StnetValue;
+    hasArtificialSnow?: StnetValue;
+    hasPublicTransport?: StnetValue;
+    hasRentalPossibility?: StnetValue;
+    runsArray?: Many<StnetItem>;
+  } | null;
 }
 
-/** One item of `/stations` (docs/snowdata-feed.md, "Station record"). */
-export interface FeedStation {
-  /** Integer id as a string. */
-  stationId: string;
-  stationName: string;
-  resort: { resortId: string; resortName: string; regionId: NumText } | null;
-  contact: {
-    company: string | null;
-    street: string | null;
-    zip: NumText;
-    town: string | null;
-    phone: string | null;
-    email: string | null;
-    web: string | null;
-  } | null;
-  facilities: {
-    /** Metres above sea level of the station. */
-    altitudeM: NumText;
-    /** DD.MM.YYYY */
-    seasonFrom: string | null;
-    seasonTo: string | null;
-    facilitiesTotal: NumText;
-    cableCars: NumText;
-    chairlifts: NumText;
-    skilifts: NumText;
-    babyLifts: NumText;
-    conveyorBelts: NumText;
-    /** Lifts running today, by kind. */
-    cableCarsOpen: NumText;
-    chairliftsOpen: NumText;
-    skiliftsOpen: NumText;
-    babyLiftsOpen: NumText;
-    shuttleBus: FlagText;
-    remarks: string | null;
-  } | null;
-  snow: {
-    newSnowCm: NumText;
-    newSnowTopCm: NumText;
-    depthVillageCm: NumText;
-    depthPisteCm: NumText;
-    /** DD.MM.YYYY */
-    lastSnowfall: string | null;
-    avalancheBulletinUrl: string | null;
-    remarks: string | null;
-  } | null;
-  alpine: {
-    areaName: string | null;
-    slopesCount: NumText;
-    slopesKm: NumText;
-    slopesOpenKm: NumText;
-    valleyRunsCount: NumText;
-    liftsOpen: NumText;
-    /** HH:MM:SS */
-    openFrom: string | null;
-    openTo: string | null;
-    runCode: NumText;
-    snowCode: NumText;
-    valleyRunCode: NumText;
-    remarks: string | null;
-  } | null;
-  freestyle: {
-    funparkName: string | null;
-    parksTotal: NumText;
-    parksOpen: NumText;
-    halfpipesOpen: NumText;
-    snowtubesOpen: NumText;
-    artificialSnow: FlagText;
-    floodlight: FlagText;
-    runCode: NumText;
-    parks: { name: string | null; kind: string | null; statusCode: NumText; updatedAt: string | null }[] | null;
-  } | null;
-  nordic: {
-    areaName: string | null;
-    phone: string | null;
-    classicKm: NumText;
-    classicPreparedKm: NumText;
-    skatingKm: NumText;
-    skatingPreparedKm: NumText;
-    dogTrailKm: NumText;
-    dogTrailOpenKm: NumText;
-    floodlitKm: NumText;
-    /** HH:MM:SS */
-    floodlitUntil: string | null;
-    classicCode: NumText;
-    skatingCode: NumText;
-    remarks: string | null;
-    trails: FeedTrail[] | null;
-  } | null;
-  winterHiking: {
-    areaName: string | null;
-    walkingKm: NumText;
-    walkingPreparedKm: NumText;
-    snowshoeTrailsCount: NumText;
-    snowshoeKm: NumText;
-    snowshoeOpenKm: NumText;
-    trailCode: NumText;
-    openFrom: string | null;
-    openTo: string | null;
-    remarks: string | null;
-    trails: FeedTrail[] | null;
-  } | null;
-  sledging: {
-    areaName: string | null;
-    runsCount: NumText;
-    runsKm: NumText;
-    runsOpenCount: NumText;
-    runsOpenKm: NumText;
-    artificialSnow: FlagText;
-    publicTransport: FlagText;
-    rental: FlagText;
-    skillCode: NumText;
-    runCode: NumText;
-    remarks: string | null;
-  } | null;
-  tickets: {
-    currency: string | null;
-    categories: { kind: 'DAY' | 'HALF_DAY' | 'WEEK' | 'SEASON'; adult: NumText; child: NumText; youth: NumText; senior: NumText }[] | null;
-    /** HH:MM:SS */
-    halfDayFrom: string | null;
-    familyDiscount: FlagText;
-    hourCards: FlagText;
-    dynamicPricing: FlagText;
-    remarks: string | null;
-  } | null;
-  weather: { code: NumText; tempVillageC: NumText; tempMountainC: NumText; outlook: string | null } | null;
-  forecast: { level: 'BERG' | 'TAL'; date: string; tempC: NumText; icon: NumText; url: string | null }[] | null;
-  media: { kind: string; href: string; createdAt: string | null; modifiedAt: string | null }[] | null;
-  webcams: { imageUrl: string; pageUrl: string | null; location: string | null; lat: NumText; lon: NumText }[] | null;
-  links: { kind: 'INTERACTIVE_PISTE_MAP' | 'TICKETSHOP' | 'SKI_SCHOOL'; label: string | null; href: string }[] | null;
-  /** Tourism-portal detail page per language. */
-  portalLinks: Partial<Record<FeedLanguage, string>> | null;
-  /** ISO 8601 with offset. */
-  updatedAt: string | null;
+/** One answer page. `stationsArray` is a single object when the page holds one station. */
+export interface StnetPage {
+  stations?: { header?: { totalPages?: unknown; resultSize?: unknown }; stationsArray?: Many<StnetStation> } | null;
 }
 
-/** A named trail or track of a station, with its status code. */
-export interface FeedTrail {
-  name: string | null;
-  statusCode: NumText;
-}
+/**
+ * The fields the adapter reads, as dotted paths (list items as `[]`): what the probe compares
+ * an answer with, and what docs/snowdata-mapping.md lists.
+ */
+export const READ_FIELDS: readonly string[] = (() => {
+  const value = (path: string) => [path, `${path}.content`];
+  const measure = (path: string) => [path, `${path}.content`, `${path}.unit`];
+  const texts = (path: string) => [path, `${path}.textArray`, `${path}.textArray[].lang`, `${path}.textArray[].content`];
+  const code = (path: string) => [...texts(path), `${path}.id`];
+  /** An array of items read for their name, condition and `sortOrder` (and position, when `located`). */
+  const items = (path: string, located = false) => [
+    path,
+    `${path}[].name`,
+    `${path}[].info`,
+    `${path}[].info.sortOrder`,
+    ...code(`${path}[].info.condition`),
+    ...(located ? [...value(`${path}[].info.latitude`), ...value(`${path}[].info.longitude`)] : []),
+  ];
+  const under = (section: string, fields: string[], read: (path: string) => string[]) => fields.flatMap((field) => read(`${section}.${field}`));
+  return [
+    'id',
+    'name',
+    ...value('lastUpdate'),
+    'address',
+    ...['place', 'zip', 'phone1', 'url'].map((field) => `address.${field}`),
+    'info',
+    ...under('info', ['numberOfFacilities', 'numberOfCableCarWinter', 'numberOfChairliftWinter', 'numberOfSkilift', 'numberOfBabyLifts', 'numberOfSnowConveyorBelts'], value),
+    ...measure('info.heightOfSnowMeasurementResort'),
+    'snow',
+    ...under('snow', ['depthOfSnowResort', 'depthOfSnowPiste', 'freshSnow', 'freshSnowPisteTop'], measure),
+    ...under('snow', ['lastSnowfallResort', 'avalancheRiskLevel'], value),
+    ...texts('snow.reportSnow'),
+    'ski',
+    ...under('ski', ['numberOfSlopes', 'numberOfValleyRuns'], value),
+    ...under('ski', ['lengthOfSlopes', 'lengthOfSlopesOpen'], measure),
+    ...code('ski.runsCondition'),
+    ...code('ski.snowConditionMain'),
+    'ski.slopesArray',
+    'ski.slopesArray[].info',
+    ...code('ski.slopesArray[].info.condition'),
+    'facility',
+    ...under('facility', ['numberOfOpenFacilities', 'facilityOpeningTime', 'facilityClosingTime'], value),
+    ...texts('facility.reportFacility'),
+    'liftInfo',
+    'liftInfo.liftsArray',
+    'liftInfo.liftsArray[].info',
+    ...code('liftInfo.liftsArray[].info.status'),
+    'crosscountry',
+    ...under('crosscountry', ['lengthOfClassic', 'lengthOfClassicPrepared', 'lengthOfSkating', 'lengthOfSkatingPrepared', 'lengthOfFloodlightTotal'], measure),
+    ...items('crosscountry.tracksArray', true),
+    'hiking',
+    ...under('hiking', ['lengthOfWalkingtrailPrepared', 'lengthOfSnowshoeTrails'], measure),
+    ...items('hiking.trailsArray'),
+    'tobogganing',
+    ...under('tobogganing', ['numberOfTracks', 'numberOfTracksOpen', 'hasArtificialSnow', 'hasPublicTransport', 'hasRentalPossibility'], value),
+    ...measure('tobogganing.lengthOfTracks'),
+    ...items('tobogganing.runsArray', true),
+  ];
+})();
 
-/** Route kinds as the feed writes them, and what we publish. */
-export const ROUTE_TYPES = {
-  SCHNEESCHUH: 'snowshoe',
-  LOIPE: 'crosscountry',
-  WINTERWANDERWEG: 'winterhiking',
-  SCHLITTELWEG: 'sledging',
-} as const;
-/** Route kinds as the feed writes them. */
-export type FeedRouteType = keyof typeof ROUTE_TYPES;
+/** The lists of a station that the service sends as a single object when they hold one item. */
+const ITEM_ARRAYS = [
+  ['ski', 'slopesArray'],
+  ['liftInfo', 'liftsArray'],
+  ['crosscountry', 'tracksArray'],
+  ['hiking', 'trailsArray'],
+  ['tobogganing', 'runsArray'],
+] as const;
 
-/** One item of `/routes` (docs/snowdata-feed.md, "Route record"). */
-export interface FeedRoute {
-  /** UUID, the same in every language. */
-  routeId: string;
-  stationId: string;
-  routeType: FeedRouteType;
-  routeNo: string;
-  statusCode: NumText;
-  /** ISO 8601 with offset. */
-  updatedAt: string | null;
-  /** Tourism-portal page in the requested language. */
-  portalUrl: string | null;
-  stationActive: FlagText;
+/** A copy of a station whose item arrays are lists, so that their fields compare as `[]` paths. */
+function withLists(station: StnetStation): StnetStation {
+  const copy: Record<string, unknown> = { ...station };
+  for (const [section, array] of ITEM_ARRAYS) {
+    const part = copy[section] as Record<string, unknown> | null | undefined;
+    if (part && typeof part === 'object' && part[array] != null) copy[section] = { ...part, [array]: list(part[array] as Many<StnetItem>) };
+  }
+  return copy as StnetStation;
 }
 
 // ---------------------------------------------------------------------------
-// Code tables. A code mapped to null means "no information".
+// Condition codes → route status
 
-type Labels = Record<FeedLanguage, string>;
-const labels = (de: string, en: string, fr: string, it: string): Labels => ({ de, en, fr, it });
+/** Status of a route from its condition code; codes not listed (807 and unknown ones) give null. */
+export const ROUTE_STATUS: Readonly<Record<number, 'OPEN' | 'CLOSED' | 'NOINFO'>> = {
+  // Slopes, cross-country tracks and toboggan runs.
+  800: 'NOINFO',
+  801: 'OPEN',
+  802: 'OPEN',
+  803: 'OPEN',
+  804: 'OPEN',
+  805: 'CLOSED',
+  806: 'CLOSED', // end of season
+  // Winter hiking trails.
+  1200: 'NOINFO',
+  1201: 'OPEN',
+  1202: 'OPEN',
+  1203: 'CLOSED',
+  1204: 'CLOSED', // end of season
+};
+/** Lift status 3001 (open): a station with one running lift is active. */
+const LIFT_OPEN = 3001;
 
-/** Run, track and trail conditions (slopes, valley runs, parks, cross-country, trails, sledge runs). */
-export const CONDITION_CODES: Readonly<Record<string, Labels | null>> = {
-  '800': null,
-  '801': labels('sehr gut', 'very good', 'très bonnes', 'ottime'),
-  '802': labels('gut', 'good', 'bonnes', 'buone'),
-  '803': labels('mässig', 'fair', 'moyennes', 'discrete'),
-  '804': labels('schlecht', 'poor', 'mauvaises', 'cattive'),
-  '805': labels('geschlossen', 'closed', 'fermé', 'chiuso'),
-};
-/** Snow quality on the slopes. */
-export const SNOW_CODES: Readonly<Record<string, Labels | null>> = {
-  '900': null,
-  '901': labels('Pulverschnee', 'powder', 'poudreuse', 'neve farinosa'),
-  '902': labels('griffig', 'packed powder', 'neige compacte', 'neve compatta'),
-  '903': labels('hart', 'hard-packed', 'neige dure', 'neve dura'),
-  '904': labels('Sulzschnee', 'spring snow', 'neige de printemps', 'neve primaverile'),
-  '905': labels('vereist', 'icy', 'verglacée', 'ghiacciata'),
-  '906': labels('Nassschnee', 'wet snow', 'neige mouillée', 'neve bagnata'),
-  '907': labels('Kunstschnee', 'artificial snow', 'neige de culture', 'neve artificiale'),
-};
-/** Skill level of sledge runs. */
-export const SKILL_CODES: Readonly<Record<string, Labels | null>> = {
-  '1000': null,
-  '1001': labels('leicht', 'easy', 'facile', 'facile'),
-  '1002': labels('mittel', 'medium', 'moyen', 'medio'),
-  '1003': labels('schwierig', 'difficult', 'difficile', 'difficile'),
-};
-/** Today's weather at the station. */
-export const WEATHER_CODES: Readonly<Record<string, Labels | null>> = {
-  '600': null,
-  '601': labels('sonnig', 'sunny', 'ensoleillé', 'soleggiato'),
-  '602': labels('leicht bewölkt', 'partly cloudy', 'peu nuageux', 'poco nuvoloso'),
-  '603': labels('bewölkt', 'cloudy', 'nuageux', 'nuvoloso'),
-  '604': labels('Schneefall', 'snowfall', 'chutes de neige', 'nevicate'),
-  '605': labels('Regen', 'rain', 'pluie', 'pioggia'),
-  '606': labels('Nebel', 'fog', 'brouillard', 'nebbia'),
-  '607': labels('Hochnebel', 'low cloud', 'stratus', 'nebbia alta'),
-};
-/** Status of routes, trails and snowparks; published as is, not translated. */
-export const STATUS_CODES: Readonly<Record<string, 'OPEN' | 'CLOSED' | 'NOINFO'>> = { '0': 'NOINFO', '1': 'OPEN', '2': 'CLOSED' };
+/** Which station array becomes which route type. */
+export const ROUTE_ARRAYS = [
+  { type: 'crosscountry', section: 'crosscountry', array: 'tracksArray' },
+  { type: 'winterhiking', section: 'hiking', array: 'trailsArray' },
+  { type: 'sledging', section: 'tobogganing', array: 'runsArray' },
+] as const;
 
 // ---------------------------------------------------------------------------
 // Normalisers
 
 /**
- * Maps one station of the `lang` feed to the published record. `raw` is the feed record itself;
- * latitude/longitude come from the first webcam that has both coordinates; `sledge` and
- * `snowshoe` are views of the tobogganing and hiking data.
+ * Maps one station to the published record in one locale: texts in the locale's language (or
+ * German when missing), lengths in metres, depths in centimetres. `raw` is the station as
+ * received, every language included. What the service does not carry is null
+ * (docs/snowdata-mapping.md lists it).
  *
- * A sub-object or list item lacking a field the API marks non-null (resort id and name, image
- * type and url, webcam url, link type and url, forecast level and date) is left out; a number
- * that does not parse becomes null.
- *
- * @throws InvalidRecordError when stationId is not an integer or stationName is empty
+ * @throws InvalidRecordError when `id` is not an integer or `name` is empty
  */
-export function normalizeStation(raw: FeedStation, lang: FeedLanguage): StationRecord {
-  const id = int(raw?.stationId);
-  const name = text(raw?.stationName);
+export function normalizeStation(raw: StnetStation, locale: Locale): StationRecord {
+  const id = integer(raw?.id);
+  const name = text(raw?.name);
   if (id === null || name === null) {
-    throw new InvalidRecordError('snowdata.stations', typeof raw?.stationId === 'string' ? raw.stationId : null, 'stationId must be an integer and stationName non-empty');
+    throw new InvalidRecordError('snowdata.stations', raw?.id == null ? null : String(raw.id), 'id must be an integer and name non-empty');
   }
-  const hiking = readHiking(raw.winterHiking, lang);
-  const tobogganing = readTobogganing(raw.sledging, lang);
-  const webcams = list(raw.webcams, readWebcam);
-  const located = webcams?.find((w) => w.latitude !== null && w.longitude !== null);
+  const lang = TEXT_LANGUAGE[locale];
+  const { info, snow, ski, facility } = raw;
+  const hiking = readHiking(raw.hiking, lang);
+  const tobogganing = readTobogganing(raw.tobogganing);
+  const located = [...list(raw.crosscountry?.tracksArray), ...list(raw.tobogganing?.runsArray)].map(position).find((p) => p !== null) ?? null;
   return {
     id,
     name,
-    latitude: located?.latitude ?? null,
-    longitude: located?.longitude ?? null,
-    resort: readResort(raw.resort),
-    address: readAddress(raw.contact),
-    info: readInfo(raw.facilities),
-    snow: readSnow(raw.snow),
-    ski: readSki(raw.alpine, lang),
-    snowboard: readSnowboard(raw.freestyle, lang),
-    crosscountry: readCrosscountry(raw.nordic, lang),
+    latitude: located?.[1] ?? null,
+    longitude: located?.[0] ?? null,
+    resort: null,
+    address: raw.address
+      ? { name: null, street: null, place: text(raw.address.place), zip: integer(raw.address.zip), phone: text(raw.address.phone1), email: null, website: text(raw.address.url) }
+      : null,
+    info:
+      info || facility
+        ? {
+            altitude: metres(info?.heightOfSnowMeasurementResort),
+            seasonStart: null,
+            seasonEnd: null,
+            totalFacilities: count(info?.numberOfFacilities),
+            cableCars: count(info?.numberOfCableCarWinter),
+            chairlifts: count(info?.numberOfChairliftWinter),
+            skilifts: count(info?.numberOfSkilift),
+            babyLifts: count(info?.numberOfBabyLifts),
+            conveyorBelts: count(info?.numberOfSnowConveyorBelts),
+            hasShuttlebus: null,
+            report: translate(facility?.reportFacility, lang),
+            lifts: info
+              ? { cableCar: count(info.numberOfCableCarWinter), chairlift: count(info.numberOfChairliftWinter), skilift: count(info.numberOfSkilift), babyLift: count(info.numberOfBabyLifts) }
+              : null,
+          }
+        : null,
+    snow: snow
+      ? {
+          freshSnow: centimetres(snow.freshSnow),
+          freshSnowPisteTop: centimetres(snow.freshSnowPisteTop),
+          depthResort: centimetres(snow.depthOfSnowResort),
+          depthPiste: centimetres(snow.depthOfSnowPiste),
+          lastSnowfall: day(snow.lastSnowfallResort),
+          avalancheRiskUrl: text(content(snow.avalancheRiskLevel)),
+          report: translate(snow.reportSnow, lang),
+        }
+      : null,
+    ski:
+      ski || facility
+        ? {
+            areaName: null,
+            slopesTotal: count(ski?.numberOfSlopes),
+            slopesLength: metres(ski?.lengthOfSlopes),
+            slopesOpenLength: metres(ski?.lengthOfSlopesOpen),
+            valleyRuns: count(ski?.numberOfValleyRuns),
+            openFacilities: count(facility?.numberOfOpenFacilities),
+            openingTime: clock(facility?.facilityOpeningTime),
+            closingTime: clock(facility?.facilityClosingTime),
+            condition: translate(ski?.runsCondition, lang),
+            snowCondition: translate(ski?.snowConditionMain, lang),
+            valleyRunsCondition: null,
+            report: null,
+          }
+        : null,
+    snowboard: null,
+    crosscountry: readCrosscountry(raw.crosscountry, lang),
     hiking,
     tobogganing,
-    sledge: tobogganing && {
-      runsTotal: tobogganing.tracksTotal,
-      runsLength: tobogganing.tracksLength,
-      runsOpenLength: tobogganing.tracksOpenLength,
-      condition: tobogganing.condition,
-    },
-    snowshoe: hiking && {
-      trailsTotal: hiking.snowshoeTrailsTotal,
-      trailsLength: hiking.snowshoeTrailsLength,
-      // SnowdataHiking has no open snowshoe length, so this one comes from the feed directly.
-      trailsOpenLength: metres(raw.winterHiking?.snowshoeOpenKm),
-      condition: hiking.condition,
-    },
-    prices: readPrices(raw.tickets),
-    weather: readWeather(raw.weather, lang),
-    weatherForecast: list(raw.forecast, readForecast),
-    images: list(raw.media, readImage),
-    webcams,
-    links: list(raw.links, readLink),
-    detailLinks: readDetailLinks(raw.portalLinks),
-    lastUpdate: timestamp(raw.updatedAt),
+    sledge: tobogganing && { runsTotal: tobogganing.tracksTotal, runsLength: tobogganing.tracksLength, runsOpenLength: tobogganing.tracksOpenLength, condition: tobogganing.condition },
+    snowshoe: hiking && { trailsTotal: hiking.snowshoeTrailsTotal, trailsLength: hiking.snowshoeTrailsLength, trailsOpenLength: null, condition: hiking.condition },
+    prices: null,
+    weather: null,
+    weatherForecast: null,
+    images: null,
+    webcams: null,
+    links: null,
+    detailLinks: null,
+    lastUpdate: timestamp(raw.lastUpdate),
     raw,
   };
 }
 
+function readCrosscountry(raw: StnetStation['crosscountry'], lang: string): SnowdataCrosscountry | null {
+  if (!raw) return null;
+  return {
+    areaName: null,
+    phone: null,
+    classicLength: metres(raw.lengthOfClassic),
+    classicPrepared: metres(raw.lengthOfClassicPrepared),
+    skatingLength: metres(raw.lengthOfSkating),
+    skatingPrepared: metres(raw.lengthOfSkatingPrepared),
+    dogTrailLength: null,
+    dogTrailOpen: null,
+    floodlightLength: metres(raw.lengthOfFloodlightTotal),
+    floodlightTill: null,
+    classicCondition: null,
+    skatingCondition: null,
+    report: null,
+    routes: readMobilityRoutes(raw.tracksArray, lang),
+  };
+}
+
+function readHiking(raw: StnetStation['hiking'], lang: string): SnowdataHiking | null {
+  if (!raw) return null;
+  return {
+    areaName: null,
+    walkingTrailLength: null,
+    walkingTrailPrepared: metres(raw.lengthOfWalkingtrailPrepared),
+    snowshoeTrailsTotal: null,
+    snowshoeTrailsLength: metres(raw.lengthOfSnowshoeTrails),
+    condition: null,
+    openingTime: null,
+    closingTime: null,
+    report: null,
+    routes: readMobilityRoutes(raw.trailsArray, lang),
+  };
+}
+
+function readTobogganing(raw: StnetStation['tobogganing']): SnowdataTobogganing | null {
+  if (!raw) return null;
+  return {
+    areaName: null,
+    tracksTotal: count(raw.numberOfTracks),
+    tracksLength: metres(raw.lengthOfTracks),
+    tracksOpen: count(raw.numberOfTracksOpen),
+    tracksOpenLength: null,
+    hasArtificialSnow: flag(raw.hasArtificialSnow),
+    hasPublicTransport: flag(raw.hasPublicTransport),
+    hasRental: flag(raw.hasRentalPossibility),
+    skillLevel: null,
+    condition: null,
+    report: null,
+  };
+}
+
+/** The named items of a section with their condition text; a section without its array gives null. */
+function readMobilityRoutes(items: Many<StnetItem>, lang: string): SnowdataMobilityRoute[] | null {
+  if (items == null) return null;
+  return list(items).map((item) => ({ title: text(item.name), status: translate(item.info?.condition, lang) }));
+}
+
 /**
- * Maps one winter route of the feed to the published record.
- *
- * @throws InvalidRecordError when routeId or routeNo is empty or routeType is not one of {@link ROUTE_TYPES}
+ * Builds the winter routes of one station from its cross-country tracks, winter hiking trails
+ * and toboggan runs (docs/snowdata-mapping.md, "Winter routes"). Items without a name are left
+ * out: the name is what keeps a route's id stable from one day to the next.
  */
-export function normalizeRoute(raw: FeedRoute): RouteRecord {
-  const id = text(raw?.routeId);
-  const number = text(raw?.routeNo);
-  const type = Object.hasOwn(ROUTE_TYPES, raw?.routeType) ? ROUTE_TYPES[raw.routeType] : undefined;
-  if (id === null || number === null || type === undefined) {
-    throw new InvalidRecordError('snowdata.routes', id, `routeId and routeNo must be non-empty and routeType one of ${Object.keys(ROUTE_TYPES).join(', ')}`);
+export function stationRoutes(raw: StnetStation): RouteRecord[] {
+  const stationId = integer(raw?.id);
+  if (stationId === null) return [];
+  const active = isStationActive(raw);
+  const lastUpdated = timestamp(raw.lastUpdate);
+  const routes: RouteRecord[] = [];
+  for (const { type, section, array } of ROUTE_ARRAYS) {
+    const seen = new Map<string, number>();
+    for (const [index, item] of list((raw[section] as Record<string, Many<StnetItem>> | null | undefined)?.[array]).entries()) {
+      const name = text(item.name);
+      if (name === null) continue;
+      // Two items of one array with the same name still get their own ids.
+      const repeat = (seen.get(name) ?? 0) + 1;
+      seen.set(name, repeat);
+      const order = integer(item.info?.sortOrder);
+      routes.push({
+        id: nameUuid(`${stationId}/${type}/${name}${repeat > 1 ? `#${repeat}` : ''}`),
+        type,
+        number: `${stationId}-${order ?? index + 1}`,
+        status: routeStatus(item.info?.condition),
+        lastUpdated,
+        link: null,
+        isStationActive: active,
+      });
+    }
   }
-  return {
-    id,
-    type,
-    number,
-    status: status(raw.statusCode),
-    lastUpdated: timestamp(raw.updatedAt),
-    link: text(raw.portalUrl),
-    isStationActive: flag(raw.stationActive) ?? false,
-  };
+  return routes;
 }
 
-function readResort(raw: FeedStation['resort']): SnowdataResort | null {
-  const id = int(raw?.resortId);
-  const name = text(raw?.resortName);
-  if (!raw || id === null || name === null) return null;
-  return { id, name, regionId: int(raw.regionId) };
+/** A station is active while one of its lifts, slopes, tracks, trails or runs is open. */
+function isStationActive(raw: StnetStation): boolean {
+  if (list(raw.liftInfo?.liftsArray).some((lift) => integer(lift.info?.status?.id) === LIFT_OPEN)) return true;
+  const items = [...list(raw.ski?.slopesArray), ...ROUTE_ARRAYS.flatMap(({ section, array }) => list((raw[section] as Record<string, Many<StnetItem>> | null | undefined)?.[array]))];
+  return items.some((item) => routeStatus(item.info?.condition) === 'OPEN');
 }
 
-function readAddress(raw: FeedStation['contact']): SnowdataAddress | null {
-  if (!raw) return null;
-  return {
-    name: text(raw.company),
-    street: text(raw.street),
-    place: text(raw.town),
-    zip: int(raw.zip),
-    phone: text(raw.phone),
-    email: text(raw.email),
-    website: text(raw.web),
-  };
+function routeStatus(code: StnetCode | null | undefined): 'OPEN' | 'CLOSED' | 'NOINFO' | null {
+  const id = integer(code?.id);
+  return id !== null && Object.hasOwn(ROUTE_STATUS, id) ? ROUTE_STATUS[id]! : null;
 }
 
-function readInfo(raw: FeedStation['facilities']): SnowdataInfo | null {
-  if (!raw) return null;
-  return {
-    altitude: int(raw.altitudeM),
-    seasonStart: swissDate(raw.seasonFrom),
-    seasonEnd: swissDate(raw.seasonTo),
-    totalFacilities: int(raw.facilitiesTotal),
-    cableCars: int(raw.cableCars),
-    chairlifts: int(raw.chairlifts),
-    skilifts: int(raw.skilifts),
-    babyLifts: int(raw.babyLifts),
-    conveyorBelts: int(raw.conveyorBelts),
-    hasShuttlebus: flag(raw.shuttleBus),
-    report: text(raw.remarks),
-    lifts: {
-      cableCar: int(raw.cableCarsOpen),
-      chairlift: int(raw.chairliftsOpen),
-      skilift: int(raw.skiliftsOpen),
-      babyLift: int(raw.babyLiftsOpen),
-    },
-  };
-}
+/** Our namespace for route ids; changing it changes every route id. */
+export const ROUTE_NAMESPACE = '6f1c7a52-3b0e-4d8a-9c1e-5a7d2b4e8f10';
 
-function readSnow(raw: FeedStation['snow']): SnowdataSnow | null {
-  if (!raw) return null;
-  return {
-    freshSnow: int(raw.newSnowCm),
-    freshSnowPisteTop: int(raw.newSnowTopCm),
-    depthResort: int(raw.depthVillageCm),
-    depthPiste: int(raw.depthPisteCm),
-    lastSnowfall: swissDate(raw.lastSnowfall),
-    avalancheRiskUrl: text(raw.avalancheBulletinUrl),
-    report: text(raw.remarks),
-  };
-}
-
-function readSki(raw: FeedStation['alpine'], lang: FeedLanguage): SnowdataSki | null {
-  if (!raw) return null;
-  return {
-    areaName: text(raw.areaName),
-    slopesTotal: int(raw.slopesCount),
-    slopesLength: metres(raw.slopesKm),
-    slopesOpenLength: metres(raw.slopesOpenKm),
-    valleyRuns: int(raw.valleyRunsCount),
-    openFacilities: int(raw.liftsOpen),
-    openingTime: time(raw.openFrom),
-    closingTime: time(raw.openTo),
-    condition: label(CONDITION_CODES, raw.runCode, lang),
-    snowCondition: label(SNOW_CODES, raw.snowCode, lang),
-    valleyRunsCondition: label(CONDITION_CODES, raw.valleyRunCode, lang),
-    report: text(raw.remarks),
-  };
-}
-
-function readSnowboard(raw: FeedStation['freestyle'], lang: FeedLanguage): SnowdataSnowboard | null {
-  if (!raw) return null;
-  return {
-    funparkName: text(raw.funparkName),
-    snowparksTotal: int(raw.parksTotal),
-    snowparksOpen: int(raw.parksOpen),
-    halfpipesOpen: int(raw.halfpipesOpen),
-    snowtubesOpen: int(raw.snowtubesOpen),
-    hasArtificialSnow: flag(raw.artificialSnow),
-    hasFloodlight: flag(raw.floodlight),
-    condition: label(CONDITION_CODES, raw.runCode, lang),
-    snowparks: list(raw.parks, (park): SnowdataSnowpark => ({
-      name: text(park.name),
-      type: text(park.kind),
-      status: status(park.statusCode),
-      lastUpdated: timestamp(park.updatedAt),
-    })),
-  };
-}
-
-function readCrosscountry(raw: FeedStation['nordic'], lang: FeedLanguage): SnowdataCrosscountry | null {
-  if (!raw) return null;
-  return {
-    areaName: text(raw.areaName),
-    phone: text(raw.phone),
-    classicLength: metres(raw.classicKm),
-    classicPrepared: metres(raw.classicPreparedKm),
-    skatingLength: metres(raw.skatingKm),
-    skatingPrepared: metres(raw.skatingPreparedKm),
-    dogTrailLength: metres(raw.dogTrailKm),
-    dogTrailOpen: metres(raw.dogTrailOpenKm),
-    floodlightLength: metres(raw.floodlitKm),
-    floodlightTill: time(raw.floodlitUntil),
-    classicCondition: label(CONDITION_CODES, raw.classicCode, lang),
-    skatingCondition: label(CONDITION_CODES, raw.skatingCode, lang),
-    report: text(raw.remarks),
-    routes: list(raw.trails, readTrail),
-  };
-}
-
-function readHiking(raw: FeedStation['winterHiking'], lang: FeedLanguage): SnowdataHiking | null {
-  if (!raw) return null;
-  return {
-    areaName: text(raw.areaName),
-    walkingTrailLength: metres(raw.walkingKm),
-    walkingTrailPrepared: metres(raw.walkingPreparedKm),
-    snowshoeTrailsTotal: int(raw.snowshoeTrailsCount),
-    snowshoeTrailsLength: metres(raw.snowshoeKm),
-    condition: label(CONDITION_CODES, raw.trailCode, lang),
-    openingTime: time(raw.openFrom),
-    closingTime: time(raw.openTo),
-    report: text(raw.remarks),
-    routes: list(raw.trails, readTrail),
-  };
-}
-
-function readTobogganing(raw: FeedStation['sledging'], lang: FeedLanguage): SnowdataTobogganing | null {
-  if (!raw) return null;
-  return {
-    areaName: text(raw.areaName),
-    tracksTotal: int(raw.runsCount),
-    tracksLength: metres(raw.runsKm),
-    tracksOpen: int(raw.runsOpenCount),
-    tracksOpenLength: metres(raw.runsOpenKm),
-    hasArtificialSnow: flag(raw.artificialSnow),
-    hasPublicTransport: flag(raw.publicTransport),
-    hasRental: flag(raw.rental),
-    skillLevel: label(SKILL_CODES, raw.skillCode, lang),
-    condition: label(CONDITION_CODES, raw.runCode, lang),
-    report: text(raw.remarks),
-  };
-}
-
-function readTrail(raw: FeedTrail): SnowdataMobilityRoute {
-  return { title: text(raw.name), status: status(raw.statusCode) };
-}
-
-function readPrices(raw: FeedStation['tickets']): SnowdataPrices | null {
-  if (!raw) return null;
-  const currency = text(raw.currency);
-  const category = (kind: 'DAY' | 'HALF_DAY' | 'WEEK' | 'SEASON'): SnowdataPriceCategory | null => {
-    const found = raw.categories?.find((c) => c?.kind === kind);
-    if (!found) return null;
-    return { adult: text(found.adult), child: text(found.child), teenager: text(found.youth), senior: text(found.senior), currency };
-  };
-  return {
-    dayTicket: category('DAY'),
-    halfDayTicket: category('HALF_DAY'),
-    weekTicket: category('WEEK'),
-    seasonTicket: category('SEASON'),
-    halfDayFrom: time(raw.halfDayFrom),
-    familyReduction: flag(raw.familyDiscount),
-    hourCardsAvailable: flag(raw.hourCards),
-    dynamicPrices: flag(raw.dynamicPricing),
-    description: text(raw.remarks),
-  };
-}
-
-function readWeather(raw: FeedStation['weather'], lang: FeedLanguage): SnowdataWeather | null {
-  if (!raw) return null;
-  return {
-    condition: label(WEATHER_CODES, raw.code, lang),
-    temperatureResort: int(raw.tempVillageC),
-    temperaturePiste: int(raw.tempMountainC),
-    forecast: text(raw.outlook),
-  };
-}
-
-function readForecast(raw: NonNullable<FeedStation['forecast']>[number]): SnowdataWeatherForecast | null {
-  const date = isoDate(raw.date);
-  if ((raw.level !== 'BERG' && raw.level !== 'TAL') || date === null) return null;
-  return { type: raw.level, date, temperature: int(raw.tempC), iconCode: int(raw.icon), url: text(raw.url) };
-}
-
-function readImage(raw: NonNullable<FeedStation['media']>[number]): SnowdataImage | null {
-  const type = text(raw.kind);
-  const url = text(raw.href);
-  if (type === null || url === null) return null;
-  return { type, url, created: timestamp(raw.createdAt), updated: timestamp(raw.modifiedAt) };
-}
-
-function readWebcam(raw: NonNullable<FeedStation['webcams']>[number]): SnowdataWebcam | null {
-  const url = text(raw.imageUrl);
-  if (url === null) return null;
-  const latitude = decimal(raw.lat);
-  const longitude = decimal(raw.lon);
-  const valid = latitude !== null && longitude !== null && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180;
-  return {
-    url,
-    sourceUrl: text(raw.pageUrl),
-    place: text(raw.location),
-    latitude: valid ? latitude : null,
-    longitude: valid ? longitude : null,
-  };
-}
-
-function readLink(raw: NonNullable<FeedStation['links']>[number]): SnowdataLink | null {
-  const type = text(raw.kind);
-  const url = text(raw.href);
-  if (type === null || url === null) return null;
-  return { type, title: text(raw.label), url };
-}
-
-function readDetailLinks(raw: FeedStation['portalLinks']): SnowdataDetailLink[] | null {
-  if (!raw) return null;
-  return DETAIL_LINK_LANGUAGES.flatMap((lang) => {
-    const url = text(raw[lang]);
-    return url === null ? [] : [{ lang, url }];
-  });
+/** A name-based UUID (RFC 9562 version 5, SHA-1) in {@link ROUTE_NAMESPACE}. */
+function nameUuid(name: string): string {
+  const hash = createHash('sha1').update(Buffer.from(ROUTE_NAMESPACE.replaceAll('-', ''), 'hex')).update(name).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 // ---------------------------------------------------------------------------
 // Field readers: each returns null for a missing or unreadable value.
 
-/** Items that map to null are dropped; a missing list stays null. */
-function list<T, R>(items: readonly T[] | null | undefined, read: (item: T) => R | null): R[] | null {
-  if (!Array.isArray(items)) return null;
-  return items.flatMap((item) => {
-    const mapped = item == null ? null : read(item);
-    return mapped === null ? [] : [mapped];
-  });
+function list<T>(value: Many<T>): T[] {
+  if (value == null) return [];
+  return (Array.isArray(value) ? value : [value]).filter((item): item is T => item !== null && typeof item === 'object');
+}
+
+function content(value: StnetValue): unknown {
+  return value !== null && typeof value === 'object' ? value.content : value;
+}
+
+function unit(value: StnetValue): string | null {
+  return value !== null && typeof value === 'object' && typeof value.unit === 'string' ? value.unit.trim().toLowerCase() : null;
 }
 
 function text(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') return null;
   const trimmed = value.trim();
   return trimmed === '' ? null : trimmed;
 }
 
 function decimal(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   const s = text(value);
   return s !== null && /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : null;
 }
 
-function int(value: unknown): number | null {
+function integer(value: unknown): number | null {
   const n = decimal(value);
-  return n === null ? null : Math.round(n);
+  return n !== null && Number.isInteger(n) ? n : null;
 }
 
-/** Kilometres as text to whole metres. */
-function metres(value: unknown): number | null {
-  const km = decimal(value);
-  return km === null ? null : Math.round(km * 1000);
+/** A count: a whole number >= 0. */
+function count(value: StnetValue): number | null {
+  const n = decimal(content(value));
+  return n !== null && n >= 0 ? Math.round(n) : null;
 }
 
-function flag(value: unknown): boolean | null {
-  return value === 'true' ? true : value === 'false' ? false : null;
+/** Metres per unit the service writes lengths and heights in; no unit means metres. */
+const METRES_PER: Readonly<Record<string, number>> = { m: 1, km: 1000, cm: 0.01 };
+/** Centimetres per unit the service writes snow depths in; no unit means centimetres. */
+const CENTIMETRES_PER: Readonly<Record<string, number>> = { cm: 1, m: 100, mm: 0.1 };
+
+function scaled(value: StnetValue, per: Readonly<Record<string, number>>, fallback: string): number | null {
+  const n = decimal(content(value));
+  const factor = per[unit(value) ?? fallback];
+  return n === null || factor === undefined || n < 0 ? null : Math.round(n * factor);
 }
 
-/** `HH:MM:SS` to `HH:MM`; the feed writes `00:00:00` for "not set". */
-function time(value: unknown): string | null {
-  const match = /^(\d{2}):(\d{2})(:\d{2})?$/.exec(text(value) ?? '');
-  if (!match || (match[1] === '00' && match[2] === '00')) return null;
-  return `${match[1]}:${match[2]}`;
+/** A length or height in whole metres. */
+function metres(value: StnetValue): number | null {
+  return scaled(value, METRES_PER, 'm');
 }
 
-/** Swiss `DD.MM.YYYY` to ISO `YYYY-MM-DD`. */
-function swissDate(value: unknown): string | null {
-  const match = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(text(value) ?? '');
-  if (!match) return null;
-  return isoDate(`${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}`);
+/** A snow depth in whole centimetres. */
+function centimetres(value: StnetValue): number | null {
+  return scaled(value, CENTIMETRES_PER, 'cm');
 }
 
-/** A real calendar date `YYYY-MM-DD`, else null. */
-function isoDate(value: unknown): string | null {
-  const s = text(value);
-  if (s === null || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return null;
-  const ms = Date.parse(`${s}T00:00:00Z`);
-  // Date.parse accepts 2026-02-30; the round trip rejects it.
-  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(s) ? s : null;
+/** 0/1 (or a boolean) as a flag. */
+function flag(value: StnetValue): boolean | null {
+  const v = content(value);
+  if (v === true || v === 1 || v === '1') return true;
+  if (v === false || v === 0 || v === '0') return false;
+  return null;
 }
 
-/** Any ISO 8601 timestamp with offset, published in UTC (`…Z`). */
-function timestamp(value: unknown): string | null {
-  const s = text(value);
+/** An ISO 8601 timestamp with offset, published in UTC (`…Z`). */
+function timestamp(value: StnetValue): string | null {
+  const s = text(content(value));
   const ms = s === null ? NaN : Date.parse(s);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-function label(table: Readonly<Record<string, Labels | null>>, code: unknown, lang: FeedLanguage): string | null {
-  const key = text(code);
-  return key !== null && Object.hasOwn(table, key) ? (table[key]?.[lang] ?? null) : null;
+/** The calendar day of an ISO timestamp as the service wrote it (its own offset), `YYYY-MM-DD`. */
+function day(value: StnetValue): string | null {
+  const s = text(content(value));
+  return s !== null && /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)) ? s.slice(0, 10) : null;
 }
 
-function status(code: unknown): 'OPEN' | 'CLOSED' | 'NOINFO' | null {
-  const key = text(code);
-  return key !== null && Object.hasOwn(STATUS_CODES, key) ? STATUS_CODES[key]! : null;
+/** The time of day of an ISO timestamp as the service wrote it, `HH:MM`. */
+function clock(value: StnetValue): string | null {
+  const match = /T(\d{2}):(\d{2})/.exec(text(content(value)) ?? '');
+  return match ? `${match[1]}:${match[2]}` : null;
+}
+
+/** The text in `lang`, else the German one, else null. */
+function translate(texts: StnetTexts | null | undefined, lang: string): string | null {
+  const all = list(texts?.textArray);
+  const pick = (l: string) => text(all.find((t) => t.lang === l)?.content);
+  return pick(lang) ?? pick(FALLBACK_LANGUAGE);
+}
+
+/** `[lng, lat]` of a track or run with both coordinates in range; 0 means "not set" to the service's clients. */
+function position(item: StnetItem): [number, number] | null {
+  const lat = decimal(content(item.info?.latitude));
+  const lng = decimal(content(item.info?.longitude));
+  if (lat === null || lng === null || lat === 0 || lng === 0 || Math.abs(lat) > 90 || Math.abs(lng) > 180) return null;
+  return [lng, lat];
 }
 
 // ---------------------------------------------------------------------------
 // Fetching
 
 /** Served as `meta.source` of stations and routes. */
-export const SOURCE_LABEL = 'Snowdata winter sports report';
-/** More pages than the feed ever has: a guard against a feed that never stops paging. */
-const MAX_PAGES = 10_000;
+export const SOURCE_LABEL = 'Switzerland Tourism STnet winter sports report';
+/** Progress is reported under this part name: one answer holds every locale. */
+export const PROGRESS_PART = 'stations';
+/** More pages than the service ever has: a guard against an answer that never stops paging. */
+const MAX_PAGES = 1_000;
 
-export interface SnowdataConfig {
-  /** SNOWDATA_BASE_URL, default {@link DEFAULT_BASE_URL}. */
-  baseUrl: string;
-  /** SNOWDATA_API_KEY, sent in {@link AUTH_HEADER}. */
-  apiKey: string;
+/**
+ * Fetches every page of the service once and normalises the stations in each locale of `ctx`;
+ * the winter routes, which carry no text, are the same in every locale. A station failing
+ * {@link normalizeStation} is returned as a rejection, in stations and (its routes) in routes.
+ *
+ * @throws FetchError when a request fails for good; Error when an answer is not a stations page
+ */
+export async function fetchSnowdata(ctx: FetchContext, config: SnowdataConfig): Promise<SourceData> {
+  const raws = await fetchStations(ctx, config);
+  const routes: RouteRecord[] = [];
+  for (const raw of raws) routes.push(...stationRoutes(raw));
+  const locales: SourceData['locales'] = {};
+  for (const locale of ctx.locales) {
+    const stations: StationRecord[] = [];
+    const rejected: Rejection[] = [];
+    for (const raw of raws) {
+      try {
+        stations.push(normalizeStation(raw, locale));
+      } catch (error) {
+        if (!(error instanceof InvalidRecordError)) throw error;
+        rejected.push({ id: error.id, reason: error.message });
+      }
+    }
+    locales[locale] = { stations: { records: stations, rejected }, routes: { records: routes, rejected: [] } };
+  }
+  return { label: SOURCE_LABEL, locales };
+}
+
+/** Every station of every page, in answer order. */
+async function fetchStations(ctx: FetchContext, config: SnowdataConfig): Promise<StnetStation[]> {
+  const stations: StnetStation[] = [];
+  const progress: PageProgress = { pages: 0, totalPages: null, items: 0 };
+  let totalPages = 1;
+  // One page at a time: the service's rate limit is not published.
+  for (let page = 1; page <= totalPages; page++) {
+    // A fresh token and ticket per page, as the service's clients send.
+    const body = await ctx.http.json(stnetPageUrl(config, page), { onRetry: (event) => ctx.onRetry(PROGRESS_PART, event) });
+    const read = readPage(body, page);
+    totalPages = read.totalPages;
+    if (totalPages > MAX_PAGES) throw new Error(`STnet page ${page}: header.totalPages is ${totalPages}, more than ${MAX_PAGES}`);
+    stations.push(...read.stations);
+    progress.pages = page;
+    progress.totalPages = totalPages;
+    progress.items += read.stations.length;
+    ctx.onPage(PROGRESS_PART, { ...progress });
+  }
+  return stations;
 }
 
 /**
- * Fetches both feeds in each locale of `ctx`, every page up to `total`, and normalises them.
- * Records failing {@link normalizeStation} or {@link normalizeRoute} are returned as rejections.
+ * Checks the envelope of one page; the stations themselves are checked by the normaliser.
  *
- * @throws FetchError when a request fails for good; Error when a page is not a {@link FeedPage}
+ * @throws Error naming the page and the expected shape
  */
-export async function fetchSnowdata(ctx: FetchContext, config: SnowdataConfig): Promise<SourceData> {
-  const locales = await Promise.all(
-    ctx.locales.map(async (locale) => {
-      const lang = FEED_LANGUAGE[locale];
-      const progress: PageProgress = { pages: 0, totalPages: 0, items: 0 };
-      const [stations, routes] = await Promise.all([
-        fetchFeed(ctx, config, FEED_PATHS.stations, locale, progress),
-        fetchFeed(ctx, config, FEED_PATHS.routes, locale, progress),
-      ]);
-      return [
-        locale,
-        {
-          stations: normalizeAll(stations as FeedStation[], (raw) => normalizeStation(raw, lang)),
-          routes: normalizeAll(routes as FeedRoute[], normalizeRoute),
-        },
-      ] as const;
-    }),
-  );
-  return { label: SOURCE_LABEL, locales: Object.fromEntries(locales) as SourceData['locales'] };
-}
-
-function normalizeAll<T, R>(items: readonly T[], normalize: (raw: T) => R): { records: R[]; rejected: Rejection[] } {
-  const records: R[] = [];
-  const rejected: Rejection[] = [];
-  for (const raw of items) {
-    try {
-      records.push(normalize(raw));
-    } catch (error) {
-      if (!(error instanceof InvalidRecordError)) throw error;
-      rejected.push({ id: error.id, reason: error.message });
-    }
+export function readPage(body: unknown, page: number): { totalPages: number; stations: StnetStation[] } {
+  const root = (body as StnetPage | null)?.stations;
+  const totalPages = integer(root?.header?.totalPages);
+  const array = root?.stationsArray;
+  if (root == null || typeof root !== 'object' || totalPages === null || totalPages < 0 || (array != null && typeof array !== 'object')) {
+    throw new Error(
+      `STnet page ${page}: not a stations page (expected { stations: { header: { totalPages, resultSize }, stationsArray } }), got ${JSON.stringify(body)?.slice(0, 120)}`,
+    );
   }
-  return { records, rejected };
+  return { totalPages, stations: list(array) };
 }
 
-/** Every item of one feed in one language, in feed order; `progress` is shared by the locale's feeds. */
-async function fetchFeed(ctx: FetchContext, config: SnowdataConfig, path: (typeof FEED_PATHS)[keyof typeof FEED_PATHS], locale: Locale, progress: PageProgress): Promise<unknown[]> {
-  const lang = FEED_LANGUAGE[locale];
-  const pages: unknown[][] = [];
-  let total = 0;
-  let expected = 0;
-  const get = async (index: number): Promise<void> => {
-    const url = feedUrl(config.baseUrl, path, lang, index * FEED_PAGE_LIMIT, FEED_PAGE_LIMIT);
-    const body = await ctx.http.json(url, { headers: { [AUTH_HEADER]: config.apiKey }, onRetry: (event) => ctx.onRetry(locale, event) });
-    const page = readFeedPage(body, `${path} offset ${index * FEED_PAGE_LIMIT} [${lang}]`);
-    pages[index] = page.items;
-    total = Math.max(total, page.total);
-    const pagesNow = Math.max(1, Math.ceil(total / FEED_PAGE_LIMIT));
-    progress.totalPages = (progress.totalPages ?? 0) + pagesNow - expected;
-    expected = pagesNow;
-    progress.pages++;
-    progress.items += page.items.length;
-    ctx.onPage(locale, { ...progress });
+// ---------------------------------------------------------------------------
+// Probe
+
+/**
+ * Calls the first page once and reports what came back: reachable, key accepted, stations on
+ * the page, and how their fields compare with {@link READ_FIELDS}. Never throws for an upstream
+ * failure; the URL and error are redacted by the client.
+ */
+export async function probeSnowdata(client: HttpClient, config: SnowdataConfig): Promise<ProbeEndpoint[]> {
+  const url = stnetPageUrl(config, 1);
+  const endpoint: ProbeEndpoint = {
+    name: 'WISPO stations',
+    url: redactUrl(url),
+    reachable: false,
+    keyAccepted: null,
+    records: null,
+    unexpectedFields: [],
+    missingFields: [],
   };
-  await get(0);
-  // The rest concurrently (the client bounds requests in flight); a feed that grew while we
-  // paged reports a larger total: go on until no page asks for more.
-  for (let next = 1; next * FEED_PAGE_LIMIT < total; ) {
-    const count = Math.ceil(total / FEED_PAGE_LIMIT);
-    if (count > MAX_PAGES) throw new Error(`${path} [${lang}]: the feed reports ${total} items, more than ${MAX_PAGES} pages`);
-    const batch = Array.from({ length: count - next }, (_, i) => next + i);
-    next = count;
-    await Promise.all(batch.map(get));
+  try {
+    const body = await client.json(url);
+    endpoint.reachable = true;
+    endpoint.keyAccepted = true;
+    const { stations } = readPage(body, 1);
+    endpoint.records = stations.length;
+    Object.assign(endpoint, compareFields(stations.map(withLists), READ_FIELDS));
+  } catch (error) {
+    if (error instanceof FetchError) {
+      endpoint.reachable = error.status !== undefined;
+      endpoint.keyAccepted = error.status === undefined ? null : error.status !== 401 && error.status !== 403;
+    }
+    endpoint.error = (error as Error).message;
   }
-  return pages.flat();
-}
-
-/** Checks the envelope of one feed page; the items themselves are checked by the normalisers. */
-function readFeedPage(body: unknown, what: string): { total: number; items: unknown[] } {
-  const page = body as Partial<FeedPage<unknown>> | null;
-  if (typeof page !== 'object' || page === null || !Array.isArray(page.items) || !Number.isSafeInteger(page.total) || page.total! < 0) {
-    throw new Error(`${what}: not a feed page (expected { total, offset, limit, items: [...] }), got ${JSON.stringify(body).slice(0, 120)}`);
-  }
-  return { total: page.total!, items: page.items };
+  return [endpoint];
 }

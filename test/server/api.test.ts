@@ -155,12 +155,12 @@ describe('snowdata stations and routes', () => {
     const names = stations.map((s) => s.name).sort(new Intl.Collator('de-CH', { sensitivity: 'base', numeric: true }).compare);
     expect(result.data.map((s: { name: string }) => s.name)).toEqual(names.slice(60, 90));
     expect(result.pagination).toEqual({ total: stations.length, limit: 30, offset: 60, hasMore: true, page: 3, totalPages: Math.ceil(stations.length / 30) });
-    expect(result.meta).toMatchObject({ locale: 'de-CH', lastSync: '2026-11-20T04:00:00.000Z', expiresAt: '2026-11-21T04:00:00.000Z', source: 'Snowdata winter sports report' });
+    expect(result.meta).toMatchObject({ locale: 'de-CH', lastSync: '2026-11-20T04:00:00.000Z', expiresAt: '2026-11-21T04:00:00.000Z', source: 'Switzerland Tourism STnet winter sports report' });
     expect(result.meta.responseTimeMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('returns a whole station, raw upstream record included, with coordinates from its first webcam', async () => {
-    const record = stations.find((s) => s.webcams && s.webcams.length > 1 && s.snowboard && s.tobogganing)!;
+  it('returns a whole station, raw upstream record included, with coordinates from its first located track or run', async () => {
+    const record = stations.find((s) => s.crosscountry && s.tobogganing && s.latitude !== null)!;
     const fields = Object.keys(record).filter((k) => k !== 'raw');
     const { schema } = { schema: await (await fetch(`${api.server.url}/api/schema`)).text() };
     expect(schema).toContain('type SnowdataStation');
@@ -169,13 +169,15 @@ describe('snowdata stations and routes', () => {
     const { snowdataStation } = await data(stationQuery, { id: record.id });
     expect(Object.keys(snowdataStation).sort()).toEqual([...fields, 'raw'].sort());
     expect(snowdataStation).toEqual(record);
-    const webcam = record.webcams!.find((w) => w.latitude !== null && w.longitude !== null)!;
-    expect([snowdataStation.latitude, snowdataStation.longitude]).toEqual([webcam.latitude, webcam.longitude]);
+    const raw = record.raw as Record<string, Record<string, unknown> | undefined>;
+    const items = [raw.crosscountry?.tracksArray, raw.tobogganing?.runsArray].flat() as { info: { latitude: { content: number }; longitude: { content: number } } }[];
+    const located = items.find((i) => i.info.latitude.content !== 0 && i.info.longitude.content !== 0)!;
+    expect([snowdataStation.latitude, snowdataStation.longitude]).toEqual([located.info.latitude.content, located.info.longitude.content]);
     expect(snowdataStation.sledge.runsTotal).toBe(record.tobogganing!.tracksTotal);
   });
 
-  it('has no coordinates for a station without a webcam that has them', async () => {
-    const record = stations.find((s) => !s.webcams?.some((w) => w.latitude !== null && w.longitude !== null))!;
+  it('has no coordinates for a station without cross-country tracks or toboggan runs', async () => {
+    const record = stations.find((s) => s.crosscountry === null && s.tobogganing === null)!;
     expect(record).toBeDefined();
     const { snowdataStation } = await data('query($id: Int!) { snowdataStation(id: $id) { latitude longitude } }', { id: record.id });
     expect(snowdataStation).toEqual({ latitude: null, longitude: null });
@@ -200,7 +202,7 @@ describe('snowdata stations and routes', () => {
     );
     expect(snowdataRoutes.total).toBe(expected.length);
     expect(new Set(snowdataRoutes.data.map((r: { id: string }) => r.id))).toEqual(new Set(expected.map((r) => r.id)));
-    expect(snowdataRoutes.meta).toEqual({ locale: 'de-CH', source: 'Snowdata winter sports report' });
+    expect(snowdataRoutes.meta).toEqual({ locale: 'de-CH', source: 'Switzerland Tourism STnet winter sports report' });
   });
 });
 

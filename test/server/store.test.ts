@@ -27,11 +27,22 @@ describe('default orders', () => {
         const [na, nb] = [parseInt(a.number, 10), parseInt(b.number, 10)];
         expect(na <= nb, `${locale} ${a.type}: number ${a.number} before ${b.number}`).toBe(true);
         if (a.number === b.number) expect(a.id < b.id).toBe(true);
-        else if (na === nb) expect(a.number.length < b.number.length, `${a.number} before ${b.number}`).toBe(true);
+        else if (na === nb) expect(naturalBefore(a.number, b.number), `${a.number} before ${b.number}`).toBe(true);
       }
     }
   });
 });
+
+/** Whether `a` sorts before `b` comparing runs of digits as numbers and the rest as text ("132-2" before "132-10", "469" before "469b"). */
+function naturalBefore(a: string, b: string): boolean {
+  const [ra, rb] = [a.match(/\d+|\D+/g)!, b.match(/\d+|\D+/g)!];
+  for (let i = 0; i < Math.min(ra.length, rb.length); i++) {
+    const [x, y] = [ra[i]!, rb[i]!];
+    if (x === y) continue;
+    return /^\d/.test(x) && /^\d/.test(y) ? Number(x) < Number(y) : x < y;
+  }
+  return ra.length < rb.length;
+}
 
 describe('createStoreAsync', () => {
   it('builds the store createStore builds: the same records in the same order, the same search and near-me answers', async () => {

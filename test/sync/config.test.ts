@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSyncConfig, SyncConfigError } from '../../sync/config.ts';
 
-const keys = { MYSWITZERLAND_API_KEY: 'm-key', SWISSACTIVITIES_API_KEY: 's-key', SNOWDATA_API_KEY: 'w-key' };
+const keys = { MYSWITZERLAND_API_KEY: 'm-key', SWISSACTIVITIES_API_KEY: 's-key', STNET_USERNAME: 'w-user', STNET_API_KEY: 'w-key' };
 
 describe('readSyncConfig', () => {
   it('uses the real hosts when no base URL is set', () => {
@@ -13,16 +13,20 @@ describe('readSyncConfig', () => {
         apiKey: 's-key',
         authHeader: 'Authorization',
       },
-      snowdata: { baseUrl: 'https://snowdata.invalid/v1', apiKey: 'w-key' },
+      snowdata: { baseUrl: 'http://st.stnet.ch/api/services/wispostations', username: 'w-user', apiKey: 'w-key' },
       secrets: ['m-key', 's-key', 'w-key'],
     });
   });
 
   it('reads only what the requested sources need', () => {
-    expect(readSyncConfig(['snowdata'], { SNOWDATA_API_KEY: 'w-key', SNOWDATA_BASE_URL: 'http://127.0.0.1:9/feed' })).toEqual({
-      snowdata: { baseUrl: 'http://127.0.0.1:9/feed', apiKey: 'w-key' },
+    expect(readSyncConfig(['snowdata'], { STNET_USERNAME: 'w-user', STNET_API_KEY: 'w-key', STNET_BASE_URL: 'http://127.0.0.1:9/wispostations' })).toEqual({
+      snowdata: { baseUrl: 'http://127.0.0.1:9/wispostations', username: 'w-user', apiKey: 'w-key' },
       secrets: ['w-key'],
     });
+  });
+
+  it('needs both the STnet account name and its key', () => {
+    expect(() => readSyncConfig(['snowdata'], { STNET_API_KEY: 'w-key' })).toThrow('STNET_USERNAME is not set (needed for snowdata)');
   });
 
   it('names every missing key and every bad URL at once', () => {

@@ -6,10 +6,10 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../server/load.ts';
 import { DEFAULT_SAMPLES_DIR, readSampleJson } from '../../sync/fixtures/samplesDir.ts';
-import { type UpstreamData, generateUpstreamData, startUpstream, type Upstream } from '../../sync/fixtures/upstream.ts';
+import { type UpstreamData, generateUpstreamData, startUpstream, STNET_PATH, type Upstream } from '../../sync/fixtures/upstream.ts';
 import { main, parseCommand, runSync, type SyncOptions } from '../../sync/main.ts';
 import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland.ts';
-import { FEED_PAGE_LIMIT } from '../../sync/sources/snowdata.ts';
+import { PAGE_SIZE, stationRoutes } from '../../sync/sources/snowdata.ts';
 import { CONTENT_PAGE_SIZE } from '../../sync/sources/swissactivities.ts';
 import { type AttractionRecord, LOCALES, type Manifest, readManifest, type SourceName } from '../../sync/snapshot.ts';
 import { loadSchema } from './helpers/records.ts';
@@ -21,7 +21,7 @@ let dataDir: string;
 
 beforeAll(() => {
   // Big enough that every list has several pages: 600 tours (12 pages of 50), 1,219
-  // attractions, 249 activities (3 content pages of 100), 120 routes (2 feed pages of 100).
+  // attractions, 249 activities (3 content pages of 100), 60 stations (2 STnet pages of 50).
   base = generateUpstreamData(2026, 0.3);
 });
 beforeEach(async () => {
@@ -37,7 +37,7 @@ afterEach(async () => {
 async function serve(change?: (data: UpstreamData) => void): Promise<Upstream> {
   const data: UpstreamData = {
     activities: { ...base.activities, content: { ...base.activities.content } },
-    snowdata: { stations: { ...base.snowdata.stations }, routes: { ...base.snowdata.routes } },
+    snowdata: { stations: [...base.snowdata.stations] },
     tours: { ...base.tours },
     attractions: { ...base.attractions },
   };
@@ -107,9 +107,9 @@ describe('runSync against the loopback upstream', () => {
     for (const lang of ['de', 'en', 'fr', 'it']) {
       expect(requested('/myswitzerland/v1/tours', 'page', { lang })).toEqual(range(600 / HITS_PER_PAGE));
       expect(requested('/myswitzerland/v1/attractions', 'page', { lang })).toEqual(range(Math.ceil(1219 / HITS_PER_PAGE)));
-      expect(requested('/snowdata/v1/routes', 'offset', { lang })).toEqual(range(2, FEED_PAGE_LIMIT));
-      expect(requested('/snowdata/v1/stations', 'offset', { lang })).toEqual([0]);
     }
+    // Every language in one answer: each STnet page once, from 1.
+    expect(requested(STNET_PATH, 'stn-page', {})).toEqual(range(Math.ceil(base.snowdata.stations.length / PAGE_SIZE)).map((i) => i + 1));
     // The content API is paged until a short page: 249 activities are 3 pages of 100.
     const contentPages = upstream!.requests.filter((r) => r.path === '/swissactivities/content/graphql');
     expect(contentPages).toHaveLength(3 + 1 + 1);
@@ -123,8 +123,8 @@ describe('runSync against the loopback upstream', () => {
     expect(m.version).toBe('2026-11-21T04-00-00Z');
     for (const locale of LOCALES) {
       expect(m.sources.tours!.locales[locale]!.tours!.count).toBe(600);
-      expect(m.sources.snowdata!.locales[locale]!.routes!.count).toBe(120);
-      expect(m.sources.snowdata!.locales[locale]!.stations!.count).toBe(60);
+      expect(m.sources.snowdata!.locales[locale]!.routes!.count).toBe(base.snowdata.stations.flatMap(stationRoutes).length);
+      expect(m.sources.snowdata!.locales[locale]!.stations!.count).toBe(base.snowdata.stations.length);
     }
     expect(m.sources.tours).toMatchObject({ label: 'MySwitzerland Open Data', lastSync: '2026-11-21T04:00:00.000Z', stale: false });
 
@@ -245,11 +245,11 @@ describe('runSync against the loopback upstream', () => {
 
   it('retries a response cut off mid-body and then publishes', async () => {
     await serve();
-    upstream!.inject({ path: '/snowdata/v1/routes', query: { lang: 'en', offset: '100' }, times: 1, fault: { kind: 'drop' } });
+    upstream!.inject({ path: STNET_PATH, query: { 'stn-page': '2' }, times: 1, fault: { kind: 'drop' } });
     const run = await sync(['snowdata']);
     expect(run.exitCode).toBe(0);
-    expect(run.manifest.sources.snowdata!.locales['en-CH']!.routes!.count).toBe(120);
-    expect(run.stderr).toMatch(/snowdata en-CH: attempt 1 of 3 failed \(UND_ERR_/);
+    expect(run.manifest.sources.snowdata!.locales['en-CH']!.stations!.count).toBe(base.snowdata.stations.length);
+    expect(run.stderr).toMatch(/snowdata stations: attempt 1 of 3 failed \(UND_ERR_/);
   });
 
   it('leaves out a record with missing fields and publishes the rest', async () => {
@@ -317,21 +317,31 @@ describe('runSync against the loopback upstream', () => {
 
   it('stops before any request when a key is missing', async () => {
     await serve();
-    const env = { ...upstream!.env, SNOWDATA_API_KEY: '', MYSWITZERLAND_API_KEY: undefined };
+    const env = { ...upstream!.env, STNET_API_KEY: '', MYSWITZERLAND_API_KEY: undefined };
     await expect(sync(['snowdata', 'tours', 'attractions'], { env })).rejects.toThrow(
-      'MYSWITZERLAND_API_KEY is not set (needed for tours, attractions); SNOWDATA_API_KEY is not set (needed for snowdata)',
+      'MYSWITZERLAND_API_KEY is not set (needed for tours, attractions); STNET_API_KEY is not set (needed for snowdata)',
     );
     expect(upstream!.requests).toEqual([]);
   });
 
   it('never prints a key, even when the upstream echoes it', async () => {
     await serve();
-    upstream!.inject({ path: '/snowdata/v1/stations', fault: { kind: 'status', status: 403 } });
-    const env = { ...upstream!.env, SNOWDATA_API_KEY: 'wrong-key-123' };
+    upstream!.inject({ path: STNET_PATH, fault: { kind: 'status', status: 403 } });
+    const env = { ...upstream!.env, STNET_API_KEY: 'wrong-key-123' };
     const run = await sync(['snowdata'], { env });
     expect(run.exitCode).toBe(1);
     expect(run.stderr + run.stdout).not.toContain('wrong-key-123');
     expect(run.stderr).toContain('403 Forbidden');
+  });
+
+  it('fails snowdata on a refused STnet ticket without printing the token or the ticket', async () => {
+    await serve();
+    const run = await sync(['snowdata'], { env: { ...upstream!.env, STNET_API_KEY: 'wrong-key-123' } });
+    expect(run.exitCode).toBe(1);
+    const sent = new URLSearchParams(upstream!.requests[0]!.query);
+    expect(run.stderr).toContain('401 Unauthorized');
+    expect(run.stderr).toContain('stn-token=REDACTED&stn-ticket=REDACTED');
+    for (const secret of ['wrong-key-123', sent.get('stn-token')!, sent.get('stn-ticket')!]) expect(run.stderr + run.stdout).not.toContain(secret);
   });
 
   it('draws one updating line per source on a terminal', async () => {
@@ -341,7 +351,7 @@ describe('runSync against the loopback upstream', () => {
     // Redraws move the cursor up over the two lines and clear each before writing it.
     expect(run.stderr).toContain('\x1b[2A');
     const last = run.stderr.split('\x1b[2A').at(-1)!;
-    expect(last).toMatch(/^\x1b\[2Ktours {5}fetched  de-CH 12\/12 · 600 items\n\x1b\[2Ksnowdata {2}fetched  de-CH 3\/3 · 180 items\n/);
+    expect(last).toMatch(/^\x1b\[2Ktours {5}fetched  de-CH 12\/12 · 600 items\n\x1b\[2Ksnowdata {2}fetched  stations 2\/2 · 60 items\n/);
   });
 });
 
@@ -356,18 +366,20 @@ describe('main', () => {
     await serve();
     const { err, streams } = io();
     expect(await main(['snowdata', '--data-dir', dataDir, '--locales', 'it-CH'], upstream!.env, streams)).toBe(0);
-    expect(err.text()).toContain('snowdata it-CH: page 1 of');
+    expect(err.text()).toContain('snowdata stations: page 1 of 2, 50 items');
     const m = (await readManifest(dataDir))!;
     expect(Object.keys(m.sources.snowdata!.locales)).toEqual(['it-CH']);
   });
 
   it('exits 1 with a one-line summary on stderr when a source fails', async () => {
     await serve();
-    upstream!.inject({ path: '/snowdata/v1/routes', fault: { kind: 'status', status: 404 } });
+    upstream!.inject({ path: STNET_PATH, fault: { kind: 'status', status: 404 } });
     const { err, streams } = io();
     expect(await main(['snowdata', '--data-dir', dataDir], upstream!.env, streams)).toBe(1);
     const lines = err.text().trimEnd().split('\n');
-    expect(lines.at(-1)).toMatch(/^sync: 1 of 1 sources not published: snowdata failed: \[GET\] ".*\/snowdata\/v1\/routes\?lang=de&offset=0&limit=100": 404 Not Found: \{"error":"injected 404"\}$/);
+    expect(lines.at(-1)).toMatch(
+      /^sync: 1 of 1 sources not published: snowdata failed: \[GET\] ".*\/stnet\/api\/services\/wispostations\?stn-username=loopback-stnet-user&stn-token=REDACTED&stn-ticket=REDACTED&stn-output=json&stn-size=50&stn-page=1&stn-stationType=full": 404 Not Found: \{"error":"injected 404"\}$/,
+    );
   });
 
   it('exits 2 naming a missing key, before any request', async () => {

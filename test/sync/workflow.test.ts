@@ -88,7 +88,7 @@ describe('.github/workflows/sync.yml', () => {
     expect(sync.run).toContain('args=(--data-dir snapshot)');
     expect(sync.run).toContain('args+=(--rollback)');
     expect(sync.run).toContain('args+=(--force)');
-    for (const key of ['MYSWITZERLAND_API_KEY', 'SWISSACTIVITIES_API_KEY', 'SNOWDATA_API_KEY']) {
+    for (const key of ['MYSWITZERLAND_API_KEY', 'SWISSACTIVITIES_API_KEY', 'STNET_USERNAME', 'STNET_API_KEY']) {
       expect(sync.env![key]).toBe(`\${{ secrets.${key} }}`);
     }
     // Inputs reach the shell through the environment, never spliced into the script.

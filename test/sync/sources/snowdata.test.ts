@@ -1,426 +1,408 @@
-import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpClient, FetchError, type HttpClient } from '../../../sync/client.ts';
+import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/samplesDir.ts';
+import { Random } from '../../../sync/fixtures/random.ts';
+import { generateSnowdata } from '../../../sync/fixtures/snowdata.ts';
+import { startUpstream, type Upstream, UPSTREAM_KEYS } from '../../../sync/fixtures/upstream.ts';
+import type { PageProgress } from '../../../sync/publish.ts';
 import type { StationRecord } from '../../../sync/snapshot.ts';
-import { feedUrl, normalizeRoute, normalizeStation, type FeedRoute, type FeedStation } from '../../../sync/sources/snowdata.ts';
 import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
+import {
+  DEFAULT_BASE_URL,
+  fetchSnowdata,
+  normalizeStation,
+  PAGE_SIZE,
+  probeSnowdata,
+  readPage,
+  READ_FIELDS,
+  type SnowdataConfig,
+  stationRoutes,
+  stnetDate,
+  stnetPageUrl,
+  stnetTicket,
+  type StnetCode,
+  type StnetStation,
+} from '../../../sync/sources/snowdata.ts';
 
-/** A feed record with every section filled. */
-function fullStation(): FeedStation {
+const texts = (de: string, en: string, fr: string, it?: string) => ({
+  textArray: [
+    { lang: 'de', content: de },
+    { lang: 'en', content: en },
+    { lang: 'fr', content: fr },
+    ...(it === undefined ? [] : [{ lang: 'it', content: it }]),
+  ],
+});
+const code = (id: number, de = `de ${id}`, en = `en ${id}`, fr = `fr ${id}`, it: string | undefined = `it ${id}`): StnetCode => ({ id, ...texts(de, en, fr, it) });
+
+/** A station in the service's shape with every field the adapter reads. */
+function fullStation(): StnetStation {
   return {
-    stationId: '36830',
-    stationName: 'Bosco/Gurin',
-    resort: { resortId: '148', resortName: 'Bosco Gurin', regionId: '6' },
-    contact: {
-      company: 'Grossalp Bosco Gurin SA',
-      street: ' Via Cantonale 5 ',
-      zip: '6685',
-      town: 'Bosco/Gurin',
-      phone: '+41 91 759 02 02',
-      email: 'info@bosco-gurin.ch',
-      web: 'http://www.bosco-gurin.ch',
-    },
-    facilities: {
-      altitudeM: '1507',
-      seasonFrom: '12.12.2026',
-      seasonTo: '11.4.2027',
-      facilitiesTotal: '7',
-      cableCars: '0',
-      chairlifts: '2',
-      skilifts: '4',
-      babyLifts: '1',
-      conveyorBelts: '',
-      cableCarsOpen: '0',
-      chairliftsOpen: '1',
-      skiliftsOpen: '3',
-      babyLiftsOpen: null,
-      shuttleBus: 'false',
-      remarks: 'Skianlagen täglich geöffnet (ausser Weihnachten)',
+    id: 132,
+    name: 'Verbier',
+    lastUpdate: { content: '2026-01-28T07:45:00.000+01:00' },
+    address: { place: ' Verbier ', zip: 1936, phone1: '+41 27 775 25 11', url: 'https://www.verbier4vallees.ch' },
+    info: {
+      numberOfFacilities: { content: 34 },
+      numberOfCableCarWinter: { content: 9 },
+      numberOfChairliftWinter: { content: 12 },
+      numberOfSkilift: { content: 11 },
+      numberOfBabyLifts: { content: 2 },
+      numberOfSnowConveyorBelts: { content: '' },
+      heightOfSnowMeasurementResort: { content: 1500, unit: 'm' },
     },
     snow: {
-      newSnowCm: '10',
-      newSnowTopCm: '15',
-      depthVillageCm: '100',
-      depthPisteCm: '110',
-      lastSnowfall: '08.12.2026',
-      avalancheBulletinUrl: 'https://www.slf.ch/de/lawinenbulletin-und-schneesituation/',
-      remarks: '',
+      depthOfSnowResort: { content: 80, unit: 'cm' },
+      depthOfSnowPiste: { content: 1.6, unit: 'm' },
+      freshSnow: { content: 5, unit: 'cm' },
+      freshSnowPisteTop: 12,
+      lastSnowfallResort: { content: '2026-01-24T00:00:00.000+01:00' },
+      lastSnowfallPiste: { content: '2026-01-24T00:00:00.000+01:00' },
+      avalancheRiskLevel: { content: 'https://www.slf.ch/de/lawinenbulletin-und-schneesituation/' },
+      reportSnow: texts('Pulverschnee am Berg.', 'Powder up the mountain.', 'Poudreuse en altitude.'),
     },
-    alpine: {
-      areaName: 'Bosco Gurin',
-      slopesCount: '13',
-      slopesKm: '30',
-      slopesOpenKm: '12.5',
-      valleyRunsCount: '1',
-      liftsOpen: '4',
-      openFrom: '08:45:00',
-      openTo: '16:30:00',
-      runCode: '802',
-      snowCode: '902',
-      valleyRunCode: '800',
-      remarks: 'Talabfahrt bis Bosco geöffnet.',
+    ski: {
+      numberOfSlopes: { content: 80 },
+      lengthOfSlopes: { content: 410, unit: 'km' },
+      lengthOfSlopesOpen: { content: 385000, unit: 'm' },
+      numberOfValleyRuns: { content: 3 },
+      numberOfValleyRunsOpen: { content: 2 },
+      runsCondition: code(802, 'gut-fahrbar', 'good-fair', 'bonnes-praticables', 'buone-praticabili'),
+      snowConditionMain: code(901, 'pulver', 'powder', 'poudreuse', 'farinosa'),
+      snowConditionPartial: code(905),
+      slopesArray: { name: 5, info: { type: { id: 4000 }, condition: code(805), totalLength: { content: 1200, unit: 'm' } } },
     },
-    freestyle: {
-      funparkName: 'Snowpark Bosco',
-      parksTotal: '2',
-      parksOpen: '1',
-      halfpipesOpen: '0',
-      snowtubesOpen: '1',
-      artificialSnow: 'true',
-      floodlight: 'false',
-      runCode: '803',
-      parks: [
-        { name: 'Snowpark', kind: 'SNOWPARK', statusCode: '1', updatedAt: '2026-12-20T07:10:00+01:00' },
-        { name: 'Kinderpark Putschtschi', kind: 'KIDSPARK', statusCode: '2', updatedAt: null },
+    facility: {
+      numberOfOpenFacilities: { content: 31 },
+      facilityOpeningTime: { content: '2026-01-28T08:30:00.000+01:00' },
+      facilityClosingTime: { content: '2026-01-28T16:15:00.000+01:00' },
+      reportFacility: texts('31 von 34 Anlagen offen.', '31 of 34 lifts open.', '31 installations sur 34 ouvertes.', '31 impianti su 34 aperti.'),
+    },
+    liftInfo: { liftsArray: [{ name: 'Médran', info: { type: { id: 4100 }, status: code(3003), sortOrder: 1 } }] },
+    crosscountry: {
+      lengthOfClassic: { content: 12000, unit: 'm' },
+      lengthOfClassicPrepared: { content: 8000, unit: 'm' },
+      lengthOfSkating: { content: 10000, unit: 'm' },
+      lengthOfSkatingPrepared: { content: 6500, unit: 'm' },
+      lengthOfFloodlightTotal: { content: 2000, unit: 'm' },
+      tracksArray: [
+        { name: 'Loipe Le Châble', info: { condition: code(806), sortOrder: 1, latitude: { content: 0 }, longitude: { content: 0 } } },
+        { name: 'Piste de fond Verbier', info: { condition: code(801), sortOrder: 2, latitude: { content: 46.0961 }, longitude: { content: 7.2286 } } },
       ],
     },
-    nordic: {
-      areaName: 'Langlauf Bosco',
-      phone: '+41 91 759 02 03',
-      classicKm: '6',
-      classicPreparedKm: '4.2',
-      skatingKm: '6.0',
-      skatingPreparedKm: '0',
-      dogTrailKm: null,
-      dogTrailOpenKm: null,
-      floodlitKm: '1.5',
-      floodlitUntil: '21:00:00',
-      classicCode: '801',
-      skatingCode: '805',
-      remarks: 'Loipe bis Rossboda gespurt.',
-      trails: [{ name: 'Pista sci di fondo', statusCode: '1' }],
-    },
-    winterHiking: {
-      areaName: 'Winterwandern Bosco',
-      walkingKm: '3',
-      walkingPreparedKm: '3',
-      snowshoeTrailsCount: '1',
-      snowshoeKm: '2.5',
-      snowshoeOpenKm: '2',
-      trailCode: '801',
-      openFrom: '09:00:00',
-      openTo: '00:00:00',
-      remarks: 'Schneeschuhtrail signalisiert.',
-      trails: [
-        { name: 'Percorso invernale', statusCode: '1' },
-        { name: 'Percorso racchette da neve', statusCode: '0' },
+    hiking: {
+      lengthOfWalkingtrailPrepared: { content: 25000, unit: 'm' },
+      lengthOfSnowshoeTrails: { content: 14000, unit: 'm' },
+      trailsArray: [
+        { name: 'Sentier des Planards', info: { condition: code(1202, 'begehbar', 'Passable', 'praticable', 'percorribile'), sortOrder: 1 } },
+        { name: 'Sentier des Planards', info: { condition: code(1200), sortOrder: 2 } },
+        { name: '', info: { condition: code(1201) } },
       ],
     },
-    sledging: {
-      areaName: 'Schlittelweg Rossboda',
-      runsCount: '2',
-      runsKm: '6',
-      runsOpenCount: '1',
-      runsOpenKm: '3.5',
-      artificialSnow: 'false',
-      publicTransport: 'true',
-      rental: 'true',
-      skillCode: '1002',
-      runCode: '802',
-      remarks: 'Schlittenmiete an der Talstation.',
+    tobogganing: {
+      numberOfTracks: { content: 2 },
+      numberOfTracksOpen: { content: 1 },
+      lengthOfTracks: { content: 10000, unit: 'm' },
+      hasArtificialSnow: { content: 0 },
+      hasPublicTransport: { content: 1 },
+      hasRentalPossibility: { content: 1 },
+      runsArray: { name: 'Piste de luge Savoleyres', info: { condition: code(807), latitude: { content: 46.11 }, longitude: { content: 7.24 } } },
     },
-    tickets: {
-      currency: 'CHF',
-      categories: [
-        { kind: 'DAY', adult: '49.00', child: '25.00', youth: '37.00', senior: '44.00' },
-        { kind: 'SEASON', adult: '390.00', child: '195.00', youth: null, senior: '350.00' },
-      ],
-      halfDayFrom: '12:00:00',
-      familyDiscount: 'true',
-      hourCards: 'false',
-      dynamicPricing: null,
-      remarks: 'Preise in CHF inkl. MWST.',
-    },
-    weather: { code: '601', tempVillageC: '-3', tempMountainC: '-9', outlook: 'Morgen sonnig.' },
-    forecast: [
-      { level: 'BERG', date: '2026-12-20', tempC: '-9', icon: '1', url: 'https://www.meteoschweiz.admin.ch/lokalprognose/bosco-gurin/6685.html' },
-      { level: 'TAL', date: '2026-12-20', tempC: '-3', icon: '2', url: null },
-    ],
-    media: [
-      { kind: 'LOGO', href: 'https://media.snowdata.example/stations/36830/logo.png', createdAt: '2024-11-02T07:00:00+01:00', modifiedAt: null },
-      { kind: 'SKIMAP', href: 'https://media.snowdata.example/stations/36830/skimap.jpg', createdAt: null, modifiedAt: '2026-12-01T10:00:00+01:00' },
-    ],
-    webcams: [
-      { imageUrl: 'https://webcams.snowdata.example/36830/1.jpg', pageUrl: 'http://www.bosco-gurin.ch/webcams', location: 'Bergstation', lat: '46.31644', lon: '8.49123' },
-    ],
-    links: [{ kind: 'TICKETSHOP', label: 'Ticketshop', href: 'http://www.bosco-gurin.ch/tickets' }],
-    portalLinks: { it: 'https://www.myswitzerland.com/it-ch/bollettino-della-neve/bosco-gurin-36830/', de: 'https://www.myswitzerland.com/de-ch/schneebericht/bosco-gurin-36830/' },
-    updatedAt: '2026-12-20T07:12:00+01:00',
   };
 }
 
+describe('the STnet request', () => {
+  it('signs with md5 of username, key, token and date, in lowercase hex', () => {
+    expect(stnetTicket('user', 'key', 'token', '2026.01.28')).toBe('3ffc2f9af0567bda42dc30b189efb305');
+  });
+
+  it('dates the ticket in Switzerland, whatever the machine clock zone', () => {
+    expect(stnetDate(new Date('2026-11-20T23:30:00Z'))).toBe('2026.11.21');
+    expect(stnetDate(new Date('2026-07-01T21:59:00Z'))).toBe('2026.07.01');
+    expect(stnetDate(new Date('2026-07-01T22:00:00Z'))).toBe('2026.07.02');
+  });
+
+  it('asks for one page of the full station type in JSON, with a fresh token and its ticket', () => {
+    const config: SnowdataConfig = { baseUrl: DEFAULT_BASE_URL, username: 'ACME', apiKey: 's3cret' };
+    const first = new URL(stnetPageUrl(config, 3, new Date('2026-01-28T10:00:00Z')));
+    const second = new URL(stnetPageUrl(config, 3, new Date('2026-01-28T10:00:00Z')));
+    const params = Object.fromEntries(first.searchParams);
+    expect(`${first.origin}${first.pathname}`).toBe('http://st.stnet.ch/api/services/wispostations');
+    expect(params).toEqual({
+      'stn-username': 'ACME',
+      'stn-token': expect.stringMatching(/^[A-Za-z0-9]{16}$/),
+      'stn-ticket': createHash('md5').update(`ACME:s3cret:${params['stn-token']}:2026.01.28`).digest('hex'),
+      'stn-output': 'json',
+      'stn-size': String(PAGE_SIZE),
+      'stn-page': '3',
+      'stn-stationType': 'full',
+    });
+    expect(second.searchParams.get('stn-token')).not.toBe(params['stn-token']);
+    expect(first.href).not.toContain('s3cret');
+  });
+});
+
+describe('readPage', () => {
+  it('reads a list, a single station object and an empty page', () => {
+    const page = (stationsArray: unknown) => readPage({ stations: { header: { totalPages: 4, resultSize: 151 }, stationsArray } }, 4);
+    expect(page([{ id: 1 }, { id: 2 }]).stations).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(page({ id: 151 })).toEqual({ totalPages: 4, stations: [{ id: 151 }] });
+    expect(page(undefined).stations).toEqual([]);
+  });
+
+  it('names the page and the expected shape when the answer is something else', () => {
+    expect(() => readPage({ error: 'ticket invalid' }, 2)).toThrow(
+      'STnet page 2: not a stations page (expected { stations: { header: { totalPages, resultSize }, stationsArray } }), got {"error":"ticket invalid"}',
+    );
+    expect(() => readPage({ stations: { header: { totalPages: 'many' }, stationsArray: [] } }, 1)).toThrow(/^STnet page 1: not a stations page/);
+  });
+});
+
 describe('normalizeStation', () => {
-  it('maps a full station field by field', () => {
+  it('maps a full station field by field, lengths in metres and depths in centimetres', () => {
     const raw = fullStation();
     const expected: StationRecord = {
-      id: 36830,
-      name: 'Bosco/Gurin',
-      latitude: 46.31644,
-      longitude: 8.49123,
-      resort: { id: 148, name: 'Bosco Gurin', regionId: 6 },
-      address: {
-        name: 'Grossalp Bosco Gurin SA',
-        street: 'Via Cantonale 5',
-        place: 'Bosco/Gurin',
-        zip: 6685,
-        phone: '+41 91 759 02 02',
-        email: 'info@bosco-gurin.ch',
-        website: 'http://www.bosco-gurin.ch',
-      },
+      id: 132,
+      name: 'Verbier',
+      latitude: 46.0961,
+      longitude: 7.2286,
+      resort: null,
+      address: { name: null, street: null, place: 'Verbier', zip: 1936, phone: '+41 27 775 25 11', email: null, website: 'https://www.verbier4vallees.ch' },
       info: {
-        altitude: 1507,
-        seasonStart: '2026-12-12',
-        seasonEnd: '2027-04-11',
-        totalFacilities: 7,
-        cableCars: 0,
-        chairlifts: 2,
-        skilifts: 4,
-        babyLifts: 1,
+        altitude: 1500,
+        seasonStart: null,
+        seasonEnd: null,
+        totalFacilities: 34,
+        cableCars: 9,
+        chairlifts: 12,
+        skilifts: 11,
+        babyLifts: 2,
         conveyorBelts: null,
-        hasShuttlebus: false,
-        report: 'Skianlagen täglich geöffnet (ausser Weihnachten)',
-        lifts: { cableCar: 0, chairlift: 1, skilift: 3, babyLift: null },
+        hasShuttlebus: null,
+        report: '31 installations sur 34 ouvertes.',
+        lifts: { cableCar: 9, chairlift: 12, skilift: 11, babyLift: 2 },
       },
       snow: {
-        freshSnow: 10,
-        freshSnowPisteTop: 15,
-        depthResort: 100,
-        depthPiste: 110,
-        lastSnowfall: '2026-12-08',
+        freshSnow: 5,
+        freshSnowPisteTop: 12,
+        depthResort: 80,
+        depthPiste: 160,
+        lastSnowfall: '2026-01-24',
         avalancheRiskUrl: 'https://www.slf.ch/de/lawinenbulletin-und-schneesituation/',
-        report: null,
+        report: 'Poudreuse en altitude.',
       },
       ski: {
-        areaName: 'Bosco Gurin',
-        slopesTotal: 13,
-        slopesLength: 30000,
-        slopesOpenLength: 12500,
-        valleyRuns: 1,
-        openFacilities: 4,
-        openingTime: '08:45',
-        closingTime: '16:30',
-        condition: 'gut',
-        snowCondition: 'griffig',
+        areaName: null,
+        slopesTotal: 80,
+        slopesLength: 410000,
+        slopesOpenLength: 385000,
+        valleyRuns: 3,
+        openFacilities: 31,
+        openingTime: '08:30',
+        closingTime: '16:15',
+        condition: 'bonnes-praticables',
+        snowCondition: 'poudreuse',
         valleyRunsCondition: null,
-        report: 'Talabfahrt bis Bosco geöffnet.',
+        report: null,
       },
-      snowboard: {
-        funparkName: 'Snowpark Bosco',
-        snowparksTotal: 2,
-        snowparksOpen: 1,
-        halfpipesOpen: 0,
-        snowtubesOpen: 1,
-        hasArtificialSnow: true,
-        hasFloodlight: false,
-        condition: 'mässig',
-        snowparks: [
-          { name: 'Snowpark', type: 'SNOWPARK', status: 'OPEN', lastUpdated: '2026-12-20T06:10:00.000Z' },
-          { name: 'Kinderpark Putschtschi', type: 'KIDSPARK', status: 'CLOSED', lastUpdated: null },
-        ],
-      },
+      snowboard: null,
       crosscountry: {
-        areaName: 'Langlauf Bosco',
-        phone: '+41 91 759 02 03',
-        classicLength: 6000,
-        classicPrepared: 4200,
-        skatingLength: 6000,
-        skatingPrepared: 0,
+        areaName: null,
+        phone: null,
+        classicLength: 12000,
+        classicPrepared: 8000,
+        skatingLength: 10000,
+        skatingPrepared: 6500,
         dogTrailLength: null,
         dogTrailOpen: null,
-        floodlightLength: 1500,
-        floodlightTill: '21:00',
-        classicCondition: 'sehr gut',
-        skatingCondition: 'geschlossen',
-        report: 'Loipe bis Rossboda gespurt.',
-        routes: [{ title: 'Pista sci di fondo', status: 'OPEN' }],
+        floodlightLength: 2000,
+        floodlightTill: null,
+        classicCondition: null,
+        skatingCondition: null,
+        report: null,
+        routes: [
+          { title: 'Loipe Le Châble', status: 'fr 806' },
+          { title: 'Piste de fond Verbier', status: 'fr 801' },
+        ],
       },
       hiking: {
-        areaName: 'Winterwandern Bosco',
-        walkingTrailLength: 3000,
-        walkingTrailPrepared: 3000,
-        snowshoeTrailsTotal: 1,
-        snowshoeTrailsLength: 2500,
-        condition: 'sehr gut',
-        openingTime: '09:00',
+        areaName: null,
+        walkingTrailLength: null,
+        walkingTrailPrepared: 25000,
+        snowshoeTrailsTotal: null,
+        snowshoeTrailsLength: 14000,
+        condition: null,
+        openingTime: null,
         closingTime: null,
-        report: 'Schneeschuhtrail signalisiert.',
+        report: null,
         routes: [
-          { title: 'Percorso invernale', status: 'OPEN' },
-          { title: 'Percorso racchette da neve', status: 'NOINFO' },
+          { title: 'Sentier des Planards', status: 'praticable' },
+          { title: 'Sentier des Planards', status: 'fr 1200' },
+          { title: null, status: 'fr 1201' },
         ],
       },
       tobogganing: {
-        areaName: 'Schlittelweg Rossboda',
+        areaName: null,
         tracksTotal: 2,
-        tracksLength: 6000,
+        tracksLength: 10000,
         tracksOpen: 1,
-        tracksOpenLength: 3500,
+        tracksOpenLength: null,
         hasArtificialSnow: false,
         hasPublicTransport: true,
         hasRental: true,
-        skillLevel: 'mittel',
-        condition: 'gut',
-        report: 'Schlittenmiete an der Talstation.',
+        skillLevel: null,
+        condition: null,
+        report: null,
       },
-      sledge: { runsTotal: 2, runsLength: 6000, runsOpenLength: 3500, condition: 'gut' },
-      snowshoe: { trailsTotal: 1, trailsLength: 2500, trailsOpenLength: 2000, condition: 'sehr gut' },
-      prices: {
-        dayTicket: { adult: '49.00', child: '25.00', teenager: '37.00', senior: '44.00', currency: 'CHF' },
-        halfDayTicket: null,
-        weekTicket: null,
-        seasonTicket: { adult: '390.00', child: '195.00', teenager: null, senior: '350.00', currency: 'CHF' },
-        halfDayFrom: '12:00',
-        familyReduction: true,
-        hourCardsAvailable: false,
-        dynamicPrices: null,
-        description: 'Preise in CHF inkl. MWST.',
-      },
-      weather: { condition: 'sonnig', temperatureResort: -3, temperaturePiste: -9, forecast: 'Morgen sonnig.' },
-      weatherForecast: [
-        { type: 'BERG', date: '2026-12-20', temperature: -9, iconCode: 1, url: 'https://www.meteoschweiz.admin.ch/lokalprognose/bosco-gurin/6685.html' },
-        { type: 'TAL', date: '2026-12-20', temperature: -3, iconCode: 2, url: null },
-      ],
-      images: [
-        { type: 'LOGO', url: 'https://media.snowdata.example/stations/36830/logo.png', created: '2024-11-02T06:00:00.000Z', updated: null },
-        { type: 'SKIMAP', url: 'https://media.snowdata.example/stations/36830/skimap.jpg', created: null, updated: '2026-12-01T09:00:00.000Z' },
-      ],
-      webcams: [
-        { url: 'https://webcams.snowdata.example/36830/1.jpg', sourceUrl: 'http://www.bosco-gurin.ch/webcams', place: 'Bergstation', latitude: 46.31644, longitude: 8.49123 },
-      ],
-      links: [{ type: 'TICKETSHOP', title: 'Ticketshop', url: 'http://www.bosco-gurin.ch/tickets' }],
-      detailLinks: [
-        { lang: 'de', url: 'https://www.myswitzerland.com/de-ch/schneebericht/bosco-gurin-36830/' },
-        { lang: 'it', url: 'https://www.myswitzerland.com/it-ch/bollettino-della-neve/bosco-gurin-36830/' },
-      ],
-      lastUpdate: '2026-12-20T06:12:00.000Z',
+      sledge: { runsTotal: 2, runsLength: 10000, runsOpenLength: null, condition: null },
+      snowshoe: { trailsTotal: null, trailsLength: 14000, trailsOpenLength: null, condition: null },
+      prices: null,
+      weather: null,
+      weatherForecast: null,
+      images: null,
+      webcams: null,
+      links: null,
+      detailLinks: null,
+      lastUpdate: '2026-01-28T06:45:00.000Z',
       raw,
     };
-    expect(normalizeStation(raw, 'de')).toEqual(expected);
+    expect(normalizeStation(raw, 'fr-CH')).toEqual(expected);
   });
 
-  it('keeps the feed record as received in raw', () => {
+  it('keeps the station as received, every language included, in raw', () => {
     const raw = fullStation();
-    const snapshot = structuredClone(raw);
-    const station = normalizeStation(raw, 'de');
-    expect(station.raw).toBe(raw);
-    expect(raw).toEqual(snapshot);
+    const before = JSON.stringify(raw);
+    expect(normalizeStation(raw, 'de-CH').raw).toBe(raw);
+    expect(JSON.stringify(raw)).toBe(before);
   });
 
-  it('publishes codes as text in the requested language', () => {
-    const station = normalizeStation(fullStation(), 'fr');
-    expect([station.ski?.condition, station.ski?.snowCondition, station.tobogganing?.skillLevel, station.weather?.condition, station.sledge?.condition]).toEqual([
-      'bonnes',
-      'neige compacte',
-      'moyen',
-      'ensoleillé',
-      'bonnes',
-    ]);
-  });
-
-  it('derives sledge from tobogganing and snowshoe from hiking, and leaves both null without their sections', () => {
+  it('takes each text in the locale language and falls back to German where that language is missing', () => {
     const raw = fullStation();
-    raw.sledging = { ...raw.sledging!, runsOpenKm: null, runCode: '805' };
-    raw.winterHiking = { ...raw.winterHiking!, snowshoeOpenKm: null, trailCode: '999' };
-    const station = normalizeStation(raw, 'en');
-    expect([station.sledge, station.snowshoe]).toEqual([
-      { runsTotal: 2, runsLength: 6000, runsOpenLength: null, condition: 'closed' },
-      { trailsTotal: 1, trailsLength: 2500, trailsOpenLength: null, condition: null },
-    ]);
-
-    const without = normalizeStation({ ...fullStation(), sledging: null, winterHiking: null }, 'en');
-    expect([without.tobogganing, without.sledge, without.hiking, without.snowshoe]).toEqual([null, null, null, null]);
+    const pick = (record: StationRecord) => [record.snow!.report, record.info!.report, record.ski!.condition];
+    expect(pick(normalizeStation(raw, 'de-CH'))).toEqual(['Pulverschnee am Berg.', '31 von 34 Anlagen offen.', 'gut-fahrbar']);
+    expect(pick(normalizeStation(raw, 'en-CH'))).toEqual(['Powder up the mountain.', '31 of 34 lifts open.', 'good-fair']);
+    // reportSnow has no Italian text.
+    expect(pick(normalizeStation(raw, 'it-CH'))).toEqual(['Pulverschnee am Berg.', '31 impianti su 34 aperti.', 'buone-praticabili']);
   });
 
-  it('takes the coordinates of the first webcam that has both', () => {
-    const raw = fullStation();
-    raw.webcams = [
-      { imageUrl: 'https://cams.example/1.jpg', pageUrl: null, location: 'Dorf', lat: null, lon: null },
-      { imageUrl: 'https://cams.example/2.jpg', pageUrl: null, location: 'Talstation', lat: '46.3', lon: '' },
-      { imageUrl: 'https://cams.example/3.jpg', pageUrl: null, location: 'Gipfel', lat: '46.32011', lon: '8.48002' },
-      { imageUrl: 'https://cams.example/4.jpg', pageUrl: null, location: 'Bergstation', lat: '46.1', lon: '8.1' },
-    ];
-    const station = normalizeStation(raw, 'de');
-    expect([station.longitude, station.latitude]).toEqual([8.48002, 46.32011]);
-    expect(station.webcams?.[1]).toEqual({ url: 'https://cams.example/2.jpg', sourceUrl: null, place: 'Talstation', latitude: null, longitude: null });
+  it('leaves the coordinates null when no track or run has both, and sections null when absent', () => {
+    const record = normalizeStation({ id: '7', name: 'Skilift Tannenboden' }, 'de-CH');
+    expect(record).toMatchObject({ id: 7, latitude: null, longitude: null, address: null, info: null, snow: null, ski: null, crosscountry: null, hiking: null, tobogganing: null, sledge: null, snowshoe: null, lastUpdate: null });
   });
 
-  it('leaves the coordinates null when no webcam has them, or there are no webcams', () => {
-    const raw = fullStation();
-    raw.webcams = [{ imageUrl: 'https://cams.example/1.jpg', pageUrl: null, location: null, lat: 'n/a', lon: '8.4' }];
-    const noCoordinates = normalizeStation(raw, 'de');
-    const noWebcams = normalizeStation({ ...fullStation(), webcams: null }, 'de');
-    expect([noCoordinates.latitude, noCoordinates.longitude, noWebcams.latitude, noWebcams.longitude, noWebcams.webcams]).toEqual([null, null, null, null, null]);
-  });
-
-  it('leaves out list items and sub-objects that lack a required field', () => {
-    const raw = fullStation();
-    raw.resort = { resortId: 'x', resortName: 'Bosco Gurin', regionId: null };
-    raw.media = [{ kind: '', href: 'https://media.example/a.jpg', createdAt: null, modifiedAt: null }];
-    raw.links = [{ kind: 'SKI_SCHOOL', label: 'Skischule', href: ' ' }];
-    raw.forecast = [{ level: 'TAL', date: '2026-02-30', tempC: '1', icon: '1', url: null }];
-    raw.webcams = [{ imageUrl: '', pageUrl: null, location: null, lat: '46', lon: '8' }];
-    const station = normalizeStation(raw, 'de');
-    expect([station.resort, station.images, station.links, station.weatherForecast, station.webcams]).toEqual([null, [], [], [], []]);
-  });
-
-  it('turns unreadable numbers, dates and the unset time into null', () => {
-    const raw = fullStation();
-    raw.facilities = { ...raw.facilities!, altitudeM: '1507 m', seasonFrom: '2026-12-12' };
-    raw.alpine = { ...raw.alpine!, slopesKm: 'viele', openFrom: '00:00:00' };
-    raw.updatedAt = 'yesterday';
-    const station = normalizeStation(raw, 'de');
-    expect([station.info?.altitude, station.info?.seasonStart, station.ski?.slopesLength, station.ski?.openingTime, station.lastUpdate]).toEqual([null, null, null, null, null]);
+  it('turns unreadable values, negative lengths and unknown units into null', () => {
+    const record = normalizeStation(
+      { id: 8, name: 'X', snow: { depthOfSnowResort: { content: 'viel', unit: 'cm' }, depthOfSnowPiste: { content: 40, unit: 'inch' }, lastSnowfallResort: { content: 'gestern' } }, ski: { lengthOfSlopes: { content: -1, unit: 'm' } } },
+      'de-CH',
+    );
+    expect([record.snow!.depthResort, record.snow!.depthPiste, record.snow!.lastSnowfall, record.ski!.slopesLength]).toEqual([null, null, null, null]);
   });
 
   it('rejects a station without an integer id or a name', () => {
-    expect(() => normalizeStation({ ...fullStation(), stationId: 'B-12' }, 'de')).toThrow(InvalidRecordError);
-    expect(() => normalizeStation({ ...fullStation(), stationName: '  ' }, 'de')).toThrow('snowdata.stations 36830: stationId must be an integer and stationName non-empty');
+    expect(() => normalizeStation({ id: 'abc', name: 'Verbier' }, 'de-CH')).toThrow(InvalidRecordError);
+    expect(() => normalizeStation({ id: 132, name: '  ' }, 'de-CH')).toThrow('id must be an integer and name non-empty');
   });
 });
 
-describe('normalizeRoute', () => {
-  const route: FeedRoute = {
-    routeId: '0b3c8a52-8d0f-4a8e-9d63-1c2f1a0e5b77',
-    stationId: '36830',
-    routeType: 'SCHLITTELWEG',
-    routeNo: ' 15 ',
-    statusCode: '1',
-    updatedAt: '2026-12-19T06:33:00+01:00',
-    portalUrl: 'https://www.myswitzerland.com/de-ch/winterrouten/0b3c8a52-8d0f-4a8e-9d63-1c2f1a0e5b77/',
-    stationActive: 'true',
-  };
+describe('stationRoutes', () => {
+  const routes = stationRoutes(fullStation());
 
-  it('maps a route', () => {
-    expect(normalizeRoute(route)).toEqual({
-      id: '0b3c8a52-8d0f-4a8e-9d63-1c2f1a0e5b77',
-      type: 'sledging',
-      number: '15',
-      status: 'OPEN',
-      lastUpdated: '2026-12-19T05:33:00.000Z',
-      link: 'https://www.myswitzerland.com/de-ch/winterrouten/0b3c8a52-8d0f-4a8e-9d63-1c2f1a0e5b77/',
-      isStationActive: true,
-    });
+  it('builds a route from each named track, trail and run, numbered within its station', () => {
+    expect(routes.map(({ type, number, status }) => [type, number, status])).toEqual([
+      ['crosscountry', '132-1', 'CLOSED'],
+      ['crosscountry', '132-2', 'OPEN'],
+      ['winterhiking', '132-1', 'OPEN'],
+      ['winterhiking', '132-2', 'NOINFO'],
+      ['sledging', '132-1', null],
+    ]);
+    expect(routes.every((r) => r.link === null && r.lastUpdated === '2026-01-28T06:45:00.000Z' && r.isStationActive)).toBe(true);
   });
 
-  it('maps every route type and status code', () => {
-    const types = (['SCHNEESCHUH', 'LOIPE', 'WINTERWANDERWEG', 'SCHLITTELWEG'] as const).map((routeType) => normalizeRoute({ ...route, routeType }).type);
-    const statuses = ['0', '1', '2', '7', null].map((statusCode) => normalizeRoute({ ...route, statusCode }).status);
-    expect([types, statuses]).toEqual([
-      ['snowshoe', 'crosscountry', 'winterhiking', 'sledging'],
-      ['NOINFO', 'OPEN', 'CLOSED', null, null],
+  it('gives every route a stable version-5 UUID of its own, even for two items with the same name', () => {
+    expect(routes.map((r) => r.id)).toEqual(stationRoutes(fullStation()).map((r) => r.id));
+    expect(new Set(routes.map((r) => r.id)).size).toBe(routes.length);
+    for (const { id } of routes) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('derives the status from the condition code', () => {
+    const statusOf = (id: number) => stationRoutes({ id: 1, name: 'X', crosscountry: { tracksArray: { name: 'T', info: { condition: { id } } } } })[0]!.status;
+    expect([800, 801, 802, 803, 804, 805, 806, 807, 1200, 1201, 1202, 1203, 1204, 3001].map(statusOf)).toEqual([
+      'NOINFO', 'OPEN', 'OPEN', 'OPEN', 'OPEN', 'CLOSED', 'CLOSED', null, 'NOINFO', 'OPEN', 'OPEN', 'CLOSED', 'CLOSED', null,
     ]);
   });
 
-  it('reads missing optional values as null and a missing station flag as false', () => {
-    expect(normalizeRoute({ ...route, updatedAt: null, portalUrl: '', stationActive: null })).toMatchObject({ lastUpdated: null, link: null, isStationActive: false });
-  });
-
-  it('rejects a route of an unknown type or without a number', () => {
-    expect(() => normalizeRoute({ ...route, routeType: 'SKIPISTE' as FeedRoute['routeType'] })).toThrow(InvalidRecordError);
-    expect(() => normalizeRoute({ ...route, routeNo: '' })).toThrow(/routeId and routeNo must be non-empty/);
+  it('marks the routes of a station with nothing open as inactive', () => {
+    const station = fullStation();
+    station.crosscountry!.tracksArray = { name: 'Loipe', info: { condition: code(805) } };
+    station.hiking = null;
+    expect(stationRoutes(station).map((r) => r.isStationActive)).toEqual([false, false]);
+    station.liftInfo = { liftsArray: { name: 'Médran', info: { status: code(3001) } } };
+    expect(stationRoutes(station).map((r) => r.isStationActive)).toEqual([true, true]);
   });
 });
 
-describe('feedUrl', () => {
-  it('builds a page request with language, offset and limit', () => {
-    expect(feedUrl('https://feed.example/v1/', '/stations', 'fr', 200, 100)).toBe('https://feed.example/v1/stations?lang=fr&offset=200&limit=100');
+describe('against the loopback STnet service', () => {
+  let upstream: Upstream | undefined;
+  let http: HttpClient | undefined;
+  afterEach(async () => {
+    await http?.close();
+    await upstream?.close();
+    upstream = http = undefined;
+  });
+
+  /** Serves the first `count` fixture stations. */
+  async function serve(count: number): Promise<{ stations: StnetStation[]; config: SnowdataConfig }> {
+    const stations = generateSnowdata(new Random(5), 1, DEFAULT_SAMPLES_DIR).stations.slice(0, count);
+    upstream = await startUpstream({ snowdata: { stations } } as Parameters<typeof startUpstream>[0]);
+    http = createHttpClient({ maxAttempts: 1, secrets: [UPSTREAM_KEYS.STNET_API_KEY] });
+    return { stations, config: { baseUrl: upstream.env.STNET_BASE_URL!, username: upstream.env.STNET_USERNAME!, apiKey: upstream.env.STNET_API_KEY! } };
+  }
+
+  it('pages to the end, a last page of one station included, and maps every locale from the one answer', async () => {
+    const { stations, config } = await serve(PAGE_SIZE + 1);
+    const pages: PageProgress[] = [];
+    const data = await fetchSnowdata({ http: http!, locales: ['de-CH', 'it-CH'], onPage: (_, p) => pages.push(p), onRetry: () => {} }, config);
+    expect(upstream!.requests.map((r) => r.query['stn-page'])).toEqual(['1', '2']);
+    expect(pages).toEqual([
+      { pages: 1, totalPages: 2, items: PAGE_SIZE },
+      { pages: 2, totalPages: 2, items: PAGE_SIZE + 1 },
+    ]);
+    expect(data.locales['de-CH']!.stations!.records.map((s) => s.id)).toEqual(stations.map((s) => s.id));
+    expect(data.locales['it-CH']!.stations!.records).toEqual(stations.map((s) => normalizeStation(s, 'it-CH')));
+    expect(data.locales['it-CH']!.routes!.records).toEqual(stations.flatMap(stationRoutes));
+    expect(data.locales['de-CH']!.routes).toEqual(data.locales['it-CH']!.routes);
+  });
+
+  it('is refused with a wrong key, and the error shows neither the key, the token nor the ticket', async () => {
+    const { config } = await serve(3);
+    const error = await fetchSnowdata({ http: http!, locales: ['de-CH'], onPage: () => {}, onRetry: () => {} }, { ...config, apiKey: 'not-the-key' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FetchError);
+    expect((error as FetchError).status).toBe(401);
+    const sent = upstream!.requests[0]!.query;
+    expect((error as FetchError).message).toContain('stn-token=REDACTED&stn-ticket=REDACTED');
+    for (const secret of ['not-the-key', sent['stn-token']!, sent['stn-ticket']!]) expect((error as FetchError).message).not.toContain(secret);
+  });
+
+  it('probes the first page: reachable, key accepted, stations counted, fields compared', async () => {
+    const { config } = await serve(PAGE_SIZE + 5);
+    const [endpoint, ...more] = await probeSnowdata(http!, config);
+    expect(more).toEqual([]);
+    expect(upstream!.requests.map((r) => r.query['stn-page'])).toEqual(['1']);
+    expect(endpoint).toMatchObject({ name: 'WISPO stations', reachable: true, keyAccepted: true, records: PAGE_SIZE, missingFields: [] });
+    expect(endpoint!.url).toContain('stn-token=REDACTED&stn-ticket=REDACTED');
+    expect(endpoint!.error).toBeUndefined();
+    // What the service carries and the adapter leaves in raw, single-item lists read as lists.
+    expect(endpoint!.unexpectedFields).toEqual(expect.arrayContaining(['ski.numberOfValleyRunsOpen', 'snow.lastSnowfallPiste', 'tobogganing.runsArray[].description']));
+    expect(endpoint!.unexpectedFields.filter((f) => /Array\.[a-z]/.test(f))).toEqual([]);
+    expect(endpoint!.unexpectedFields.filter((f) => READ_FIELDS.includes(f))).toEqual([]);
+  });
+
+  it('probes a refused key and an unreachable host without throwing', async () => {
+    const { config } = await serve(1);
+    const [refused] = await probeSnowdata(http!, { ...config, apiKey: 'nope' });
+    expect(refused).toMatchObject({ reachable: true, keyAccepted: false, records: null, error: expect.stringContaining('401 Unauthorized') });
+    await upstream!.close();
+    const [down] = await probeSnowdata(http!, config);
+    expect(down).toMatchObject({ reachable: false, keyAccepted: null, records: null, error: expect.stringContaining('ECONNREFUSED') });
   });
 });
