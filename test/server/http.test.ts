@@ -300,16 +300,17 @@ describe('GraphQL endpoint', () => {
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('answers a preflight for a GraphQL POST from a localhost origin', async () => {
+  it('answers a preflight for a GraphQL POST from a localhost origin, granting the headers of Apollo, OpenTelemetry and Sentry', async () => {
+    const asked = 'content-type,apollographql-client-name,apollographql-client-version,apollo-require-preflight,traceparent,tracestate,baggage,sentry-trace';
     const response = await send('/api/graphql', {
       method: 'OPTIONS',
-      headers: { origin: 'http://[::1]:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: { origin: 'http://[::1]:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': asked },
     });
     expect(response).toMatchObject({
       status: 204,
       body: '',
       headers: {
-        'access-control-allow-headers': 'content-type',
+        'access-control-allow-headers': asked.replaceAll(',', ', '),
         'access-control-allow-methods': 'GET, POST, OPTIONS',
         'access-control-allow-origin': 'http://[::1]:5173',
         'access-control-max-age': '7200',
