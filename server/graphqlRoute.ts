@@ -73,7 +73,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
   });
   const responses = config.responseCacheBytes > 0 ? createResponseCache(config.responseCacheBytes) : null;
   const records = config.recordCacheBytes > 0 ? createRecordBytesCache(config.recordCacheBytes) : null;
-  const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes) : null;
+  const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes, options.persistedQueries) : null;
   const lookups = registerCacheMetrics(metrics, operations, responses, records);
   const mediaTypeOf = memoize(acceptedMediaType);
   const encodingOf = memoize(negotiateEncoding);
