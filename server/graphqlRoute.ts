@@ -6,7 +6,7 @@
  */
 
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { GraphQLError, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
+import { GraphQLError, OperationTypeNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import {
   createHandler,
   parseRequestParams,
@@ -132,8 +132,10 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       const prepared = state.prepared ?? operations.prepare({ query: params.query, operationName: params.operationName, variables: params.variables });
       if (prepared.errors) return prepared.errors;
       const { operation } = prepared;
-      const kind = operation.operation.operation;
-      if (kind !== 'query') return refuseOperationType(options.schema, kind, operation.operation, req.method);
+      if (operation.operation.operation !== 'query') {
+        const refused = refuseOperationType(options.schema, operation.operation, req.method);
+        if (refused) return refused;
+      }
       state.operation = operation.label;
       state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
       state.cost = prepared.cost;
@@ -334,8 +336,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     }
 
     const prepared = operations.prepare(request);
-    // graphql-http's path words the refusals, and refuses the operations other than queries.
-    if (prepared.errors || prepared.operation.operation.operation !== 'query') {
+    // graphql-http's path words the refusals, and those of operations other than queries.
+    if (prepared.errors || prepared.operation.operation.operation !== OperationTypeNode.QUERY) {
       state.prepared = prepared;
       return false;
     }
@@ -627,19 +629,20 @@ function operationNameTooLong(operationName: string): GraphqlResponse {
 }
 
 /**
- * The refusal of an operation other than a query, before it runs: a mutation by GET is a 405
- * (https://graphql.github.io/graphql-over-http/draft/#sel-GALJTPABABgCzsd); an operation whose
- * root type the schema lacks fails validation, as graphql-js 17's KnownOperationTypesRule words
- * it; a subscription cannot be answered over plain HTTP.
+ * The refusal of a mutation or subscription, before it runs, or null to run it: a mutation by GET
+ * is a 405 (https://graphql.github.io/graphql-over-http/draft/#sel-GALJTPABABgCzsd), and an
+ * operation whose root type the schema lacks fails validation, as graphql-js 17's
+ * KnownOperationTypesRule words it (graphql-js 16 would execute it into an error without a code).
  */
-function refuseOperationType(schema: GraphQLSchema, kind: OperationTypeNode, node: OperationDefinitionNode, method: string): GraphqlResponse | GraphQLError[] {
+function refuseOperationType(schema: GraphQLSchema, operation: OperationDefinitionNode, method: string): GraphqlResponse | GraphQLError[] | null {
+  const kind = operation.operation;
   const defined = schema.getRootType(kind) !== undefined;
-  if (kind === 'mutation' && method === 'GET') {
+  if (kind === OperationTypeNode.MUTATION && method === 'GET') {
     const next = defined ? 'send it by POST' : 'this API has no mutations: it answers queries only';
     return refusal(405, 'Method Not Allowed', 'METHOD_NOT_ALLOWED', `A mutation cannot be sent by GET; ${next}`, { allow: 'POST' });
   }
-  const message = defined ? 'Subscriptions are not supported over HTTP' : `The ${kind} operation is not supported by the schema.`;
-  return [new GraphQLError(message, { nodes: node, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
+  if (defined) return null;
+  return [new GraphQLError(`The ${kind} operation is not supported by the schema.`, { nodes: operation, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
 }
 
 function payloadTooLarge(error: PayloadTooLargeError): GraphqlResponse {
