@@ -1,9 +1,34 @@
 /** Canonical JSON: one text per value, whatever the order its objects' keys came in. */
 
-/** JSON with object keys in sorted order, so equal values have one text. */
+/** Deepest nesting of arrays and objects {@link canonicalJson} writes; a value of the top level is at depth 1. */
+export const MAX_JSON_DEPTH = 64;
+
+/** A value nested deeper than {@link MAX_JSON_DEPTH}: it is the client's, and refused, not a bug. */
+export class JsonTooDeepError extends Error {
+  constructor() {
+    super(`The value nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, the limit`);
+    this.name = 'JsonTooDeepError';
+  }
+}
+
+/**
+ * JSON with object keys in sorted order, so equal values have one text.
+ *
+ * @throws JsonTooDeepError when arrays and objects nest deeper than {@link MAX_JSON_DEPTH}: the
+ *   walk is recursive, and a client's value could otherwise exhaust the stack
+ */
 export function canonicalJson(value: unknown): string {
+  return write(value, 1);
+}
+
+function write(value: unknown, depth: number): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (depth > MAX_JSON_DEPTH) throw new JsonTooDeepError();
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + write(value[i], depth + 1);
+    return `${text}]`;
+  }
   const keys = Object.keys(value).sort();
   let text = '{';
   for (let i = 0; i < keys.length; i++) {
@@ -11,7 +36,7 @@ export function canonicalJson(value: unknown): string {
     const item = (value as Record<string, unknown>)[key];
     if (item === undefined) continue;
     if (text.length > 1) text += ',';
-    text += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+    text += `${JSON.stringify(key)}:${write(item, depth + 1)}`;
   }
   return `${text}}`;
 }

@@ -13,7 +13,8 @@
  * workers get in their environment.
  *
  * `/metrics` reports the whole cluster: the worker a scrape reaches asks the primary, which sums
- * every worker's metrics (server/clusterMetrics.ts).
+ * every worker's metrics (server/clusterMetrics.ts). A persisted query registered with one worker
+ * is known to all: the primary relays it (server/clusterPersistedQueries.ts).
  *
  * The primary restarts a worker that dies, after a delay that doubles with each death in the
  * last minute (at most 30 s); a worker that dies before the cluster first listens stops the
@@ -33,6 +34,7 @@ import { errorBody } from './booking/errors.ts';
 import { JSON_CONTENT_TYPE } from './booking/operations.ts';
 import { createBookingHandler, type BookingHandler } from './booking/routes.ts';
 import { aggregateWorkerMetrics } from './clusterMetrics.ts';
+import { relayPersistedQueries } from './clusterPersistedQueries.ts';
 import type { Config } from './config.ts';
 import type { HttpService } from './http.ts';
 import { loadSnapshot, type Snapshot } from './load.ts';
@@ -79,6 +81,7 @@ const LISTENING_TO_PRIMARY = 'listening-to-primary';
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
   aggregateWorkerMetrics();
+  relayPersistedQueries({ maxBytes: config.apqCacheBytes, maxQueryBytes: config.limits.maxBodyBytes });
   const token = randomBytes(24).toString('base64url');
   let watcher: { close(): void } | undefined;
   const booking = startBooking(config, logger, (close) => (watcher = close));

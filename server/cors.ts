@@ -7,17 +7,31 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export interface CorsPolicy {
   /** Methods granted in preflights, e.g. `GET, POST, OPTIONS`. */
   methods: string;
-  /** Request headers a browser may send cross-origin; `content-type` is always granted. */
-  requestHeaders: ReadonlySet<string>;
+  /**
+   * Request headers a browser may send cross-origin; `content-type` is always granted.
+   * `'requested'` grants whatever a preflight asks for (see {@link createCors}).
+   */
+  requestHeaders: ReadonlySet<string> | 'requested';
   /** Response headers a granted origin's scripts may read besides the safelisted ones. */
   exposedHeaders?: string;
 }
 
-/** The query interface's policy. */
+/**
+ * The query interface's policy. It grants every request header a preflight asks for: clients add
+ * their own (Apollo's `apollographql-client-name`, OpenTelemetry's `traceparent`, `baggage`,
+ * Sentry's `sentry-trace`…), a list would always miss the next one, and no header grants more
+ * than a read of public data, since no credentials are ever granted.
+ */
 const QUERY_POLICY: CorsPolicy = {
   methods: 'GET, POST, OPTIONS',
-  requestHeaders: new Set(['accept', 'content-type', 'if-none-match', 'x-request-id']),
+  requestHeaders: 'requested',
 };
+
+/** Most header names granted in one preflight; a browser asks for a handful. */
+const MAX_GRANTED_HEADERS = 64;
+
+/** A header name (RFC 9110 §5.1: a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
 /** How long a browser may reuse a preflight answer, in seconds (Chromium caps it at 7200). */
 const PREFLIGHT_MAX_AGE_S = 7200;
@@ -38,7 +52,10 @@ export type Cors = (req: IncomingMessage, res: ServerResponse) => boolean;
  * response carries `Vary: Origin`, since its headers depend on it. A preflight is answered 204 in
  * all cases, and one from an origin that is not granted simply carries no grant: the browser then
  * blocks the request itself, and we reveal nothing a 403 would not. Requests without an `Origin`
- * (curl, servers) are left alone. No credentials are granted: the API is public.
+ * (curl, servers) are left alone. No credentials are granted: the API is public. A granted
+ * preflight gets the policy's methods, the request headers it asked for that the policy grants
+ * (at most 64, each a valid header name), and `Access-Control-Max-Age`, so the browser asks again
+ * only after two hours.
  *
  * @param allowedOrigins origins such as `https://example.com` (a trailing slash is tolerated)
  * @param policy methods and headers granted; default the query interface's
@@ -88,11 +105,13 @@ function isHttp(url: URL): boolean {
   return url.protocol === 'http:' || url.protocol === 'https:';
 }
 
-function grantedHeaders(grantable: ReadonlySet<string>, requested: string | undefined): string {
+/** The `Access-Control-Allow-Headers` of a preflight: what it asks for and the policy grants. */
+function grantedHeaders(grantable: ReadonlySet<string> | 'requested', requested: string | undefined): string {
   const granted = new Set(['content-type']);
   for (const name of (requested ?? '').split(',')) {
+    if (granted.size >= MAX_GRANTED_HEADERS) break;
     const header = name.trim().toLowerCase();
-    if (grantable.has(header)) granted.add(header);
+    if (grantable === 'requested' ? HEADER_NAME.test(header) : grantable.has(header)) granted.add(header);
   }
   return [...granted].join(', ');
 }

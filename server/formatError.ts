@@ -10,17 +10,18 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
  * `Accept: application/json`, 400 (or 200 with partial data) with `application/graphql-response+json`.
  */
 export const ERROR_CODES = {
-  BAD_REQUEST: 'Malformed request: JSON that does not parse, no query, a batched (array) body, a bad persistedQuery extension (400).',
+  BAD_REQUEST:
+    'Malformed request: JSON that does not parse, no query, a batched (array) body, a bad persistedQuery extension, an operationName over 256 characters, variables nested over 64 levels (400).',
   BAD_USER_INPUT: 'An argument or variable value that is not allowed; the message names it and what is allowed.',
   GRAPHQL_PARSE_FAILED: 'The query is not valid GraphQL syntax.',
-  GRAPHQL_VALIDATION_FAILED: 'The query does not fit the schema (unknown field, wrong argument type, introspection turned off…).',
+  GRAPHQL_VALIDATION_FAILED: 'The query does not fit the schema (unknown field, wrong argument type, introspection turned off, a mutation or subscription…).',
   OPERATION_RESOLUTION_FAILURE: 'operationName names no operation of the document, or the document holds several and none is chosen.',
   QUERY_TOO_COMPLEX: 'A limit on tokens, depth, aliases, directives, cost or introspection; the message names the limit and the measured value.',
   PERSISTED_QUERY_NOT_FOUND: 'The persisted-query hash is unknown: send the query with its hash once (Apollo APQ).',
   PERSISTED_QUERY_NOT_SUPPORTED: 'Persisted queries are turned off (APQ_CACHE_BYTES=0).',
   EXECUTION_TIMEOUT: 'The execution time limit was reached; the fields that ran keep their data.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than MAX_BODY_BYTES (413).',
-  METHOD_NOT_ALLOWED: 'The path does not answer this method; see the Allow header (405).',
+  METHOD_NOT_ALLOWED: 'The path does not answer this method, or a mutation came by GET; see the Allow header (405).',
   NOT_FOUND: 'Nothing at this path (404).',
   NOT_ACCEPTABLE: 'Accept allows neither application/graphql-response+json nor application/json (406).',
   UNSUPPORTED_MEDIA_TYPE: 'A POST body that is not application/json in UTF-8 (415).',

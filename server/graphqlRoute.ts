@@ -6,7 +6,7 @@
  */
 
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, OperationTypeNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import {
   createHandler,
   parseRequestParams,
@@ -15,6 +15,7 @@ import {
   type Response as GraphqlResponse,
 } from 'graphql-http';
 import { Counter, Gauge } from 'prom-client';
+import { JsonTooDeepError, MAX_JSON_DEPTH } from './canonicalJson.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import { startDeadline, withDeadline } from './deadline.ts';
 import { endLater } from './endLater.ts';
@@ -49,6 +50,13 @@ export const GRAPHQL_PATH = '/api/graphql';
 const MAX_LOGGED_OPERATION_NAME = 100;
 
 /**
+ * Longest `operationName` a request may send. Error messages quote it ("Unknown operation named
+ * …"), and a client should not have the server send back whatever it sent; no real operation
+ * name comes near it.
+ */
+export const MAX_OPERATION_NAME_CHARS = 256;
+
+/**
  * The handler of {@link GRAPHQL_PATH} for GET and POST: the playground for a browser, otherwise
  * the fast path, then graphql-http for what the fast path leaves.
  */
@@ -65,7 +73,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
   });
   const responses = config.responseCacheBytes > 0 ? createResponseCache(config.responseCacheBytes) : null;
   const records = config.recordCacheBytes > 0 ? createRecordBytesCache(config.recordCacheBytes) : null;
-  const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes) : null;
+  const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes, options.persistedQueries) : null;
   const lookups = registerCacheMetrics(metrics, operations, responses, records);
   const mediaTypeOf = memoize(acceptedMediaType);
   const encodingOf = memoize(negotiateEncoding);
@@ -120,9 +128,14 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     },
     onSubscribe: (req, params) => {
       const state = req.context;
+      if ((params.operationName?.length ?? 0) > MAX_OPERATION_NAME_CHARS) return operationNameTooLong(params.operationName!);
       const prepared = state.prepared ?? operations.prepare({ query: params.query, operationName: params.operationName, variables: params.variables });
       if (prepared.errors) return prepared.errors;
       const { operation } = prepared;
+      if (operation.operation.operation !== 'query') {
+        const refused = refuseOperationType(options.schema, operation.operation, req.method);
+        if (refused) return refused;
+      }
       state.operation = operation.label;
       state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
       state.cost = prepared.cost;
@@ -294,7 +307,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     const { operationName, variables, extensions } = params;
     if (typeof query !== 'string') return false;
     if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return false;
-    if (operationName != null && typeof operationName !== 'string') return false;
+    if (operationName != null && (typeof operationName !== 'string' || operationName.length > MAX_OPERATION_NAME_CHARS)) return false;
     if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return false;
     const request = { query, operationName: operationName as string | null | undefined, variables: variables as Record<string, unknown> | null | undefined };
 
@@ -302,7 +315,15 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     // registers its query (or counts the stored one found), once, as graphql-http's path does; its
     // bytes are never an alias, since what they ask for depends on the store of queries.
     const persistence = persistedRequest === null ? null : { hash: persistedHash, query: request.query };
-    const key = responses ? responseKey(request.query, request.operationName, request.variables) : undefined;
+    let key: string | undefined;
+    try {
+      key = responses ? responseKey(request.query, request.operationName, request.variables) : undefined;
+    } catch (error) {
+      if (!(error instanceof JsonTooDeepError)) throw error;
+      setDeferredHeaders(res, state);
+      await sendText(req, res, 400, errorBody('BAD_REQUEST', VARIABLES_TOO_DEEP), JSON_TYPE, { 'cache-control': NO_STORE });
+      return true;
+    }
     if (key !== undefined) {
       const hit = responses!.get(served, key);
       lookups[hit ? 'hits' : 'misses']++;
@@ -315,7 +336,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     }
 
     const prepared = operations.prepare(request);
-    if (prepared.errors) {
+    // graphql-http's path words the refusals, and those of operations other than queries.
+    if (prepared.errors || prepared.operation.operation.operation !== OperationTypeNode.QUERY) {
       state.prepared = prepared;
       return false;
     }
@@ -401,7 +423,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     const caching = cacheControl(config.cache, served.expiresAtMs, Date.now());
     const conditional = req.headers['if-none-match'];
     if (conditional !== undefined) {
-      const hit = matchesIfNoneMatch(conditional, etag);
+      const hit = matchesIfNoneMatch(conditional, etag, req.method);
       metrics.observeCache('etag', hit);
       if (hit) {
         // A 304 carries the validators and caching headers a 200 would, and no body (RFC 9110 §15.4.5).
@@ -591,6 +613,37 @@ function memoize<T>(fn: (header: string | undefined) => T): (header: string | un
 
 /** Codes of the bodiless refusals of graphql-http. */
 const CODE_OF_STATUS: Record<number, ErrorCode> = { 405: 'METHOD_NOT_ALLOWED', 406: 'NOT_ACCEPTABLE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+/** The refusal of variables too deeply nested to be keyed (canonicalJson); not worth a stack trace. */
+const VARIABLES_TOO_DEEP = `Variables nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep, the limit`;
+
+/** A refusal outside GraphQL execution, in the one error shape. */
+function refusal(status: number, statusText: string, code: ErrorCode, message: string, headers: Record<string, string> = {}): GraphqlResponse {
+  return [errorBody(code, message), { status, statusText, headers: { 'content-type': JSON_TYPE, ...headers } }];
+}
+
+/** The refusal of an `operationName` over {@link MAX_OPERATION_NAME_CHARS}; it is not quoted. */
+function operationNameTooLong(operationName: string): GraphqlResponse {
+  const length = operationName.length.toLocaleString('en-US');
+  return refusal(400, 'Bad Request', 'BAD_REQUEST', `operationName is ${length} characters long; the limit is ${MAX_OPERATION_NAME_CHARS}`);
+}
+
+/**
+ * The refusal of a mutation or subscription, before it runs, or null to run it: a mutation by GET
+ * is a 405 (https://graphql.github.io/graphql-over-http/draft/#sel-GALJTPABABgCzsd), and an
+ * operation whose root type the schema lacks fails validation, as graphql-js 17's
+ * KnownOperationTypesRule words it (graphql-js 16 would execute it into an error without a code).
+ */
+function refuseOperationType(schema: GraphQLSchema, operation: OperationDefinitionNode, method: string): GraphqlResponse | GraphQLError[] | null {
+  const kind = operation.operation;
+  const defined = schema.getRootType(kind) !== undefined;
+  if (kind === OperationTypeNode.MUTATION && method === 'GET') {
+    const next = defined ? 'send it by POST' : 'this API has no mutations: it answers queries only';
+    return refusal(405, 'Method Not Allowed', 'METHOD_NOT_ALLOWED', `A mutation cannot be sent by GET; ${next}`, { allow: 'POST' });
+  }
+  if (defined) return null;
+  return [new GraphQLError(`The ${kind} operation is not supported by the schema.`, { nodes: operation, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
+}
 
 function payloadTooLarge(error: PayloadTooLargeError): GraphqlResponse {
   return [

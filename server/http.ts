@@ -10,6 +10,7 @@ import { createGraphqlRoute, GRAPHQL_PATH } from './graphqlRoute.ts';
 import { NO_STORE } from './httpCache.ts';
 import { requestIdOf, type Logger } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import type { PersistedQueryRelay } from './persistedQueries.ts';
 import { createPlayground, type StaticAsset } from './playground.ts';
 import { setDeferredHeaders, setRequestHeaders, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendError, sendText } from './respond.ts';
@@ -63,6 +64,8 @@ export interface HttpOptions {
   booking?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** In a cluster worker: `/metrics` reports every worker's metrics through the primary. */
   clusterMetrics?: ClusterMetrics;
+  /** In a cluster worker: persisted queries are shared with the other workers through the primary. */
+  persistedQueries?: PersistedQueryRelay;
   /**
    * Reverse proxies in front of the server (TRUST_PROXY), for the client address of the request
    * log (server/clientAddress.ts); default 0, the socket's peer.

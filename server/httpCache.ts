@@ -54,10 +54,17 @@ function prefixOf(version: string, contentType: string): string {
 /**
  * Whether an `If-None-Match` header matches an ETag, so a 304 may answer (RFC 9110 §13.1.2:
  * weak comparison, `*` matches any current representation).
+ *
+ * `*` matches for GET and HEAD only. On any other method it asks that the request be carried out
+ * only where nothing exists yet (RFC 9110 §13.1.2 answers it 412): a GraphQL POST, which only
+ * reads, ignores it and is answered in full. A listed tag on a POST query still gets its 304,
+ * since that POST asks for the same answer a GET would.
+ *
+ * @param method the request's method
  */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+export function matchesIfNoneMatch(header: string | undefined, etag: string, method: string | undefined): boolean {
   if (header === undefined) return false;
-  if (header.trim() === '*') return true;
+  if (header.trim() === '*') return method === 'GET' || method === 'HEAD';
   for (const candidate of header.split(',')) {
     const tag = candidate.trim();
     if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;

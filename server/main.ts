@@ -14,10 +14,12 @@ import type { Registry } from 'prom-client';
 import { createBookingHandler } from './booking/routes.ts';
 import { type ClusterMetrics, workerMetrics } from './clusterMetrics.ts';
 import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, listenToPrimary, runPrimary } from './cluster.ts';
+import { workerPersistedQueries } from './clusterPersistedQueries.ts';
 import { type Config, ConfigError, readConfig } from './config.ts';
 import { createHttpService, type HttpService } from './http.ts';
 import { loadSnapshot, SnapshotError } from './load.ts';
 import { createLogger, type Logger } from './log.ts';
+import type { PersistedQueryRelay } from './persistedQueries.ts';
 import { watchSnapshot } from './reload.ts';
 import { resolvers } from './resolvers/index.ts';
 import { sampleQueries } from './sampleQueries.ts';
@@ -52,13 +54,14 @@ export interface MountedBooking {
  * @param options.booking the booking interface to mount at /v1; default one of this process, in
  *   the mode of `config.booking`
  * @param options.clusterMetrics in a cluster worker, where `/metrics` gets every worker's metrics
+ * @param options.persistedQueries in a cluster worker, what shares persisted queries with the others
  * @throws SnapshotError when the snapshot is missing or broken; Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
  */
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
-  options: { booking?: MountedBooking; clusterMetrics?: ClusterMetrics } = {},
+  options: { booking?: MountedBooking; clusterMetrics?: ClusterMetrics; persistedQueries?: PersistedQueryRelay } = {},
 ): Promise<RunningServer> {
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
@@ -83,6 +86,7 @@ export async function startServer(
   const service = createHttpService({
     booking: booking.handle,
     clusterMetrics: options.clusterMetrics,
+    persistedQueries: options.persistedQueries,
     trustedProxies: config.booking.trustedProxies,
     schema,
     sdl,
@@ -142,10 +146,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     if (cluster.isWorker) {
       logger = logger.child({ worker: cluster.worker!.id });
       const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger });
+      const persistedQueries = config.apqCacheBytes > 0 ? workerPersistedQueries() : undefined;
       const booking = createBookingForwarder(process.env[BOOKING_URL_ENV]!, process.env[BOOKING_TOKEN_ENV]!, logger);
       let registry: Registry | undefined;
       const clusterMetrics = workerMetrics(() => registry);
-      const running = await startServer(config, logger, { booking, clusterMetrics });
+      const running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries });
       registry = running.service.metrics.registry;
       logListening(running);
       primary.serve(running.service);

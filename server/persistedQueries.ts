@@ -19,16 +19,54 @@ export interface PersistedQueryRequest {
 export interface PersistedQueries {
   /** The stored query of a hash, or undefined. */
   get(sha256Hash: string): string | undefined;
-  /** Stores a query whose hash was verified; a query larger than the whole budget is not stored. */
-  set(sha256Hash: string, query: string): void;
+  /**
+   * Stores a query whose hash was verified, and publishes it to the relay if there is one; a
+   * query larger than the whole budget is not stored.
+   * @returns true when the query was new and is now stored
+   */
+  set(sha256Hash: string, query: string): boolean;
+  /** The stored queries as `[sha256Hash, query]`, least recently used first. */
+  entries(): IterableIterator<[string, string]>;
   /** Bytes of the queries stored now. */
   readonly bytes: number;
 }
 
-/** Creates an empty store holding at most `maxBytes` of query text (UTF-8). */
-export function createPersistedQueries(maxBytes: number): PersistedQueries {
+/**
+ * How a store shares the queries registered with it, and learns those registered with other
+ * stores: the workers of a cluster (server/clusterPersistedQueries.ts), so that a hash registered
+ * with one worker is known to all.
+ */
+export interface PersistedQueryRelay {
+  /** Tells the other stores of a query newly stored here. */
+  publish(sha256Hash: string, query: string): void;
+  /** Calls `onQuery` with each query registered elsewhere (those known already first). */
+  subscribe(onQuery: (sha256Hash: string, query: string) => void): void;
+}
+
+/**
+ * Creates an empty store holding at most `maxBytes` of query text (UTF-8).
+ *
+ * @param relay where queries newly stored are published, and others' come from
+ */
+export function createPersistedQueries(maxBytes: number, relay?: PersistedQueryRelay): PersistedQueries {
   const queries = new Map<string, { query: string; bytes: number }>();
   let bytes = 0;
+
+  /** Stores a query unless it is known or too large; true when stored. */
+  function store(sha256Hash: string, query: string): boolean {
+    const size = Buffer.byteLength(query);
+    if (size > maxBytes || queries.has(sha256Hash)) return false;
+    queries.set(sha256Hash, { query, bytes: size });
+    bytes += size;
+    for (const [oldest, entry] of queries) {
+      if (bytes <= maxBytes) break;
+      queries.delete(oldest);
+      bytes -= entry.bytes;
+    }
+    return true;
+  }
+
+  relay?.subscribe(store);
   return {
     get(sha256Hash) {
       const entry = queries.get(sha256Hash);
@@ -39,15 +77,12 @@ export function createPersistedQueries(maxBytes: number): PersistedQueries {
       return entry.query;
     },
     set(sha256Hash, query) {
-      const size = Buffer.byteLength(query);
-      if (size > maxBytes || queries.has(sha256Hash)) return;
-      queries.set(sha256Hash, { query, bytes: size });
-      bytes += size;
-      for (const [oldest, entry] of queries) {
-        if (bytes <= maxBytes) break;
-        queries.delete(oldest);
-        bytes -= entry.bytes;
-      }
+      if (!store(sha256Hash, query)) return false;
+      relay?.publish(sha256Hash, query);
+      return true;
+    },
+    *entries() {
+      for (const [sha256Hash, { query }] of queries) yield [sha256Hash, query];
     },
     get bytes() {
       return bytes;

@@ -82,6 +82,8 @@ export interface ResponseCache {
  * The canonical key of a request: document, operation name and variables. Lengths prefix the
  * parts, so no two requests share a key unless all three are equal; null, absent and empty
  * variables are the same request.
+ *
+ * @throws JsonTooDeepError when the variables nest too deep to be keyed (canonicalJson)
  */
 export function responseKey(query: string, operationName: string | null | undefined, variables: Readonly<Record<string, unknown>> | null | undefined): string {
   const name = operationName == null ? '-' : `${operationName.length}:${operationName}`;

@@ -9,6 +9,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashQuery } from '../../server/persistedQueries.ts';
 import { tempStateDir } from '../helpers/api.ts';
 import { startServerProcess } from '../helpers/serverProcess.ts';
 import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
@@ -78,10 +79,20 @@ function sampleSum(text: string, name: string, label: string): number {
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
-/** Workers that logged a request to `pathname`. */
-function workersServing(cluster: Cluster, pathname: string): Set<number> {
-  return new Set(cluster.lines.filter((line) => line.msg === 'request' && line.path === pathname).map((line) => line.worker as number));
+/** Workers that logged a request to `pathname` (by `method`, among the log lines from `from` on). */
+function workersServing(cluster: Cluster, pathname: string, method?: string, from = 0): Set<number> {
+  return new Set(
+    cluster.lines
+      .slice(from)
+      .filter((line) => line.msg === 'request' && line.path === pathname && (method === undefined || line.method === method))
+      .map((line) => line.worker as number),
+  );
 }
+
+/** An automatic persisted query: its query, and the URL of its hash-only GET (as Apollo Client sends it). */
+const PERSISTED_QUERY = '{ tours { total } }';
+const PERSISTED_EXTENSIONS = { persistedQuery: { version: 1, sha256Hash: hashQuery(PERSISTED_QUERY) } };
+const PERSISTED_GET = `/api/graphql?extensions=${encodeURIComponent(JSON.stringify(PERSISTED_EXTENSIONS))}`;
 
 describe('a cluster of two workers', () => {
   let cluster: Cluster;
@@ -101,13 +112,23 @@ describe('a cluster of two workers', () => {
     expect(workersServing(cluster, '/api/graphql')).toEqual(new Set([1, 2]));
   });
 
+  it('knows a persisted query on every worker once one worker has registered it', async () => {
+    const from = cluster.lines.length;
+    const registered = await send(cluster.url, 'POST', '/api/graphql', { query: PERSISTED_QUERY, extensions: PERSISTED_EXTENSIONS });
+    expect(registered.body).toEqual({ data: { tours: { total: 3 } } });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => send(cluster.url, 'GET', PERSISTED_GET)));
+    expect(answers.map((answer) => answer.body)).toEqual(Array(20).fill({ data: { tours: { total: 3 } } }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(workersServing(cluster, '/api/graphql', 'GET', from)).toEqual(new Set([1, 2]));
+  });
+
   it('reports every worker in one scrape of /metrics, whichever worker answers it', async () => {
-    // Each worker answered some of the 8 GraphQL requests above, none all of them.
+    // Each worker answered some of the 8 + 21 GraphQL requests above, none all of them.
     const scrapes = await Promise.all(Array.from({ length: 4 }, () => scrape(cluster.url)));
     for (const { status, text } of scrapes) {
       expect(status).toBe(200);
-      expect(sampleSum(text, 'http_requests_total', 'route="/api/graphql"')).toBe(8);
-      expect(sampleSum(text, 'http_request_duration_seconds_count', 'route="/api/graphql"')).toBe(8);
+      expect(sampleSum(text, 'http_requests_total', 'route="/api/graphql"')).toBe(29);
+      expect(sampleSum(text, 'http_request_duration_seconds_count', 'route="/api/graphql"')).toBe(29);
       // One snapshot served by both workers: one series, 1 rather than the sum of 2.
       expect(text).toMatch(new RegExp(`^snapshot_info\\{version="${snapshot.manifest.version}"\\} 1$`, 'm'));
     }
@@ -164,6 +185,14 @@ describe('a cluster of two workers', () => {
     expect((await send(cluster.url, 'POST', '/api/graphql', { query: '{ types { id } }' })).status).toBe(200);
     await cluster.logged((line) => String(line.msg).startsWith('listening on') && line.worker === 3, 'worker 3 listening');
     expect(cluster.lines.filter((line) => String(line.msg).startsWith('listening on'))).toHaveLength(started + 1);
+  });
+
+  it('gives a restarted worker the persisted queries registered before it started', async () => {
+    const from = cluster.lines.length;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send(cluster.url, 'GET', PERSISTED_GET)));
+    expect(answers.map((answer) => answer.body)).toEqual(Array(10).fill({ data: { tours: { total: 3 } } }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(workersServing(cluster, '/api/graphql', 'GET', from)).toContain(3);
   });
 
   it("keeps a restarted worker's counts in the sums, which never go down", async () => {

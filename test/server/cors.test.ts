@@ -4,13 +4,26 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCors } from '../../server/cors.ts';
 
+/** What browser GraphQL clients add to their requests: Apollo's, OpenTelemetry's, Sentry's. */
+const CLIENT_HEADERS = [
+  'apollographql-client-name',
+  'apollographql-client-version',
+  'apollo-require-preflight',
+  'traceparent',
+  'tracestate',
+  'baggage',
+  'sentry-trace',
+];
+
 let server: Server;
 let baseUrl: string;
 
 beforeAll(async () => {
   const cors = createCors(['https://tourism.example', 'HTTPS://Partner.Example:8443/']);
+  // A policy that names its headers, as the booking interface's does.
+  const listed = createCors(['https://tourism.example'], { methods: 'GET, OPTIONS', requestHeaders: new Set(['x-request-id']) });
   server = createServer((req, res) => {
-    if (!cors(req, res)) res.end('served');
+    if (!(req.url === '/listed' ? listed : cors)(req, res)) res.end('served');
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -22,8 +35,8 @@ afterAll(() => {
 });
 
 /** The CORS-relevant response headers, plus status and body. */
-async function send(headers: Record<string, string>, method = 'GET') {
-  const response = await fetch(`${baseUrl}/api/graphql`, { method, headers });
+async function send(headers: Record<string, string>, method = 'GET', path = '/api/graphql') {
+  const response = await fetch(`${baseUrl}${path}`, { method, headers });
   const picked: Record<string, string> = {};
   for (const [name, value] of response.headers) {
     if (name.startsWith('access-control-') || name === 'vary') picked[name] = value;
@@ -77,7 +90,7 @@ describe('createCors', () => {
     expect(await send({})).toEqual({ status: 200, headers: { vary: 'Origin' }, body: 'served' });
   });
 
-  it('answers a preflight from a granted origin with 204 and the grant, keeping only known request headers', async () => {
+  it('answers a preflight from a granted origin with 204 and the grant of the request headers it asks for', async () => {
     const preflight = await send(
       {
         origin: 'http://localhost:5173',
@@ -90,7 +103,7 @@ describe('createCors', () => {
       {
         "body": "",
         "headers": {
-          "access-control-allow-headers": "content-type, x-request-id",
+          "access-control-allow-headers": "content-type, x-request-id, authorization",
           "access-control-allow-methods": "GET, POST, OPTIONS",
           "access-control-allow-origin": "http://localhost:5173",
           "access-control-max-age": "7200",
@@ -99,6 +112,37 @@ describe('createCors', () => {
         "status": 204,
       }
     `);
+  });
+
+  it("grants the headers of Apollo's client awareness, OpenTelemetry and Sentry, with a max age", async () => {
+    const { status, headers } = await send(
+      { origin: 'https://tourism.example', 'access-control-request-method': 'POST', 'access-control-request-headers': ['content-type', ...CLIENT_HEADERS].join(',') },
+      'OPTIONS',
+    );
+    expect(status).toBe(204);
+    expect(headers['access-control-allow-headers']?.split(', ')).toEqual(['content-type', ...CLIENT_HEADERS]);
+    expect(headers['access-control-max-age']).toBe('7200');
+  });
+
+  it('grants no name that is not a header name, and at most 64 names', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => `x-h${i}`);
+    const { headers } = await send(
+      { origin: 'https://tourism.example', 'access-control-request-method': 'POST', 'access-control-request-headers': ['x-ok', 'bad name', 'x"quote', ...many].join(',') },
+      'OPTIONS',
+    );
+    const granted = headers['access-control-allow-headers']!.split(', ');
+    expect(granted.slice(0, 3)).toEqual(['content-type', 'x-ok', 'x-h0']);
+    expect(granted).toHaveLength(64);
+  });
+
+  it('keeps to its list of request headers under a policy that names them', async () => {
+    const { headers } = await send(
+      { origin: 'https://tourism.example', 'access-control-request-method': 'GET', 'access-control-request-headers': ['x-request-id', ...CLIENT_HEADERS].join(',') },
+      'OPTIONS',
+      '/listed',
+    );
+    expect(headers['access-control-allow-headers']).toBe('content-type, x-request-id');
+    expect(headers['access-control-allow-methods']).toBe('GET, OPTIONS');
   });
 
   it('grants content-type in a preflight that asks for no headers', async () => {

@@ -125,6 +125,18 @@ describe('hostile requests', () => {
     ],
     ['an unknown operation name', () => post(JSON.stringify({ query: 'query A { types { id } }', operationName: 'B' })), [400, 'OPERATION_RESOLUTION_FAILURE', 'Unknown operation named "B"']],
     ['a limit above the maximum', () => query('{ tours(limit: 100000) { total } }'), [200, 'BAD_USER_INPUT', 'limit: 100000 is out of range; allowed: 0 to 500']],
+    [
+      'variables nested 3,000 arrays deep (a 6 KB body)',
+      () => post(`{"query":"{ types { id } }","variables":{"a":${'['.repeat(3000)}${']'.repeat(3000)}}}`),
+      [400, 'BAD_REQUEST', 'Variables nest arrays and objects more than 64 levels deep, the limit'],
+    ],
+    [
+      'an operationName of 50 KB, without sending it back',
+      () => post(JSON.stringify({ query: '{ types { id } }', operationName: 'x'.repeat(50_000) })),
+      [400, 'BAD_REQUEST', 'operationName is 50,000 characters long; the limit is 256'],
+    ],
+    ['a mutation', () => query('mutation { x }'), [400, 'GRAPHQL_VALIDATION_FAILED', 'The mutation operation is not supported by the schema.']],
+    ['a subscription', () => query('subscription { x }'), [400, 'GRAPHQL_VALIDATION_FAILED', 'The subscription operation is not supported by the schema.']],
   ];
 
   for (const [name, send, expected] of cases) {

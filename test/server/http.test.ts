@@ -300,16 +300,17 @@ describe('GraphQL endpoint', () => {
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('answers a preflight for a GraphQL POST from a localhost origin', async () => {
+  it('answers a preflight for a GraphQL POST from a localhost origin, granting the headers of Apollo, OpenTelemetry and Sentry', async () => {
+    const asked = 'content-type,apollographql-client-name,apollographql-client-version,apollo-require-preflight,traceparent,tracestate,baggage,sentry-trace';
     const response = await send('/api/graphql', {
       method: 'OPTIONS',
-      headers: { origin: 'http://[::1]:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: { origin: 'http://[::1]:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': asked },
     });
     expect(response).toMatchObject({
       status: 204,
       body: '',
       headers: {
-        'access-control-allow-headers': 'content-type',
+        'access-control-allow-headers': asked.replaceAll(',', ', '),
         'access-control-allow-methods': 'GET, POST, OPTIONS',
         'access-control-allow-origin': 'http://[::1]:5173',
         'access-control-max-age': '7200',
@@ -451,6 +452,69 @@ describe('malformed and hostile requests', () => {
     });
   });
 
+  it('refuses a mutation and a subscription by POST as failing validation, with a code', async () => {
+    const located = (message: string) => ({ errors: [{ message, locations: [{ line: 1, column: 1 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+    for (const kind of ['mutation', 'subscription']) {
+      const strict = await postQuery(`${kind} { greeting }`);
+      expect([strict.status, JSON.parse(strict.body)]).toEqual([400, located(`The ${kind} operation is not supported by the schema.`)]);
+      const plain = await postQuery(`${kind} Named { greeting }`, undefined, { accept: 'application/json' });
+      expect([plain.status, JSON.parse(plain.body)]).toEqual([200, located(`The ${kind} operation is not supported by the schema.`)]);
+      expect(plain.headers['cache-control']).toBe('no-store');
+    }
+    await expectStillServing();
+  });
+
+  it('refuses a mutation by GET with 405 and Allow: POST, whatever else the document holds', async () => {
+    for (const search of [`query=${encodeURIComponent('mutation { greeting }')}`, `query=${encodeURIComponent('query Q { greeting } mutation M { greeting }')}&operationName=M`]) {
+      expect(await send(`/api/graphql?${search}`)).toMatchObject({
+        status: 405,
+        body: '{"errors":[{"message":"A mutation cannot be sent by GET; this API has no mutations: it answers queries only","extensions":{"code":"METHOD_NOT_ALLOWED"}}]}',
+        headers: { allow: 'POST', 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      });
+    }
+    const subscription = await send(`/api/graphql?query=${encodeURIComponent('subscription { greeting }')}`, { headers: { accept: 'application/json' } });
+    expect(JSON.parse(subscription.body).errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('refuses an operationName over 256 characters without sending it back', async () => {
+    // Within MAX_BODY_BYTES (2048 here) and the URL's limit; test/server/hostile.test.ts sends 50 KB.
+    const operationName = 'Q'.repeat(5000);
+    const expected = { errors: [{ message: 'operationName is 5,000 characters long; the limit is 256', extensions: { code: 'BAD_REQUEST' } }] };
+    const posted = await send('/api/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ greeting }', operationName: operationName.slice(0, 1900) }),
+    });
+    expect([posted.status, JSON.parse(posted.body)]).toEqual([400, { errors: [{ ...expected.errors[0], message: 'operationName is 1,900 characters long; the limit is 256' }] }]);
+    const got = await send(`/api/graphql?query=${encodeURIComponent('{ greeting }')}&operationName=${operationName}`);
+    expect([got.status, JSON.parse(got.body)]).toEqual([400, expected]);
+    // An unknown name within the limit is quoted, as graphql-js quotes it.
+    const unknown = await send('/api/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: 'query A { greeting }', operationName: 'B'.repeat(256) }),
+    });
+    expect(JSON.parse(unknown.body).errors[0]).toEqual({ message: `Unknown operation named "${'B'.repeat(256)}"`, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
+  });
+
+  it('refuses variables nested 900 arrays deep with 400 BAD_REQUEST, by POST and by GET, without logging an error', async () => {
+    const deep = `${'['.repeat(900)}${']'.repeat(900)}`;
+    const expected = { errors: [{ message: 'Variables nest arrays and objects more than 64 levels deep, the limit', extensions: { code: 'BAD_REQUEST' } }] };
+    const posted = await send('/api/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"query":"query Q($names: [String]) { greeting }","variables":{"names":${deep}}}`,
+    });
+    expect([posted.status, JSON.parse(posted.body), posted.headers['cache-control']]).toEqual([400, expected, 'no-store']);
+    const got = await send(`/api/graphql?query=${encodeURIComponent('{ greeting }')}&variables={"a":${'['.repeat(3000)}${']'.repeat(3000)}}`);
+    expect([got.status, JSON.parse(got.body)]).toEqual([400, expected]);
+    // 64 levels are still keyed and answered.
+    const within = await postQuery('{ greeting }', { names: JSON.parse(`${'['.repeat(63)}${']'.repeat(63)}`) }, { accept: 'application/json' });
+    expect(JSON.parse(within.body)).toEqual({ data: { greeting: 'Grüezi, Zürich!' } });
+    expect(logLines.filter((line) => line.level >= 50)).toEqual([]);
+    await expectStillServing();
+  });
+
   it('answers a 406 and a 415 with a body in the error format', async () => {
     const notAcceptable = await send(`/api/graphql?query=${encodeURIComponent('{ greeting }')}`, { headers: { accept: 'text/csv' } });
     expect(notAcceptable).toMatchObject({ status: 406, body: '{"errors":[{"message":"Not Acceptable","extensions":{"code":"NOT_ACCEPTABLE"}}]}' });
@@ -474,6 +538,13 @@ describe('HTTP caching', () => {
     const first = await postQuery('{ greeting }');
     const second = await postQuery('{ greeting }', undefined, { 'if-none-match': `"other", W/${first.etag}` });
     expect(second.status).toBe(304);
+  });
+
+  it('answers 304 to If-None-Match: * on a GET only; a POST gets its answer', async () => {
+    const got = await send(`/api/graphql?query=${encodeURIComponent('{ greeting }')}`, { headers: { 'if-none-match': '*' } });
+    expect([got.status, got.body]).toEqual([304, '']);
+    const posted = await postQuery('{ greeting }', undefined, { 'if-none-match': '*' });
+    expect([posted.status, JSON.parse(posted.body)]).toEqual([200, { data: { greeting: 'Grüezi, Zürich!' } }]);
   });
 
   it('gives another ETag for another answer, another media type and another snapshot', async () => {

@@ -28,16 +28,22 @@ describe('etagOf', () => {
 });
 
 describe('matchesIfNoneMatch', () => {
-  it('matches the tag among others, weak or strong, and *', () => {
-    expect(matchesIfNoneMatch('"abc"', '"abc"')).toBe(true);
-    expect(matchesIfNoneMatch('"x", W/"abc" ,"y"', '"abc"')).toBe(true);
-    expect(matchesIfNoneMatch('*', '"abc"')).toBe(true);
+  it('matches the tag among others, weak or strong, and * for GET and HEAD', () => {
+    expect(matchesIfNoneMatch('"abc"', '"abc"', 'GET')).toBe(true);
+    expect(matchesIfNoneMatch('"x", W/"abc" ,"y"', '"abc"', 'POST')).toBe(true);
+    expect(matchesIfNoneMatch('*', '"abc"', 'GET')).toBe(true);
+    expect(matchesIfNoneMatch(' * ', '"abc"', 'HEAD')).toBe(true);
+  });
+
+  it('does not match * for any other method', () => {
+    expect(matchesIfNoneMatch('*', '"abc"', 'POST')).toBe(false);
+    expect(matchesIfNoneMatch('*', '"abc"', undefined)).toBe(false);
   });
 
   it('does not match another tag, a tag of another coding, or no header', () => {
-    expect(matchesIfNoneMatch('"abd"', '"abc"')).toBe(false);
-    expect(matchesIfNoneMatch('"abc-gzip"', '"abc"')).toBe(false);
-    expect(matchesIfNoneMatch(undefined, '"abc"')).toBe(false);
+    expect(matchesIfNoneMatch('"abd"', '"abc"', 'GET')).toBe(false);
+    expect(matchesIfNoneMatch('"abc-gzip"', '"abc"', 'GET')).toBe(false);
+    expect(matchesIfNoneMatch(undefined, '"abc"', 'GET')).toBe(false);
   });
 });
 

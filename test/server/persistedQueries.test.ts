@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPersistedQueries, hashQuery, readPersistedQuery } from '../../server/persistedQueries.ts';
+import { createPersistedQueries, hashQuery, readPersistedQuery, type PersistedQueryRelay } from '../../server/persistedQueries.ts';
 
 describe('createPersistedQueries', () => {
   it('returns a stored query by its hash, and undefined for an unknown one', () => {
@@ -26,6 +26,50 @@ describe('createPersistedQueries', () => {
     queries.set('b', 'x'.repeat(11));
     expect(queries.get('b')).toBeUndefined();
     expect(queries.get('a')).toBe('Zürich');
+  });
+});
+
+describe('createPersistedQueries with a relay', () => {
+  /** Two stores joined as the primary joins the workers of a cluster. */
+  function joined() {
+    const subscribers: ((hash: string, query: string) => void)[] = [];
+    const published: string[] = [];
+    const relay = (): PersistedQueryRelay => {
+      const own = subscribers.length;
+      return {
+        publish(hash, query) {
+          published.push(hash);
+          subscribers.forEach((deliver, index) => index !== own && deliver(hash, query));
+        },
+        subscribe: (onQuery) => void subscribers.push(onQuery),
+      };
+    };
+    return { one: createPersistedQueries(100, relay()), other: createPersistedQueries(100, relay()), published };
+  }
+
+  it('publishes a query newly stored, once, and stores what the other store published', () => {
+    const { one, other, published } = joined();
+    expect(one.set('a', '{ types { id } }')).toBe(true);
+    expect(one.set('a', '{ types { id } }')).toBe(false);
+    expect(other.get('a')).toBe('{ types { id } }');
+    expect(published).toEqual(['a']);
+  });
+
+  it('publishes no query larger than the budget', () => {
+    const { one, other, published } = joined();
+    expect(one.set('big', 'x'.repeat(101))).toBe(false);
+    expect([other.get('big'), published]).toEqual([undefined, []]);
+  });
+
+  it('lists its queries least recently used first', () => {
+    const queries = createPersistedQueries(100);
+    queries.set('a', 'x');
+    queries.set('b', 'y');
+    queries.get('a');
+    expect([...queries.entries()]).toEqual([
+      ['b', 'y'],
+      ['a', 'x'],
+    ]);
   });
 });
 
