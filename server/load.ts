@@ -166,6 +166,13 @@ function checkManifest(value: unknown, where: string): Manifest {
     fail(`formatVersion ${JSON.stringify(value.formatVersion)}, expected ${FORMAT_VERSION}`);
   }
   if (typeof value.version !== 'string' || !/^[\w.-]+$/.test(value.version)) fail('"version" must be a directory-safe string');
+  // Optional: only the fixture generator writes it, and manifests written before it existed lack it.
+  if (value.fixture !== undefined) {
+    const fixture = value.fixture;
+    if (!isObject(fixture) || !Number.isSafeInteger(fixture.seed) || typeof fixture.scale !== 'number' || !(fixture.scale > 0)) {
+      fail(`"fixture" must be { seed: integer, scale: number > 0 } (written by npm run fixtures) or absent, found ${JSON.stringify(fixture)}`);
+    }
+  }
   if (!isObject(value.sources)) return fail('"sources" must be an object');
   for (const [source, entry] of Object.entries(value.sources)) {
     if (!(source in SOURCE_AREAS)) fail(`unknown source "${source}" (expected one of ${Object.keys(SOURCE_AREAS).join(', ')})`);

@@ -115,6 +115,23 @@ describe('loadSnapshot', () => {
     expect(await refusal()).toBe(`${path.join(dir, 'manifest.json')}: formatVersion 2, expected 1`);
   });
 
+  it('reads the fixture mark when there is one, and a manifest without it as before', async () => {
+    manifest.fixture = { seed: 2026, scale: 1 };
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).manifest.fixture).toEqual({ seed: 2026, scale: 1 });
+    delete manifest.fixture;
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).manifest.fixture).toBeUndefined();
+  });
+
+  it('refuses a fixture mark other than the one the generator writes, saying what it must be', async () => {
+    (manifest as unknown as { fixture: unknown }).fixture = { seed: 2026 };
+    await writeManifest();
+    expect(await refusal()).toBe(
+      `${path.join(dir, 'manifest.json')}: "fixture" must be { seed: integer, scale: number > 0 } (written by npm run fixtures) or absent, found {"seed":2026}`,
+    );
+  });
+
   it('refuses a record that does not match its GraphQL type, naming the record and the field', async () => {
     await rewriteTours((records) => {
       records[3]!.isRoundtrip = null;
