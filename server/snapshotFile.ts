@@ -6,7 +6,7 @@
  * a time limit on top, for file systems that stall.
  */
 
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SnapshotError } from './snapshotError.ts';
@@ -77,7 +77,7 @@ export function readTimeoutError(file: string, timeoutMs: number): SnapshotError
   return new SnapshotError(`${file}: not read within ${timeoutMs} ms (SNAPSHOT_READ_TIMEOUT_MS); is the file system stalled?`);
 }
 
-function kindOf(stats: import('node:fs').Stats): string {
+function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO (named pipe)';
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';
