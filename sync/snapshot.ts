@@ -512,8 +512,14 @@ export async function writeSnapshot(
   if (await exists(finalDir)) throw new Error(`snapshot version ${version} already exists in ${dataDir}`);
   await fs.rm(tmpDir, { recursive: true, force: true });
 
-  const manifest: Manifest = { formatVersion: FORMAT_VERSION, version, createdAt: now.toISOString(), sources: {} };
-  if (options.fixture) manifest.fixture = { seed: options.fixture.seed, scale: options.fixture.scale };
+  const { fixture } = options;
+  const manifest: Manifest = {
+    formatVersion: FORMAT_VERSION,
+    version,
+    createdAt: now.toISOString(),
+    ...(fixture && { fixture: { seed: fixture.seed, scale: fixture.scale } }),
+    sources: {},
+  };
   try {
     for (const name of SOURCE_NAMES) {
       const source = sources[name];
