@@ -29,7 +29,7 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 export async function readFileInside(root: string, file: string, signal?: AbortSignal): Promise<Buffer> {
   const real = await fs.realpath(file);
   const inside = path.relative(root, real);
-  if (inside === '' || inside.startsWith(`..${path.sep}`) || inside === '..' || path.isAbsolute(inside)) {
+  if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
     throw new SnapshotError(`${file}: resolves to ${real}, outside the data directory ${root}; a snapshot's files must be inside it (symbolic links leading out are refused)`);
   }
   let handle: fs.FileHandle;
