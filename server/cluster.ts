@@ -207,13 +207,14 @@ async function startBooking(config: Config, logger: Logger, onWatch: (watcher: {
   if (config.booking.mode === 'sandbox') {
     const schema = createSchema(readSdl(), resolvers);
     const areas = ['activities'] as const;
-    const loaded = { snapshot: await loadSnapshot(config.dataDir, schema, { areas }) };
+    const loaded = { snapshot: await loadSnapshot(config.dataDir, schema, { areas, readTimeoutMs: config.snapshotReadTimeoutMs }) };
     snapshot = loaded.snapshot;
     onWatch(
       watchSnapshot({
         dataDir: config.dataDir,
         schema,
         areas,
+        readTimeoutMs: config.snapshotReadTimeoutMs,
         current: loaded,
         prepare: (next) => ({ snapshot: next }),
         onSwap: (next) => (snapshot = next.snapshot),

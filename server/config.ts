@@ -53,6 +53,11 @@ export interface Config {
   host: string;
   /** Directory with manifest.json; DATA_DIR, default "data". */
   dataDir: string;
+  /**
+   * The longest the manifest, or one file it names, may take to be read, checked and inflated,
+   * in ms, at start and at each reload; SNAPSHOT_READ_TIMEOUT_MS, default 30000.
+   */
+  snapshotReadTimeoutMs: number;
   /** Extra browser origins allowed by CORS (localhost is always allowed); ALLOWED_ORIGINS, comma-separated. */
   allowedOrigins: string[];
   /** pino level of the JSON logs on stdout; LOG_LEVEL, default "info". */
@@ -113,6 +118,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integerSetting(env, 'PORT', 4000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: env.DATA_DIR?.trim() || 'data',
+    snapshotReadTimeoutMs: integerSetting(env, 'SNAPSHOT_READ_TIMEOUT_MS', 30_000, 100, 3_600_000),
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     introspection: boolean(env, 'INTROSPECTION', true),

@@ -28,7 +28,7 @@ export interface ServedSnapshot {
   readonly version: string;
   /** The GraphQL context value of requests served from this snapshot. */
   readonly context: unknown;
-  /** Earliest expiresAt of the snapshot's sources, ms since the epoch; null when none. Bounds `max-age`. */
+  /** Earliest expiresAt of the snapshot's sources, ms since the epoch; null when none or a fixture snapshot. Bounds `max-age`. */
   readonly expiresAtMs: number | null;
   /** Per source, its lastSync in ms since the epoch (the `snapshot_age_seconds` metric). */
   readonly lastSyncMs: Readonly<Record<string, number>>;

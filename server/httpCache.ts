@@ -76,8 +76,10 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string, met
  * `Cache-Control` of a successful answer: shared caches may keep it until the data expires
  * (the snapshot's earliest expiresAt), at most `policy.maxAgeS`, and serve it stale while they
  * revalidate. Data past its expiresAt gets max-age=0: still served, revalidated every time.
+ * Generated fixture data has no expiry (server/snapshotHolder.ts) and gets `policy.maxAgeS`.
  *
- * @param expiresAtMs when the data expires, ms since the epoch; null when unknown (then maxAgeS)
+ * @param expiresAtMs when the data expires, ms since the epoch; null when it never does or is
+ *   unknown (then maxAgeS)
  * @param nowMs the current time, ms since the epoch
  */
 export function cacheControl(policy: CachePolicy, expiresAtMs: number | null, nowMs: number): string {

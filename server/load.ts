@@ -13,7 +13,11 @@ import { gunzip as gunzipCallback } from 'node:zlib';
 import type { GraphQLSchema } from 'graphql';
 import type { AreaName, AreaRecords, FileEntry, Manifest, SourceEntry, SourceName } from '../sync/snapshot.ts';
 import { LOCALES, type Locale } from './locales.ts';
+import { SnapshotError } from './snapshotError.ts';
+import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
 import { createRecordValidator } from './validateRecord.ts';
+
+export { SnapshotError };
 
 const gunzip = promisify(gunzipCallback);
 
@@ -65,28 +69,31 @@ export interface Snapshot {
   readonly locales: Readonly<Record<Locale, LocaleContent>>;
 }
 
-/** A snapshot that must not be served; the message names the file and what is wrong. */
-export class SnapshotError extends Error {
-  override name = 'SnapshotError';
-}
-
 /** What {@link loadSnapshot} reads. */
 export interface LoadOptions {
   /** Only these areas' files are read and checked; the others are left empty. Default: every area. */
   areas?: readonly AreaName[];
+  /**
+   * The longest the manifest, or one file it names, may take to be read (and that file checked
+   * and inflated), in ms; SNAPSHOT_READ_TIMEOUT_MS, default 30000.
+   */
+  readTimeoutMs?: number;
 }
 
 /**
  * Loads and validates the snapshot that `<dataDir>/manifest.json` points at.
  *
  * @throws SnapshotError when the manifest is missing or malformed, its formatVersion is not
- *   {@link FORMAT_VERSION}, a file is missing, its sha256 or item count differs from the
- *   manifest, or a record does not match its GraphQL type.
+ *   {@link FORMAT_VERSION}, a file is missing, resolves outside the data directory, is not a
+ *   regular file or is not read within `readTimeoutMs`, its sha256 or item count differs from
+ *   the manifest, or a record does not match its GraphQL type.
  */
 export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<Snapshot> {
   const wanted = new Set(options.areas ?? (Object.keys(AREA_TYPES) as AreaName[]));
+  const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   const manifestPath = path.join(dataDir, 'manifest.json');
-  const manifest = checkManifest(await readManifest(manifestPath), manifestPath);
+  const manifest = checkManifest(parseManifest(await readManifestText(dataDir, readTimeoutMs), manifestPath), manifestPath);
+  const root = await fs.realpath(dataDir);
 
   const validators = new Map<AreaName, (record: unknown) => string | null>();
   for (const area of Object.keys(AREA_TYPES) as AreaName[]) {
@@ -121,7 +128,7 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
   const inflated = jobs.map(() => null as Promise<Buffer> | null);
   const inflate = (index: number) => {
     if (index >= jobs.length) return;
-    const pending = readFile(dataDir, jobs[index]!.file);
+    const pending = readFile(root, dataDir, jobs[index]!.file, readTimeoutMs);
     // Awaited in turn below; once an earlier file has failed, nobody awaits it.
     pending.catch(() => {});
     inflated[index] = pending;
@@ -139,16 +146,27 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
   return deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
 }
 
-async function readManifest(manifestPath: string): Promise<unknown> {
-  let text: string;
+/**
+ * The text of `<dataDir>/manifest.json`, read as every file of a snapshot is: it must resolve
+ * inside the data directory, be a regular file and be read within `readTimeoutMs`.
+ *
+ * @throws SnapshotError when it is missing or is refused (server/snapshotFile.ts)
+ */
+export async function readManifestText(dataDir: string, readTimeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<string> {
+  const manifestPath = path.join(dataDir, 'manifest.json');
   try {
-    text = await fs.readFile(manifestPath, 'utf8');
+    const root = await fs.realpath(dataDir);
+    const bytes = await withTimeLimit(readTimeoutMs, (signal) => readFileInside(root, manifestPath, signal), () => readTimeoutError(manifestPath, readTimeoutMs));
+    return bytes.toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new SnapshotError(`${manifestPath} not found: run \`npm run sync\` (or \`npm run fixtures\`) to create a snapshot, or set DATA_DIR`);
     }
     throw error;
   }
+}
+
+function parseManifest(text: string, manifestPath: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -166,6 +184,13 @@ function checkManifest(value: unknown, where: string): Manifest {
     fail(`formatVersion ${JSON.stringify(value.formatVersion)}, expected ${FORMAT_VERSION}`);
   }
   if (typeof value.version !== 'string' || !/^[\w.-]+$/.test(value.version)) fail('"version" must be a directory-safe string');
+  // Optional: only the fixture generator writes it, and manifests written before it existed lack it.
+  if (value.fixture !== undefined) {
+    const fixture = value.fixture;
+    if (!isObject(fixture) || !Number.isSafeInteger(fixture.seed) || typeof fixture.scale !== 'number' || !(fixture.scale > 0)) {
+      fail(`"fixture" must be { seed: integer, scale: number > 0 } (written by npm run fixtures) or absent, found ${JSON.stringify(fixture)}`);
+    }
+  }
   if (!isObject(value.sources)) return fail('"sources" must be an object');
   for (const [source, entry] of Object.entries(value.sources)) {
     if (!(source in SOURCE_AREAS)) fail(`unknown source "${source}" (expected one of ${Object.keys(SOURCE_AREAS).join(', ')})`);
@@ -196,23 +221,32 @@ function checkManifest(value: unknown, where: string): Manifest {
   return value as unknown as Manifest;
 }
 
-/** Reads a file of the manifest, checks its sha256 and inflates it. */
-async function readFile(dataDir: string, entry: FileEntry): Promise<Buffer> {
+/**
+ * Reads a file of the manifest (inside `root`, the data directory's real path, and regular),
+ * checks its sha256 and inflates it, all within `readTimeoutMs`.
+ */
+function readFile(root: string, dataDir: string, entry: FileEntry, readTimeoutMs: number): Promise<Buffer> {
   const file = path.join(dataDir, entry.file);
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotError(`${file}: listed in the manifest but missing`);
-    throw error;
-  }
-  const actual = createHash('sha256').update(bytes).digest('hex');
-  if (actual !== entry.sha256) throw new SnapshotError(`${file}: sha256 ${actual}, expected ${entry.sha256} (the file was changed after the manifest was written)`);
-  try {
-    return await gunzip(bytes, { chunkSize: inflatedSizeHint(bytes) });
-  } catch (error) {
-    throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
-  }
+  return withTimeLimit(
+    readTimeoutMs,
+    async (signal) => {
+      let bytes: Buffer;
+      try {
+        bytes = await readFileInside(root, file, signal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotError(`${file}: listed in the manifest but missing`);
+        throw error;
+      }
+      const actual = createHash('sha256').update(bytes).digest('hex');
+      if (actual !== entry.sha256) throw new SnapshotError(`${file}: sha256 ${actual}, expected ${entry.sha256} (the file was changed after the manifest was written)`);
+      try {
+        return await gunzip(bytes, { chunkSize: inflatedSizeHint(bytes) });
+      } catch (error) {
+        throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
+      }
+    },
+    () => readTimeoutError(file, readTimeoutMs),
+  );
 }
 
 /**

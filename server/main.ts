@@ -66,7 +66,7 @@ export async function startServer(
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
   const startedAt = performance.now();
-  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema)));
+  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs })));
   const counts = Object.fromEntries(Object.entries(holder.store.locales['de-CH']).map(([area, { records }]) => [area, records.length]));
   logger.info(
     { snapshot: holder.store.snapshot.version, dataDir: path.resolve(config.dataDir), ms: Math.round(performance.now() - startedAt), counts },
@@ -107,6 +107,7 @@ export async function startServer(
   const watcher = watchSnapshot({
     dataDir: config.dataDir,
     schema,
+    readTimeoutMs: config.snapshotReadTimeoutMs,
     current: holder.store,
     onSwap: (store) => {
       holder.replace(store);

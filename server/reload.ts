@@ -14,7 +14,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { AreaName } from '../sync/snapshot.ts';
-import { loadSnapshot, type Snapshot } from './load.ts';
+import { loadSnapshot, readManifestText, type Snapshot } from './load.ts';
 import { createStoreAsync, type Store } from './store.ts';
 
 /** What is served from a snapshot: by default its {@link Store}. */
@@ -29,6 +29,8 @@ export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
   current?: T;
   /** Areas to load (loadSnapshot's `areas`); default every area. */
   areas?: readonly AreaName[];
+  /** loadSnapshot's `readTimeoutMs`, for the manifest too: SNAPSHOT_READ_TIMEOUT_MS. Default 30 000. */
+  readTimeoutMs?: number;
   /**
    * Makes what is served out of a loaded snapshot. Default: the store with every index, built
    * by createStoreAsync, which lets requests through between its steps.
@@ -94,11 +96,12 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       signature = await stat(manifestPath);
       if (signature === null || signature === seen) return;
       // Reading the manifest alone is cheap; the snapshot is loaded only when it says something new.
-      if (sameJson(await fs.readFile(manifestPath, 'utf8'), currentManifest)) {
+      // Read as loadSnapshot reads it: a manifest that is a FIFO, or a link out of dataDir, is refused.
+      if (sameJson(await readManifestText(dataDir, options.readTimeoutMs), currentManifest)) {
         seen = signature;
         return;
       }
-      const snapshot = await loadSnapshot(dataDir, schema, { areas: options.areas });
+      const snapshot = await loadSnapshot(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs });
       seen = signature;
       failedAttempts = 0;
       if (closed) return;

@@ -1,13 +1,13 @@
 /**
  * What an operator or a newcomer sees first: `GET /api/status` (JSON) and `GET /` (the same as a
- * small HTML page): the snapshot served, per source and locale the item counts, lastSync,
- * expiresAt and staleness, uptime, and the schema's operations with links to the playground,
+ * small HTML page): the snapshot served (a synced one, or a fixture snapshot with its generation
+ * date), per source and locale the item counts, lastSync, expiresAt and staleness, uptime, and the schema's operations with links to the playground,
  * each sample query ready to run.
  */
 
 import { createHash } from 'node:crypto';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
-import type { AreaName, SourceName } from '../sync/snapshot.ts';
+import type { AreaName, FixtureOrigin, SourceName } from '../sync/snapshot.ts';
 import { SOURCE_AREAS } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import type { SampleQuery } from './sampleQueries.ts';
@@ -31,7 +31,10 @@ export interface SourceStatus {
   /** ISO 8601, null when never synced. */
   lastSync: string | null;
   expiresAt: string | null;
-  /** True when never synced, when the last sync failed (old data carried over) or past expiresAt. */
+  /**
+   * True when never synced, when the last sync failed (old data carried over) or past expiresAt;
+   * generated fixture data does not expire.
+   */
   stale: boolean;
   /** Why it is stale, or null. */
   staleReason: 'never synced' | 'last sync failed' | 'expired' | null;
@@ -52,7 +55,15 @@ export interface StatusReport {
   service: string;
   /** False while draining after SIGTERM/SIGINT. */
   ready: boolean;
-  snapshot: { version: string; createdAt: string; stale: boolean };
+  snapshot: {
+    version: string;
+    /** ISO 8601 time the snapshot was written; for a fixture snapshot, the time it was generated for. */
+    createdAt: string;
+    /** How the fixture generator made it (`npm run fixtures`); null for a synced snapshot. */
+    fixture: FixtureOrigin | null;
+    /** Whether any source is stale. */
+    stale: boolean;
+  };
   sources: SourceStatus[];
   startedAt: string;
   uptimeS: number;
@@ -94,7 +105,8 @@ export function createStatusReporter(options: {
   return (ready) => {
     const store = options.store();
     const nowMs = Date.now();
-    const sources = (Object.keys(SOURCE_AREAS) as SourceName[]).map((name) => sourceStatus(store, name, nowMs));
+    const fixture = store.snapshot.manifest.fixture ?? null;
+    const sources = (Object.keys(SOURCE_AREAS) as SourceName[]).map((name) => sourceStatus(store, name, fixture === null ? nowMs : null));
     const samples = samplesOf(store);
     return {
       service: 'Swiss tourism content API',
@@ -102,6 +114,7 @@ export function createStatusReporter(options: {
       snapshot: {
         version: store.snapshot.version,
         createdAt: store.snapshot.manifest.createdAt,
+        fixture,
         stale: sources.some((source) => source.stale),
       },
       sources,
@@ -118,7 +131,8 @@ export function createStatusReporter(options: {
   };
 }
 
-function sourceStatus(store: Store, name: SourceName, nowMs: number): SourceStatus {
+/** @param nowMs the time expiresAt is judged against; null when the data does not expire (fixture data). */
+function sourceStatus(store: Store, name: SourceName, nowMs: number | null): SourceStatus {
   const entry = store.source(name);
   const counts = {} as SourceStatus['counts'];
   for (const locale of LOCALES) {
@@ -129,7 +143,7 @@ function sourceStatus(store: Store, name: SourceName, nowMs: number): SourceStat
     ? 'never synced'
     : entry.stale
       ? 'last sync failed'
-      : nowMs > Date.parse(entry.expiresAt)
+      : nowMs !== null && nowMs > Date.parse(entry.expiresAt)
         ? 'expired'
         : null;
   return {
@@ -201,7 +215,9 @@ export function renderStatusPage(report: StatusReport): string {
       ).join('\n');
       const state = source.stale
         ? `<span class="stale">stale: ${escapeHtml(source.staleReason ?? '')}</span>`
-        : '<span class="fresh">fresh</span>';
+        : report.snapshot.fixture
+          ? '<span class="fresh">fixture data, does not expire</span>'
+          : '<span class="fresh">fresh</span>';
       return `<section data-source="${source.name}">
 <h3>${escapeHtml(source.label)} <span class="muted">(${source.name})</span></h3>
 <p>Last sync: ${escapeHtml(source.lastSync ?? 'never')} · expires: ${escapeHtml(source.expiresAt ?? '—')} · ${state}</p>
@@ -234,8 +250,7 @@ ${rows}
 </head>
 <body>
 <h1>${escapeHtml(report.service)}</h1>
-<p>Snapshot <code id="snapshot-version">${escapeHtml(report.snapshot.version)}</code> (written ${escapeHtml(report.snapshot.createdAt)}) ·
-${report.snapshot.stale ? '<span class="stale">some data is stale</span>' : '<span class="fresh">all data fresh</span>'} ·
+<p>${snapshotLine(report.snapshot)} ·
 ${report.ready ? 'ready' : '<span class="stale">draining</span>'} · up ${formatDuration(report.uptimeS)} since ${escapeHtml(report.startedAt)}</p>
 <p><a href="${LINKS.playground}">Playground</a> · <a href="${LINKS.schema}">Schema (SDL)</a> · <a href="${LINKS.sampleQueries}">Sample queries (JSON)</a> ·
 <a href="${LINKS.status}">Status (JSON)</a> · <a href="${LINKS.metrics}">Metrics</a></p>
@@ -248,6 +263,18 @@ ${operations}
 </body>
 </html>
 `;
+}
+
+/** What the snapshot is: synced (and whether any of it is stale), or generated by the fixture generator, and when. */
+function snapshotLine(snapshot: StatusReport['snapshot']): string {
+  const version = `<code id="snapshot-version">${escapeHtml(snapshot.version)}</code>`;
+  const state = snapshot.stale ? '<span class="stale">some data is stale</span>' : '<span class="fresh">all data fresh</span>';
+  if (snapshot.fixture === null) return `Snapshot ${version} (written ${escapeHtml(snapshot.createdAt)}) ·\n${state}`;
+  const { seed, scale } = snapshot.fixture;
+  const generated = `generated ${escapeHtml(snapshot.createdAt)} by <code>npm run fixtures</code>, seed ${seed}, scale ${scale}`;
+  return `<span id="snapshot-origin">Fixture snapshot</span> ${version} (${generated}): made-up data, not synced from the upstreams, so it does not expire${
+    snapshot.stale ? ` ·\n${state}` : ''
+  }`;
 }
 
 function formatCount(count: number): string {

@@ -17,7 +17,7 @@ import { createHttpClient, type HttpClientOptions } from './client.ts';
 import { readSyncConfig, type SyncConfig, SyncConfigError } from './config.ts';
 import { createProgress, formatCount, formatSeconds, type Progress, type SourceStats } from './progress.ts';
 import { DEFAULT_KEEP, type FetchContext, publish, type PublishResult, rollback, type SourceData, type SourceOutcome } from './publish.ts';
-import { LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './snapshot.ts';
+import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './snapshot.ts';
 import { fetchAttractions, fetchTours } from './sources/myswitzerland.ts';
 import { fetchSnowdata } from './sources/snowdata.ts';
 import { fetchActivities } from './sources/swissactivities.ts';
@@ -106,6 +106,8 @@ export interface SyncOptions {
   now?: Date;
   /** Version id; default derived from `now`. */
   version?: string;
+  /** Marks the snapshot as the fixture generator's (publish's `fixture`); the CLI never sets it. */
+  fixture?: FixtureOrigin;
   /** Timeouts, concurrency and backoff of the HTTP client. */
   http?: Omit<HttpClientOptions, 'secrets' | 'onRetry'>;
   /** The summary table. */
@@ -163,7 +165,7 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
     progress.stop();
   }
 
-  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, keep: options.keep, now, version: options.version });
+  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, keep: options.keep, now, version: options.version, fixture: options.fixture });
   options.stdout.write(summaryTable(result, progress, seconds));
   options.stdout.write(
     `snapshot ${result.version} committed to ${path.join(options.dataDir, 'manifest.json')}${result.pruned.length ? `; pruned ${result.pruned.join(', ')}` : ''}\n`,

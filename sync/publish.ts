@@ -22,6 +22,7 @@ import {
   type AreaName,
   type AreaRecords,
   type CarriedFile,
+  type FixtureOrigin,
   LOCALES,
   type Locale,
   type Manifest,
@@ -135,6 +136,11 @@ export interface PublishOptions {
   version?: string;
   /** Longest wait for another sync's publish to finish, in ms; default 2 minutes (publishLock.ts). */
   lockWaitMs?: number;
+  /**
+   * Marks the new snapshot as the fixture generator's; only sync/fixtures/main.ts sets it. The
+   * mark is never carried over: a sync on top of a fixture snapshot writes a synced one.
+   */
+  fixture?: FixtureOrigin;
 }
 
 export interface PublishResult {
@@ -201,7 +207,7 @@ async function publishLocked(options: PublishOptions & { keep: number; now: Date
   }
 
   const version = options.version ?? (await freeVersion(dataDir, versionId(now)));
-  const manifest = await writeSnapshot(dataDir, version, sources, now);
+  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture });
   const pruned = await prune(dataDir, keep);
   return { version, manifest, sources: reports, pruned };
 }

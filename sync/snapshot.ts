@@ -62,12 +62,26 @@ export interface SourceEntry {
   locales: Partial<Record<Locale, Partial<Record<AreaName, FileEntry>>>>;
 }
 
+/**
+ * What marks a snapshot made by the fixture generator (`npm run fixtures`, sync/fixtures/main.ts)
+ * from generated upstream payloads: its data was never fetched from an upstream and does not
+ * expire. A sync never writes it, and never carries it over from the snapshot it builds on.
+ */
+export interface FixtureOrigin {
+  /** The generator's seed (`--seed`). */
+  seed: number;
+  /** The generator's scale (`--scale`), 1 for the committed fixture snapshot. */
+  scale: number;
+}
+
 export interface Manifest {
   formatVersion: typeof FORMAT_VERSION;
   /** Snapshot id, also the name of its directory, e.g. `2026-11-21T04-00-00Z`. */
   version: string;
-  /** ISO 8601 time the manifest was written. */
+  /** ISO 8601 time the manifest was written (for a fixture snapshot, the time it was generated for). */
   createdAt: string;
+  /** Present only in a snapshot the fixture generator made; absent in every synced one. */
+  fixture?: FixtureOrigin;
   /** A source that was never synced is absent; its areas are empty. */
   sources: Partial<Record<SourceName, SourceEntry>>;
 }
@@ -482,6 +496,7 @@ export function contentPath(version: string, locale: Locale, area: AreaName): st
  * at any point leaves the previous manifest, and so the previous snapshot, intact.
  * A {@link CarriedFile} is copied from its earlier version after checking its sha256.
  *
+ * @param options.fixture marks the snapshot as the fixture generator's (see {@link FixtureOrigin})
  * @throws if `<version>/` already exists (versions are immutable once published), or a carried
  *   file is missing or no longer matches its sha256
  */
@@ -490,13 +505,21 @@ export async function writeSnapshot(
   version: string,
   sources: Partial<Record<SourceName, SourceSnapshot>>,
   now = new Date(),
+  options: { fixture?: FixtureOrigin } = {},
 ): Promise<Manifest> {
   const finalDir = path.join(dataDir, version);
   const tmpDir = `${finalDir}.tmp`;
   if (await exists(finalDir)) throw new Error(`snapshot version ${version} already exists in ${dataDir}`);
   await fs.rm(tmpDir, { recursive: true, force: true });
 
-  const manifest: Manifest = { formatVersion: FORMAT_VERSION, version, createdAt: now.toISOString(), sources: {} };
+  const { fixture } = options;
+  const manifest: Manifest = {
+    formatVersion: FORMAT_VERSION,
+    version,
+    createdAt: now.toISOString(),
+    ...(fixture && { fixture: { seed: fixture.seed, scale: fixture.scale } }),
+    sources: {},
+  };
   try {
     for (const name of SOURCE_NAMES) {
       const source = sources[name];

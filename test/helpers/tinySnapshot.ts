@@ -12,6 +12,7 @@ import {
   type ActivityRecord,
   type ActivityTypeRecord,
   type AttractionRecord,
+  type FixtureOrigin,
   type Locale,
   type LocationRecord,
   type Manifest,
@@ -33,6 +34,8 @@ export interface TinySnapshotOptions {
   staleSources?: SourceName[];
   /** Sources left out, as if never synced. */
   omitSources?: SourceName[];
+  /** Marks it as the fixture generator's, as `npm run fixtures` does. */
+  fixture?: FixtureOrigin;
 }
 
 export interface TinySnapshot {
@@ -76,7 +79,7 @@ export function writeTinySnapshot(dataDir: string, options: TinySnapshotOptions 
   };
   for (const name of options.staleSources ?? []) sources[name]!.stale = true;
   for (const name of options.omitSources ?? []) delete sources[name];
-  return writeSnapshot(dataDir, options.version ?? '2026-11-21T04-00-00Z', sources, new Date(lastSync));
+  return writeSnapshot(dataDir, options.version ?? '2026-11-21T04-00-00Z', sources, new Date(lastSync), { fixture: options.fixture });
 }
 
 /** Places in Switzerland, `lng, lat`. */

@@ -8,6 +8,7 @@ describe('readConfig', () => {
       port: 4000,
       host: '0.0.0.0',
       dataDir: 'data',
+      snapshotReadTimeoutMs: 30_000,
       allowedOrigins: [],
       logLevel: 'info',
       introspection: true,
@@ -38,6 +39,7 @@ describe('readConfig', () => {
       PORT: '8080',
       HOST: '127.0.0.1',
       DATA_DIR: '/srv/data',
+      SNAPSHOT_READ_TIMEOUT_MS: '5000',
       ALLOWED_ORIGINS: 'https://www.example.ch, https://app.example.ch/',
       LOG_LEVEL: 'WARN',
       INTROSPECTION: 'false',
@@ -66,6 +68,7 @@ describe('readConfig', () => {
       port: 8080,
       host: '127.0.0.1',
       dataDir: '/srv/data',
+      snapshotReadTimeoutMs: 5000,
       allowedOrigins: ['https://www.example.ch', 'https://app.example.ch'],
       logLevel: 'warn',
       introspection: false,
@@ -104,6 +107,7 @@ describe('readConfig', () => {
 
   it.each([
     [{ WORKERS: '0' }, 'WORKERS="0": expected an integer from 1 to 256'],
+    [{ SNAPSHOT_READ_TIMEOUT_MS: '10' }, 'SNAPSHOT_READ_TIMEOUT_MS="10": expected an integer from 100 to 3600000'],
     [{ WORKERS: 'all' }, 'WORKERS="all": expected an integer from 1 to 256'],
     [{ RESPONSE_CACHE: 'on' }, 'RESPONSE_CACHE="on": expected true or false (or 1 or 0)'],
     [{ RESPONSE_CACHE_BYTES: '1024' }, 'RESPONSE_CACHE_BYTES="1024": expected an integer from 65536 to 17179869184'],

@@ -1,4 +1,5 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -115,6 +116,23 @@ describe('loadSnapshot', () => {
     expect(await refusal()).toBe(`${path.join(dir, 'manifest.json')}: formatVersion 2, expected 1`);
   });
 
+  it('reads the fixture mark when there is one, and a manifest without it as before', async () => {
+    manifest.fixture = { seed: 2026, scale: 1 };
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).manifest.fixture).toEqual({ seed: 2026, scale: 1 });
+    delete manifest.fixture;
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).manifest.fixture).toBeUndefined();
+  });
+
+  it('refuses a fixture mark other than the one the generator writes, saying what it must be', async () => {
+    (manifest as unknown as { fixture: unknown }).fixture = { seed: 2026 };
+    await writeManifest();
+    expect(await refusal()).toBe(
+      `${path.join(dir, 'manifest.json')}: "fixture" must be { seed: integer, scale: number > 0 } (written by npm run fixtures) or absent, found {"seed":2026}`,
+    );
+  });
+
   it('refuses a record that does not match its GraphQL type, naming the record and the field', async () => {
     await rewriteTours((records) => {
       records[3]!.isRoundtrip = null;
@@ -140,6 +158,69 @@ describe('loadSnapshot', () => {
     toursFile().file = '../../etc/passwd';
     await writeManifest();
     expect(await refusal()).toContain('must be a relative path inside the data directory');
+  });
+
+  it('refuses a file that is a symbolic link out of the data directory, before reading it', async () => {
+    // A valid file with the checksum the manifest states: only where it lies is wrong.
+    const outside = await mkdtemp(path.join(tmpdir(), 'outside-'));
+    try {
+      const file = path.join(dir, toursFile().file);
+      await rename(file, path.join(outside, 'tours.json.gz'));
+      await symlink(path.join(outside, 'tours.json.gz'), file);
+      const message = await refusal();
+      expect(message).toBe(
+        `${file}: resolves to ${await realpath(path.join(outside, 'tours.json.gz'))}, outside the data directory ${await realpath(dir)}; a snapshot's files must be inside it (symbolic links leading out are refused)`,
+      );
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a data directory whose version directory links out of it', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'outside-'));
+    try {
+      await rename(path.join(dir, manifest.version), path.join(outside, manifest.version));
+      await symlink(path.join(outside, manifest.version), path.join(dir, manifest.version));
+      expect(await refusal()).toContain('outside the data directory');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a file that is a symbolic link to another file inside the data directory', async () => {
+    const file = path.join(dir, toursFile().file);
+    await rename(file, path.join(dir, 'tours-de.json.gz'));
+    await symlink(path.join(dir, 'tours-de.json.gz'), file);
+    expect((await loadSnapshot(dir, schema, { areas: ['tours'] })).locales['de-CH'].tours).toHaveLength(toursFile().count);
+  });
+
+  it('refuses a FIFO named by the manifest without waiting for a writer', async () => {
+    const file = path.join(dir, toursFile().file);
+    await rm(file);
+    execFileSync('mkfifo', [file]);
+    expect(await refusal()).toBe(`${file}: a FIFO (named pipe), not a regular file; a snapshot's files must be regular files inside the data directory`);
+  });
+
+  it('refuses a manifest that is a FIFO without waiting for a writer', async () => {
+    const file = path.join(dir, 'manifest.json');
+    await rm(file);
+    execFileSync('mkfifo', [file]);
+    expect(await refusal()).toBe(`${file}: a FIFO (named pipe), not a regular file; a snapshot's files must be regular files inside the data directory`);
+  });
+
+  it('gives up on a file not read, checked and inflated within readTimeoutMs, naming the file and the setting', async () => {
+    // 64 MiB of spaces compress to some 64 kB: inflating them takes far longer than 1 ms.
+    const bytes = gzipSync(Buffer.alloc(64 * 1024 * 1024, ' '));
+    const file = path.join(dir, toursFile().file);
+    await writeFile(file, bytes);
+    toursFile().sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+    await writeManifest();
+    const error = await loadSnapshot(dir, schema, { areas: ['tours'], readTimeoutMs: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toBe(`${file}: not read within 1 ms (SNAPSHOT_READ_TIMEOUT_MS); is the file system stalled?`);
   });
 
   it('tells how to create a snapshot when there is none', async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +49,18 @@ async function routeTotal(): Promise<number> {
   return body.data.snowdataRoutes.total;
 }
 
+/** The snapshot version `/api/status` reports. */
+async function servedVersion(): Promise<string> {
+  const report = (await (await fetch(`${running!.url}/api/status`)).json()) as { snapshot: { version: string } };
+  return report.snapshot.version;
+}
+
+/** Commits `text` as the manifest the way the sync does: a temp file renamed over it. */
+async function replaceManifest(text: string): Promise<void> {
+  await fs.writeFile(path.join(dataDir, 'manifest.json.tmp'), text);
+  await fs.rename(path.join(dataDir, 'manifest.json.tmp'), path.join(dataDir, 'manifest.json'));
+}
+
 /** Resolves once `probe` holds, checking every 50 ms for at most `ms`. */
 async function until(probe: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -90,6 +103,61 @@ describe('a running server', () => {
 
     // What an operator does: restore the newest intact version, then sync again.
     expect(await rollback(dataDir)).toEqual({ from: null, to: '2026-11-22T04-00-00Z' });
+    await publishRoutes(14, 24);
+    await until(async () => (await routeTotal()) === 14);
+  });
+
+  it('refuses a new snapshot naming a file that links out of the data directory, without reading it, and keeps serving the old', async () => {
+    await start();
+    // Elsewhere on the disk: a valid routes file, 14 records, whose checksum the manifest states.
+    const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'elsewhere-'));
+    try {
+      const now = new Date(Date.UTC(2026, 10, 22, 4));
+      await publish({ dataDir: elsewhere, outcomes: { snowdata: { ok: true, fetched: snowdata(14, now.toISOString()) } }, now, force: true });
+      const outside = JSON.parse(await fs.readFile(path.join(elsewhere, 'manifest.json'), 'utf8')).sources.snowdata.locales['de-CH'].routes;
+      await fs.symlink(path.join(elsewhere, outside.file), path.join(dataDir, 'routes-link.json.gz'));
+      const manifest = JSON.parse(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8'));
+      manifest.sources.snowdata.locales['de-CH'].routes = { ...outside, file: 'routes-link.json.gz' };
+      await replaceManifest(JSON.stringify(manifest));
+
+      await until(() => logs.some((line) => line.includes('new snapshot refused')));
+      const refusal = logs.find((line) => line.includes('new snapshot refused'))!;
+      expect(refusal).toContain(
+        `still serving 2026-11-21T04-00-00Z: ${path.join(dataDir, 'routes-link.json.gz')}: resolves to ${await fs.realpath(path.join(elsewhere, outside.file))}, outside the data directory`,
+      );
+      expect(refusal).not.toContain('sha256');
+      expect(await routeTotal()).toBe(10);
+      expect(await servedVersion()).toBe('2026-11-21T04-00-00Z');
+    } finally {
+      await fs.rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a FIFO, as a content file or as the manifest, without hanging, and takes the next good snapshot', async () => {
+    await start();
+    const fifo = path.join(dataDir, 'routes-fifo.json.gz');
+    execFileSync('mkfifo', [fifo]);
+    const manifest = JSON.parse(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8'));
+    manifest.sources.snowdata.locales['de-CH'].routes.file = 'routes-fifo.json.gz';
+    await replaceManifest(JSON.stringify(manifest));
+    await until(() => logs.some((line) => line.includes('new snapshot refused')));
+    expect(logs.find((line) => line.includes('new snapshot refused'))).toContain(`${fifo}: a FIFO (named pipe), not a regular file`);
+    expect(await servedVersion()).toBe('2026-11-21T04-00-00Z');
+
+    // A reload that hung on the FIFO would never take this one.
+    await publishRoutes(12, 22);
+    await until(async () => (await routeTotal()) === 12);
+
+    const good = await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8');
+    const fifoManifest = path.join(dataDir, 'manifest.fifo');
+    execFileSync('mkfifo', [fifoManifest]);
+    await fs.rename(fifoManifest, path.join(dataDir, 'manifest.json'));
+    await until(() => logs.filter((line) => line.includes('new snapshot refused')).length >= 2);
+    expect(logs.filter((line) => line.includes('new snapshot refused')).at(-1)).toContain(
+      `${path.join(dataDir, 'manifest.json')}: a FIFO (named pipe), not a regular file`,
+    );
+    expect(await servedVersion()).toBe('2026-11-22T04-00-00Z');
+    await replaceManifest(good);
     await publishRoutes(14, 24);
     await until(async () => (await routeTotal()) === 14);
   });

@@ -27,7 +27,7 @@ async function status(): Promise<StatusReport> {
 describe('GET /api/status', () => {
   it('reports the snapshot, and per source its dates, staleness and counts per locale', async () => {
     const report = await status();
-    expect(report.snapshot).toEqual({ version: '2026-11-21T04-00-00Z', createdAt: lastSync, stale: true });
+    expect(report.snapshot).toEqual({ version: '2026-11-21T04-00-00Z', createdAt: lastSync, fixture: null, stale: true });
     expect(report.ready).toBe(true);
     const expiresAt = new Date(Date.parse(lastSync) + 86_400_000).toISOString();
     const counts = (areas: Record<string, number>) => ({ 'de-CH': areas, 'en-CH': areas, 'fr-CH': areas, 'it-CH': areas });
@@ -87,7 +87,7 @@ describe('GET /api/status', () => {
     for (const operation of report.operations) expect(operation.samples.length, operation.name).toBeGreaterThan(0);
   });
 
-  it('marks every source stale once now is past its expiresAt', async () => {
+  it('marks every source stale once now is past its expiresAt, and answers are then revalidated every time', async () => {
     const old = await createTinySnapshot({ lastSync: new Date(Date.now() - 2 * 86_400_000).toISOString() });
     const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: old.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
     try {
@@ -98,9 +98,39 @@ describe('GET /api/status', () => {
         ['tours', true, 'expired'],
         ['attractions', true, 'expired'],
       ]);
+      expect(report.snapshot).toMatchObject({ fixture: null, stale: true });
+      expect(await (await fetch(`${server.url}/`)).text()).toContain('<span class="stale">some data is stale</span>');
+      expect((await fetch(`${server.url}/api/graphql?query=%7Btypes%7Bid%7D%7D`)).headers.get('cache-control')).toBe('public, max-age=0, stale-while-revalidate=60');
     } finally {
       await server.close();
       await old.remove();
+    }
+  });
+
+  it('calls a fixture snapshot one, with its generation date, and neither warns that it is stale nor shortens caching', async () => {
+    // Dated two days back, as the committed fixture snapshot soon is: synced data this old has expired.
+    const generatedAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const fixture = await createTinySnapshot({ lastSync: generatedAt, fixture: { seed: 2026, scale: 1 } });
+    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: fixture.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
+    try {
+      const report = (await (await fetch(`${server.url}/api/status`)).json()) as StatusReport;
+      expect(report.snapshot).toEqual({ version: '2026-11-21T04-00-00Z', createdAt: generatedAt, fixture: { seed: 2026, scale: 1 }, stale: false });
+      expect(report.sources.map((source) => [source.name, source.lastSync, source.stale, source.staleReason])).toEqual([
+        ['activities', generatedAt, false, null],
+        ['snowdata', generatedAt, false, null],
+        ['tours', generatedAt, false, null],
+        ['attractions', generatedAt, false, null],
+      ]);
+      const html = await (await fetch(`${server.url}/`)).text();
+      expect(html).toContain(
+        `<span id="snapshot-origin">Fixture snapshot</span> <code id="snapshot-version">2026-11-21T04-00-00Z</code> (generated ${generatedAt} by <code>npm run fixtures</code>, seed 2026, scale 1)`,
+      );
+      expect(html).not.toContain('class="stale"');
+      expect(html).toContain('<span class="fresh">fixture data, does not expire</span>');
+      expect((await fetch(`${server.url}/api/graphql?query=%7Btypes%7Bid%7D%7D`)).headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=60');
+    } finally {
+      await server.close();
+      await fixture.remove();
     }
   });
 

@@ -1,0 +1,39 @@
+/**
+ * The browser tests on a machine without Chromium: vitest itself, run as `npm test` runs it, on
+ * test/server/browser.test.ts with CHROMIUM_PATH naming nothing.
+ */
+
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const VITEST = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+const MISSING = path.join(ROOT, 'no-such-chromium');
+
+/** Runs the browser tests in a child vitest with `env` added to an environment without CI, colours or vitest's own variables. */
+function runBrowserTests(env: Record<string, string>): { status: number | null; output: string } {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'CI' && name !== 'FORCE_COLOR' && !name.startsWith('VITEST')));
+  const child = spawnSync(process.execPath, [VITEST, 'run', 'test/server/browser.test.ts'], {
+    cwd: ROOT,
+    env: { ...base, NO_COLOR: '1', ...env },
+    encoding: 'utf8',
+  });
+  return { status: child.status, output: child.stdout + child.stderr };
+}
+
+describe('the browser tests without Chromium', () => {
+  it('are skipped with one line saying how to run them', () => {
+    const run = runBrowserTests({ CHROMIUM_PATH: MISSING });
+    expect(run.status, run.output).toBe(0);
+    expect(run.output).toContain(`browser tests skipped: no Chromium at ${MISSING}; to run them, install Debian's chromium`);
+    expect(run.output).toMatch(/Tests\s+2 skipped/);
+  });
+
+  it('fail under CI, which must run them', () => {
+    const run = runBrowserTests({ CHROMIUM_PATH: MISSING, CI: 'true' });
+    expect(run.status).toBe(1);
+    expect(run.output).toContain(`the browser tests need Chromium and CI must run them, but ${MISSING} does not exist`);
+  });
+});
