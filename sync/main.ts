@@ -133,7 +133,7 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
   const config = readSyncConfig(options.sources, options.env ?? process.env);
   const now = options.now ?? new Date();
   const progress = createProgress({ stream: options.stderr, tty: options.tty, sources: options.sources });
-  const http = createHttpClient({ ...options.http, secrets: config.secrets });
+  const http = createHttpClient({ deadlineMs: config.deadlineMs, ...options.http, secrets: config.secrets });
   const seconds: Partial<Record<SourceName, number>> = {};
   const outcomes: Partial<Record<SourceName, SourceOutcome>> = {};
   try {
