@@ -165,8 +165,11 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
 
   const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, keep: options.keep, now, version: options.version });
   options.stdout.write(summaryTable(result, progress, seconds));
+  const manifestPath = path.join(options.dataDir, 'manifest.json');
   options.stdout.write(
-    `snapshot ${result.version} committed to ${path.join(options.dataDir, 'manifest.json')}${result.pruned.length ? `; pruned ${result.pruned.join(', ')}` : ''}\n`,
+    result.version === null
+      ? `no new version: every requested source failed; ${manifestPath} ${result.manifest ? `stays at ${result.manifest.version}` : 'was not written'}\n`
+      : `snapshot ${result.version} committed to ${manifestPath}${result.pruned.length ? `; pruned ${result.pruned.join(', ')}` : ''}\n`,
   );
   const unpublished = result.sources.filter((s) => s.status !== 'published');
   if (unpublished.length > 0) {

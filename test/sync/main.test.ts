@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../server/load.ts';
@@ -209,6 +211,24 @@ describe('runSync against the loopback upstream', () => {
     expect(run.manifest.sources.tours!.locales['fr-CH']!.tours!.count).toBe(600);
   });
 
+  it('waits MYSWITZERLAND_RATE_LIMIT_WAIT_MS after a 429 without Retry-After, then publishes', async () => {
+    await serve();
+    upstream!.inject({ path: '/myswitzerland/v1/tours', query: { lang: 'it', page: '2' }, times: 1, fault: { kind: 'status', status: 429 } });
+    const run = await sync(['tours'], { env: { ...upstream!.env, MYSWITZERLAND_RATE_LIMIT_WAIT_MS: '700' } });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toMatch(/tours it-CH: attempt 1 of 3 failed \(429 Too Many Requests\), retrying in 0\.7 s: GET /);
+  });
+
+  it('paces tours and attractions together, one request per MYSWITZERLAND_REQUEST_INTERVAL_MS', async () => {
+    await serve();
+    const started = Date.now();
+    const run = await sync(['tours', 'attractions'], { locales: ['de-CH'], env: { ...upstream!.env, MYSWITZERLAND_REQUEST_INTERVAL_MS: '20' } });
+    expect(run.exitCode).toBe(0);
+    // Each list alone would take half as long: the interval holds across both.
+    expect(Date.now() - started).toBeGreaterThanOrEqual((upstream!.requests.length - 1) * 20);
+    expect(upstream!.requests.filter((r) => r.path.endsWith('/attractions')).length).toBeGreaterThan(upstream!.requests.length / 2);
+  });
+
   it('fails a source whose response hangs past the timeout, keeps its last good data as stale, and still publishes the others', async () => {
     await serve();
     await sync(['snowdata', 'attractions'], { now: new Date('2026-11-21T04:00:00Z') });
@@ -365,6 +385,21 @@ describe('main', () => {
     expect(await main(['snowdata', '--data-dir', dataDir], upstream!.env, streams)).toBe(1);
     const lines = err.text().trimEnd().split('\n');
     expect(lines.at(-1)).toMatch(/^sync: 1 of 1 sources not published: snowdata failed: \[GET\] ".*\/snowdata\/v1\/routes\?lang=de&offset=0&limit=100": 404 Not Found: \{"error":"injected 404"\}$/);
+  });
+
+  it('runs as a program: exits 1 and publishes no new version when every requested source fails', async () => {
+    await serve();
+    await sync(['snowdata'], { now: new Date('2026-11-21T04:00:00Z') });
+    const before = await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8');
+    for (const p of ['/myswitzerland/v1/tours', '/snowdata/v1/stations', '/snowdata/v1/routes']) upstream!.inject({ path: p, fault: { kind: 'status', status: 403 } });
+    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sync/main.ts', 'tours', 'snowdata', '--data-dir', dataDir], {
+      env: { ...process.env, ...upstream!.env, CI: '1' },
+    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect('code' in child ? child.code : 0).toBe(1);
+    expect(child.stdout).toContain(`no new version: every requested source failed; ${path.join(dataDir, 'manifest.json')} stays at 2026-11-21T04-00-00Z\n`);
+    expect(child.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sync: 2 of 2 sources not published: snowdata failed \(last good data kept\): .*403 Forbidden.*; tours failed: .*403 Forbidden/);
+    expect(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8')).toBe(before);
+    expect((await fs.readdir(dataDir)).filter((name) => name.startsWith('20'))).toEqual(['2026-11-21T04-00-00Z']);
   });
 
   it('exits 2 naming a missing key, before any request', async () => {
