@@ -313,7 +313,7 @@ export function normalizeTour(record: unknown, lang: Language): TourRecord {
     switzerlandMobilityRoute: mobility.routeNumber('routeNumber'),
     switzerlandMobilityUrl: mobility.string('url'),
     geodataUrl: mobility.string('geodata'),
-    providerName: provider.string('name') ?? contact.string('name'),
+    providerName: provider.string('name'),
     providerEmail: contact.string('email') ?? provider.string('email'),
     providerPhone: contact.string('telephone') ?? provider.string('telephone'),
     providerUrl: contact.string('url') ?? provider.string('url'),
@@ -658,7 +658,7 @@ function readPage(body: unknown, what: string): { data: unknown[]; totalPages: n
  */
 export const TOUR_FIELDS = [
   'identifier', 'name', 'abstract', 'url', 'geo', 'geo.latitude', 'geo.longitude',
-  'provider', 'provider.name', 'provider.address', 'provider.address.name', 'provider.address.email', 'provider.address.telephone', 'provider.address.url',
+  'provider', 'provider.name', 'provider.address', 'provider.address.email', 'provider.address.telephone', 'provider.address.url',
   'classification', 'classification[].name', 'classification[].values', 'classification[].values[].name',
   'image', 'image[].url', 'photo', 'logo',
   'specs', 'specs.season', 'specs.distance', 'specs.duration', 'specs.ascent', 'specs.descent', 'specs.minAltitude', 'specs.maxAltitude', 'specs.roundTrip', 'specs.barrierFree',

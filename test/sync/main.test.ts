@@ -412,7 +412,7 @@ describe('main', () => {
 
   it('exits 2 with the usage on a bad argument', async () => {
     const { err, streams } = io();
-    expect(await main(['weather'], {}, streams)).toBe(2);
+    expect(await main(['weather'], {}, streams, 'npm run sync --')).toBe(2);
     expect(err.text()).toMatch(/^sync: unknown source "weather" \(expected activities, snowdata, tours, attractions\)\nusage: npm run sync -- /);
   });
 
@@ -454,11 +454,17 @@ describe('parseCommand', () => {
     expect(parseCommand(['--rollback'], {})).toEqual({ kind: 'rollback', dataDir: 'data' });
   });
 
+  it('reads --probe with the sources named, in their usual order', () => {
+    expect(parseCommand(['--probe', 'attractions', 'tours'], {})).toEqual({ kind: 'probe', sources: ['tours', 'attractions'] });
+    expect(parseCommand(['--probe'], {})).toEqual({ kind: 'probe', sources: [] });
+  });
+
   it.each([
     [['--locales', 'de'], '--locales: unknown locale "de" (expected de-CH, en-CH, fr-CH, it-CH)'],
     [['--keep', '0'], '--keep must be an integer of at least 1, got "0"'],
     [['--keep', 'two'], '--keep must be an integer of at least 1, got "two"'],
-    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force or --keep'],
+    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force, --keep or --probe'],
+    [['--probe', '--keep', '2'], '--probe takes only sources (it publishes nothing)'],
     [['--verbose'], "Unknown option '--verbose'"],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCommand(argv, {})).toThrow(message);
