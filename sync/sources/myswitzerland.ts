@@ -144,9 +144,6 @@ export interface UpstreamSwitzerlandMobility {
 export interface UpstreamProvider {
   name?: string;
   address?: OneOrMany<UpstreamAddress>;
-  telephone?: string;
-  email?: string;
-  url?: string;
 }
 
 /** A record of `GET /tours?expand=true`, as client code of the real API reads it. */
@@ -314,9 +311,9 @@ export function normalizeTour(record: unknown, lang: Language): TourRecord {
     switzerlandMobilityUrl: mobility.string('url'),
     geodataUrl: mobility.string('geodata'),
     providerName: provider.string('name'),
-    providerEmail: contact.string('email') ?? provider.string('email'),
-    providerPhone: contact.string('telephone') ?? provider.string('telephone'),
-    providerUrl: contact.string('url') ?? provider.string('url'),
+    providerEmail: contact.string('email'),
+    providerPhone: contact.string('telephone'),
+    providerUrl: contact.string('url'),
     imageUrl: r.photo() ?? r.imageUrls()[0] ?? null,
     logoUrl: r.imageRef('logo'),
     landscapes: facets.get('landscape') ?? [],

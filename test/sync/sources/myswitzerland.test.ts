@@ -305,7 +305,7 @@ describe('normalizeTour', () => {
         name: 'Panoramaweg',
         specs: [{ season: 'Winter', distance: 7.5, minAltitude: 1500, maxAltitude: 1900 }, { season: 'summer', distance: 99 }],
         provider: [
-          { name: 'Arosa Tourismus', email: 'hallo@arosa.ch', address: { telephone: '+41 81 378 70 20', url: 'https://arosa.swiss/' } },
+          { name: 'Arosa Tourismus', address: { email: 'hallo@arosa.ch', telephone: '+41 81 378 70 20', url: 'https://arosa.swiss/' } },
           { name: 'Second provider' },
         ],
       },
