@@ -395,8 +395,8 @@ describe('main', () => {
     const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sync/main.ts', 'tours', 'snowdata', '--data-dir', dataDir], {
       env: { ...process.env, ...upstream!.env, CI: '1' },
     }).catch((error: { code: number; stdout: string; stderr: string }) => error);
-    expect('code' in child ? child.code : 0).toBe(1);
-    expect(child.stdout).toContain(`no new version: every requested source failed; ${path.join(dataDir, 'manifest.json')} stays at 2026-11-21T04-00-00Z\n`);
+    expect('code' in child ? child.code : 0, child.stderr).toBe(1);
+    expect(child.stdout, child.stderr).toContain(`no new version: every requested source failed; ${path.join(dataDir, 'manifest.json')} stays at 2026-11-21T04-00-00Z\n`);
     expect(child.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sync: 2 of 2 sources not published: snowdata failed \(last good data kept\): .*403 Forbidden.*; tours failed: .*403 Forbidden/);
     expect(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8')).toBe(before);
     expect((await fs.readdir(dataDir)).filter((name) => name.startsWith('20'))).toEqual(['2026-11-21T04-00-00Z']);
