@@ -1,10 +1,12 @@
 /**
  * The one HTTP client every source fetches through (undici): per-request timeouts, a bound
- * on requests in flight, retries with exponential backoff and jitter, and one error type.
+ * on requests in flight, pacing per upstream quota, retries with exponential backoff and
+ * jitter, a deadline for the whole run, and one error type.
  *
  * Retries happen on network errors, timeouts, 408, 429 and 5xx, honouring `Retry-After`
  * (https://www.rfc-editor.org/rfc/rfc9110#field.retry-after). Anything else fails at once
- * with a {@link FetchError}. Keys never leave this module in a URL or message: query
+ * with a {@link FetchError}. No wait (backoff, `Retry-After`, pacing) runs past the deadline:
+ * the request fails instead, so a run under a quota ends in time and reports why. Keys never leave this module in a URL or message: query
  * parameters that look like credentials and every configured secret are redacted.
  */
 
@@ -76,6 +78,11 @@ export interface HttpClientOptions {
   factor?: number;
   /** Longest `Retry-After` we wait for, in ms; a longer one fails the request. Default 120 000. */
   maxRetryAfterMs?: number;
+  /**
+   * Longest the client waits in all, from its creation, in ms: a backoff, `Retry-After` or
+   * pacing wait that would end later fails its request at once. Default: no deadline.
+   */
+  deadlineMs?: number;
   /** Values (API keys) to redact wherever they could appear in a URL or message. */
   secrets?: readonly string[];
   /** Called before each backoff wait; per-request `onRetry` is called too. */
@@ -90,7 +97,26 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Shares an upstream's quota with every request of the same `key`; see {@link Pace}. */
+  pace?: Pace;
+  /**
+   * Wait after a 429 without `Retry-After`, in ms, for an upstream whose quota resets on its
+   * own clock. Default: the usual backoff.
+   */
+  rateLimitWaitMs?: number;
   onRetry?: (event: RetryEvent) => void;
+}
+
+/**
+ * A quota shared by the requests of one upstream: they are let through (to the bound on
+ * requests in flight) at most one per `intervalMs`, and a 429 among them holds back all of
+ * them for its wait, since the quota that ran out is theirs together.
+ */
+export interface Pace {
+  /** Names the quota, e.g. the upstream. */
+  key: string;
+  /** Least time between two requests of the quota, in ms; 0 for no pacing. */
+  intervalMs: number;
 }
 
 export interface HttpClient {
@@ -147,6 +173,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const ownDispatcher = options.dispatcher ? undefined : new Agent({ headersTimeout, bodyTimeout });
   const dispatcher = options.dispatcher ?? ownDispatcher!;
   const limit = createLimiter(Math.max(1, options.concurrency ?? 4));
+  const deadline = options.deadlineMs === undefined ? Infinity : Date.now() + options.deadlineMs;
+  /** Per pace key, the earliest time (epoch ms) the next request of that quota may go. */
+  const nextTurn = new Map<string, number>();
 
   const hide = (text: string) => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
 
@@ -193,6 +222,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
     const shown = hide(redactUrl(url));
     for (let attemptNo = 1; ; attemptNo++) {
+      if (init.pace) await takeTurn(init.pace, method, shown, attemptNo);
       const outcome = await limit(() => attempt(method, url, shown, init, attemptNo));
       if (outcome.kind === 'ok') return outcome.value as T;
       if (outcome.kind === 'final') throw outcome.error;
@@ -209,12 +239,28 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       }
       const backoff = Math.min(maxDelayMs, minDelayMs * factor ** (attemptNo - 1));
       // Equal jitter: never less than half the backoff, so clients that failed together spread out.
-      const delayMs = Math.round(outcome.retryAfterMs ?? backoff / 2 + (Math.random() * backoff) / 2);
+      const jittered = backoff / 2 + (Math.random() * backoff) / 2;
+      const rateLimited = outcome.status === 429 && outcome.retryAfterMs === undefined ? init.rateLimitWaitMs : undefined;
+      const delayMs = Math.round(outcome.retryAfterMs ?? rateLimited ?? jittered);
+      if (Date.now() + delayMs > deadline) {
+        throw new FetchError(method, shown, outcome.status, `${outcome.detail}; waiting ${formatWait(delayMs)} to retry would pass the run's deadline`, attemptNo, outcome.cause);
+      }
       const event: RetryEvent = { method, url: shown, attempt: attemptNo, maxAttempts, delayMs, reason: outcome.reason };
       options.onRetry?.(event);
       init.onRetry?.(event);
+      // A 429 speaks for the whole quota: the other requests of the pace wait too.
+      if (init.pace && outcome.status === 429) nextTurn.set(init.pace.key, Math.max(nextTurn.get(init.pace.key) ?? 0, Date.now() + delayMs));
       await sleep(delayMs);
     }
+  }
+
+  /** Waits for the request's turn in its quota and books the next one. */
+  async function takeTurn(pace: Pace, method: string, shown: string, attemptNo: number): Promise<void> {
+    const now = Date.now();
+    const turn = Math.max(now, nextTurn.get(pace.key) ?? 0);
+    if (turn > deadline) throw new FetchError(method, shown, undefined, `not sent: its turn in the ${pace.key} quota comes after the run's deadline`, attemptNo);
+    nextTurn.set(pace.key, turn + Math.max(0, pace.intervalMs));
+    if (turn > now) await sleep(turn - now);
   }
 
   function networkOutcome(method: string, shown: string, error: unknown, attemptNo: number, status?: number): Outcome {
@@ -254,6 +300,10 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function formatWait(ms: number): string {
+  return ms >= 1000 ? `${Math.ceil(ms / 1000)} s` : `${ms} ms`;
 }
 
 function snippet(text: string): string {

@@ -1,27 +1,45 @@
 /**
  * The sync's upstream settings, read from the environment and checked before any request:
  * base URLs default to the real hosts (each source module's `DEFAULT_*`), keys have no default.
+ * `npm run sync -- --help` lists them from {@link SYNC_VARIABLES}.
  */
 
-import type { SourceName } from './snapshot.ts';
-import { DEFAULT_BASE_URL as MYSWITZERLAND_DEFAULT, type MySwitzerlandConfig } from './sources/myswitzerland.ts';
+import { SOURCE_NAMES, type SourceName } from './snapshot.ts';
+import {
+  DEFAULT_BASE_URL as MYSWITZERLAND_DEFAULT,
+  DEFAULT_RATE_LIMIT_WAIT_MS,
+  DEFAULT_REQUEST_INTERVAL_MS,
+  type MySwitzerlandConfig,
+} from './sources/myswitzerland.ts';
 import { DEFAULT_BASE_URL as STNET_DEFAULT, type SnowdataConfig } from './sources/snowdata.ts';
 import { DEFAULT_AUTH_HEADER, DEFAULT_BOOKING_URL, DEFAULT_CONTENT_URL, type SwissActivitiesConfig } from './sources/swissactivities.ts';
 
-/** Every variable the sync reads, with its default (null: required, no default) and use. */
+/** Longest a sync run waits in all (backoff, Retry-After, pacing), in ms, by default: an hour. */
+export const DEFAULT_DEADLINE_MS = 3_600_000;
+
+/**
+ * Every variable the sync reads: its default (null: required, no default), the sources that
+ * read it, and a one-line `use` for `--help`. Names ending in `_URL` must be http(s) URLs,
+ * names ending in `_MS` whole milliseconds.
+ */
 export const SYNC_VARIABLES = [
-  { name: 'MYSWITZERLAND_BASE_URL', default: MYSWITZERLAND_DEFAULT, sources: ['tours', 'attractions'] },
-  { name: 'MYSWITZERLAND_API_KEY', default: null, sources: ['tours', 'attractions'] },
-  { name: 'SWISSACTIVITIES_CONTENT_URL', default: DEFAULT_CONTENT_URL, sources: ['activities'] },
-  { name: 'SWISSACTIVITIES_BOOKING_URL', default: DEFAULT_BOOKING_URL, sources: ['activities'] },
-  { name: 'SWISSACTIVITIES_API_KEY', default: null, sources: ['activities'] },
-  { name: 'SWISSACTIVITIES_AUTH_HEADER', default: DEFAULT_AUTH_HEADER, sources: ['activities'] },
-  { name: 'STNET_BASE_URL', default: STNET_DEFAULT, sources: ['snowdata'] },
-  { name: 'STNET_USERNAME', default: null, sources: ['snowdata'] },
-  { name: 'STNET_API_KEY', default: null, sources: ['snowdata'] },
-] as const satisfies readonly { name: string; default: string | null; sources: readonly SourceName[] }[];
+  { name: 'SYNC_DEADLINE_MS', default: String(DEFAULT_DEADLINE_MS), sources: SOURCE_NAMES, use: 'longest a run may wait in all (retries, rate limits, pacing); a wait past it fails its source' },
+  { name: 'MYSWITZERLAND_BASE_URL', default: MYSWITZERLAND_DEFAULT, sources: ['tours', 'attractions'], use: 'MySwitzerland Open Data API base URL' },
+  { name: 'MYSWITZERLAND_API_KEY', default: null, sources: ['tours', 'attractions'], use: 'MySwitzerland Open Data API key (developer portal, opendata.myswitzerland.io)' },
+  { name: 'MYSWITZERLAND_REQUEST_INTERVAL_MS', default: String(DEFAULT_REQUEST_INTERVAL_MS), sources: ['tours', 'attractions'], use: 'least time between two MySwitzerland requests (the API has a quota)' },
+  { name: 'MYSWITZERLAND_RATE_LIMIT_WAIT_MS', default: String(DEFAULT_RATE_LIMIT_WAIT_MS), sources: ['tours', 'attractions'], use: 'wait after a MySwitzerland 429 that has no Retry-After' },
+  { name: 'SWISSACTIVITIES_CONTENT_URL', default: DEFAULT_CONTENT_URL, sources: ['activities'], use: 'Swiss Activities content API (GraphQL) URL' },
+  { name: 'SWISSACTIVITIES_BOOKING_URL', default: DEFAULT_BOOKING_URL, sources: ['activities'], use: 'Swiss Activities booking API base URL' },
+  { name: 'SWISSACTIVITIES_API_KEY', default: null, sources: ['activities'], use: 'Swiss Activities booking API key (from the partner contract; the content API takes none)' },
+  { name: 'SWISSACTIVITIES_AUTH_HEADER', default: DEFAULT_AUTH_HEADER, sources: ['activities'], use: 'header that carries the booking key: Authorization sends "Bearer <key>", any other name the bare key' },
+  { name: 'STNET_BASE_URL', default: STNET_DEFAULT, sources: ['snowdata'], use: "Switzerland Tourism's STnet WISPO stations service URL" },
+  { name: 'STNET_USERNAME', default: null, sources: ['snowdata'], use: 'STnet account name (an STnet account is issued by Switzerland Tourism)' },
+  { name: 'STNET_API_KEY', default: null, sources: ['snowdata'], use: 'STnet account key; never sent, only hashed into each request\'s stn-ticket' },
+] as const satisfies readonly { name: string; default: string | null; sources: readonly SourceName[]; use: string }[];
 
 export interface SyncConfig {
+  /** SYNC_DEADLINE_MS: longest the run's HTTP client waits in all, in ms. */
+  deadlineMs: number;
   myswitzerland?: MySwitzerlandConfig;
   swissactivities?: SwissActivitiesConfig;
   snowdata?: SnowdataConfig;
@@ -52,13 +70,19 @@ export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.Proce
     }
     if (name.endsWith('_URL') && !isHttpUrl(value)) problems.push(`${name}="${value}" is not an http(s) URL`);
     if (name.endsWith('_HEADER') && !HEADER_NAME.test(value)) problems.push(`${name}="${value}" is not an HTTP header name (letters, digits and !#$%&'*+-.^_\`|~)`);
+    if (name.endsWith('_MS') && !/^\d+$/.test(value)) problems.push(`${name}="${value}" is not a whole number of milliseconds`);
     return value;
   };
   const uses = (...names: SourceName[]) => names.some((name) => sources.includes(name));
 
-  const config: SyncConfig = { secrets: [] };
+  const config: SyncConfig = { deadlineMs: Number(needed('SYNC_DEADLINE_MS')), secrets: [] };
   if (uses('tours', 'attractions')) {
-    config.myswitzerland = { baseUrl: needed('MYSWITZERLAND_BASE_URL'), apiKey: needed('MYSWITZERLAND_API_KEY') };
+    config.myswitzerland = {
+      baseUrl: needed('MYSWITZERLAND_BASE_URL'),
+      apiKey: needed('MYSWITZERLAND_API_KEY'),
+      requestIntervalMs: Number(needed('MYSWITZERLAND_REQUEST_INTERVAL_MS')),
+      rateLimitWaitMs: Number(needed('MYSWITZERLAND_RATE_LIMIT_WAIT_MS')),
+    };
     config.secrets.push(config.myswitzerland.apiKey);
   }
   if (uses('activities')) {

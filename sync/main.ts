@@ -3,18 +3,22 @@
  *
  *   npm run sync -- [activities|snowdata|tours|attractions ...] [--data-dir DIR]
  *                   [--locales de-CH,en-CH] [--force] [--keep N]
+ *   npm run sync -- --probe [activities|snowdata|tours|attractions ...]
  *   npm run sync -- --rollback [--data-dir DIR]
  *
- * No source means all. Exit status 0 only when every requested source published; 1 when one
- * did not (the others still publish, and a failed source keeps its last good data); 2 for a
- * usage or configuration error, found before any request. docs/sync.md has the whole story.
+ * No source means all (with --probe: all whose keys are set). Exit status 0 only when every
+ * requested source published; 1 when one did not (the others still publish, and a failed
+ * source keeps its last good data; when every one failed, nothing is written); 2 for a usage
+ * or configuration error, found before any request. docs/sync.md has the whole story.
  */
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHttpClient, type HttpClientOptions } from './client.ts';
-import { readSyncConfig, type SyncConfig, SyncConfigError } from './config.ts';
+import { readSyncConfig, SYNC_VARIABLES, type SyncConfig, SyncConfigError } from './config.ts';
+import { helpText, programName, usage } from './help.ts';
+import { configuredSources, probeSources } from './probeSources.ts';
 import { createProgress, formatCount, formatSeconds, type Progress, type SourceStats } from './progress.ts';
 import { DEFAULT_KEEP, type FetchContext, publish, type PublishResult, rollback, type SourceData, type SourceOutcome } from './publish.ts';
 import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './snapshot.ts';
@@ -30,9 +34,6 @@ const FETCHERS: Record<SourceName, (ctx: FetchContext, config: SyncConfig) => Pr
   attractions: (ctx, config) => fetchAttractions(ctx, config.myswitzerland!),
 };
 
-const USAGE = `usage: npm run sync -- [${SOURCE_NAMES.join('|')} ...] [--data-dir DIR] [--locales ${LOCALES.join(',')}] [--force] [--keep N]
-       npm run sync -- --rollback [--data-dir DIR]`;
-
 /** A bad command line or setting: exit 2 with the message and the usage. */
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -41,6 +42,8 @@ export class UsageError extends Error {
 export type Command =
   | { kind: 'sync'; sources: SourceName[]; dataDir: string; locales: Locale[]; force: boolean; keep: number }
   | { kind: 'rollback'; dataDir: string }
+  /** `sources` empty: every configured source. */
+  | { kind: 'probe'; sources: SourceName[] }
   | { kind: 'help' };
 
 /**
@@ -60,6 +63,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
         force: { type: 'boolean', default: false },
         keep: { type: 'string' },
         rollback: { type: 'boolean', default: false },
+        probe: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -70,11 +74,15 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (values.help) return { kind: 'help' };
   const dataDir = values['data-dir']?.trim() || env.DATA_DIR?.trim() || 'data';
   if (values.rollback) {
-    if (positionals.length > 0 || values.locales || values.force || values.keep) throw new UsageError('--rollback takes no sources, --locales, --force or --keep');
+    if (positionals.length > 0 || values.locales || values.force || values.keep || values.probe) throw new UsageError('--rollback takes no sources, --locales, --force, --keep or --probe');
     return { kind: 'rollback', dataDir };
   }
   for (const name of positionals) {
     if (!(SOURCE_NAMES as string[]).includes(name)) throw new UsageError(`unknown source "${name}" (expected ${SOURCE_NAMES.join(', ')})`);
+  }
+  if (values.probe) {
+    if (values.locales || values.force || values.keep || values['data-dir']) throw new UsageError('--probe takes only sources (it publishes nothing)');
+    return { kind: 'probe', sources: SOURCE_NAMES.filter((name) => positionals.includes(name)) };
   }
   const sources = SOURCE_NAMES.filter((name) => positionals.length === 0 || positionals.includes(name));
   let locales: Locale[] = [...LOCALES];
@@ -135,7 +143,7 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
   const config = readSyncConfig(options.sources, options.env ?? process.env);
   const now = options.now ?? new Date();
   const progress = createProgress({ stream: options.stderr, tty: options.tty, sources: options.sources });
-  const http = createHttpClient({ ...options.http, secrets: config.secrets });
+  const http = createHttpClient({ deadlineMs: config.deadlineMs, ...options.http, secrets: config.secrets });
   const seconds: Partial<Record<SourceName, number>> = {};
   const outcomes: Partial<Record<SourceName, SourceOutcome>> = {};
   try {
@@ -167,8 +175,11 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
 
   const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, keep: options.keep, now, version: options.version, fixture: options.fixture });
   options.stdout.write(summaryTable(result, progress, seconds));
+  const manifestPath = path.join(options.dataDir, 'manifest.json');
   options.stdout.write(
-    `snapshot ${result.version} committed to ${path.join(options.dataDir, 'manifest.json')}${result.pruned.length ? `; pruned ${result.pruned.join(', ')}` : ''}\n`,
+    result.version === null
+      ? `no new version: every requested source failed; ${manifestPath} ${result.manifest ? `stays at ${result.manifest.version}` : 'was not written'}\n`
+      : `snapshot ${result.version} committed to ${manifestPath}${result.pruned.length ? `; pruned ${result.pruned.join(', ')}` : ''}\n`,
   );
   const unpublished = result.sources.filter((s) => s.status !== 'published');
   if (unpublished.length > 0) {
@@ -215,15 +226,30 @@ function firstLine(error: unknown): string {
 }
 
 /**
- * The CLI: parses `argv`, runs the sync or the rollback, and returns the exit status.
+ * The CLI: parses `argv`, runs the sync, the probe or the rollback, and returns the exit status.
  * Never throws; every failure ends in one line on stderr.
+ *
+ * @param program how the user started it, for the usage lines (see {@link programName})
  */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream }): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  io: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream },
+  program = programName(env, process.argv[1]),
+): Promise<number> {
   try {
     const command = parseCommand(argv, env);
     if (command.kind === 'help') {
-      io.stdout.write(`${USAGE}\n`);
+      io.stdout.write(helpText(program));
       return 0;
+    }
+    if (command.kind === 'probe') {
+      const sources = command.sources.length > 0 ? command.sources : configuredSources(env);
+      if (sources.length === 0) {
+        const keys = SYNC_VARIABLES.filter((v) => v.default === null).map((v) => v.name);
+        throw new SyncConfigError(`--probe: no source is configured; set at least one of ${keys.join(', ')}`);
+      }
+      return (await probeSources({ sources, env, stdout: io.stdout })).exitCode;
     }
     if (command.kind === 'rollback') {
       const { from, to } = await rollback(command.dataDir);
@@ -235,7 +261,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, io: 
     return run.exitCode;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`sync: ${error.message}\n${USAGE}\n`);
+      io.stderr.write(`sync: ${error.message}\n${usage(program)}\n`);
       return 2;
     }
     if (error instanceof SyncConfigError) {

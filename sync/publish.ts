@@ -144,8 +144,10 @@ export interface PublishOptions {
 }
 
 export interface PublishResult {
-  version: string;
-  manifest: Manifest;
+  /** The new version; null when every requested source failed and nothing was written. */
+  version: string | null;
+  /** The manifest now committed (the previous one, or null, when nothing was written). */
+  manifest: Manifest | null;
   sources: SourceReport[];
   /** Version directories removed. */
   pruned: string[];
@@ -153,7 +155,8 @@ export interface PublishResult {
 
 /**
  * Writes a new version from the outcomes and the current snapshot, commits its manifest and
- * prunes old versions. Fresh sources replace their data; failed or refused ones keep their
+ * prunes old versions. When every requested source failed, writes nothing: a version with no
+ * fresh data would only churn the served snapshot and the version history. Fresh sources replace their data; failed or refused ones keep their
  * last good files, marked stale with their old lastSync; locales a source did not fetch keep
  * theirs too, and the source's lastSync is then that of its oldest data.
  *
@@ -205,6 +208,8 @@ async function publishLocked(options: PublishOptions & { keep: number; now: Date
       if (report.areas.length === 0) report.areas = carriedAreas(before);
     }
   }
+
+  if (reports.length > 0 && reports.every((r) => r.status === 'failed')) return { version: null, manifest: previous, sources: reports, pruned: [] };
 
   const version = options.version ?? (await freeVersion(dataDir, versionId(now)));
   const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture });

@@ -5,8 +5,10 @@ import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
 
+// The closed filter values are those the real MySwitzerland facets hold (seasons, neededtime,
+// childrenage); a filter must accept every value a record can carry, or that record is unreachable.
 export const ATTRACTION_SEASONS = ['summer', 'winter', 'spring', 'autumn'] as const;
-export const NEEDED_TIMES = ['lessthan1hour', 'between12hours', '2to4hourshalfday', '4to8hoursfullday', 'severaldays'] as const;
+export const NEEDED_TIMES = ['lessthan1hour', 'between12hours', '2to4hourshalfday', '4to8hoursfullday', 'severaldays', '2days', '3days', '4days', '7days'] as const;
 export const CHILDREN_AGES = ['0to5years', '6to9years', '10to13years', '14plus'] as const;
 
 interface AttractionsArgs {

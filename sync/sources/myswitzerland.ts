@@ -9,20 +9,26 @@
  *   `number` is the page index and `size` the number of records on that page. The same record
  *   can turn up on two pages; the sync merges by `identifier`.
  * - Auth: an API key in the `x-api-key` header.
- * - Rate limit: not published. Treat 429 with Retry-After as the only signal.
+ * - Rate limit: a quota, not published. Real clients pause between calls and wait about a
+ *   minute after a 429 without `Retry-After`; we pace tours and attractions together
+ *   ({@link DEFAULT_REQUEST_INTERVAL_MS}) and wait {@link DEFAULT_RATE_LIMIT_WAIT_MS}.
  * - Licence: every record carries `subjectOf.license`, Creative Commons BY-SA 4.0
  *   (http://creativecommons.org/licenses/by-sa/4.0/): attribute Switzerland Tourism and share
  *   derived data under the same terms.
  *
  * The field-by-field mapping onto SPEC.md's Tour and Attraction, with the reasons behind each
  * choice, is in docs/myswitzerland-mapping.md. The attraction shape is read off 1,069 real
- * records (test/fixtures/upstream/myswitzerland/); no real tour response was available,
- * so `UpstreamTour` is our best reading of the API and must be checked against a real one.
+ * records (test/fixtures/upstream/myswitzerland/). No real tour response is public:
+ * `UpstreamTour` follows the client code that reads the real one
+ * (test/fixtures/upstream/myswitzerland/TOURS-EVIDENCE.md), and `npm run sync -- --probe
+ * tours` checks it against the real answer once a key is at hand.
  */
 
+import { FetchError, type HttpClient, type Pace, redactUrl } from '../client.ts';
 import type { FetchContext, Rejection, SourceData } from '../publish.ts';
 import type { AttractionRecord, Locale, TourRecord } from '../snapshot.ts';
 import { InvalidRecordError } from './invalidRecordError.ts';
+import { compareFields, type ProbeEndpoint } from './probe.ts';
 
 export const DEFAULT_BASE_URL = 'https://opendata.myswitzerland.io/v1';
 
@@ -39,6 +45,9 @@ export type Language = (typeof LANGUAGES)[number];
 // ---------------------------------------------------------------------------
 // Upstream shapes: only what we read. Real records carry many more keys (event, price,
 // availableLanguage, additionalType, ...), which are ignored.
+
+/** Where the real data varies between one object and a list of them; the first object counts. */
+export type OneOrMany<T> = T | T[];
 
 export interface UpstreamClassificationValue {
   /** Language-independent code, e.g. `summer`, `2to4hourshalfday`. */
@@ -86,7 +95,7 @@ export interface UpstreamAttraction {
   description?: string;
   url?: string;
   geo?: UpstreamGeo;
-  address?: UpstreamAddress[];
+  address?: OneOrMany<UpstreamAddress>;
   /** Record-level contact, used when `address` has none. */
   telephone?: string;
   email?: string;
@@ -106,6 +115,8 @@ export interface UpstreamAttraction {
 
 /** `specs` of a tour. Units: distance km, duration minutes, heights metres. */
 export interface UpstreamTourSpecs {
+  /** `summer` or `winter`. */
+  season?: string;
   distance?: number;
   duration?: number;
   ascent?: number;
@@ -129,7 +140,13 @@ export interface UpstreamSwitzerlandMobility {
   requirements?: { technical?: string; endurance?: string };
 }
 
-/** A record of `GET /tours?expand=true`: our best reading, see the module comment. */
+/** The organisation behind a tour; its contact details are in `address`. */
+export interface UpstreamProvider {
+  name?: string;
+  address?: OneOrMany<UpstreamAddress>;
+}
+
+/** A record of `GET /tours?expand=true`, as client code of the real API reads it. */
 export interface UpstreamTour {
   identifier: string;
   name: string;
@@ -137,13 +154,12 @@ export interface UpstreamTour {
   url?: string;
   /** The start point. */
   geo?: UpstreamGeo;
-  /** Provider contact. */
-  address?: UpstreamAddress[];
+  provider?: OneOrMany<UpstreamProvider>;
   classification?: UpstreamClassification[];
   image?: UpstreamImage[];
   photo?: string | UpstreamImage;
   logo?: string | UpstreamImage;
-  specs?: UpstreamTourSpecs;
+  specs?: OneOrMany<UpstreamTourSpecs>;
   switzerlandMobility?: UpstreamSwitzerlandMobility;
   /** Places along the route, start first and end last (a round trip ends where it starts). */
   itinerary?: { name?: string }[];
@@ -175,7 +191,7 @@ export interface UpstreamPage<T = unknown> {
 export function normalizeAttraction(record: unknown, lang: Language): AttractionRecord {
   const r = new RecordReader('attraction', record, lang);
   const facets = r.classifications();
-  const address = r.firstAddress();
+  const address = r.first('address');
   const [latitude, longitude] = r.geo();
   const images = r.imageUrls();
   const indoorOutdoor = facets.get('indooroutdoorclassifications') ?? [];
@@ -199,8 +215,7 @@ export function normalizeAttraction(record: unknown, lang: Language): Attraction
     touristType: r.stringList('touristType'),
     seasons: facets.get('seasons') ?? [],
     sportTypes: facets.get('sporttype') ?? [],
-    // SPEC.md's value set has no `2days`, which one real record uses.
-    neededTime: neededTime === '2days' ? 'severaldays' : neededTime,
+    neededTime,
     childrenAges: facets.get('childrenage') ?? [],
     difficulty: facets.get('difficulty')?.[0] ?? null,
     natureTypes: facets.get('naturetype') ?? [],
@@ -228,8 +243,8 @@ const ROUTE_CATEGORIES: Record<string, string> = {
   handicap: 'Handicap',
 };
 
-// SPEC.md's tour difficulties are easy/medium/difficult; attractions of the same API use
-// low/medium/high, so accept those too.
+// Tour difficulties are easy/medium/difficult; attractions of the same API use low/medium/high,
+// and what `requirementconditions` holds is not documented, so accept both.
 const TOUR_DIFFICULTIES: Record<string, string> = {
   easy: 'easy',
   low: 'easy',
@@ -250,8 +265,9 @@ const DIFFICULTY_RANK = ['easy', 'medium', 'difficult'];
 export function normalizeTour(record: unknown, lang: Language): TourRecord {
   const r = new RecordReader('tour', record, lang);
   const facets = r.classifications();
-  const provider = r.firstAddress();
-  const specs = r.object('specs');
+  const provider = r.first('provider');
+  const contact = provider.first('address');
+  const specs = r.first('specs');
   const mobility = r.object('switzerlandMobility');
   const requirements = mobility.object('requirements');
   const [latitude, longitude] = r.geo();
@@ -260,7 +276,8 @@ export function normalizeTour(record: unknown, lang: Language): TourRecord {
   const requiredLevels = [requirements.string('technical'), requirements.string('endurance')]
     .map((level) => (level === null ? -1 : DIFFICULTY_RANK.indexOf(TOUR_DIFFICULTIES[level] ?? '')))
     .filter((rank) => rank >= 0);
-  const difficulty = facets.get('difficulty')?.[0];
+  const difficulty = facets.get('requirementconditions')?.[0];
+  const season = [...specs.stringList('season').map((s) => s.toLowerCase()), ...(facets.get('seasons') ?? [])].find((s) => s === 'summer' || s === 'winter');
   return {
     id: r.id,
     name: r.name,
@@ -276,7 +293,8 @@ export function normalizeTour(record: unknown, lang: Language): TourRecord {
         : requiredLevels.length > 0
           ? (DIFFICULTY_RANK[Math.max(...requiredLevels)] ?? null)
           : null,
-    season: (facets.get('seasons') ?? []).find((s) => s === 'summer' || s === 'winter') ?? null,
+    // `specs.season` is what clients of the real API read; the facet covers tours without it.
+    season: season ?? null,
     latitude,
     longitude,
     startPoint: itinerary[0] ?? null,
@@ -293,9 +311,9 @@ export function normalizeTour(record: unknown, lang: Language): TourRecord {
     switzerlandMobilityUrl: mobility.string('url'),
     geodataUrl: mobility.string('geodata'),
     providerName: provider.string('name'),
-    providerEmail: provider.string('email'),
-    providerPhone: provider.string('telephone'),
-    providerUrl: provider.string('url'),
+    providerEmail: contact.string('email'),
+    providerPhone: contact.string('telephone'),
+    providerUrl: contact.string('url'),
     imageUrl: r.photo() ?? r.imageUrls()[0] ?? null,
     logoUrl: r.imageRef('logo'),
     landscapes: facets.get('landscape') ?? [],
@@ -401,6 +419,14 @@ class FieldReader {
     return unique(v.map((item: unknown, i) => (typeof item === 'string' ? item.trim() : this.wrongType(`${key}.${i}`, 'a string', item))));
   }
 
+  /**
+   * An object sent either alone or as a list of objects: the object, or the first of the list
+   * (what clients of the API take); a missing one reads as empty.
+   */
+  first(key: string): FieldReader {
+    return Array.isArray(this.value[key]) ? (this.items(key)[0] ?? new FieldReader(EMPTY, this.at(`${key}.0`), this.fail)) : this.object(key);
+  }
+
   /** A URL given either as a string or as an ImageObject `{ url }`. */
   imageRef(key: string): string | null {
     return typeof this.value[key] === 'string' ? this.string(key) : this.object(key).string('url');
@@ -445,11 +471,6 @@ class RecordReader extends FieldReader {
       facets.set(name, unique([...known, ...values.filter((v): v is string => v !== null)]));
     }
     return facets;
-  }
-
-  /** `address[0]`: the first (mostly the only) contact; an empty reader when there is none. */
-  firstAddress(): FieldReader {
-    return this.items('address')[0] ?? new FieldReader(EMPTY, 'address.0', this.fail);
   }
 
   /**
@@ -501,12 +522,33 @@ export const HITS_PER_PAGE = 50;
 export const LANGUAGE = { 'de-CH': 'de', 'en-CH': 'en', 'fr-CH': 'fr', 'it-CH': 'it' } as const satisfies Record<Locale, Language>;
 /** More pages than any real list has: a guard against an upstream that never stops paging. */
 const MAX_PAGES = 10_000;
+/**
+ * Least time between two requests, tours and attractions together, in ms: about what the
+ * slower of the API's known clients pauses, since the quota is not published.
+ */
+export const DEFAULT_REQUEST_INTERVAL_MS = 1_000;
+/** Wait after a 429 without `Retry-After`, in ms: the quota's clock, as its clients found it. */
+export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 
 export interface MySwitzerlandConfig {
   /** MYSWITZERLAND_BASE_URL, default {@link DEFAULT_BASE_URL}. */
   baseUrl: string;
   /** MYSWITZERLAND_API_KEY, sent as `x-api-key`. */
   apiKey: string;
+  /** MYSWITZERLAND_REQUEST_INTERVAL_MS, default {@link DEFAULT_REQUEST_INTERVAL_MS}. */
+  requestIntervalMs: number;
+  /** MYSWITZERLAND_RATE_LIMIT_WAIT_MS, default {@link DEFAULT_RATE_LIMIT_WAIT_MS}. */
+  rateLimitWaitMs: number;
+}
+
+/** The quota tours and attractions share: one key, so both lists are paced together. */
+function quota(config: MySwitzerlandConfig): Pace {
+  return { key: 'MySwitzerland', intervalMs: config.requestIntervalMs };
+}
+
+/** The options of every request to the API. */
+function requestOptions(config: MySwitzerlandConfig) {
+  return { headers: { 'x-api-key': config.apiKey }, pace: quota(config), rateLimitWaitMs: config.rateLimitWaitMs };
 }
 
 /** URL of one list page: `{base}/{list}?lang=…&page=…&hitsPerPage=…&expand=true&striphtml=true`. */
@@ -573,7 +615,7 @@ async function fetchPages(ctx: FetchContext, config: MySwitzerlandConfig, list: 
   let totalPages = 1;
   const get = async (page: number): Promise<number> => {
     const url = listUrl(config.baseUrl, list, lang, page);
-    const body = await ctx.http.json(url, { headers: { 'x-api-key': config.apiKey }, onRetry: (event) => ctx.onRetry(locale, event) });
+    const body = await ctx.http.json(url, { ...requestOptions(config), onRetry: (event) => ctx.onRetry(locale, event) });
     const { data, totalPages: total } = readPage(body, `${list} page ${page} [${lang}]`);
     pages[page] = data;
     done++;
@@ -601,4 +643,89 @@ function readPage(body: unknown, what: string): { data: unknown[]; totalPages: n
     throw new Error(`${what}: not a list response (expected { meta: { page: { totalPages } }, data: [...] }), got ${JSON.stringify(body).slice(0, 120)}`);
   }
   return { data: body['data'], totalPages: totalPages as number };
+}
+
+// ---------------------------------------------------------------------------
+// Probing
+
+/**
+ * The fields {@link normalizeTour} reads, as dotted paths of a record whose object-or-list
+ * fields are reduced to their first object ({@link firstObjects}). A path with nothing known
+ * below it is read whole (`photo` is a URL or an ImageObject).
+ */
+export const TOUR_FIELDS = [
+  'identifier', 'name', 'abstract', 'url', 'geo', 'geo.latitude', 'geo.longitude',
+  'provider', 'provider.name', 'provider.address', 'provider.address.email', 'provider.address.telephone', 'provider.address.url',
+  'classification', 'classification[].name', 'classification[].values', 'classification[].values[].name',
+  'image', 'image[].url', 'photo', 'logo',
+  'specs', 'specs.season', 'specs.distance', 'specs.duration', 'specs.ascent', 'specs.descent', 'specs.minAltitude', 'specs.maxAltitude', 'specs.roundTrip', 'specs.barrierFree',
+  'switzerlandMobility', 'switzerlandMobility.url', 'switzerlandMobility.geodata', 'switzerlandMobility.routeCategory', 'switzerlandMobility.routeNumber',
+  'switzerlandMobility.requirements', 'switzerlandMobility.requirements.technical', 'switzerlandMobility.requirements.endurance',
+  'itinerary', 'itinerary[].name', 'dateModified',
+] as const;
+
+/** The fields {@link normalizeAttraction} reads; see {@link TOUR_FIELDS}. */
+export const ATTRACTION_FIELDS = [
+  'identifier', 'name', 'abstract', 'description', 'url', 'geo', 'geo.latitude', 'geo.longitude',
+  'address', 'address.addressLocality', 'address.postalCode', 'address.name', 'address.telephone', 'address.email', 'address.url',
+  'telephone', 'email', 'touristType',
+  'classification', 'classification[].name', 'classification[].values', 'classification[].values[].name',
+  'image', 'image[].url', 'photo', 'containedInPlace', 'containedInPlace.identifier',
+  'isAccessibleForFree', 'recommendedSeason', 'dateModified',
+] as const;
+
+/** The fields that come as one object or a list of them, per list, as dotted paths. */
+const ONE_OR_MANY = { tours: ['specs', 'provider', 'provider.address'], attractions: ['address'] } as const;
+
+/** A record with each object-or-list field replaced by its first object, as the normalisers read it. */
+function firstObjects(record: unknown, paths: readonly string[]): unknown {
+  const copy = (node: unknown, at: string): unknown => {
+    if (!isObject(node)) return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => {
+        const path = at ? `${at}.${key}` : key;
+        const one = paths.includes(path) && Array.isArray(value) ? value.find(isObject) : value;
+        return [key, copy(one, path)];
+      }),
+    );
+  };
+  return copy(record, '');
+}
+
+/**
+ * Calls `GET /tours` once (first page, English) and reports what it learnt; publishes nothing.
+ * Never throws: a failed call is reported in the result.
+ */
+export function probeTours(http: HttpClient, config: MySwitzerlandConfig): Promise<ProbeEndpoint[]> {
+  return probeList(http, config, 'tours', TOUR_FIELDS);
+}
+
+/** Calls `GET /attractions` once; see {@link probeTours}. */
+export function probeAttractions(http: HttpClient, config: MySwitzerlandConfig): Promise<ProbeEndpoint[]> {
+  return probeList(http, config, 'attractions', ATTRACTION_FIELDS);
+}
+
+async function probeList(http: HttpClient, config: MySwitzerlandConfig, list: 'tours' | 'attractions', known: readonly string[]): Promise<ProbeEndpoint[]> {
+  const url = listUrl(config.baseUrl, list, 'en', 0);
+  const endpoint: ProbeEndpoint = { name: `GET /${list}`, url: redactUrl(url), reachable: false, keyAccepted: null, records: null, unexpectedFields: [], missingFields: [] };
+  let body: unknown;
+  try {
+    body = await http.json(url, requestOptions(config));
+  } catch (error) {
+    const status = error instanceof FetchError ? error.status : undefined;
+    endpoint.reachable = status !== undefined;
+    endpoint.keyAccepted = status === undefined ? null : status !== 401 && status !== 403;
+    endpoint.error = error instanceof Error ? error.message : String(error);
+    return [endpoint];
+  }
+  endpoint.reachable = true;
+  endpoint.keyAccepted = true;
+  try {
+    const { data } = readPage(body, `${list} page 0 [en]`);
+    endpoint.records = data.length;
+    Object.assign(endpoint, compareFields(data.map((record) => firstObjects(record, ONE_OR_MANY[list])), known));
+  } catch (error) {
+    endpoint.error = (error as Error).message;
+  }
+  return [endpoint];
 }

@@ -239,6 +239,73 @@ describe('createHttpClient', () => {
     expect(most).toBe(3);
   });
 
+  it('lets the requests of one pace key through at most one per interval, and others unpaced', async () => {
+    const arrived: Record<string, number[]> = { a: [], b: [] };
+    serve((req, res) => {
+      arrived[req.url!.slice(1, 2)]!.push(Date.now());
+      sendJson(res, 200, { ok: true });
+    });
+    const http = client({ concurrency: 8 });
+    const pace = { key: 'quota', intervalMs: 80 };
+    const started = Date.now();
+    await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => http.json(`${base}/a${i}`, { pace })),
+      ...Array.from({ length: 4 }, (_, i) => http.json(`${base}/b${i}`)),
+    ]);
+    const paced = arrived.a!.sort((x, y) => x - y);
+    // The n-th request of the key is let through no sooner than n intervals after the first.
+    paced.forEach((at, n) => expect(at - started).toBeGreaterThanOrEqual(n * 80 - 5));
+    expect(arrived.b).toHaveLength(4);
+  });
+
+  it('waits rateLimitWaitMs after a 429 without Retry-After, and the usual backoff without the setting', async () => {
+    serve((_req, res, hit) => (hit % 2 === 1 ? sendJson(res, 429, {}) : sendJson(res, 200, { ok: true })));
+    const retries: RetryEvent[] = [];
+    expect(await client().json(`${base}/a`, { rateLimitWaitMs: 150, onRetry: (e) => retries.push(e) })).toEqual({ ok: true });
+    expect(retries.map((r) => r.delayMs)).toEqual([150]);
+    serve((_req, res, hit) => (hit === 1 ? sendJson(res, 429, {}) : sendJson(res, 200, { ok: true })));
+    await client().json(`${base}/a`, { onRetry: (e) => retries.push(e) });
+    expect(retries[1]!.delayMs).toBeLessThanOrEqual(5);
+  });
+
+  it('holds back every request of a pace key for the wait of a 429 among them', async () => {
+    const arrived: { url: string; at: number }[] = [];
+    serve((req, res, hit) => {
+      arrived.push({ url: req.url!, at: Date.now() });
+      if (hit === 1) sendJson(res, 429, {});
+      else sendJson(res, 200, { ok: true });
+    });
+    const http = client();
+    const pace = { key: 'quota', intervalMs: 20 };
+    await Promise.all([http.json(`${base}/first`, { pace, rateLimitWaitMs: 300 }), http.json(`${base}/second`, { pace, rateLimitWaitMs: 300 })]);
+    // The second had its turn booked before the 429 arrived; a third, asked for after it, waits.
+    await http.json(`${base}/third`, { pace, rateLimitWaitMs: 300 });
+    const limited = arrived[0]!.at;
+    expect(arrived.map((a) => a.url)).toEqual(['/first', '/second', '/first', '/third']);
+    expect(arrived[2]!.at - limited).toBeGreaterThanOrEqual(295);
+    expect(arrived[3]!.at - limited).toBeGreaterThanOrEqual(295);
+  });
+
+  it('fails a retry whose wait would pass the deadline at once, naming it', async () => {
+    serve((_req, res) => sendJson(res, 429, {}));
+    const error = (await client({ deadlineMs: 1_000 })
+      .json(`${base}/a`, { rateLimitWaitMs: 60_000 })
+      .catch((e: unknown) => e)) as FetchError;
+    expect(error).toBeInstanceOf(FetchError);
+    expect(error.message).toBe(`[GET] "${base}/a": 429 Too Many Requests: {}; waiting 60 s to retry would pass the run's deadline`);
+    expect(hits).toBe(1);
+  });
+
+  it('does not send a paced request whose turn comes after the deadline', async () => {
+    serve((_req, res) => sendJson(res, 200, { ok: true }));
+    const http = client({ deadlineMs: 500 });
+    const pace = { key: 'quota', intervalMs: 10_000 };
+    const results = await Promise.allSettled([http.json(`${base}/a`, { pace }), http.json(`${base}/b`, { pace })]);
+    expect(results[0]).toEqual({ status: 'fulfilled', value: { ok: true } });
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe(`[GET] "${base}/b": not sent: its turn in the quota quota comes after the run's deadline`);
+    expect(hits).toBe(1);
+  });
+
   it('redacts keys in the query and configured secrets from every message', async () => {
     serve((_req, res) => sendJson(res, 401, { error: 'invalid key s3cr3t-value' }));
     const retries: RetryEvent[] = [];

@@ -6,7 +6,8 @@ const keys = { MYSWITZERLAND_API_KEY: 'm-key', SWISSACTIVITIES_API_KEY: 's-key',
 describe('readSyncConfig', () => {
   it('uses the real hosts when no base URL is set', () => {
     expect(readSyncConfig(['tours', 'activities', 'snowdata'], keys)).toEqual({
-      myswitzerland: { baseUrl: 'https://opendata.myswitzerland.io/v1', apiKey: 'm-key' },
+      deadlineMs: 3_600_000,
+      myswitzerland: { baseUrl: 'https://opendata.myswitzerland.io/v1', apiKey: 'm-key', requestIntervalMs: 1_000, rateLimitWaitMs: 60_000 },
       swissactivities: {
         contentUrl: 'https://contentapi.swissactivities.com/graphql',
         bookingUrl: 'https://bookingapi.swissactivities.com',
@@ -20,6 +21,7 @@ describe('readSyncConfig', () => {
 
   it('reads only what the requested sources need', () => {
     expect(readSyncConfig(['snowdata'], { STNET_USERNAME: 'w-user', STNET_API_KEY: 'w-key', STNET_BASE_URL: 'http://127.0.0.1:9/wispostations' })).toEqual({
+      deadlineMs: 3_600_000,
       snowdata: { baseUrl: 'http://127.0.0.1:9/wispostations', username: 'w-user', apiKey: 'w-key' },
       secrets: ['w-key'],
     });
@@ -42,6 +44,14 @@ describe('readSyncConfig', () => {
     expect(readSyncConfig(['activities'], env).swissactivities?.authHeader).toBe('X-Api-Key');
     expect(() => readSyncConfig(['activities'], { ...env, SWISSACTIVITIES_AUTH_HEADER: 'X Api: Key' })).toThrow(
       'SWISSACTIVITIES_AUTH_HEADER="X Api: Key" is not an HTTP header name',
+    );
+  });
+
+  it('reads the MySwitzerland pacing, the 429 wait and the deadline, and refuses what is not whole milliseconds', () => {
+    const env = { MYSWITZERLAND_API_KEY: 'm-key', MYSWITZERLAND_REQUEST_INTERVAL_MS: '250', MYSWITZERLAND_RATE_LIMIT_WAIT_MS: '65000', SYNC_DEADLINE_MS: '600000' };
+    expect(readSyncConfig(['tours'], env)).toMatchObject({ deadlineMs: 600_000, myswitzerland: { requestIntervalMs: 250, rateLimitWaitMs: 65_000 } });
+    expect(() => readSyncConfig(['attractions'], { ...env, MYSWITZERLAND_RATE_LIMIT_WAIT_MS: '1m', SYNC_DEADLINE_MS: '-1' })).toThrow(
+      'SYNC_DEADLINE_MS="-1" is not a whole number of milliseconds; MYSWITZERLAND_RATE_LIMIT_WAIT_MS="1m" is not a whole number of milliseconds',
     );
   });
 });

@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../server/load.ts';
@@ -212,6 +214,24 @@ describe('runSync against the loopback upstream', () => {
     expect(run.manifest.sources.tours!.locales['fr-CH']!.tours!.count).toBe(600);
   });
 
+  it('waits MYSWITZERLAND_RATE_LIMIT_WAIT_MS after a 429 without Retry-After, then publishes', async () => {
+    await serve();
+    upstream!.inject({ path: '/myswitzerland/v1/tours', query: { lang: 'it', page: '2' }, times: 1, fault: { kind: 'status', status: 429 } });
+    const run = await sync(['tours'], { env: { ...upstream!.env, MYSWITZERLAND_RATE_LIMIT_WAIT_MS: '700' } });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toMatch(/tours it-CH: attempt 1 of 3 failed \(429 Too Many Requests\), retrying in 0\.7 s: GET /);
+  });
+
+  it('paces tours and attractions together, one request per MYSWITZERLAND_REQUEST_INTERVAL_MS', async () => {
+    await serve();
+    const started = Date.now();
+    const run = await sync(['tours', 'attractions'], { locales: ['de-CH'], env: { ...upstream!.env, MYSWITZERLAND_REQUEST_INTERVAL_MS: '20' } });
+    expect(run.exitCode).toBe(0);
+    // Each list alone would take half as long: the interval holds across both.
+    expect(Date.now() - started).toBeGreaterThanOrEqual((upstream!.requests.length - 1) * 20);
+    expect(upstream!.requests.filter((r) => r.path.endsWith('/attractions')).length).toBeGreaterThan(upstream!.requests.length / 2);
+  });
+
   it('fails a source whose response hangs past the timeout, keeps its last good data as stale, and still publishes the others', async () => {
     await serve();
     await sync(['snowdata', 'attractions'], { now: new Date('2026-11-21T04:00:00Z') });
@@ -382,6 +402,21 @@ describe('main', () => {
     );
   });
 
+  it('runs as a program: exits 1 and publishes no new version when every requested source fails', async () => {
+    await serve();
+    await sync(['snowdata'], { now: new Date('2026-11-21T04:00:00Z') });
+    const before = await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8');
+    for (const p of ['/myswitzerland/v1/tours', '/snowdata/v1/stations', '/snowdata/v1/routes']) upstream!.inject({ path: p, fault: { kind: 'status', status: 403 } });
+    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sync/main.ts', 'tours', 'snowdata', '--data-dir', dataDir], {
+      env: { ...process.env, ...upstream!.env, CI: '1' },
+    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect('code' in child ? child.code : 0, child.stderr).toBe(1);
+    expect(child.stdout, child.stderr).toContain(`no new version: every requested source failed; ${path.join(dataDir, 'manifest.json')} stays at 2026-11-21T04-00-00Z\n`);
+    expect(child.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sync: 2 of 2 sources not published: snowdata failed \(last good data kept\): .*403 Forbidden.*; tours failed: .*403 Forbidden/);
+    expect(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8')).toBe(before);
+    expect((await fs.readdir(dataDir)).filter((name) => name.startsWith('20'))).toEqual(['2026-11-21T04-00-00Z']);
+  });
+
   it('exits 2 naming a missing key, before any request', async () => {
     await serve();
     const { err, streams } = io();
@@ -392,7 +427,7 @@ describe('main', () => {
 
   it('exits 2 with the usage on a bad argument', async () => {
     const { err, streams } = io();
-    expect(await main(['weather'], {}, streams)).toBe(2);
+    expect(await main(['weather'], {}, streams, 'npm run sync --')).toBe(2);
     expect(err.text()).toMatch(/^sync: unknown source "weather" \(expected activities, snowdata, tours, attractions\)\nusage: npm run sync -- /);
   });
 
@@ -434,11 +469,17 @@ describe('parseCommand', () => {
     expect(parseCommand(['--rollback'], {})).toEqual({ kind: 'rollback', dataDir: 'data' });
   });
 
+  it('reads --probe with the sources named, in their usual order', () => {
+    expect(parseCommand(['--probe', 'attractions', 'tours'], {})).toEqual({ kind: 'probe', sources: ['tours', 'attractions'] });
+    expect(parseCommand(['--probe'], {})).toEqual({ kind: 'probe', sources: [] });
+  });
+
   it.each([
     [['--locales', 'de'], '--locales: unknown locale "de" (expected de-CH, en-CH, fr-CH, it-CH)'],
     [['--keep', '0'], '--keep must be an integer of at least 1, got "0"'],
     [['--keep', 'two'], '--keep must be an integer of at least 1, got "two"'],
-    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force or --keep'],
+    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force, --keep or --probe'],
+    [['--probe', '--keep', '2'], '--probe takes only sources (it publishes nothing)'],
     [['--verbose'], "Unknown option '--verbose'"],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCommand(argv, {})).toThrow(message);

@@ -55,7 +55,7 @@ describe('publish', () => {
     expect(m.sources.snowdata).toMatchObject({ label: 'Snowdata test feed', lastSync: '2026-11-21T04:00:00.000Z', expiresAt: '2026-11-22T04:00:00.000Z', stale: false });
     expect(m.sources.snowdata!.locales['de-CH']!.routes).toMatchObject({ file: '2026-11-21T04-00-00Z/de-CH/routes.json.gz', count: 10 });
     // Each version keeps the manifest that committed it, for --rollback.
-    expect(await readManifest(path.join(dataDir, result.version))).toEqual(m);
+    expect(await readManifest(path.join(dataDir, result.version!))).toEqual(m);
 
     const snapshot = await loadSnapshot(dataDir, schema);
     expect(snapshot.locales['en-CH'].routes).toHaveLength(10);
@@ -106,16 +106,30 @@ describe('publish', () => {
 
   it('leaves a source that was not requested as it was, stale flag included', async () => {
     await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
-    await publish({ dataDir, outcomes: { snowdata: { ok: false, error: new Error('down') } }, now: at(22) });
+    await publish({ dataDir, outcomes: { snowdata: { ok: false, error: new Error('down') }, activities: { ok: true, fetched: activities(1, at(22).toISOString()) } }, now: at(22) });
     const result = await publish({ dataDir, outcomes: { activities: { ok: true, fetched: activities(2, at(23).toISOString()) } }, now: at(23) });
     expect(result.sources.map((s) => s.source)).toEqual(['activities']);
     expect((await manifest()).sources.snowdata).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z' });
   });
 
   it('reports a failed source with no earlier data as failed and publishes nothing for it', async () => {
-    const result = await publish({ dataDir, outcomes: { tours: { ok: false, error: new Error('MYSWITZERLAND_API_KEY is not set') } }, now: at(21) });
-    expect(result.sources).toEqual([{ source: 'tours', status: 'failed', reason: 'MYSWITZERLAND_API_KEY is not set', forced: [], carried: false, areas: [] }]);
-    expect((await manifest()).sources).toEqual({});
+    const result = await publish({
+      dataDir,
+      outcomes: { tours: { ok: false, error: new Error('MYSWITZERLAND_API_KEY is not set') }, snowdata: { ok: true, fetched: snowdata(3, at(21).toISOString()) } },
+      now: at(21),
+    });
+    expect(result.sources[1]).toEqual({ source: 'tours', status: 'failed', reason: 'MYSWITZERLAND_API_KEY is not set', forced: [], carried: false, areas: [] });
+    expect(Object.keys((await manifest()).sources)).toEqual(['snowdata']);
+  });
+
+  it('writes no version when every requested source failed, and leaves the current one as it was', async () => {
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
+    const before = await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8');
+    const result = await publish({ dataDir, outcomes: { snowdata: { ok: false, error: new Error('down') }, tours: { ok: false, error: new Error('down too') } }, now: at(22) });
+    expect(result).toMatchObject({ version: null, pruned: [], manifest: { version: '2026-11-21T04-00-00Z' } });
+    expect(result.sources.map((s) => [s.source, s.status])).toEqual([['snowdata', 'failed'], ['tours', 'failed']]);
+    expect(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8')).toBe(before);
+    expect((await fs.readdir(dataDir)).filter((name) => name.startsWith('2026'))).toEqual(['2026-11-21T04-00-00Z']);
   });
 
   it('refuses a source whose item count falls by more than half, and keeps its old data', async () => {

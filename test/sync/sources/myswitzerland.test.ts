@@ -145,7 +145,8 @@ describe('normalizeAttraction on edge cases', () => {
       abstract: null,
       touristType: ['Cultural Tourism'],
       seasons: ['summer', 'winter', 'autumn'],
-      neededTime: 'severaldays',
+      // Kept as sent: the real facets hold 2days, 3days, 4days and 7days beside severaldays.
+      neededTime: '2days',
       isWheelchairAccessible: false,
       isIndoor: true,
       isOutdoor: false,
@@ -190,19 +191,23 @@ const ZERMATT_TOUR = {
   abstract: 'Unterwegs von Zermatt via Riffelsee und zurück.',
   url: 'https://www.myswitzerland.com/de/experiences/route/rundwanderung-zermatt-riffelsee/',
   geo: { '@type': 'GeoCoordinates', latitude: 46.0207, longitude: 7.7491 },
-  address: [{ '@type': 'PostalAddress', name: 'Zermatt Tourismus', telephone: '+41 (0)27 966 81 00', email: 'info@zermatt.ch', url: 'https://www.zermatt.ch/' }],
+  provider: {
+    '@type': 'Organization',
+    name: 'Zermatt Tourismus',
+    address: [{ '@type': 'PostalAddress', telephone: '+41 (0)27 966 81 00', email: 'info@zermatt.ch', url: 'https://www.zermatt.ch/' }],
+  },
   image: [{ url: 'https://static.stnet.ch/offers/images/1-o.jpg' }, { url: 'https://static.stnet.ch/offers/images/2-o.jpg' }],
   logo: 'https://static.stnet.ch/logos/zermatt-tourismus.png',
   classification: [
     { name: 'routestypes', values: [{ name: 'hike', title: 'Wandern' }] },
-    { name: 'seasons', values: [{ name: 'spring' }, { name: 'summer' }] },
+    { name: 'seasons', values: [{ name: 'winter' }] },
     { name: 'routecategories', values: [{ name: 'local', title: 'Lokal' }] },
-    { name: 'difficulty', values: [{ name: 'medium' }] },
+    { name: 'requirementconditions', values: [{ name: 'medium' }] },
     { name: 'landscape', values: [{ name: 'alongwater' }, { name: 'withpanoramicview' }, { name: 'alongwater' }] },
     { name: 'views', values: [{ name: 'mountainview' }] },
     { name: 'origin', values: [{ name: 'myswitzerland' }] },
   ],
-  specs: { distance: 12.4, duration: 270.4, ascent: 780, descent: 780, minAltitude: 1604, maxAltitude: 2757, roundTrip: true, barrierFree: false },
+  specs: { season: 'summer', distance: 12.4, duration: 270.4, ascent: 780, descent: 780, minAltitude: 1604, maxAltitude: 2757, roundTrip: true, barrierFree: false },
   itinerary: [{ name: 'Zermatt' }, { name: 'Riffelsee' }, { name: 'Zermatt' }],
   dateModified: '2025-05-02T10:00:00Z',
 };
@@ -285,12 +290,40 @@ describe('normalizeTour', () => {
   it('reads the attraction vocabulary low/high as easy/difficult and keeps an unknown category as sent', () => {
     const tour = (difficulty: string, category: string): TourRecord =>
       normalizeTour(
-        { identifier: 't-3', name: 'Winterweg', classification: [{ name: 'difficulty', values: [{ name: difficulty }] }, { name: 'routecategories', values: [{ name: category }] }, { name: 'seasons', values: [{ name: 'autumn' }, { name: 'winter' }] }] },
+        { identifier: 't-3', name: 'Winterweg', classification: [{ name: 'requirementconditions', values: [{ name: difficulty }] }, { name: 'routecategories', values: [{ name: category }] }, { name: 'seasons', values: [{ name: 'autumn' }, { name: 'winter' }] }] },
         'it',
       );
     expect(tour('low', 'Handicap')).toMatchObject({ difficulty: 'easy', routeCategory: 'Handicap', season: 'winter' });
     expect(tour('high', 'REGIONAL')).toMatchObject({ difficulty: 'difficult', routeCategory: 'Regional' });
     expect(tour('extreme', 'cantonal')).toMatchObject({ difficulty: null, routeCategory: 'cantonal' });
+  });
+
+  it('reads specs, provider and its address sent as lists, taking the first object of each', () => {
+    const tour = normalizeTour(
+      {
+        identifier: 't-5',
+        name: 'Panoramaweg',
+        specs: [{ season: 'Winter', distance: 7.5, minAltitude: 1500, maxAltitude: 1900 }, { season: 'summer', distance: 99 }],
+        provider: [
+          { name: 'Arosa Tourismus', address: { email: 'hallo@arosa.ch', telephone: '+41 81 378 70 20', url: 'https://arosa.swiss/' } },
+          { name: 'Second provider' },
+        ],
+      },
+      'de',
+    );
+    expect(tour).toMatchObject({
+      season: 'winter',
+      distance: 7.5,
+      minAltitude: 1500,
+      maxAltitude: 1900,
+      providerName: 'Arosa Tourismus',
+      providerEmail: 'hallo@arosa.ch',
+      providerPhone: '+41 81 378 70 20',
+      providerUrl: 'https://arosa.swiss/',
+    });
+    const empty = normalizeTour({ identifier: 't-6', name: 'Leer', specs: [], provider: [] }, 'de');
+    expect(empty).toMatchObject({ season: null, distance: null, providerName: null });
+    expect(() => normalizeTour({ identifier: 't-7', name: 'Kaputt', provider: ['Arosa'] }, 'de')).toThrow('tour t-7: "provider.0" must be an object, got string');
   });
 
   it('fills every gap of a tour with only an identifier and a name', () => {

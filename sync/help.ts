@@ -1,0 +1,67 @@
+/**
+ * The sync CLI's usage and `--help`: the settings section is generated from
+ * {@link SYNC_VARIABLES}, so a setting added there is documented here without more work.
+ */
+
+import path from 'node:path';
+import { SYNC_VARIABLES } from './config.ts';
+import { DEFAULT_KEEP } from './publish.ts';
+import { LOCALES, SOURCE_NAMES } from './snapshot.ts';
+
+/**
+ * How the user started the sync, for the usage lines: `npm run sync --` under that npm script,
+ * else `node dist/sync.mjs` or `npx tsx sync/main.ts` from the script path.
+ *
+ * @param script the path of the running script (`process.argv[1]`)
+ */
+export function programName(env: NodeJS.ProcessEnv, script: string | undefined, cwd = process.cwd()): string {
+  const relative = script ? path.relative(cwd, script) || script : 'sync/main.ts';
+  // npm sets npm_lifecycle_* for every child of a script: only trust them when the script runs this file.
+  if (env.npm_lifecycle_event && env.npm_lifecycle_script?.includes(relative)) return `npm run ${env.npm_lifecycle_event} --`;
+  return relative.endsWith('.ts') ? `npx tsx ${relative}` : `node ${relative}`;
+}
+
+/** The three usage lines. */
+export function usage(program: string): string {
+  return [
+    `usage: ${program} [${SOURCE_NAMES.join('|')} ...] [--data-dir DIR] [--locales ${LOCALES.join(',')}] [--force] [--keep N]`,
+    `       ${program} --probe [${SOURCE_NAMES.join('|')} ...]`,
+    `       ${program} --rollback [--data-dir DIR]`,
+  ].join('\n');
+}
+
+const OPTIONS: readonly [string, string][] = [
+  ['--data-dir DIR', 'snapshot directory (default: DATA_DIR, else data)'],
+  ['--locales LIST', `comma-separated locales to fetch (default: all of ${LOCALES.join(',')})`],
+  ['--force', 'publish a source despite the shrink and validation guards'],
+  ['--keep N', `versions to keep, the new one included (default ${DEFAULT_KEEP})`],
+  ['--probe', 'call each configured upstream once and report what it answered; publishes nothing'],
+  ['--rollback', 'point the manifest back at the previous version'],
+  ['-h, --help', 'print this help'],
+];
+
+/** The whole `--help` text: usage, options, every setting with its sources, default and use, exit status. */
+export function helpText(program: string): string {
+  const optionWidth = Math.max(...OPTIONS.map(([flag]) => flag.length));
+  const settings = SYNC_VARIABLES.flatMap((v) => {
+    const sources = v.sources.length === SOURCE_NAMES.length ? 'all sources' : v.sources.join(', ');
+    return [`  ${v.name} (${sources}; ${v.default === null ? 'required' : `default ${v.default}`})`, `      ${v.use}`];
+  });
+  return [
+    usage(program),
+    '',
+    `Fetches the upstream sources (${SOURCE_NAMES.join(', ')}; none named means all)`,
+    'and publishes a new snapshot version. A source that fails keeps its last good data; when',
+    'every requested source fails, no version is written.',
+    '',
+    'Options:',
+    ...OPTIONS.map(([flag, text]) => `  ${flag.padEnd(optionWidth)}  ${text}`),
+    '',
+    'Settings, from the environment (a run reads only those of the sources it fetches):',
+    ...settings,
+    '',
+    'Exit status: 0 when every requested source published (--probe: every probed upstream was',
+    'reachable and accepted its key); 1 when one did not; 2 for a usage or setting error.',
+    '',
+  ].join('\n');
+}
