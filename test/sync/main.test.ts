@@ -406,7 +406,7 @@ describe('main', () => {
     await serve();
     await sync(['snowdata'], { now: new Date('2026-11-21T04:00:00Z') });
     const before = await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8');
-    for (const p of ['/myswitzerland/v1/tours', '/snowdata/v1/stations', '/snowdata/v1/routes']) upstream!.inject({ path: p, fault: { kind: 'status', status: 403 } });
+    for (const p of ['/myswitzerland/v1/tours', STNET_PATH]) upstream!.inject({ path: p, fault: { kind: 'status', status: 403 } });
     const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sync/main.ts', 'tours', 'snowdata', '--data-dir', dataDir], {
       env: { ...process.env, ...upstream!.env, CI: '1' },
     }).catch((error: { code: number; stdout: string; stderr: string }) => error);
