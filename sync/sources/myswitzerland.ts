@@ -16,7 +16,7 @@
  *   (http://creativecommons.org/licenses/by-sa/4.0/): attribute Switzerland Tourism and share
  *   derived data under the same terms.
  *
- * The field-by-field mapping onto SPEC.md's Tour and Attraction, with the reasons behind each
+ * The field-by-field mapping onto our Tour and Attraction types, with the reasons behind each
  * choice, is in docs/myswitzerland-mapping.md. The attraction shape is read off 1,069 real
  * records (test/fixtures/upstream/myswitzerland/). No real tour response is public:
  * `UpstreamTour` follows the client code that reads the real one
