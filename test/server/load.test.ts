@@ -209,18 +209,19 @@ describe('loadSnapshot', () => {
   });
 
   it('gives up on a file not read, checked and inflated within readTimeoutMs, naming the file and the setting', async () => {
-    // 64 MiB of spaces compress to some 64 kB: inflating them takes far longer than 1 ms.
-    const bytes = gzipSync(Buffer.alloc(64 * 1024 * 1024, ' '));
+    // 256 MiB of spaces compress to some 256 kB: inflating them takes far longer than 50 ms,
+    // while the small manifest, read under the same limit, takes far less.
+    const bytes = gzipSync(Buffer.alloc(256 * 1024 * 1024, ' '));
     const file = path.join(dir, toursFile().file);
     await writeFile(file, bytes);
     toursFile().sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
     await writeManifest();
-    const error = await loadSnapshot(dir, schema, { areas: ['tours'], readTimeoutMs: 1 }).then(
+    const error = await loadSnapshot(dir, schema, { areas: ['tours'], readTimeoutMs: 50 }).then(
       () => null,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(SnapshotError);
-    expect((error as Error).message).toBe(`${file}: not read within 1 ms (SNAPSHOT_READ_TIMEOUT_MS); is the file system stalled?`);
+    expect((error as Error).message).toBe(`${file}: not read within 50 ms (SNAPSHOT_READ_TIMEOUT_MS); is the file system stalled?`);
   });
 
   it('tells how to create a snapshot when there is none', async () => {
