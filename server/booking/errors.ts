@@ -43,6 +43,11 @@ export const ERROR_STATUS = {
   INTERNAL_SERVER_ERROR: 500,
   /** Proxy mode: the upstream could not be reached or sent an invalid response. */
   UPSTREAM_UNAVAILABLE: 502,
+  /**
+   * Sandbox mode: the journal could not be read at start or written since; booking stays off
+   * until the operator fixes it and restarts, while the query interface goes on.
+   */
+  BOOKING_UNAVAILABLE: 503,
   /** Proxy mode: the upstream did not answer in time. */
   UPSTREAM_TIMEOUT: 504,
 } as const;

@@ -164,7 +164,7 @@ const SCHEMAS: Record<string, Schema> = {
 };
 
 /** Statuses, besides the success, that every operation may answer. */
-const ALWAYS = [400, 500, 502, 504];
+const ALWAYS = [400, 500, 502, 503, 504];
 /** Statuses, besides those, of POST and PATCH. */
 const WRITES = [409, 413, 415, 422, 429];
 
@@ -241,6 +241,7 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Rate limited',
   500: 'Internal error',
   502: 'Proxy mode: upstream unavailable',
+  503: 'Sandbox mode: the booking journal cannot be read or written',
   504: 'Proxy mode: upstream timeout',
 };
 

@@ -19,7 +19,7 @@ import { openApiDocument } from './openapi.ts';
 import { type BookingBackend, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply, matchPath, OPENAPI_PATH } from './operations.ts';
 import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
-import { createSandbox, JOURNAL_FILE } from './sandbox.ts';
+import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
 import { PayloadTooLargeError, readBody } from '../readBody.ts';
 
 /** Largest accepted request body, in bytes; a larger one is a 413. */
@@ -53,7 +53,10 @@ export interface BookingHandler {
  * Creates the booking interface in the configured mode; in sandbox mode, first replays the
  * journal under `stateDir`.
  *
- * @throws Error when an allowed origin is malformed, or the sandbox journal cannot be read or is corrupt
+ * A sandbox journal that cannot be read or is corrupt does not stop the start: it is logged, and
+ * every booking path answers 503 BOOKING_UNAVAILABLE, so the rest of the server goes on serving.
+ *
+ * @throws Error when an allowed origin is malformed
  */
 export async function createBookingHandler(options: BookingHandlerOptions): Promise<BookingHandler> {
   const clock = options.clock ?? Date.now;
@@ -63,7 +66,7 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
   const rateLimit = options.rateLimitPerMinute > 0 ? createRateLimiter(options.rateLimitPerMinute) : undefined;
   const backend: BookingBackend =
     options.mode === 'sandbox'
-      ? await createSandbox({ stateDir: options.stateDir, activities: options.activities, idempotency, clock, logger })
+      ? await openSandboxOrRefuse({ stateDir: options.stateDir, activities: options.activities, idempotency, clock, logger })
       : createProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, logger });
   const documentBody = Buffer.from(JSON.stringify(openApiDocument(options.mode)));
   logger.info(
@@ -172,6 +175,26 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
     },
     close: () => backend.close(),
   };
+}
+
+/**
+ * The sandbox over its journal; when the journal cannot be opened or replayed, a backend that
+ * refuses every call with 503 BOOKING_UNAVAILABLE instead, the cause logged for the operator.
+ */
+async function openSandboxOrRefuse(options: SandboxOptions): Promise<BookingBackend> {
+  try {
+    return await createSandbox(options);
+  } catch (error) {
+    options.logger.error(`booking sandbox: cannot start, every booking path answers 503 until the journal is fixed and the server restarted: ${(error as Error).message}`);
+    const refusal = () =>
+      new BookingError('BOOKING_UNAVAILABLE', 'Booking is unavailable: its journal cannot be read; it comes back when the operator has repaired it and restarted the server', {
+        reason: 'journal_unreadable',
+      });
+    return {
+      execute: () => Promise.reject(refusal()),
+      close: () => Promise.resolve(),
+    };
+  }
 }
 
 function refuseMethod(res: ServerResponse, method: string, pathname: string, methods: readonly string[]): void {

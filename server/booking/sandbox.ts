@@ -197,14 +197,45 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     }
   }
 
-  for (const [index, entry] of (opened.entries as JournalEntry[]).entries()) {
-    if (entry.v !== 1) throw new Error(`${file}:${index + 1}: journal entry version ${JSON.stringify(entry.v)}, expected 1`);
-    apply(entry);
-    if (entry.idempotency) {
-      const { key, fingerprint, status, body } = entry.idempotency;
-      const reply = { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: Buffer.from(body) };
-      options.idempotency.restore(key, { fingerprint, storedAt: entry.at, reply }, clock());
+  /**
+   * Why a journal entry cannot be applied to the state replayed so far (an unknown event type,
+   * or a cart, reservation, booking or item no earlier line created), or undefined when it can.
+   */
+  function replayProblem(event: Event): string | undefined {
+    const unknown = (what: string, id: unknown) => `${event.type} names ${what} ${JSON.stringify(id)}, which no earlier line created`;
+    switch (event.type) {
+      case 'reservation_created':
+        if (!event.newCart && !carts.has(event.reservation?.cartId)) return unknown('cart', event.reservation?.cartId);
+        return undefined;
+      case 'cart_checked_out': {
+        if (!carts.has(event.booking?.cartId)) return unknown('cart', event.booking?.cartId);
+        const missing = event.items?.find((item) => !reservations.has(item.reservationId));
+        return missing === undefined ? undefined : unknown('reservation', missing.reservationId);
+      }
+      case 'payment_succeeded':
+        return bookings.has(event.bookingId) ? undefined : unknown('booking', event.bookingId);
+      case 'booking_item_cancelled':
+        return items.has(event.itemId) ? undefined : unknown('booking item', event.itemId);
+      default:
+        return `unknown event type ${JSON.stringify((event as { type?: unknown }).type)}`;
     }
+  }
+
+  try {
+    for (const [index, entry] of (opened.entries as (JournalEntry | null)[]).entries()) {
+      if (entry?.v !== 1) throw new Error(`${file}:${index + 1}: journal entry version ${JSON.stringify(entry?.v)}, expected 1`);
+      const problem = replayProblem(entry);
+      if (problem !== undefined) throw new Error(`${file}:${index + 1}: ${problem}; the journal is corrupt`);
+      apply(entry);
+      if (entry.idempotency) {
+        const { key, fingerprint, status, body } = entry.idempotency;
+        const reply = { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: Buffer.from(body) };
+        options.idempotency.restore(key, { fingerprint, storedAt: entry.at, reply }, clock());
+      }
+    }
+  } catch (error) {
+    await journal.close();
+    throw error;
   }
   const released = sweepExpiredHolds(clock());
   logger.info(
@@ -632,7 +663,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
 
   return {
     async execute(call) {
-      if (failed) throw new Error(`booking sandbox: the journal ${file} failed earlier; restart to recover from it`);
+      if (failed) throw journalFailed();
       const now = clock();
       switch (call.operation.id) {
         case 'listActivities':
@@ -668,6 +699,13 @@ function dateParameter(query: URLSearchParams, name: string): string | undefined
 
 function notFound(resource: string, id: string): BookingError {
   return new BookingError('NOT_FOUND', `No ${resource} with id ${JSON.stringify(id)}`, { resource: resource.replace(' ', '_'), id });
+}
+
+/** The refusal of every call once a journal write has failed (the log names the file and cause). */
+function journalFailed(): BookingError {
+  return new BookingError('BOOKING_UNAVAILABLE', 'Booking is unavailable: its journal could not be written; it comes back when the operator has restarted the server', {
+    reason: 'journal_write_failed',
+  });
 }
 
 function checkedOut(cart: Cart): BookingError {
