@@ -171,7 +171,7 @@ const WRITES = [409, 413, 415, 422, 429];
 const ERROR_STATUSES: Record<OperationId, number[]> = {
   listActivities: ALWAYS,
   listAvailabilities: [...ALWAYS, 404],
-  createReservation: [...ALWAYS, ...WRITES, 404],
+  createReservation: [...ALWAYS, ...WRITES, 404, 410],
   checkOutCart: [...ALWAYS, ...WRITES, 404, 410],
   createPaymentAttempt: [...ALWAYS, ...WRITES, 404],
   getBooking: [...ALWAYS, 404],
@@ -195,7 +195,7 @@ const SUCCESS: Record<OperationId, { status: number; schema: string; summary: st
     status: 201,
     schema: 'Reservation',
     summary: 'Hold places for 15 minutes',
-    description: 'Holds `quantity` places of a slot for exactly 15 minutes in a cart (a new one unless `cartId` is given). Of two requests for the last place, one gets it and the other a 409 SOLD_OUT.',
+    description: 'Holds `quantity` places of a slot for exactly 15 minutes in a cart (a new one unless `cartId` is given). Of two requests for the last place, one gets it and the other a 409 SOLD_OUT. Into a cart whose hold has expired it is a 410 HOLD_EXPIRED; a cart takes a limited number of reservations (409 CART_FULL) and a client may hold a limited number of places at once (429 HOLD_LIMIT_REACHED, with Retry-After).',
   },
   checkOutCart: {
     status: 200,
@@ -234,7 +234,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request',
   404: 'Not found',
   409: 'Conflict with the current state',
-  410: 'Gone: a hold expired',
+  410: 'Gone: a hold of the cart expired',
   413: 'Body too large',
   415: 'Body is not JSON',
   422: 'Cannot be processed',

@@ -66,7 +66,14 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
   const rateLimit = options.rateLimitPerMinute > 0 ? createRateLimiter(options.rateLimitPerMinute) : undefined;
   const backend: BookingBackend =
     options.mode === 'sandbox'
-      ? await openSandboxOrRefuse({ stateDir: options.stateDir, activities: options.activities, idempotency, clock, logger })
+      ? await openSandboxOrRefuse({
+          stateDir: options.stateDir,
+          limits: { maxCartItems: options.maxCartItems, maxHeldPlaces: options.maxHeldPlaces },
+          activities: options.activities,
+          idempotency,
+          clock,
+          logger,
+        })
       : createProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, logger });
   const documentBody = Buffer.from(JSON.stringify(openApiDocument(options.mode)));
   logger.info(
@@ -102,12 +109,13 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
     const locale = query.get('locale');
     if (locale !== null) query.set('locale', BOOKING_LOCALES[parseBookingLocale(locale, 'query parameter locale')]);
 
+    const client = clientAddress(req, options.trustedProxies);
     let body: Buffer = Buffer.alloc(0);
     let idempotencyKey: string | undefined;
     let fingerprint = '';
     if (operation.method !== 'GET') {
       if (rateLimit) {
-        const verdict = rateLimit(clientAddress(req, options.trustedProxies), clock());
+        const verdict = rateLimit(client, clock());
         if (!verdict.allowed) {
           throw new BookingError(
             'RATE_LIMITED',
@@ -129,7 +137,7 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
     }
 
     if (idempotencyKey !== undefined) {
-      const stored = idempotency.begin(idempotencyKey, fingerprint, clock());
+      const stored = idempotency.begin(client, idempotencyKey, fingerprint, clock());
       if (stored !== undefined) {
         send(res, { ...stored, headers: { ...stored.headers, 'idempotent-replayed': 'true' } }, method);
         return;
@@ -144,10 +152,11 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
         query,
         body,
         headers: req.headers,
+        client,
         idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint },
       });
     } finally {
-      if (idempotencyKey !== undefined) idempotency.release(idempotencyKey, fingerprint, reply, clock());
+      if (idempotencyKey !== undefined) idempotency.release(client, idempotencyKey, fingerprint, reply, clock());
     }
     send(res, reply, method);
   }

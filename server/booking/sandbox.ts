@@ -48,6 +48,8 @@ const EMAIL = { regex: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, hint: 'an e-mail address' }
 export interface SandboxOptions {
   /** Directory of the journal; created when missing. */
   stateDir: string;
+  /** The caps that keep one client from holding the sandbox's places, or one cart from growing without end. */
+  limits: CartLimits;
   /** The current snapshot's activities of a locale; called per request, so the snapshot may change. */
   activities: (locale: Locale) => readonly ActivityRecord[];
   /** Where responses stored under an Idempotency-Key are put back on start. */
@@ -57,6 +59,14 @@ export interface SandboxOptions {
   logger: BookingLogger;
 }
 
+/** The caps on carts and holds (settings BOOKING_MAX_CART_ITEMS and BOOKING_MAX_HELD_PLACES). */
+export interface CartLimits {
+  /** Most reservations one cart takes. */
+  readonly maxCartItems: number;
+  /** Most places one client may hold at once in reservations not yet checked out. */
+  readonly maxHeldPlaces: number;
+}
+
 interface Money {
   cents: number;
   currency: string;
@@ -64,6 +74,8 @@ interface Money {
 interface Reservation {
   id: string;
   cartId: string;
+  /** The client that made it (BookingCall.client), whose held places it counts against. */
+  client: string;
   slotId: string;
   activityId: number;
   date: string;
@@ -129,7 +141,7 @@ type Event =
 /** One journal line: an event, and the response stored under the request's Idempotency-Key. */
 type JournalEntry = Event & {
   v: 1;
-  idempotency?: { key: string; fingerprint: string; status: number; body: string };
+  idempotency?: { client: string; key: string; fingerprint: string; status: number; body: string };
 };
 
 /** What a command decided: the event to commit, and the response, built once it is applied. */
@@ -160,6 +172,8 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
   const booked = new Map<string, number>();
   /** Per slot id: reservations not checked out, expired ones until they are swept. */
   const holds = new Map<string, Set<Reservation>>();
+  /** Per client: its reservations not checked out, expired ones until they are counted. */
+  const holdsByClient = new Map<string, Set<Reservation>>();
   let failed = false;
 
   function apply(event: Event): void {
@@ -172,6 +186,9 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         let slotHolds = holds.get(reservation.slotId);
         if (slotHolds === undefined) holds.set(reservation.slotId, (slotHolds = new Set()));
         slotHolds.add(reservation);
+        let clientHolds = holdsByClient.get(reservation.client);
+        if (clientHolds === undefined) holdsByClient.set(reservation.client, (clientHolds = new Set()));
+        clientHolds.add(reservation);
         break;
       }
       case 'cart_checked_out': {
@@ -179,7 +196,9 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         carts.get(event.booking.cartId)!.bookingId = event.booking.id;
         for (const item of event.items) {
           items.set(item.id, item);
-          holds.get(item.slotId)?.delete(reservations.get(item.reservationId)!);
+          const reservation = reservations.get(item.reservationId)!;
+          holds.get(item.slotId)?.delete(reservation);
+          holdsByClient.get(reservation.client)?.delete(reservation);
           booked.set(item.slotId, (booked.get(item.slotId) ?? 0) + item.quantity);
         }
         break;
@@ -228,9 +247,9 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       if (problem !== undefined) throw new Error(`${file}:${index + 1}: ${problem}; the journal is corrupt`);
       apply(entry);
       if (entry.idempotency) {
-        const { key, fingerprint, status, body } = entry.idempotency;
+        const { client, key, fingerprint, status, body } = entry.idempotency;
         const reply = { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: Buffer.from(body) };
-        options.idempotency.restore(key, { fingerprint, storedAt: entry.at, reply }, clock());
+        options.idempotency.restore(client, key, { fingerprint, storedAt: entry.at, reply }, clock());
       }
     }
   } catch (error) {
@@ -503,6 +522,8 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       cart = carts.get(cartId);
       if (cart === undefined) throw notFound('cart', cartId);
       if (cart.bookingId !== null) throw checkedOut(cart);
+      refuseExpiredHolds(cart, now);
+      refuseFullCart(cart);
       const other = cart.reservationIds.map((id) => reservations.get(id)!).find((held) => held.unitPrice.currency !== price.currency);
       if (other) {
         throw new BookingError('CURRENCY_MISMATCH', `Cart ${cartId} holds places priced in ${other.unitPrice.currency}; slot ${slotId} is priced in ${price.currency}`, {
@@ -512,6 +533,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         });
       }
     }
+    refuseOverHoldLimit(call.client, quantity, now);
     const left = available(slot, now);
     if (left < quantity) {
       throw new BookingError('SOLD_OUT', `Slot ${slotId} has ${left} place${left === 1 ? '' : 's'} left, ${quantity} requested`, { slotId, requested: quantity, available: left });
@@ -520,6 +542,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     const reservation: Reservation = {
       id: newId('rsv'),
       cartId: cart?.id ?? newId('cart'),
+      client: call.client,
       slotId,
       activityId: slot.activityId,
       date: slot.date,
@@ -531,6 +554,67 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       expiresAt: now + HOLD_MS,
     };
     return { event: { type: 'reservation_created', at: now, reservation, newCart: cart === undefined }, status: 201, view: () => reservationView(reservation) };
+  }
+
+  /**
+   * A cart with an expired hold can never be checked out, so it takes nothing more either.
+   *
+   * @throws BookingError HOLD_EXPIRED (410) naming the expired reservations
+   */
+  function refuseExpiredHolds(cart: Cart, now: number): void {
+    const expired = cart.reservationIds.map((id) => reservations.get(id)!).filter((reservation) => reservation.expiresAt <= now);
+    if (expired.length === 0) return;
+    const expiredAt = iso(Math.min(...expired.map((reservation) => reservation.expiresAt)));
+    throw new BookingError('HOLD_EXPIRED', `A hold of cart ${cart.id} expired at ${expiredAt} (holds last 15 minutes); reserve again in a new cart`, {
+      cartId: cart.id,
+      reservationIds: expired.map((reservation) => reservation.id),
+      expiredAt,
+    });
+  }
+
+  /**
+   * Every item of a cart becomes a booking item, listed and answered whole on each read of the
+   * booking: the cap keeps that answer small.
+   *
+   * @throws BookingError CART_FULL (409) when the cart holds {@link CartLimits.maxCartItems} reservations
+   */
+  function refuseFullCart(cart: Cart): void {
+    const limit = options.limits.maxCartItems;
+    if (cart.reservationIds.length < limit) return;
+    throw new BookingError('CART_FULL', `Cart ${cart.id} holds ${limit} reservations, the most one cart takes; check it out and reserve the rest in a new cart`, {
+      cartId: cart.id,
+      limit,
+    });
+  }
+
+  /**
+   * Held places are taken from everyone else for 15 minutes without a booking: one client may
+   * hold only so many at once.
+   *
+   * @throws BookingError HOLD_LIMIT_REACHED (429, Retry-After until its first hold expires)
+   */
+  function refuseOverHoldLimit(client: string, quantity: number, now: number): void {
+    const limit = options.limits.maxHeldPlaces;
+    const clientHolds = holdsByClient.get(client);
+    let held = 0;
+    let firstExpiry = Infinity;
+    for (const reservation of clientHolds ?? []) {
+      if (reservation.expiresAt <= now) {
+        clientHolds!.delete(reservation);
+        continue;
+      }
+      held += reservation.quantity;
+      firstExpiry = Math.min(firstExpiry, reservation.expiresAt);
+    }
+    if (clientHolds?.size === 0) holdsByClient.delete(client);
+    if (held + quantity <= limit) return;
+    const retryAfterS = Number.isFinite(firstExpiry) ? Math.max(1, Math.ceil((firstExpiry - now) / 1000)) : Math.ceil(HOLD_MS / 1000);
+    throw new BookingError(
+      'HOLD_LIMIT_REACHED',
+      `This client holds ${held} place${held === 1 ? '' : 's'}; ${quantity} more would exceed the ${limit} one client may hold at once. Check out or let holds expire (the first in ${retryAfterS} s)`,
+      { limit, held, requested: quantity },
+      { 'Retry-After': String(retryAfterS) },
+    );
   }
 
   function checkOutCart(call: BookingCall, now: number): Decision {
@@ -551,16 +635,8 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     const cart = carts.get(call.id!);
     if (cart === undefined) throw notFound('cart', call.id!);
     if (cart.bookingId !== null) throw checkedOut(cart);
+    refuseExpiredHolds(cart, now);
     const held = cart.reservationIds.map((id) => reservations.get(id)!);
-    const expired = held.filter((reservation) => reservation.expiresAt <= now);
-    if (expired.length > 0) {
-      const expiredAt = iso(Math.min(...expired.map((reservation) => reservation.expiresAt)));
-      throw new BookingError('HOLD_EXPIRED', `A hold of cart ${cart.id} expired at ${expiredAt} (holds last 15 minutes); reserve again in a new cart`, {
-        cartId: cart.id,
-        reservationIds: expired.map((reservation) => reservation.id),
-        expiredAt,
-      });
-    }
     const started = held.find((reservation) => Date.parse(reservation.startsAt) <= now);
     if (started) {
       throw new BookingError('SLOT_UNAVAILABLE', `Cart ${cart.id} cannot be checked out: slot ${started.slotId} has started`, {
@@ -650,7 +726,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     apply(decision.event);
     const reply = jsonReply(decision.status, decision.view());
     const entry: JournalEntry = { v: 1, ...decision.event };
-    if (call.idempotency) entry.idempotency = { ...call.idempotency, status: reply.status, body: reply.body.toString('utf8') };
+    if (call.idempotency) entry.idempotency = { client: call.client, ...call.idempotency, status: reply.status, body: reply.body.toString('utf8') };
     try {
       await journal.append(entry);
     } catch (error) {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Locale } from '../../../server/locales.ts';
+import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/booking/config.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { type BookingHandler, type BookingHandlerOptions, createBookingHandler } from '../../../server/booking/routes.ts';
 import type { ActivityRecord } from '../../../sync/snapshot.ts';
@@ -88,6 +89,7 @@ export async function startBooking(options: HarnessOptions, now = START): Promis
     allowedOrigins: ['https://www.operator.example'],
     rateLimitPerMinute: 1000,
     trustedProxies: 0,
+    ...(options.mode === 'sandbox' ? { maxCartItems: DEFAULT_MAX_CART_ITEMS, maxHeldPlaces: DEFAULT_MAX_HELD_PLACES } : {}),
     upstreamTimeoutMs: 2000,
     clock: () => harness.now,
     logger: { info: log, warn: log, error: log },
