@@ -11,6 +11,7 @@ import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
 import { ID_PATTERN, OPENAPI_PATH, OPERATIONS, type OperationId } from './operations.ts';
 import { DECLINED_CARD_TOKEN } from './sandbox.ts';
+import { TICKET_FILE_TYPES, ticketFileTemplate, TICKET_ID_PATTERN, type TicketFileKind } from './ticketFiles.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
 
 type Schema = Record<string, unknown>;
@@ -144,8 +145,8 @@ const SCHEMAS: Record<string, Schema> = {
     bookingItemId: string(),
     quantity: { type: 'integer', description: 'Participants admitted.' },
     barcode: object({ format: { type: 'string', const: BARCODE_FORMAT }, value: string('16 digits.', { pattern: '^\\d{16}$' }) }),
-    qrCode: string('PNG image of the bar-code value, as a data URL.', { pattern: '^data:image/png;base64,' }),
-    pdf: string('One-page PDF ticket, as a data URL.', { pattern: '^data:application/pdf;base64,' }),
+    qrCode: string(`Path of the QR code of the bar-code value, a PNG image (GET ${ticketFileTemplate('qr_code')}).`, { pattern: `^/v1/tickets/${TICKET_ID_PATTERN}/qr_code$` }),
+    pdf: string(`Path of the one-page PDF ticket (GET ${ticketFileTemplate('pdf')}).`, { pattern: `^/v1/tickets/${TICKET_ID_PATTERN}/pdf$` }),
   }),
   Booking: object({
     id: string(),
@@ -213,7 +214,7 @@ const SUCCESS: Record<OperationId, { status: number; schema: string; summary: st
     status: 200,
     schema: 'Booking',
     summary: 'A booking with its tickets',
-    description: 'The booking, its items, its payment and (once confirmed) one ticket per booked item: bar-code value, QR-code PNG and PDF.',
+    description: 'The booking, its items, its payment and (once confirmed) one ticket per booked item: its bar-code value and the paths of its QR-code PNG and PDF.',
   },
   cancelBookingItem: {
     status: 200,
@@ -251,6 +252,26 @@ function errorResponse(status: number): Schema {
     description: `${STATUS_TEXT[status]}. Codes: ${codes.join(', ')}.`,
     ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds until a request may succeed.', schema: { type: 'integer' } } } } : {}),
     content: { 'application/json': { schema: ref('Error') } },
+  };
+}
+
+/** GET of a ticket file (sandbox mode; the partner links its own tickets). */
+function ticketFileOperation(kind: TicketFileKind): Schema {
+  const type = TICKET_FILE_TYPES[kind];
+  return {
+    get: {
+      operationId: kind === 'pdf' ? 'getTicketPdf' : 'getTicketQrCode',
+      summary: kind === 'pdf' ? 'A ticket as a PDF' : "A ticket's QR code as a PNG",
+      description: 'Sandbox mode. Linked from the ticket of a confirmed booking; rendered once and then served from memory, with an ETag (If-None-Match gets a 304). A cancelled item has no ticket (404).',
+      parameters: [{ name: 'ticketId', in: 'path', required: true, schema: { type: 'string', pattern: `^${TICKET_ID_PATTERN}$` } }],
+      responses: {
+        200: { description: type, headers: { ETag: { schema: { type: 'string' } } }, content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
+        304: { description: 'Not modified: the If-None-Match tag is current' },
+        404: errorResponse(404),
+        500: errorResponse(500),
+        503: errorResponse(503),
+      },
+    },
   };
 }
 
@@ -298,6 +319,7 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
       responses,
     };
   }
+  if (mode === 'sandbox') for (const kind of Object.keys(TICKET_FILE_TYPES) as TicketFileKind[]) paths[ticketFileTemplate(kind)] = ticketFileOperation(kind);
   paths[OPENAPI_PATH] = {
     get: {
       operationId: 'getOpenApi',

@@ -4,6 +4,7 @@
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
+import type { TicketFileKind } from './ticketFiles.ts';
 
 export type OperationId =
   | 'listActivities'
@@ -99,6 +100,11 @@ export interface BookingBackend {
    * error.
    */
   execute(call: BookingCall): Promise<BookingReply>;
+  /**
+   * Sandbox only: one file of a ticket (ticketFiles.ts), answering `If-None-Match` with a 304.
+   * Refusals are thrown as BookingError.
+   */
+  ticketFile?(ticketId: string, kind: TicketFileKind, headers: IncomingHttpHeaders): Promise<BookingReply>;
   /** Releases files and connections; waits for journal writes in flight. */
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 /**
  * The HTTP side of the booking interface: everything under `/v1`, the same in both modes.
- * CORS, routing (only the seven paths of operations.ts and the OpenAPI description), the locale,
+ * CORS, routing (only the seven paths of operations.ts, the OpenAPI description and, in sandbox
+ * mode, the ticket files of ticketFiles.ts), the locale,
  * the rate limit, the body limit, Idempotency-Key and the error format happen here; the mode
  * (sandbox.ts or proxy.ts) only sees checked calls.
  */
@@ -19,6 +20,7 @@ import { openApiDocument } from './openapi.ts';
 import { type BookingBackend, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply, matchPath, OPENAPI_PATH } from './operations.ts';
 import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
+import { matchTicketFilePath } from './ticketFiles.ts';
 import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
 import { PayloadTooLargeError, readBody } from '../readBody.ts';
 
@@ -95,6 +97,8 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
       return;
     }
 
+    if (await answerTicketFile(req, res, pathname, method)) return;
+
     const match = matchPath(pathname);
     if (match === null) {
       throw new BookingError('NOT_FOUND', `Nothing at ${pathname}; the booking paths are described at ${OPENAPI_PATH}`, { resource: 'path', path: pathname });
@@ -159,6 +163,18 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
       if (idempotencyKey !== undefined) idempotency.release(client, idempotencyKey, fingerprint, reply, clock());
     }
     send(res, reply, method);
+  }
+
+  /** Answers a ticket file's path (sandbox only) and resolves true; resolves false for any other path. */
+  async function answerTicketFile(req: IncomingMessage, res: ServerResponse, pathname: string, method: string): Promise<boolean> {
+    const ticket = backend.ticketFile === undefined ? null : matchTicketFilePath(pathname);
+    if (ticket === null) return false;
+    if (method !== 'GET' && method !== 'HEAD') {
+      refuseMethod(res, method, pathname, ['GET', 'HEAD']);
+      return true;
+    }
+    send(res, await backend.ticketFile!(ticket.ticketId, ticket.kind, req.headers), method);
+    return true;
   }
 
   return {

@@ -15,7 +15,8 @@
  * declined); a paid booking has one ticket per booked item; cancelling an item frees its places.
  */
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { ActivityRecord } from '../../sync/snapshot.ts';
 import { LOCALES, type Locale } from '../locales.ts';
@@ -26,7 +27,8 @@ import type { IdempotencyStore } from './idempotency.ts';
 import { checkFields, invalid, optionalString, parseJsonObject, requiredInteger, requiredObject, requiredString } from './input.ts';
 import { openJournal } from './journal.ts';
 import { type BookingBackend, type BookingCall, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply } from './operations.ts';
-import { barcodeValue, BARCODE_FORMAT, qrCodeDataUrl, ticketPdf } from './tickets.ts';
+import { TICKET_FILE_TYPES, ticketFilePath, type TicketFileKind } from './ticketFiles.ts';
+import { barcodeValue, BARCODE_FORMAT, qrCodePng, ticketPdf, warmUpTicketRendering } from './tickets.ts';
 
 /** How long a reservation holds its places: exactly 15 minutes (SPEC.md), in ms. */
 export const HOLD_MS = 15 * 60 * 1000;
@@ -39,6 +41,9 @@ export const JOURNAL_FILE = 'booking-journal.jsonl';
 
 /** Days after payment an invoice is due. */
 const INVOICE_DUE_DAYS = 30;
+
+/** Rendered ticket files kept in memory (each a few KiB); the least recently used goes first. */
+const TICKET_FILES_KEPT = 2000;
 
 /** Most places one reservation may take. */
 const MAX_QUANTITY = 50;
@@ -256,6 +261,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     await journal.close();
     throw error;
   }
+  await warmUpTicketRendering();
   const released = sweepExpiredHolds(clock());
   logger.info(
     `booking sandbox: ${opened.entries.length} journal entries replayed from ${file} (${bookings.size} bookings, ${released} expired holds released)`,
@@ -424,33 +430,74 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     };
   }
 
-  /** One ticket per booked item of a confirmed booking. */
-  async function ticketsOf(booking: Booking): Promise<unknown[]> {
+  /** One ticket per booked item of a confirmed booking; its files are linked, not rendered here. */
+  function ticketsOf(booking: Booking): unknown[] {
     if (bookingStatus(booking) !== 'confirmed') return [];
-    const name = `${booking.customer.firstName} ${booking.customer.lastName}`;
-    return Promise.all(
-      bookedItems(booking).map(async (item) => {
-        const barcode = barcodeValue(item.id);
-        const pdf = ticketPdf({
-          bookingId: booking.id,
-          partnerReference: booking.partnerReference,
-          title: item.title ?? `Activity ${item.activityId}`,
-          date: item.date,
-          startTime: item.startTime,
-          quantity: item.quantity,
-          holder: name,
-          barcode,
-        });
-        return {
-          id: `tkt_${item.id.slice(item.id.indexOf('_') + 1)}`,
-          bookingItemId: item.id,
-          quantity: item.quantity,
-          barcode: { format: BARCODE_FORMAT, value: barcode },
-          qrCode: await qrCodeDataUrl(barcode),
-          pdf: `data:application/pdf;base64,${pdf.toString('base64')}`,
-        };
-      }),
-    );
+    return bookedItems(booking).map((item) => {
+      const id = ticketId(item.id);
+      return {
+        id,
+        bookingItemId: item.id,
+        quantity: item.quantity,
+        barcode: { format: BARCODE_FORMAT, value: barcodeValue(item.id) },
+        qrCode: ticketFilePath(id, 'qr_code'),
+        pdf: ticketFilePath(id, 'pdf'),
+      };
+    });
+  }
+
+  // ------------------------------------------------------------------
+  // Ticket files: rendered when first asked for, then kept
+
+  /** Rendered files by `<ticketId>/<kind>`, least recently used first; a render in flight is shared. */
+  const ticketFiles = new Map<string, Promise<{ body: Buffer; etag: string }>>();
+
+  /**
+   * The file of a ticket of a confirmed booking whose item is not cancelled. A ticket's content
+   * never changes once paid, so each file is rendered once and then answered from memory (with
+   * an ETag; `If-None-Match` gets a 304).
+   *
+   * @throws BookingError NOT_FOUND when there is no such ticket (unknown, unpaid or cancelled)
+   */
+  async function ticketFile(id: string, kind: TicketFileKind, headers: IncomingHttpHeaders): Promise<BookingReply> {
+    if (failed) throw journalFailed();
+    const item = items.get(`itm_${id.slice('tkt_'.length)}`);
+    const booking = item === undefined ? undefined : bookings.get(item.bookingId)!;
+    if (item === undefined || item.cancelledAt !== null || bookingStatus(booking!) !== 'confirmed') throw notFound('ticket', id);
+
+    const key = `${id}/${kind}`;
+    let file = ticketFiles.get(key);
+    if (file === undefined) {
+      file = renderTicketFile(booking!, item, kind).then((body) => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
+      // A failed render is not kept: the next request tries again.
+      file.catch(() => ticketFiles.delete(key));
+      if (ticketFiles.size >= TICKET_FILES_KEPT) ticketFiles.delete(ticketFiles.keys().next().value!);
+    } else {
+      ticketFiles.delete(key);
+    }
+    ticketFiles.set(key, file);
+    const { body, etag } = await file;
+
+    // The ticket names its holder: only the client may keep it, and must check it is still valid.
+    const cacheHeaders = { etag, 'cache-control': 'private, no-cache' };
+    if (headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) return { status: 304, headers: cacheHeaders, body: Buffer.alloc(0) };
+    return { status: 200, headers: { ...cacheHeaders, 'content-type': TICKET_FILE_TYPES[kind] }, body };
+  }
+
+  function renderTicketFile(booking: Booking, item: BookingItem, kind: TicketFileKind): Promise<Buffer> {
+    const barcode = barcodeValue(item.id);
+    if (kind === 'qr_code') return qrCodePng(barcode);
+    return ticketPdf({
+      bookingId: booking.id,
+      partnerReference: booking.partnerReference,
+      title: item.title ?? `Activity ${item.activityId}`,
+      date: item.date,
+      startTime: item.startTime,
+      quantity: item.quantity,
+      holder: `${booking.customer.firstName} ${booking.customer.lastName}`,
+      barcode,
+      issuedAt: booking.payment!.createdAt,
+    });
   }
 
   // ------------------------------------------------------------------
@@ -714,10 +761,10 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     return { event: { type: 'booking_item_cancelled', at: now, itemId: item.id, reason }, status: 200, view: () => itemView(item) };
   }
 
-  async function getBooking(call: BookingCall): Promise<BookingReply> {
+  function getBooking(call: BookingCall): BookingReply {
     const booking = bookings.get(call.id!);
     if (booking === undefined) throw notFound('booking', call.id!);
-    return jsonReply(200, bookingView(booking, await ticketsOf(booking)));
+    return jsonReply(200, bookingView(booking, ticketsOf(booking)));
   }
 
   /** Applies a decision, journals it with the idempotent response, and answers once it is on disk. */
@@ -758,6 +805,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
           return commit(call, cancelBookingItem(call, now));
       }
     },
+    ticketFile,
     close: () => journal.close(),
   };
 }
@@ -786,6 +834,11 @@ function journalFailed(): BookingError {
 
 function checkedOut(cart: Cart): BookingError {
   return new BookingError('CART_CHECKED_OUT', `Cart ${cart.id} is already checked out as booking ${cart.bookingId}`, { cartId: cart.id, bookingId: cart.bookingId });
+}
+
+/** The id of the ticket of a booking item: `tkt_` and the item id's hex digits. */
+function ticketId(itemId: string): string {
+  return `tkt_${itemId.slice(itemId.indexOf('_') + 1)}`;
 }
 
 /** A new id: a type prefix and 16 random hex digits, e.g. `bkg_3f9a0c2e1b7d4a65`. */
