@@ -136,6 +136,15 @@ interface BookingItem {
   cancellationReason: string | null;
 }
 
+/** A built activity list and how long it holds. */
+interface ActivityList {
+  readonly reply: BookingReply;
+  /** The state version it was built at. */
+  readonly stateVersion: number;
+  /** When time alone may change it (a slot starts, a hold expires, the window moves), ms since the epoch. */
+  readonly validUntilMs: number;
+}
+
 /** A change of state: what the journal records, one per line. */
 type Event =
   | { type: 'reservation_created'; at: number; reservation: Reservation; newCart: boolean }
@@ -180,8 +189,11 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
   /** Per client: its reservations not checked out, expired ones until they are counted. */
   const holdsByClient = new Map<string, Set<Reservation>>();
   let failed = false;
+  /** Counts the events applied: anything cached from the state is stale once it moves. */
+  let stateVersion = 0;
 
   function apply(event: Event): void {
+    stateVersion++;
     switch (event.type) {
       case 'reservation_created': {
         const { reservation } = event;
@@ -335,11 +347,20 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     return slots;
   }
 
-  function nextAvailableDate(record: ActivityRecord, now: number): string | null {
+  /**
+   * The first date in the window with a free place in an offered slot, or null. `scan.untilMs`
+   * is lowered to the start of every offered slot looked at: until the first of them starts, the
+   * answer cannot change but by a change of state or of the window.
+   */
+  function nextAvailableDate(record: ActivityRecord, window: { first: string; last: string }, now: number, scan: { untilMs: number }): string | null {
     if (!isBookable(record)) return null;
-    const window = bookingWindow(now);
     for (let date = window.first; date <= window.last; date = addDays(date, 1)) {
-      for (const slot of slotsOn(record.bookingId, date)) if (isOffered(slot, now) && available(slot, now) > 0) return date;
+      for (const slot of slotsOn(record.bookingId, date)) {
+        // isOffered's window test, with the window worked out once for the whole list.
+        if (slot.startsAtMs <= now) continue;
+        scan.untilMs = Math.min(scan.untilMs, slot.startsAtMs);
+        if (available(slot, now) > 0) return date;
+      }
     }
     return null;
   }
@@ -503,19 +524,46 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
   // ------------------------------------------------------------------
   // Commands
 
+  /** The activity list per snapshot (its records array) and locale, while {@link ActivityList.validUntilMs} and the state version hold. */
+  const activityLists = new WeakMap<readonly ActivityRecord[], Map<Locale, ActivityList>>();
+
+  /**
+   * The activity list, built once per snapshot, locale and change: every request reading it
+   * again would repeat a scan over every activity's slots for its next available date.
+   */
   function listActivities(call: BookingCall, now: number): BookingReply {
     const locale = localeOf(call.query.get('locale'));
-    const records = [...options.activities(locale)].sort((a, b) => a.bookingId - b.bookingId);
-    const data = records.map((record) => ({
-      id: record.bookingId,
-      contentId: record.id,
-      locale: BOOKING_LOCALES[locale],
-      title: record.title ?? record.info?.title ?? null,
-      isBookable: isBookable(record),
-      startingPrice: record.summary.startingPrice === null ? null : { amount: record.summary.startingPrice.amount, currency: record.summary.startingPrice.currency },
-      nextAvailableDate: nextAvailableDate(record, now),
-    }));
-    return jsonReply(200, { data, total: data.length });
+    const records = options.activities(locale);
+    let lists = activityLists.get(records);
+    if (lists === undefined) activityLists.set(records, (lists = new Map()));
+    let list = lists.get(locale);
+    if (list === undefined || list.stateVersion !== stateVersion || now >= list.validUntilMs) {
+      list = buildActivityList(records, locale, now);
+      lists.set(locale, list);
+    }
+    return list.reply;
+  }
+
+  function buildActivityList(records: readonly ActivityRecord[], locale: Locale, now: number): ActivityList {
+    const window = bookingWindow(now);
+    // The window moves at midnight in Zurich: 22:00 UTC of `first` in summer, 23:00 in winter.
+    // Still on `first` past 22:00 UTC means winter.
+    const summerMidnight = Date.parse(`${window.first}T22:00:00Z`);
+    const scan = { untilMs: now < summerMidnight ? summerMidnight : summerMidnight + 60 * 60_000 };
+    // An expiring hold frees its places.
+    for (const slotHolds of holds.values()) for (const reservation of slotHolds) if (reservation.expiresAt > now) scan.untilMs = Math.min(scan.untilMs, reservation.expiresAt);
+    const data = [...records]
+      .sort((a, b) => a.bookingId - b.bookingId)
+      .map((record) => ({
+        id: record.bookingId,
+        contentId: record.id,
+        locale: BOOKING_LOCALES[locale],
+        title: record.title ?? record.info?.title ?? null,
+        isBookable: isBookable(record),
+        startingPrice: record.summary.startingPrice === null ? null : { amount: record.summary.startingPrice.amount, currency: record.summary.startingPrice.currency },
+        nextAvailableDate: nextAvailableDate(record, window, now, scan),
+      }));
+    return { reply: jsonReply(200, { data, total: data.length }), stateVersion, validUntilMs: scan.untilMs };
   }
 
   function listAvailabilities(call: BookingCall, now: number): BookingReply {
