@@ -215,7 +215,9 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
           items.set(item.id, item);
           const reservation = reservations.get(item.reservationId)!;
           holds.get(item.slotId)?.delete(reservation);
-          holdsByClient.get(reservation.client)?.delete(reservation);
+          const clientHolds = holdsByClient.get(reservation.client);
+          clientHolds?.delete(reservation);
+          if (clientHolds?.size === 0) holdsByClient.delete(reservation.client);
           booked.set(item.slotId, (booked.get(item.slotId) ?? 0) + item.quantity);
         }
         break;
