@@ -43,7 +43,7 @@ import {
 import { TICKET_FILE_TYPES, ticketFilePath, type TicketFileKind } from './ticketFiles.ts';
 import { barcodeValue, BARCODE_FORMAT, qrCodePng, ticketPdf, warmUpTicketRendering } from './tickets.ts';
 
-/** How long a reservation holds its places: exactly 15 minutes (SPEC.md), in ms. */
+/** How long a reservation holds its places: 15 minutes, in ms. */
 export const HOLD_MS = 15 * 60 * 1000;
 
 /**
