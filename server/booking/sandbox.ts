@@ -7,7 +7,8 @@
  * the journal is replayed. A command checks and applies its event synchronously, with no await
  * in between, so two requests can never both take the last place; the journal gets the events in
  * the order they were applied. If a journal write fails, memory holds a change the disk does
- * not: the sandbox then answers every request with a 500 until it is restarted from the journal.
+ * not: that request gets a 500, and every later one 503 BOOKING_UNAVAILABLE until the sandbox is
+ * restarted from the journal.
  *
  * Rules (docs/booking.md): slots as in availability.ts; a reservation holds its places for
  * {@link HOLD_MS} and belongs to a cart; checking out a cart turns its holds into a booking; a
@@ -762,7 +763,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       await journal.append(entry);
     } catch (error) {
       failed = true;
-      logger.error(`booking sandbox: journal write to ${file} failed; answering 500 until restarted: ${(error as Error).message}`);
+      logger.error(`booking sandbox: journal write to ${file} failed; answering 503 until restarted: ${(error as Error).message}`);
       throw error;
     }
     return reply;
