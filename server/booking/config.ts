@@ -22,7 +22,20 @@ export interface SandboxConfig extends CommonConfig {
   mode: 'sandbox';
   /** Directory of the journal (created when missing). STATE_DIR, default `.state`. */
   stateDir: string;
+  /** Most reservations one cart takes. BOOKING_MAX_CART_ITEMS, default {@link DEFAULT_MAX_CART_ITEMS}. */
+  maxCartItems: number;
+  /**
+   * Most places one client (as for the rate limit) may hold at once in reservations not yet
+   * checked out. BOOKING_MAX_HELD_PLACES, default {@link DEFAULT_MAX_HELD_PLACES}.
+   */
+  maxHeldPlaces: number;
 }
+
+/** Reservations per cart unless BOOKING_MAX_CART_ITEMS says otherwise. */
+export const DEFAULT_MAX_CART_ITEMS = 50;
+
+/** Places held per client unless BOOKING_MAX_HELD_PLACES says otherwise. */
+export const DEFAULT_MAX_HELD_PLACES = 200;
 
 /** Proxy mode: forwards the seven calls to the partner's paths, adding the credential. */
 export interface ProxyConfig extends CommonConfig {
@@ -68,6 +81,8 @@ const MAX_TRUSTED_PROXIES = 10;
  * | BOOKING_RATE_LIMIT | 60 | POST/PATCH per client per minute, 0 to 100000 (0 = off) |
  * | TRUST_PROXY | 0 | reverse proxies in front of the server, 0 to 10 (0 = X-Forwarded-For ignored) |
  * | STATE_DIR | `.state` | sandbox journal directory |
+ * | BOOKING_MAX_CART_ITEMS | 50 | sandbox: reservations per cart, 1 to 1000 |
+ * | BOOKING_MAX_HELD_PLACES | 200 | sandbox: places one client holds at once, 1 to 100000 |
  *
  * @throws ConfigError naming the variable when a value is invalid or a proxy setting is missing
  */
@@ -79,7 +94,14 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
   const trustedProxies = integerSetting(env, 'TRUST_PROXY', 0, 0, MAX_TRUSTED_PROXIES);
 
   if (mode === 'sandbox') {
-    return { mode, rateLimitPerMinute, trustedProxies, stateDir: env.STATE_DIR?.trim() || '.state' };
+    return {
+      mode,
+      rateLimitPerMinute,
+      trustedProxies,
+      stateDir: env.STATE_DIR?.trim() || '.state',
+      maxCartItems: integerSetting(env, 'BOOKING_MAX_CART_ITEMS', DEFAULT_MAX_CART_ITEMS, 1, 1000),
+      maxHeldPlaces: integerSetting(env, 'BOOKING_MAX_HELD_PLACES', DEFAULT_MAX_HELD_PLACES, 1, 100_000),
+    };
   }
   if (mode !== 'proxy') throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected proxy or sandbox`);
   return {

@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   BOOKING_ALREADY_PAID: 409,
   /** Every item of the booking is cancelled: there is nothing left to pay. */
   BOOKING_CANCELLED: 409,
+  /** The cart already holds the most reservations one cart takes (details.limit); check it out or start another. */
+  CART_FULL: 409,
   /** A request with this Idempotency-Key is still being processed. */
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** A hold of the cart has expired (holds last 15 minutes): reserve again in a new cart. */
@@ -39,10 +41,20 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_REUSED: 422,
   /** Too many POST/PATCH requests from this client (`Retry-After` says when to retry, in seconds). */
   RATE_LIMITED: 429,
+  /**
+   * The reservation would take this client over the places it may hold at once (details.limit);
+   * `Retry-After` says when its first hold expires. Checking out a cart releases its places too.
+   */
+  HOLD_LIMIT_REACHED: 429,
   /** A fault on our side; logged in full, never detailed to the client. */
   INTERNAL_SERVER_ERROR: 500,
   /** Proxy mode: the upstream could not be reached or sent an invalid response. */
   UPSTREAM_UNAVAILABLE: 502,
+  /**
+   * Sandbox mode: the journal could not be read at start or written since; booking stays off
+   * until the operator fixes it and restarts, while the query interface goes on.
+   */
+  BOOKING_UNAVAILABLE: 503,
   /** Proxy mode: the upstream did not answer in time. */
   UPSTREAM_TIMEOUT: 504,
 } as const;

@@ -31,18 +31,18 @@ export interface StoredResponse {
 
 export interface IdempotencyStore {
   /**
-   * Looks a key up before running a request.
+   * Looks a client's key up before running a request.
    *
    * @returns the stored response to send again, or undefined when the request must run (and
    *   then the key is marked as in use until {@link IdempotencyStore.release})
    * @throws BookingError IDEMPOTENCY_KEY_REUSED when the key answered a different request;
    *   IDEMPOTENCY_KEY_IN_USE when a request with this key is still running
    */
-  begin(key: string, fingerprint: string, now: number): BookingReply | undefined;
+  begin(client: string, key: string, fingerprint: string, now: number): BookingReply | undefined;
   /** Ends the run begun by {@link IdempotencyStore.begin}, storing its response when it is a 2xx. */
-  release(key: string, fingerprint: string, reply: BookingReply | undefined, now: number): void;
+  release(client: string, key: string, fingerprint: string, reply: BookingReply | undefined, now: number): void;
   /** Puts back a response stored before a restart; ignored once expired. */
-  restore(key: string, stored: StoredResponse, now: number): void;
+  restore(client: string, key: string, stored: StoredResponse, now: number): void;
 }
 
 /** Creates an in-memory store (the sandbox also journals what it stores, see sandbox.ts). */
@@ -58,30 +58,33 @@ export function createIdempotencyStore(): IdempotencyStore {
     }
   }
 
+  // A client address never contains a newline, so `client\nkey` names one key of one client.
+  const scoped = (client: string, key: string) => `${client}\n${key}`;
+
   return {
-    begin(key, fingerprint, now) {
+    begin(client, key, fingerprint, now) {
       prune(now);
-      const entry = stored.get(key);
+      const entry = stored.get(scoped(client, key));
       if (entry !== undefined) {
         if (entry.fingerprint !== fingerprint) throw reused(key);
         return entry.reply;
       }
-      const runningFingerprint = running.get(key);
+      const runningFingerprint = running.get(scoped(client, key));
       if (runningFingerprint !== undefined) {
         if (runningFingerprint !== fingerprint) throw reused(key);
         throw new BookingError('IDEMPOTENCY_KEY_IN_USE', `A request with Idempotency-Key ${JSON.stringify(key)} is still being processed; retry when it has been answered`, { idempotencyKey: key });
       }
-      running.set(key, fingerprint);
+      running.set(scoped(client, key), fingerprint);
       return undefined;
     },
-    release(key, fingerprint, reply, now) {
-      running.delete(key);
+    release(client, key, fingerprint, reply, now) {
+      running.delete(scoped(client, key));
       if (reply !== undefined && reply.status >= 200 && reply.status < 300) {
-        stored.set(key, { fingerprint, storedAt: now, reply });
+        stored.set(scoped(client, key), { fingerprint, storedAt: now, reply });
       }
     },
-    restore(key, entry, now) {
-      if (now - entry.storedAt < IDEMPOTENCY_TTL_MS) stored.set(key, entry);
+    restore(client, key, entry, now) {
+      if (now - entry.storedAt < IDEMPOTENCY_TTL_MS) stored.set(scoped(client, key), entry);
     },
   };
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 export interface Journal {
   /**
-   * Appends one entry (a JSON value without a top-level array) as one line.
+   * Appends one entry (a JSON object) as one line.
    *
    * @returns a promise that resolves once the line is on disk (fsync), rejects when the write or
    *   the fsync failed
@@ -23,15 +23,16 @@ export interface OpenedJournal {
   readonly journal: Journal;
   /** Every entry already in the file, oldest first. */
   readonly entries: unknown[];
-  /** Bytes of a torn last line (a write cut short by a crash) cut off the file; 0 normally. */
+  /** Bytes of a torn last line (a write cut short by a crash, not valid JSON) cut off the file; 0 normally. */
   readonly truncatedBytes: number;
 }
 
 /**
  * Opens (creating it and its directory when missing) the journal at `file` and reads its entries.
  *
- * A last line without its newline is the trace of a write cut short, whose caller was never
- * answered; it is cut off the file. A complete line that is not JSON is corruption.
+ * A last line without its newline is either a whole entry whose newline was not written (it is
+ * kept, and the newline added) or the trace of a write cut short, whose caller was never
+ * answered (it is cut off the file). A complete line that is not JSON is corruption.
  *
  * @throws Error naming the file and line when a complete line is not valid JSON; fs errors
  */
@@ -46,9 +47,21 @@ export async function openJournal(file: string): Promise<OpenedJournal> {
     created = true;
   }
 
-  const complete = text.lastIndexOf('\n') + 1;
-  const truncatedBytes = Buffer.byteLength(text.slice(complete));
-  if (truncatedBytes > 0) await fs.truncate(file, Buffer.byteLength(text.slice(0, complete)));
+  let complete = text.lastIndexOf('\n') + 1;
+  let truncatedBytes = 0;
+  const tail = text.slice(complete);
+  if (tail !== '') {
+    if (isJsonLine(tail)) {
+      // The entry was written whole and only its newline is missing: its caller may have been
+      // answered, so it stays; the newline is added so the next entry starts on a line of its own.
+      await fs.appendFile(file, '\n');
+      text += '\n';
+      complete = text.length;
+    } else {
+      truncatedBytes = Buffer.byteLength(tail);
+      await fs.truncate(file, Buffer.byteLength(text.slice(0, complete)));
+    }
+  }
 
   const entries: unknown[] = [];
   const lines = text.slice(0, complete).split('\n');
@@ -101,6 +114,16 @@ export async function openJournal(file: string): Promise<OpenedJournal> {
       },
     },
   };
+}
+
+/** Whether a line is one whole journal entry: JSON whose top level is an object. */
+function isJsonLine(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 async function syncDirectory(dir: string): Promise<void> {

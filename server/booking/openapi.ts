@@ -13,6 +13,7 @@ import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts
 import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, OPERATIONS, type OperationId } from './operations.ts';
 import { MAX_GUESTS } from './partnerRequests.ts';
 import { DECLINED_PAYMENT_METHOD, DEFAULT_AVAILABILITY_LIMIT, MAX_AVAILABILITY_LIMIT, PAYMENT_METHODS } from './sandbox.ts';
+import { TICKET_FILE_TYPES, ticketFileTemplate, TICKET_ID_PATTERN, type TicketFileKind } from './ticketFiles.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
 
 type Schema = Record<string, unknown>;
@@ -194,8 +195,8 @@ const SCHEMAS: Record<string, Schema> = {
       bookingItemId: string(),
       numGuests: integer('Guests admitted.'),
       barcode: object({ format: { type: 'string', const: BARCODE_FORMAT }, value: string('16 digits.', { pattern: '^\\d{16}$' }) }),
-      qrCode: string('PNG image of the bar-code value, as a data URL.', { pattern: '^data:image/png;base64,' }),
-      pdf: string('One-page PDF ticket, as a data URL.', { pattern: '^data:application/pdf;base64,' }),
+      qrCode: string(`Path of the QR code of the bar-code value, a PNG image (GET ${ticketFileTemplate('qr_code')}).`, { pattern: `^/v1/tickets/${TICKET_ID_PATTERN}/qr_code$` }),
+      pdf: string(`Path of the one-page PDF ticket (GET ${ticketFileTemplate('pdf')}).`, { pattern: `^/v1/tickets/${TICKET_ID_PATTERN}/pdf$` }),
     },
     undefined,
     "Assumed: the partner's ticket shape is not known.",
@@ -221,14 +222,14 @@ const SCHEMAS: Record<string, Schema> = {
 };
 
 /** Statuses, besides the success, that every operation may answer. */
-const ALWAYS = [400, 500, 502, 504];
+const ALWAYS = [400, 500, 502, 503, 504];
 /** Statuses, besides those, of POST and PATCH. */
 const WRITES = [409, 413, 415, 422, 429];
 
 const ERROR_STATUSES: Record<OperationId, number[]> = {
   listActivities: ALWAYS,
   listAvailabilities: [...ALWAYS, 404],
-  createReservation: [...ALWAYS, ...WRITES, 404],
+  createReservation: [...ALWAYS, ...WRITES, 404, 410],
   checkOutCart: [...ALWAYS, ...WRITES, 404, 410],
   createPaymentAttempt: [...ALWAYS, ...WRITES, 404],
   getBooking: [...ALWAYS, 404],
@@ -252,7 +253,7 @@ const SUCCESS: Record<OperationId, { status: number; schema: string; summary: st
     status: 201,
     schema: 'Reservation',
     summary: 'Hold places for 15 minutes',
-    description: 'Holds the selected guests of an availability for exactly 15 minutes in a cart (a new one unless `cartId` is given). Of two requests for the last place, one gets it and the other a 409 SOLD_OUT.',
+    description: 'Holds the selected guests of an availability for exactly 15 minutes in a cart (a new one unless `cartId` is given). Of two requests for the last place, one gets it and the other a 409 SOLD_OUT. Into a cart whose hold has expired it is a 410 HOLD_EXPIRED; a cart takes a limited number of reservations (409 CART_FULL) and a client may hold a limited number of places at once (429 HOLD_LIMIT_REACHED, with Retry-After).',
   },
   checkOutCart: {
     status: 200,
@@ -270,7 +271,7 @@ const SUCCESS: Record<OperationId, { status: number; schema: string; summary: st
     status: 200,
     schema: 'Booking',
     summary: 'A booking with its tickets',
-    description: 'The booking, its items, its payment and (once confirmed) one ticket per booked item: bar-code value, QR-code PNG and PDF.',
+    description: 'The booking, its items, its payment and (once confirmed) one ticket per booked item: its bar-code value and the paths of its QR-code PNG and PDF.',
   },
   cancelBookingItem: {
     status: 200,
@@ -291,13 +292,14 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request',
   404: 'Not found',
   409: 'Conflict with the current state',
-  410: 'Gone: a hold expired',
+  410: 'Gone: a hold of the cart expired',
   413: 'Body too large',
   415: 'Body is not JSON',
   422: 'Cannot be processed',
   429: 'Rate limited',
   500: 'Internal error',
   502: 'Proxy mode: upstream unavailable',
+  503: 'Sandbox mode: the booking journal cannot be read or written',
   504: 'Proxy mode: upstream timeout',
 };
 
@@ -307,6 +309,26 @@ function errorResponse(status: number): Schema {
     description: `${STATUS_TEXT[status]}. Codes: ${codes.join(', ')}.`,
     ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds until a request may succeed.', schema: { type: 'integer' } } } } : {}),
     content: { 'application/json': { schema: ref('Error') } },
+  };
+}
+
+/** GET of a ticket file (sandbox mode; the partner links its own tickets). */
+function ticketFileOperation(kind: TicketFileKind): Schema {
+  const type = TICKET_FILE_TYPES[kind];
+  return {
+    get: {
+      operationId: kind === 'pdf' ? 'getTicketPdf' : 'getTicketQrCode',
+      summary: kind === 'pdf' ? 'A ticket as a PDF' : "A ticket's QR code as a PNG",
+      description: 'Sandbox mode. Linked from the ticket of a confirmed booking; rendered once and then served from memory, with an ETag (If-None-Match gets a 304). A cancelled item has no ticket (404).',
+      parameters: [{ name: 'ticketId', in: 'path', required: true, schema: { type: 'string', pattern: `^${TICKET_ID_PATTERN}$` } }],
+      responses: {
+        200: { description: type, headers: { ETag: { schema: { type: 'string' } } }, content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
+        304: { description: 'Not modified: the If-None-Match tag is current' },
+        404: errorResponse(404),
+        500: errorResponse(500),
+        503: errorResponse(503),
+      },
+    },
   };
 }
 
@@ -371,6 +393,7 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
       responses,
     };
   }
+  if (mode === 'sandbox') for (const kind of Object.keys(TICKET_FILE_TYPES) as TicketFileKind[]) paths[ticketFileTemplate(kind)] = ticketFileOperation(kind);
   paths[OPENAPI_PATH] = {
     get: {
       operationId: 'getOpenApi',

@@ -4,6 +4,7 @@
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
+import type { TicketFileKind } from './ticketFiles.ts';
 
 export type OperationId =
   | 'listActivities'
@@ -100,6 +101,8 @@ export interface BookingCall {
   /** The raw request body (empty for GET), at most the body limit. */
   readonly body: Buffer;
   readonly headers: IncomingHttpHeaders;
+  /** Who sent it: the client address, as for the rate limit (server/clientAddress.ts). */
+  readonly client: string;
   /** Present when the request carries an Idempotency-Key (POST and PATCH only). */
   readonly idempotency: { readonly key: string; readonly fingerprint: string } | undefined;
 }
@@ -118,6 +121,11 @@ export interface BookingBackend {
    * error.
    */
   execute(call: BookingCall): Promise<BookingReply>;
+  /**
+   * Sandbox only: one file of a ticket (ticketFiles.ts), answering `If-None-Match` with a 304.
+   * Refusals are thrown as BookingError.
+   */
+  ticketFile?(ticketId: string, kind: TicketFileKind, headers: IncomingHttpHeaders): Promise<BookingReply>;
   /** Releases files and connections; waits for journal writes in flight. */
   close(): Promise<void>;
 }

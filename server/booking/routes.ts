@@ -1,6 +1,7 @@
 /**
  * The HTTP side of the booking interface: everything under `/v1`, the same in both modes.
- * CORS, routing (only the seven paths of operations.ts and the OpenAPI description), the locale,
+ * CORS, routing (only the seven paths of operations.ts, the OpenAPI description and, in sandbox
+ * mode, the ticket files of ticketFiles.ts), the locale,
  * the rate limit, the body limit, Idempotency-Key and the error format happen here; the mode
  * (sandbox.ts or proxy.ts) only sees checked calls.
  */
@@ -19,7 +20,8 @@ import { openApiDocument } from './openapi.ts';
 import { BODY_MEDIA_TYPES, type BookingBackend, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply, matchPath, OPENAPI_PATH } from './operations.ts';
 import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
-import { createSandbox, JOURNAL_FILE } from './sandbox.ts';
+import { matchTicketFilePath } from './ticketFiles.ts';
+import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
 import { PayloadTooLargeError, readBody } from '../readBody.ts';
 
 /** Largest accepted request body, in bytes; a larger one is a 413. */
@@ -53,7 +55,10 @@ export interface BookingHandler {
  * Creates the booking interface in the configured mode; in sandbox mode, first replays the
  * journal under `stateDir`.
  *
- * @throws Error when an allowed origin is malformed, or the sandbox journal cannot be read or is corrupt
+ * A sandbox journal that cannot be read or is corrupt does not stop the start: it is logged, and
+ * every booking path answers 503 BOOKING_UNAVAILABLE, so the rest of the server goes on serving.
+ *
+ * @throws Error when an allowed origin is malformed
  */
 export async function createBookingHandler(options: BookingHandlerOptions): Promise<BookingHandler> {
   const clock = options.clock ?? Date.now;
@@ -63,7 +68,14 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
   const rateLimit = options.rateLimitPerMinute > 0 ? createRateLimiter(options.rateLimitPerMinute) : undefined;
   const backend: BookingBackend =
     options.mode === 'sandbox'
-      ? await createSandbox({ stateDir: options.stateDir, activities: options.activities, idempotency, clock, logger })
+      ? await openSandboxOrRefuse({
+          stateDir: options.stateDir,
+          limits: { maxCartItems: options.maxCartItems, maxHeldPlaces: options.maxHeldPlaces },
+          activities: options.activities,
+          idempotency,
+          clock,
+          logger,
+        })
       : createProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, authHeader: options.authHeader, timeoutMs: options.upstreamTimeoutMs, logger });
   const documentBody = Buffer.from(JSON.stringify(openApiDocument(options.mode)));
   logger.info(
@@ -85,6 +97,8 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
       return;
     }
 
+    if (await answerTicketFile(req, res, pathname, method)) return;
+
     const match = matchPath(pathname);
     if (match === null) {
       throw new BookingError('NOT_FOUND', `Nothing at ${pathname}; the booking paths are described at ${OPENAPI_PATH}`, { resource: 'path', path: pathname });
@@ -99,12 +113,13 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
     const locale = query.get('locale');
     if (locale !== null) query.set('locale', BOOKING_LOCALES[parseBookingLocale(locale, 'query parameter locale')]);
 
+    const client = clientAddress(req, options.trustedProxies);
     let body: Buffer = Buffer.alloc(0);
     let idempotencyKey: string | undefined;
     let fingerprint = '';
     if (operation.method !== 'GET') {
       if (rateLimit) {
-        const verdict = rateLimit(clientAddress(req, options.trustedProxies), clock());
+        const verdict = rateLimit(client, clock());
         if (!verdict.allowed) {
           throw new BookingError(
             'RATE_LIMITED',
@@ -128,7 +143,7 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
     }
 
     if (idempotencyKey !== undefined) {
-      const stored = idempotency.begin(idempotencyKey, fingerprint, clock());
+      const stored = idempotency.begin(client, idempotencyKey, fingerprint, clock());
       if (stored !== undefined) {
         send(res, { ...stored, headers: { ...stored.headers, 'idempotent-replayed': 'true' } }, method);
         return;
@@ -143,12 +158,25 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
         query,
         body,
         headers: req.headers,
+        client,
         idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint },
       });
     } finally {
-      if (idempotencyKey !== undefined) idempotency.release(idempotencyKey, fingerprint, reply, clock());
+      if (idempotencyKey !== undefined) idempotency.release(client, idempotencyKey, fingerprint, reply, clock());
     }
     send(res, reply, method);
+  }
+
+  /** Answers a ticket file's path (sandbox only) and resolves true; resolves false for any other path. */
+  async function answerTicketFile(req: IncomingMessage, res: ServerResponse, pathname: string, method: string): Promise<boolean> {
+    const ticket = backend.ticketFile === undefined ? null : matchTicketFilePath(pathname);
+    if (ticket === null) return false;
+    if (method !== 'GET' && method !== 'HEAD') {
+      refuseMethod(res, method, pathname, ['GET', 'HEAD']);
+      return true;
+    }
+    send(res, await backend.ticketFile!(ticket.ticketId, ticket.kind, req.headers), method);
+    return true;
   }
 
   return {
@@ -174,6 +202,26 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
     },
     close: () => backend.close(),
   };
+}
+
+/**
+ * The sandbox over its journal; when the journal cannot be opened or replayed, a backend that
+ * refuses every call with 503 BOOKING_UNAVAILABLE instead, the cause logged for the operator.
+ */
+async function openSandboxOrRefuse(options: SandboxOptions): Promise<BookingBackend> {
+  try {
+    return await createSandbox(options);
+  } catch (error) {
+    options.logger.error(`booking sandbox: cannot start, every booking path answers 503 until the journal is fixed and the server restarted: ${(error as Error).message}`);
+    const refusal = () =>
+      new BookingError('BOOKING_UNAVAILABLE', 'Booking is unavailable: its journal cannot be read; it comes back when the operator has repaired it and restarted the server', {
+        reason: 'journal_unreadable',
+      });
+    return {
+      execute: () => Promise.reject(refusal()),
+      close: () => Promise.resolve(),
+    };
+  }
 }
 
 function refuseMethod(res: ServerResponse, method: string, pathname: string, methods: readonly string[]): void {

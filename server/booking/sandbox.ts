@@ -7,7 +7,8 @@
  * the journal is replayed. A command checks and applies its event synchronously, with no await
  * in between, so two requests can never both take the last place; the journal gets the events in
  * the order they were applied. If a journal write fails, memory holds a change the disk does
- * not: the sandbox then answers every request with a 500 until it is restarted from the journal.
+ * not: that request gets a 500, and every later one 503 BOOKING_UNAVAILABLE until the sandbox is
+ * restarted from the journal.
  *
  * Rules (docs/booking.md): slots as in availability.ts; a reservation holds its places for
  * {@link HOLD_MS} and belongs to a cart; checking out a cart turns its holds into a booking; a
@@ -17,7 +18,8 @@
  * (partnerRequests.ts, partnerViews.ts).
  */
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { ActivityRecord } from '../../sync/snapshot.ts';
 import { LOCALES, type Locale } from '../locales.ts';
@@ -39,9 +41,10 @@ import {
   ticketCategoryIdOf,
   titleOf,
 } from './partnerViews.ts';
-import { barcodeValue, BARCODE_FORMAT, qrCodeDataUrl, ticketPdf } from './tickets.ts';
+import { TICKET_FILE_TYPES, ticketFilePath, type TicketFileKind } from './ticketFiles.ts';
+import { barcodeValue, BARCODE_FORMAT, qrCodePng, ticketPdf, warmUpTicketRendering } from './tickets.ts';
 
-/** How long a reservation holds its places: exactly 15 minutes (SPEC.md), in ms. */
+/** How long a reservation holds its places: 15 minutes, in ms. */
 export const HOLD_MS = 15 * 60 * 1000;
 
 /**
@@ -63,9 +66,14 @@ export const JOURNAL_FILE = 'booking-journal.jsonl';
 /** Days after payment an invoice is due. */
 const INVOICE_DUE_DAYS = 30;
 
+/** Rendered ticket files kept in memory (each a few KiB); the least recently used goes first. */
+const TICKET_FILES_KEPT = 2000;
+
 export interface SandboxOptions {
   /** Directory of the journal; created when missing. */
   stateDir: string;
+  /** The caps that keep one client from holding the sandbox's places, or one cart from growing without end. */
+  limits: CartLimits;
   /** The current snapshot's activities of a locale; called per request, so the snapshot may change. */
   activities: (locale: Locale) => readonly ActivityRecord[];
   /** Where responses stored under an Idempotency-Key are put back on start. */
@@ -73,6 +81,14 @@ export interface SandboxOptions {
   /** Milliseconds since the epoch. */
   clock: () => number;
   logger: BookingLogger;
+}
+
+/** The caps on carts and holds (settings BOOKING_MAX_CART_ITEMS and BOOKING_MAX_HELD_PLACES). */
+export interface CartLimits {
+  /** Most reservations one cart takes. */
+  readonly maxCartItems: number;
+  /** Most places one client may hold at once in reservations not yet checked out. */
+  readonly maxHeldPlaces: number;
 }
 
 /** An amount in the currency's hundredths. */
@@ -84,6 +100,8 @@ export interface Money {
 export interface Reservation {
   id: string;
   cartId: string;
+  /** The client that made it (BookingCall.client), whose held places it counts against. */
+  client: string;
   slotId: string;
   activityId: number;
   date: string;
@@ -157,7 +175,7 @@ type Event =
 /** One journal line: an event, and the response stored under the request's Idempotency-Key. */
 type JournalEntry = Event & {
   v: 1;
-  idempotency?: { key: string; fingerprint: string; status: number; body: string };
+  idempotency?: { client: string; key: string; fingerprint: string; status: number; body: string };
 };
 
 /** What a command decided: the event to commit, and the response, built once it is applied. */
@@ -188,6 +206,8 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
   const booked = new Map<string, number>();
   /** Per slot id: reservations not checked out, expired ones until they are swept. */
   const holds = new Map<string, Set<Reservation>>();
+  /** Per client: its reservations not checked out, expired ones until they are counted. */
+  const holdsByClient = new Map<string, Set<Reservation>>();
   let failed = false;
 
   function apply(event: Event): void {
@@ -200,6 +220,9 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         let slotHolds = holds.get(reservation.slotId);
         if (slotHolds === undefined) holds.set(reservation.slotId, (slotHolds = new Set()));
         slotHolds.add(reservation);
+        let clientHolds = holdsByClient.get(reservation.client);
+        if (clientHolds === undefined) holdsByClient.set(reservation.client, (clientHolds = new Set()));
+        clientHolds.add(reservation);
         break;
       }
       case 'cart_checked_out': {
@@ -207,7 +230,11 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         carts.get(event.booking.cartId)!.bookingId = event.booking.id;
         for (const item of event.items) {
           items.set(item.id, item);
-          holds.get(item.slotId)?.delete(reservations.get(item.reservationId)!);
+          const reservation = reservations.get(item.reservationId)!;
+          holds.get(item.slotId)?.delete(reservation);
+          const clientHolds = holdsByClient.get(reservation.client);
+          clientHolds?.delete(reservation);
+          if (clientHolds?.size === 0) holdsByClient.delete(reservation.client);
           booked.set(item.slotId, (booked.get(item.slotId) ?? 0) + item.quantity);
         }
         break;
@@ -225,15 +252,47 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     }
   }
 
-  for (const [index, entry] of (opened.entries as JournalEntry[]).entries()) {
-    if (entry.v !== 1) throw new Error(`${file}:${index + 1}: journal entry version ${JSON.stringify(entry.v)}, expected 1`);
-    apply(entry);
-    if (entry.idempotency) {
-      const { key, fingerprint, status, body } = entry.idempotency;
-      const reply = { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: Buffer.from(body) };
-      options.idempotency.restore(key, { fingerprint, storedAt: entry.at, reply }, clock());
+  /**
+   * Why a journal entry cannot be applied to the state replayed so far (an unknown event type,
+   * or a cart, reservation, booking or item no earlier line created), or undefined when it can.
+   */
+  function replayProblem(event: Event): string | undefined {
+    const unknown = (what: string, id: unknown) => `${event.type} names ${what} ${JSON.stringify(id)}, which no earlier line created`;
+    switch (event.type) {
+      case 'reservation_created':
+        if (!event.newCart && !carts.has(event.reservation?.cartId)) return unknown('cart', event.reservation?.cartId);
+        return undefined;
+      case 'cart_checked_out': {
+        if (!carts.has(event.booking?.cartId)) return unknown('cart', event.booking?.cartId);
+        const missing = event.items?.find((item) => !reservations.has(item.reservationId));
+        return missing === undefined ? undefined : unknown('reservation', missing.reservationId);
+      }
+      case 'payment_succeeded':
+        return bookings.has(event.bookingId) ? undefined : unknown('booking', event.bookingId);
+      case 'booking_item_cancelled':
+        return items.has(event.itemId) ? undefined : unknown('booking item', event.itemId);
+      default:
+        return `unknown event type ${JSON.stringify((event as { type?: unknown }).type)}`;
     }
   }
+
+  try {
+    for (const [index, entry] of (opened.entries as (JournalEntry | null)[]).entries()) {
+      if (entry?.v !== 1) throw new Error(`${file}:${index + 1}: journal entry version ${JSON.stringify(entry?.v)}, expected 1`);
+      const problem = replayProblem(entry);
+      if (problem !== undefined) throw new Error(`${file}:${index + 1}: ${problem}; the journal is corrupt`);
+      apply(entry);
+      if (entry.idempotency) {
+        const { client, key, fingerprint, status, body } = entry.idempotency;
+        const reply = { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: Buffer.from(body) };
+        options.idempotency.restore(client, key, { fingerprint, storedAt: entry.at, reply }, clock());
+      }
+    }
+  } catch (error) {
+    await journal.close();
+    throw error;
+  }
+  await warmUpTicketRendering();
   const released = sweepExpiredHolds(clock());
   logger.info(
     `booking sandbox: ${opened.entries.length} journal entries replayed from ${file} (${bookings.size} bookings, ${released} expired holds released)`,
@@ -345,45 +404,101 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     });
   }
 
-  /** One ticket per booked item of a confirmed booking (a shape of ours: the partner's is not known). */
-  async function ticketsOf(booking: Booking): Promise<unknown[]> {
+  /**
+   * One ticket per booked item of a confirmed booking (a shape of ours: the partner's is not
+   * known); its files are linked, not rendered here.
+   */
+  function ticketsOf(booking: Booking): unknown[] {
     if (bookingStatus(booking) !== 'confirmed') return [];
-    const name = `${booking.customer.firstName} ${booking.customer.lastName}`;
-    return Promise.all(
-      bookedItems(booking).map(async (item) => {
-        const barcode = barcodeValue(item.id);
-        const pdf = ticketPdf({
-          bookingId: booking.id,
-          partnerReference: booking.partnerReference ?? booking.id,
-          title: item.title ?? `Activity ${item.activityId}`,
-          date: item.date,
-          startTime: item.startTime,
-          quantity: item.quantity,
-          holder: name,
-          barcode,
-        });
-        return {
-          ticketId: `tkt_${item.id.slice(item.id.indexOf('_') + 1)}`,
-          bookingItemId: item.id,
-          numGuests: item.quantity,
-          barcode: { format: BARCODE_FORMAT, value: barcode },
-          qrCode: await qrCodeDataUrl(barcode),
-          pdf: `data:application/pdf;base64,${pdf.toString('base64')}`,
-        };
-      }),
-    );
+    return bookedItems(booking).map((item) => {
+      const id = ticketId(item.id);
+      return {
+        ticketId: id,
+        bookingItemId: item.id,
+        numGuests: item.quantity,
+        barcode: { format: BARCODE_FORMAT, value: barcodeValue(item.id) },
+        qrCode: ticketFilePath(id, 'qr_code'),
+        pdf: ticketFilePath(id, 'pdf'),
+      };
+    });
+  }
+
+  // ------------------------------------------------------------------
+  // Ticket files: rendered when first asked for, then kept
+
+  /** Rendered files by `<ticketId>/<kind>`, least recently used first; a render in flight is shared. */
+  const ticketFiles = new Map<string, Promise<{ body: Buffer; etag: string }>>();
+
+  /**
+   * The file of a ticket of a confirmed booking whose item is not cancelled. A ticket's content
+   * never changes once paid, so each file is rendered once and then answered from memory (with
+   * an ETag; `If-None-Match` gets a 304).
+   *
+   * @throws BookingError NOT_FOUND when there is no such ticket (unknown, unpaid or cancelled)
+   */
+  async function ticketFile(id: string, kind: TicketFileKind, headers: IncomingHttpHeaders): Promise<BookingReply> {
+    if (failed) throw journalFailed();
+    const item = items.get(`itm_${id.slice('tkt_'.length)}`);
+    const booking = item === undefined ? undefined : bookings.get(item.bookingId)!;
+    if (item === undefined || item.cancelledAt !== null || bookingStatus(booking!) !== 'confirmed') throw notFound('ticket', id);
+
+    const key = `${id}/${kind}`;
+    let file = ticketFiles.get(key);
+    if (file === undefined) {
+      file = renderTicketFile(booking!, item, kind).then((body) => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
+      // A failed render is not kept: the next request tries again.
+      file.catch(() => ticketFiles.delete(key));
+      if (ticketFiles.size >= TICKET_FILES_KEPT) ticketFiles.delete(ticketFiles.keys().next().value!);
+    } else {
+      ticketFiles.delete(key);
+    }
+    ticketFiles.set(key, file);
+    const { body, etag } = await file;
+
+    // The ticket names its holder: only the client may keep it, and must check it is still valid.
+    const cacheHeaders = { etag, 'cache-control': 'private, no-cache' };
+    if (headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) return { status: 304, headers: cacheHeaders, body: Buffer.alloc(0) };
+    return { status: 200, headers: { ...cacheHeaders, 'content-type': TICKET_FILE_TYPES[kind] }, body };
+  }
+
+  function renderTicketFile(booking: Booking, item: BookingItem, kind: TicketFileKind): Promise<Buffer> {
+    const barcode = barcodeValue(item.id);
+    if (kind === 'qr_code') return qrCodePng(barcode);
+    return ticketPdf({
+      bookingId: booking.id,
+      partnerReference: booking.partnerReference ?? booking.id,
+      title: item.title ?? `Activity ${item.activityId}`,
+      date: item.date,
+      startTime: item.startTime,
+      quantity: item.quantity,
+      holder: `${booking.customer.firstName} ${booking.customer.lastName}`,
+      barcode,
+      issuedAt: booking.payment!.createdAt,
+    });
   }
 
   // ------------------------------------------------------------------
   // Commands
 
+  /** The built activity list per snapshot (its records array) and locale. */
+  const activityLists = new WeakMap<readonly ActivityRecord[], Map<Locale, BookingReply>>();
+
+  /**
+   * The activity list, built once per snapshot and locale: it depends on nothing else, and
+   * sorting, viewing and serialising every activity again on each request would be wasted.
+   */
   function listActivities(call: BookingCall): BookingReply {
     const locale = localeOf(call.query.get('locale'));
-    const records = [...options.activities(locale)].sort((a, b) => a.bookingId - b.bookingId);
-    return jsonReply(
-      200,
-      records.map((record) => activitySummaryView(record, unitPrice(record), isBookable(record))),
-    );
+    const records = options.activities(locale);
+    let lists = activityLists.get(records);
+    if (lists === undefined) activityLists.set(records, (lists = new Map()));
+    let reply = lists.get(locale);
+    if (reply === undefined) {
+      const sorted = [...records].sort((a, b) => a.bookingId - b.bookingId);
+      reply = jsonReply(200, sorted.map((record) => activitySummaryView(record, unitPrice(record), isBookable(record))));
+      lists.set(locale, reply);
+    }
+    return reply;
   }
 
   function listAvailabilities(call: BookingCall, now: number): BookingReply {
@@ -431,6 +546,8 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       cart = carts.get(cartId);
       if (cart === undefined) throw notFound('cart', cartId);
       if (cart.bookingId !== null) throw checkedOut(cart);
+      refuseExpiredHolds(cart, now);
+      refuseFullCart(cart);
       const other = cart.reservationIds.map((id) => reservations.get(id)!).find((held) => held.unitPrice.currency !== price.currency);
       if (other) {
         throw new BookingError('CURRENCY_MISMATCH', `Cart ${cartId} holds places priced in ${other.unitPrice.currency}; availability ${availabilityId} is priced in ${price.currency}`, {
@@ -440,6 +557,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
         });
       }
     }
+    refuseOverHoldLimit(call.client, quantity, now);
     const left = available(slot, now);
     if (left < quantity) {
       throw new BookingError('SOLD_OUT', `Availability ${availabilityId} has ${left} place${left === 1 ? '' : 's'} left, ${quantity} requested`, {
@@ -452,6 +570,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     const reservation: Reservation = {
       id: newId('rsv'),
       cartId: cart?.id ?? newId('cart'),
+      client: call.client,
       slotId: availabilityId,
       activityId: slot.activityId,
       date: slot.date,
@@ -471,6 +590,67 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     };
   }
 
+  /**
+   * A cart with an expired hold can never be checked out, so it takes nothing more either.
+   *
+   * @throws BookingError HOLD_EXPIRED (410) naming the expired reservations
+   */
+  function refuseExpiredHolds(cart: Cart, now: number): void {
+    const expired = cart.reservationIds.map((id) => reservations.get(id)!).filter((reservation) => reservation.expiresAt <= now);
+    if (expired.length === 0) return;
+    const expiredAt = iso(Math.min(...expired.map((reservation) => reservation.expiresAt)));
+    throw new BookingError('HOLD_EXPIRED', `A hold of cart ${cart.id} expired at ${expiredAt} (holds last 15 minutes); reserve again in a new cart`, {
+      cartId: cart.id,
+      reservationIds: expired.map((reservation) => reservation.id),
+      expiredAt,
+    });
+  }
+
+  /**
+   * Every item of a cart becomes a booking item, listed and answered whole on each read of the
+   * booking: the cap keeps that answer small.
+   *
+   * @throws BookingError CART_FULL (409) when the cart holds {@link CartLimits.maxCartItems} reservations
+   */
+  function refuseFullCart(cart: Cart): void {
+    const limit = options.limits.maxCartItems;
+    if (cart.reservationIds.length < limit) return;
+    throw new BookingError('CART_FULL', `Cart ${cart.id} holds ${limit} reservations, the most one cart takes; check it out and reserve the rest in a new cart`, {
+      cartId: cart.id,
+      limit,
+    });
+  }
+
+  /**
+   * Held places are taken from everyone else for 15 minutes without a booking: one client may
+   * hold only so many at once.
+   *
+   * @throws BookingError HOLD_LIMIT_REACHED (429, Retry-After until its first hold expires)
+   */
+  function refuseOverHoldLimit(client: string, quantity: number, now: number): void {
+    const limit = options.limits.maxHeldPlaces;
+    const clientHolds = holdsByClient.get(client);
+    let held = 0;
+    let firstExpiry = Infinity;
+    for (const reservation of clientHolds ?? []) {
+      if (reservation.expiresAt <= now) {
+        clientHolds!.delete(reservation);
+        continue;
+      }
+      held += reservation.quantity;
+      firstExpiry = Math.min(firstExpiry, reservation.expiresAt);
+    }
+    if (clientHolds?.size === 0) holdsByClient.delete(client);
+    if (held + quantity <= limit) return;
+    const retryAfterS = Number.isFinite(firstExpiry) ? Math.max(1, Math.ceil((firstExpiry - now) / 1000)) : Math.ceil(HOLD_MS / 1000);
+    throw new BookingError(
+      'HOLD_LIMIT_REACHED',
+      `This client holds ${held} place${held === 1 ? '' : 's'}; ${quantity} more would exceed the ${limit} one client may hold at once. Check out or let holds expire (the first in ${retryAfterS} s)`,
+      { limit, held, requested: quantity },
+      { 'Retry-After': String(retryAfterS) },
+    );
+  }
+
   function checkOutCart(call: BookingCall, now: number): Decision {
     const { user, partnerReference } = readCheckOutRequest(call.body);
     const customer: Customer = { firstName: user.givenName, lastName: user.familyName, email: user.email, phone: user.phone, countryCode: user.countryCode };
@@ -478,18 +658,10 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     const cart = carts.get(call.id!);
     if (cart === undefined) throw notFound('cart', call.id!);
     if (cart.bookingId !== null) throw checkedOut(cart);
+    refuseExpiredHolds(cart, now);
     const held = cart.reservationIds.map((id) => reservations.get(id)!);
     // The booking speaks the language its cart was filled in.
     const locale = held[0]?.locale ?? 'de-CH';
-    const expired = held.filter((reservation) => reservation.expiresAt <= now);
-    if (expired.length > 0) {
-      const expiredAt = iso(Math.min(...expired.map((reservation) => reservation.expiresAt)));
-      throw new BookingError('HOLD_EXPIRED', `A hold of cart ${cart.id} expired at ${expiredAt} (holds last 15 minutes); reserve again in a new cart`, {
-        cartId: cart.id,
-        reservationIds: expired.map((reservation) => reservation.id),
-        expiredAt,
-      });
-    }
     const started = held.find((reservation) => Date.parse(reservation.startsAt) <= now);
     if (started) {
       throw new BookingError('SLOT_UNAVAILABLE', `Cart ${cart.id} cannot be checked out: availability ${started.slotId} has started`, {
@@ -574,10 +746,10 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     return { event: { type: 'booking_item_cancelled', at: now, itemId: item.id, reason }, status: 200, view: () => itemView(item) };
   }
 
-  async function getBooking(call: BookingCall): Promise<BookingReply> {
+  function getBooking(call: BookingCall): BookingReply {
     const booking = bookings.get(call.id!);
     if (booking === undefined) throw notFound('booking', call.id!);
-    return jsonReply(200, fullBookingView(booking, await ticketsOf(booking)));
+    return jsonReply(200, fullBookingView(booking, ticketsOf(booking)));
   }
 
   /** Applies a decision, journals it with the idempotent response, and answers once it is on disk. */
@@ -586,12 +758,12 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     apply(decision.event);
     const reply = jsonReply(decision.status, decision.view());
     const entry: JournalEntry = { v: 1, ...decision.event };
-    if (call.idempotency) entry.idempotency = { ...call.idempotency, status: reply.status, body: reply.body.toString('utf8') };
+    if (call.idempotency) entry.idempotency = { client: call.client, ...call.idempotency, status: reply.status, body: reply.body.toString('utf8') };
     try {
       await journal.append(entry);
     } catch (error) {
       failed = true;
-      logger.error(`booking sandbox: journal write to ${file} failed; answering 500 until restarted: ${(error as Error).message}`);
+      logger.error(`booking sandbox: journal write to ${file} failed; answering 503 until restarted: ${(error as Error).message}`);
       throw error;
     }
     return reply;
@@ -599,7 +771,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
 
   return {
     async execute(call) {
-      if (failed) throw new Error(`booking sandbox: the journal ${file} failed earlier; restart to recover from it`);
+      if (failed) throw journalFailed();
       const now = clock();
       switch (call.operation.id) {
         case 'listActivities':
@@ -618,6 +790,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
           return commit(call, cancelBookingItem(call, now));
       }
     },
+    ticketFile,
     close: () => journal.close(),
   };
 }
@@ -645,8 +818,20 @@ function notFound(resource: string, id: string): BookingError {
   return new BookingError('NOT_FOUND', `No ${resource} with id ${JSON.stringify(id)}`, { resource: resource.replace(' ', '_'), id });
 }
 
+/** The refusal of every call once a journal write has failed (the log names the file and cause). */
+function journalFailed(): BookingError {
+  return new BookingError('BOOKING_UNAVAILABLE', 'Booking is unavailable: its journal could not be written; it comes back when the operator has restarted the server', {
+    reason: 'journal_write_failed',
+  });
+}
+
 function checkedOut(cart: Cart): BookingError {
   return new BookingError('CART_CHECKED_OUT', `Cart ${cart.id} is already checked out as booking ${cart.bookingId}`, { cartId: cart.id, bookingId: cart.bookingId });
+}
+
+/** The id of the ticket of a booking item: `tkt_` and the item id's hex digits. */
+function ticketId(itemId: string): string {
+  return `tkt_${itemId.slice(itemId.indexOf('_') + 1)}`;
 }
 
 /** A new id: a type prefix and 16 random hex digits, e.g. `bkg_3f9a0c2e1b7d4a65`. */

@@ -1,10 +1,12 @@
 /**
- * Sandbox tickets: a bar-code value, a QR-code image of it, and a one-page PDF written by hand
- * (PDF 1.4, ISO 32000-1: catalog, pages, page, two standard fonts, one content stream, xref),
- * with the QR code drawn as vector squares.
+ * Sandbox tickets: a bar-code value, a QR-code PNG of it, and a one-page PDF (pdf-lib,
+ * https://pdf-lib.js.org) with the QR code drawn as vector squares. Rendering costs milliseconds
+ * per ticket, so the sandbox renders a ticket when its file is first asked for and keeps it
+ * (sandbox.ts); a booking only links its tickets' files.
  */
 
 import { createHash } from 'node:crypto';
+import { fill, PDFDocument, type PDFFont, popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingColor, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
 
 /** What a ticket shows. */
@@ -20,6 +22,8 @@ export interface TicketContent {
   readonly holder: string;
   /** {@link barcodeValue} of the booking item. */
   readonly barcode: string;
+  /** When the booking was paid, ms since the epoch: the PDF's creation date, so the same ticket is always the same bytes. */
+  readonly issuedAt: number;
 }
 
 /** Bar-code symbology the ticket's {@link barcodeValue} is meant for (Code 128 encodes digits compactly). */
@@ -29,6 +33,8 @@ export const BARCODE_FORMAT = 'CODE128';
 const PAGE_WIDTH = 595;
 const PAGE_HEIGHT = 842;
 const MARGIN = 56;
+/** Width of the QR code on the page, in points. */
+const QR_WIDTH_PT = 150;
 
 /**
  * The bar-code value of a booking item: 16 decimal digits derived from its id (sha256), so the
@@ -39,61 +45,67 @@ export function barcodeValue(bookingItemId: string): string {
   return (digest.readBigUInt64BE(0) % 10n ** 16n).toString().padStart(16, '0');
 }
 
-/** A QR code of `value` as a PNG data URL (`data:image/png;base64,...`), 256 px wide. */
-export function qrCodeDataUrl(value: string): Promise<string> {
-  return QRCode.toDataURL(value, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
+/** A QR code of `value` as a PNG image, 256 px wide. */
+export function qrCodePng(value: string): Promise<Buffer> {
+  return QRCode.toBuffer(value, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 256 });
 }
 
-/** The one-page PDF ticket. Text outside Latin-1 is written as `?` (the standard fonts have no other glyphs). */
-export function ticketPdf(ticket: TicketContent): Buffer {
-  const lines: { font: 'F1' | 'F2'; size: number; text: string }[] = [
-    ...wrap(ticket.title, 40).map((text) => ({ font: 'F1' as const, size: 18, text })),
-    { font: 'F2', size: 12, text: `Date: ${ticket.date}, ${ticket.startTime} (Europe/Zurich)` },
-    { font: 'F2', size: 12, text: `Participants: ${ticket.quantity}` },
-    { font: 'F2', size: 12, text: `Name: ${ticket.holder}` },
-    { font: 'F2', size: 12, text: `Booking reference: ${ticket.partnerReference}` },
-    { font: 'F2', size: 12, text: `Booking: ${ticket.bookingId}` },
-    { font: 'F1', size: 14, text: `Code: ${ticket.barcode}` },
-    { font: 'F2', size: 10, text: 'SANDBOX TICKET - NOT VALID FOR ADMISSION' },
+/**
+ * The one-page PDF ticket, the same bytes for the same content. Characters the standard fonts
+ * cannot show (outside WinAnsi) are written as `?`.
+ */
+export async function ticketPdf(ticket: TicketContent): Promise<Buffer> {
+  // No metadata of pdf-lib's own: it would stamp the current time and make every render differ.
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  const issued = new Date(ticket.issuedAt);
+  pdf.setTitle(`Ticket ${ticket.barcode}`);
+  pdf.setCreationDate(issued);
+  pdf.setModificationDate(issued);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+
+  const lines: { font: PDFFont; size: number; text: string }[] = [
+    ...wrap(ticket.title, 40).map((text) => ({ font: bold, size: 18, text })),
+    { font: regular, size: 12, text: `Date: ${ticket.date}, ${ticket.startTime} (Europe/Zurich)` },
+    { font: regular, size: 12, text: `Participants: ${ticket.quantity}` },
+    { font: regular, size: 12, text: `Name: ${ticket.holder}` },
+    { font: regular, size: 12, text: `Booking reference: ${ticket.partnerReference}` },
+    { font: regular, size: 12, text: `Booking: ${ticket.bookingId}` },
+    { font: bold, size: 14, text: `Code: ${ticket.barcode}` },
+    { font: regular, size: 10, text: 'SANDBOX TICKET - NOT VALID FOR ADMISSION' },
   ];
   let y = PAGE_HEIGHT - MARGIN - 18;
-  const text = lines.map(({ font, size, text }) => {
-    const line = `BT /${font} ${size} Tf ${MARGIN} ${y} Td (${pdfString(text)}) Tj ET`;
+  for (const { font, size, text } of lines) {
+    page.drawText(printable(text, font), { x: MARGIN, y, size, font });
     y -= size + 10;
-    return line;
-  });
-  const content = [...qrCodeDrawing(ticket.barcode, MARGIN, y - 150, 150), ...text].join('\n');
-
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-  ];
-  // Every character is below U+0100 and written as Latin-1, so string lengths are byte offsets.
-  let pdf = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, index) => {
-    offsets.push(pdf.length);
-    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  // Each xref entry is exactly 20 bytes, its end of line being a space and a newline.
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
+  }
+  // One path of all squares, filled once: a drawRectangle per square would save and restore
+  // the graphics state around each of them.
+  const squares = qrCodeSquares(ticket.barcode, MARGIN, y - QR_WIDTH_PT, QR_WIDTH_PT);
+  page.pushOperators(pushGraphicsState(), setFillingColor(rgb(0, 0, 0)), ...squares.map((square) => rectangle(square.x, square.y, square.width, square.height)), fill(), popGraphicsState());
+  return Buffer.from(await pdf.save({ useObjectStreams: false }));
 }
 
-/** Fill operators drawing the QR code of `value` as black squares, `width` points wide, lower-left corner at x, y. */
-function qrCodeDrawing(value: string, x: number, y: number, width: number): string[] {
+/**
+ * Renders one ticket and one QR code and throws them away. The first render in a process also
+ * decodes the standard fonts' metrics and compiles the renderers, several times the cost of any
+ * later one; doing it at start keeps that pause off the first client's request.
+ */
+export async function warmUpTicketRendering(): Promise<void> {
+  const barcode = barcodeValue('itm_0000000000000000');
+  await Promise.all([
+    ticketPdf({ bookingId: 'bkg_0000000000000000', partnerReference: '-', title: '-', date: '2026-01-01', startTime: '09:00', quantity: 1, holder: '-', barcode, issuedAt: 0 }),
+    qrCodePng(barcode),
+  ]);
+}
+
+/** The dark modules of the QR code of `value`, `width` points wide, lower-left corner at x, y: one rectangle per run in a row. */
+function qrCodeSquares(value: string, x: number, y: number, width: number): { x: number; y: number; width: number; height: number }[] {
   const { size, data } = QRCode.create(value, { errorCorrectionLevel: 'M' }).modules;
   const module = width / size;
-  const rects: string[] = [];
+  const squares: { x: number; y: number; width: number; height: number }[] = [];
   for (let row = 0; row < size; row++) {
-    // One rectangle per run of dark modules in a row keeps the stream small.
     let col = 0;
     while (col < size) {
       if (!data[row * size + col]) {
@@ -102,26 +114,20 @@ function qrCodeDrawing(value: string, x: number, y: number, width: number): stri
       }
       const start = col;
       while (col < size && data[row * size + col]) col++;
-      const top = y + (size - row) * module;
-      rects.push(`${round(x + start * module)} ${round(top - module)} ${round((col - start) * module)} ${round(module)} re`);
+      squares.push({ x: x + start * module, y: y + (size - row - 1) * module, width: (col - start) * module, height: module });
     }
   }
-  return ['q 0 0 0 rg', ...rects, 'f Q'];
+  return squares;
 }
 
-function round(value: number): string {
-  return String(Math.round(value * 100) / 100);
-}
+const characterSets = new WeakMap<PDFFont, Set<number>>();
 
-/** A PDF literal string body: Latin-1 (WinAnsi's printable range), with \, ( and ) escaped. */
-function pdfString(text: string): string {
+/** The text with every character the font cannot encode replaced by `?`. */
+function printable(text: string, font: PDFFont): string {
+  let supported = characterSets.get(font);
+  if (supported === undefined) characterSets.set(font, (supported = new Set(font.getCharacterSet())));
   let out = '';
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    const printable = (code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code <= 0xff);
-    const safe = printable ? char : '?';
-    out += safe === '\\' || safe === '(' || safe === ')' ? `\\${safe}` : safe;
-  }
+  for (const char of text) out += supported.has(char.codePointAt(0)!) ? char : '?';
   return out;
 }
 

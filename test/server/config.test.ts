@@ -30,7 +30,7 @@ describe('readConfig', () => {
       jit: true,
       workers: cpuCount(),
       shutdownGraceMs: 10_000,
-      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0 },
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, maxCartItems: 50, maxHeldPlaces: 200 },
     });
   });
 
@@ -82,7 +82,7 @@ describe('readConfig', () => {
       jit: false,
       workers: 3,
       shutdownGraceMs: 25_000,
-      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 1 },
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 1, maxCartItems: 50, maxHeldPlaces: 200 },
     });
   });
 

@@ -5,13 +5,17 @@ import { ConfigError } from '../../../server/config.ts';
 const PROXY = { BOOKING_UPSTREAM_URL: 'https://api.partner.example/base/', BOOKING_API_KEY: 'sk_live_abc' };
 
 describe('readBookingConfig', () => {
-  it('defaults to the sandbox with its journal in .state, 60 writes a minute and no trusted proxy', () => {
-    expect(readBookingConfig({})).toEqual({ mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0 });
-    expect(readBookingConfig({ STATE_DIR: '/var/lib/booking', BOOKING_RATE_LIMIT: '0', TRUST_PROXY: '2' })).toEqual({
+  it('defaults to the sandbox with its journal in .state, 60 writes a minute, no trusted proxy, 50 reservations a cart and 200 held places a client', () => {
+    expect(readBookingConfig({})).toEqual({ mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, maxCartItems: 50, maxHeldPlaces: 200 });
+    expect(
+      readBookingConfig({ STATE_DIR: '/var/lib/booking', BOOKING_RATE_LIMIT: '0', TRUST_PROXY: '2', BOOKING_MAX_CART_ITEMS: '10', BOOKING_MAX_HELD_PLACES: '40' }),
+    ).toEqual({
       mode: 'sandbox',
       stateDir: '/var/lib/booking',
       rateLimitPerMinute: 0,
       trustedProxies: 2,
+      maxCartItems: 10,
+      maxHeldPlaces: 40,
     });
   });
 
@@ -50,6 +54,8 @@ describe('readBookingConfig', () => {
       [{ ...PROXY, BOOKING_UPSTREAM_URL: 'https://api.partner.example/?v=1' }, 'BOOKING_UPSTREAM_URL="https://api.partner.example/?v=1": expected no query or fragment; the partner paths (/reservations, ...) are appended to its path'],
       [{ ...PROXY, BOOKING_UPSTREAM_TIMEOUT_MS: '5s' }, 'BOOKING_UPSTREAM_TIMEOUT_MS="5s": expected an integer from 100 to 120000'],
       [{ BOOKING_RATE_LIMIT: '-1' }, 'BOOKING_RATE_LIMIT="-1": expected an integer from 0 to 100000'],
+      [{ BOOKING_MAX_CART_ITEMS: '0' }, 'BOOKING_MAX_CART_ITEMS="0": expected an integer from 1 to 1000'],
+      [{ BOOKING_MAX_HELD_PLACES: 'many' }, 'BOOKING_MAX_HELD_PLACES="many": expected an integer from 1 to 100000'],
       [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY="true": expected an integer from 0 to 10'],
       [{ ...PROXY, TRUST_PROXY: '11' }, 'TRUST_PROXY="11": expected an integer from 0 to 10'],
     ];

@@ -5,6 +5,7 @@
  */
 
 import { once } from 'node:events';
+import { inflateSync } from 'node:zlib';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Locale } from '../../../server/locales.ts';
+import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/booking/config.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { ticketCategoryIdOf } from '../../../server/booking/partnerViews.ts';
 import { type BookingHandler, type BookingHandlerOptions, createBookingHandler } from '../../../server/booking/routes.ts';
@@ -89,6 +91,7 @@ export async function startBooking(options: HarnessOptions, now = START): Promis
     allowedOrigins: ['https://www.operator.example'],
     rateLimitPerMinute: 1000,
     trustedProxies: 0,
+    ...(options.mode === 'sandbox' ? { maxCartItems: DEFAULT_MAX_CART_ITEMS, maxHeldPlaces: DEFAULT_MAX_HELD_PLACES } : {}),
     upstreamTimeoutMs: 2000,
     authHeader: 'Authorization',
     clock: () => harness.now,
@@ -173,7 +176,7 @@ const DOCUMENT = openApiDocument('sandbox') as { paths: Record<string, Record<st
 /** Checks one answer against the document (see {@link request}). */
 export function checkDocumented(method: string, pathname: string, status: number, body: unknown): void {
   if (method === 'OPTIONS' || status === 204) return;
-  const template = Object.keys(DOCUMENT.paths).find((candidate) => new RegExp(`^${candidate.replace('{id}', '[^/]+')}$`).test(pathname));
+  const template = Object.keys(DOCUMENT.paths).find((candidate) => new RegExp(`^${candidate.replace(/\{\w+\}/, '[^/]+')}$`).test(pathname));
   const operation = template === undefined ? undefined : DOCUMENT.paths[template]![method.toLowerCase()];
   if (operation === undefined) {
     expect([404, 405], `${method} ${pathname} is not an operation, so only 404/405 may answer it`).toContain(status);
@@ -255,3 +258,21 @@ export async function placesLeft(base: string, availabilityId: string): Promise<
 
 /** A valid check-out body. */
 export const CHECK_OUT = { partnerReference: 'ORDER-2026-0042', user: { givenName: 'Anna', familyName: 'Muster', email: 'anna@example.ch' } };
+
+/**
+ * The lines of text a PDF shows, in drawing order: every content stream inflated, and each
+ * string shown with Tj (hex, as pdf-lib writes them, or literal) decoded as Latin-1.
+ */
+export function pdfText(pdf: Buffer): string[] {
+  const text = pdf.toString('latin1');
+  const lines: string[] = [];
+  for (const match of text.matchAll(/<<([^>]*?\/Filter \/FlateDecode[^>]*?)>>\s*stream\r?\n/g)) {
+    const length = Number(/\/Length (\d+)/.exec(match[1]!)![1]);
+    const start = match.index! + match[0].length;
+    const content = inflateSync(pdf.subarray(start, start + length)).toString('latin1');
+    for (const shown of content.matchAll(/(?:<([0-9A-Fa-f]*)>|\(((?:\\.|[^\\)])*)\)) Tj/g)) {
+      lines.push(shown[1] !== undefined ? Buffer.from(shown[1], 'hex').toString('latin1') : shown[2]!.replace(/\\(.)/g, '$1'));
+    }
+  }
+  return lines;
+}

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/booking/config.ts';
 import { CHECK_OUT, type Harness, hold, placesLeft, request, START, startBooking, tempStateDir } from './helpers.ts';
 
 const HOLD_MS = 15 * 60_000;
@@ -61,6 +62,77 @@ describe('reservation holds', () => {
     expect(await available()).toBe(1);
     expect((await reserve(1)).status).toBe(201);
     expect((await reserve(1)).status).toBe(409);
+  });
+
+  it('answer 410 to a reservation into a cart whose hold has expired, and hold nothing for it', async () => {
+    const first = await reserve(1);
+    h.now = START + HOLD_MS;
+    const late = await reserve(2, first.body.cart.cartId);
+    expect(late.status).toBe(410);
+    expect(late.body.error).toMatchObject({ code: 'HOLD_EXPIRED', details: { cartId: first.body.cart.cartId, reservationIds: [first.body.reservationId] } });
+    expect(await available()).toBe(4);
+  });
+});
+
+/** Every slot of activity 4711 (8 places each) in the booking window, as the API lists them. */
+async function slotsOf4711(): Promise<string[]> {
+  const { body } = await request(h.url, 'GET', '/v1/activities/4711/availabilities?limit=500');
+  return body[0].availabilities.map((availability: { availabilityId: string }) => availability.availabilityId);
+}
+
+describe('the caps on carts and held places', () => {
+  it(`refuse reservation ${DEFAULT_MAX_CART_ITEMS + 1} of one cart with 409 CART_FULL, holding nothing for it`, async () => {
+    const slots = await slotsOf4711();
+    const first = await request(h.url, 'POST', '/v1/reservations', { body: hold(slots[0]!, 1) });
+    const { cartId } = first.body.cart;
+    for (let index = 1; index < DEFAULT_MAX_CART_ITEMS; index++) {
+      const answer = await request(h.url, 'POST', '/v1/reservations', { body: hold(slots[index % slots.length]!, 1, { cartId }) });
+      expect(answer.status).toBe(201);
+    }
+    const over = await request(h.url, 'POST', '/v1/reservations', { body: hold(SLOT, 1, { cartId }) });
+    expect(over.status).toBe(409);
+    expect(over.body.error).toEqual({
+      code: 'CART_FULL',
+      message: `Cart ${cartId} holds ${DEFAULT_MAX_CART_ITEMS} reservations, the most one cart takes; check it out and reserve the rest in a new cart`,
+      details: { cartId, limit: DEFAULT_MAX_CART_ITEMS },
+    });
+    expect(await available()).toBe(4);
+    // A new cart takes it.
+    expect((await reserve(1)).status).toBe(201);
+  });
+
+  it(`let one client hold at most ${DEFAULT_MAX_HELD_PLACES} places at once; checking out or expiry frees its allowance`, async () => {
+    const slots = await slotsOf4711();
+    const carts: string[] = [];
+    for (let index = 0; index < DEFAULT_MAX_HELD_PLACES / 8; index++) {
+      const answer = await request(h.url, 'POST', '/v1/reservations', { body: hold(slots[index]!, 8) });
+      expect(answer.status).toBe(201);
+      carts.push(answer.body.cart.cartId);
+    }
+    h.now = START + 60_000;
+    const over = await reserve(1);
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toBe(String((HOLD_MS - 60_000) / 1000));
+    expect(over.body.error).toMatchObject({ code: 'HOLD_LIMIT_REACHED', details: { limit: DEFAULT_MAX_HELD_PLACES, held: DEFAULT_MAX_HELD_PLACES, requested: 1 } });
+    expect(await available()).toBe(4);
+
+    expect((await request(h.url, 'PATCH', `/v1/carts/${carts[0]}/check_out`, { body: CHECK_OUT })).status).toBe(200);
+    const spare = slots[DEFAULT_MAX_HELD_PLACES / 8]!;
+    expect((await request(h.url, 'POST', '/v1/reservations', { body: hold(spare, 8) })).status).toBe(201);
+    expect((await reserve(1)).status).toBe(429);
+    // The holds made at START expire; the one made a minute later still counts.
+    h.now = START + HOLD_MS;
+    expect((await reserve(4)).status).toBe(201);
+  });
+
+  it('count the places of each client on its own', async () => {
+    await h.stop();
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir, trustedProxies: 1, maxHeldPlaces: 4 });
+    const as = (client: string, quantity: number) =>
+      request(h.url, 'POST', '/v1/reservations', { body: hold('4711-20261121-0900', quantity), headers: { 'x-forwarded-for': client } });
+    expect((await as('203.0.113.1', 4)).status).toBe(201);
+    expect((await as('203.0.113.1', 1)).status).toBe(429);
+    expect((await as('203.0.113.2', 4)).status).toBe(201);
   });
 });
 

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdempotencyStore, IDEMPOTENCY_TTL_MS } from '../../../server/booking/idempotency.ts';
 import { jsonReply } from '../../../server/booking/operations.ts';
-import { CHECK_OUT, hold, placesLeft, request, sandboxForFile, START } from './helpers.ts';
+import { CHECK_OUT, type Harness, hold, placesLeft, request, sandboxForFile, START, startBooking, tempStateDir } from './helpers.ts';
 
 const sandbox = sandboxForFile();
 
@@ -79,31 +79,75 @@ describe('Idempotency-Key over HTTP', () => {
   });
 });
 
+describe('Idempotency-Key of several clients', () => {
+  let h: Harness;
+  let state: Awaited<ReturnType<typeof tempStateDir>>;
+
+  beforeAll(async () => {
+    state = await tempStateDir();
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir, trustedProxies: 1 });
+  });
+
+  afterAll(async () => {
+    await h.stop();
+    await state.remove();
+  });
+
+  const reserve = (client: string, key: string, quantity: number, availabilityId = '4711-20261121-0900') =>
+    request(h.url, 'POST', '/v1/reservations', { body: hold(availabilityId, quantity), headers: { 'idempotency-key': key, 'x-forwarded-for': client } });
+
+  it("never answers one client's request with the response stored for another's under the same key", async () => {
+    const mine = await reserve('203.0.113.1', 'order-1', 1);
+    const theirs = await reserve('203.0.113.2', 'order-1', 1);
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.reservationId).not.toBe(mine.body.reservationId);
+    // The first client's retry still gets its own response.
+    const retry = await reserve('203.0.113.1', 'order-1', 1);
+    expect([retry.body.reservationId, retry.headers.get('idempotent-replayed')]).toEqual([mine.body.reservationId, 'true']);
+  });
+
+  it("lets another client use a key for a different request (no 422 from someone else's key)", async () => {
+    expect((await reserve('203.0.113.1', 'order-2', 1, '4711-20261121-1300')).status).toBe(201);
+    expect((await reserve('203.0.113.2', 'order-2', 2, '4711-20261121-1300')).status).toBe(201);
+  });
+
+  it('keeps keys scoped to their client across a restart', async () => {
+    const mine = await reserve('203.0.113.3', 'order-3', 1);
+    await h.stop();
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir, trustedProxies: 1 });
+    const theirs = await reserve('203.0.113.4', 'order-3', 1);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    const retry = await reserve('203.0.113.3', 'order-3', 1);
+    expect([retry.body.reservationId, retry.headers.get('idempotent-replayed')]).toEqual([mine.body.reservationId, 'true']);
+  });
+});
+
 describe('createIdempotencyStore', () => {
   const reply = jsonReply(201, { id: 'rsv_1' });
 
   it('forgets a stored response after 24 hours', () => {
     const store = createIdempotencyStore();
-    expect(store.begin('k', 'f', START)).toBeUndefined();
-    store.release('k', 'f', reply, START);
-    expect(store.begin('k', 'f', START + IDEMPOTENCY_TTL_MS - 1)).toBe(reply);
-    expect(store.begin('k', 'other', START + IDEMPOTENCY_TTL_MS)).toBeUndefined();
+    expect(store.begin('10.0.0.1', 'k', 'f', START)).toBeUndefined();
+    store.release('10.0.0.1', 'k', 'f', reply, START);
+    expect(store.begin('10.0.0.1', 'k', 'f', START + IDEMPOTENCY_TTL_MS - 1)).toBe(reply);
+    expect(store.begin('10.0.0.1', 'k', 'other', START + IDEMPOTENCY_TTL_MS)).toBeUndefined();
   });
 
   it('stores only 2xx responses and frees the key after any run', () => {
     const store = createIdempotencyStore();
-    store.begin('k', 'f', START);
-    store.release('k', 'f', jsonReply(409, {}), START);
-    expect(store.begin('k', 'f', START)).toBeUndefined();
-    store.release('k', 'f', undefined, START);
-    expect(store.begin('k', 'g', START)).toBeUndefined();
+    store.begin('10.0.0.1', 'k', 'f', START);
+    store.release('10.0.0.1', 'k', 'f', jsonReply(409, {}), START);
+    expect(store.begin('10.0.0.1', 'k', 'f', START)).toBeUndefined();
+    store.release('10.0.0.1', 'k', 'f', undefined, START);
+    expect(store.begin('10.0.0.1', 'k', 'g', START)).toBeUndefined();
   });
 
   it('ignores a restored response that has already expired', () => {
     const store = createIdempotencyStore();
-    store.restore('old', { fingerprint: 'f', storedAt: START - IDEMPOTENCY_TTL_MS, reply }, START);
-    store.restore('new', { fingerprint: 'f', storedAt: START - 1, reply }, START);
-    expect(store.begin('old', 'f', START)).toBeUndefined();
-    expect(store.begin('new', 'f', START)).toBe(reply);
+    store.restore('10.0.0.1', 'old', { fingerprint: 'f', storedAt: START - IDEMPOTENCY_TTL_MS, reply }, START);
+    store.restore('10.0.0.1', 'new', { fingerprint: 'f', storedAt: START - 1, reply }, START);
+    expect(store.begin('10.0.0.1', 'old', 'f', START)).toBeUndefined();
+    expect(store.begin('10.0.0.1', 'new', 'f', START)).toBe(reply);
   });
 });

@@ -2,6 +2,7 @@ import { appendFile, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openJournal } from '../../../server/booking/journal.ts';
+import { startTestApi } from '../../helpers/api.ts';
 import { JOURNAL_FILE } from '../../../server/booking/sandbox.ts';
 import { CHECK_OUT, type Harness, hold, request, START, startBooking, tempStateDir } from './helpers.ts';
 
@@ -37,6 +38,17 @@ describe('openJournal', () => {
     await opened.journal.append({ n: 3 });
     await opened.journal.close();
     expect(await readFile(file, 'utf8')).toBe('{"n":1}\n{"n":3}\n');
+  });
+
+  it('keeps a whole last entry that only lacks its newline, and appends after it on a line of its own', async () => {
+    const file = path.join(state.dir, 'journal.jsonl');
+    await writeFile(file, '{"n":1}\n{"n":2}');
+    const opened = await openJournal(file);
+    expect(opened.entries).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(opened.truncatedBytes).toBe(0);
+    await opened.journal.append({ n: 3 });
+    await opened.journal.close();
+    expect(await readFile(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
   });
 
   it('refuses a corrupt complete line, naming the file and line', async () => {
@@ -118,7 +130,37 @@ describe('restarting the sandbox', () => {
     expect(slots[0].availabilities[1].numAvailable).toBe(3);
   });
 
-  it('answers 500 to everything after a failed journal write, until restarted', async () => {
+  it('keeps an answered booking whose journal line lacks only its newline', async () => {
+    const reserved = await request(h.url, 'POST', '/v1/reservations', { body: hold('9-20261122-0900', 2) });
+    const booking = await request(h.url, 'PATCH', `/v1/carts/${reserved.body.cart.cartId}/check_out`, { body: CHECK_OUT });
+    expect(booking.status).toBe(200);
+    await h.stop();
+    const file = path.join(state.dir, JOURNAL_FILE);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/\n$/, ''));
+
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
+    const after = await request(h.url, 'GET', `/v1/bookings/${booking.body.bookingId}`);
+    expect([after.status, after.body.partnerReference]).toEqual([200, CHECK_OUT.partnerReference]);
+    expect(h.logs.join('\n')).not.toContain('torn');
+  });
+
+  it('refuses, naming the line, a well-formed entry about a cart no earlier line created', async () => {
+    await request(h.url, 'POST', '/v1/reservations', { body: hold('9-20261122-0900', 1) });
+    await h.stop();
+    const file = path.join(state.dir, JOURNAL_FILE);
+    const [line] = (await readFile(file, 'utf8')).split('\n');
+    const entry = JSON.parse(line!);
+    entry.newCart = false;
+    entry.reservation.cartId = 'cart_unknown';
+    await appendFile(file, `${JSON.stringify(entry)}\n`);
+
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir });
+    expect(h.logs.join('\n')).toContain(`${file}:2: reservation_created names cart "cart_unknown", which no earlier line created; the journal is corrupt`);
+    const refused = await request(h.url, 'GET', '/v1/activities');
+    expect([refused.status, refused.body.error.code]).toEqual([503, 'BOOKING_UNAVAILABLE']);
+  });
+
+  it('answers 503 BOOKING_UNAVAILABLE to everything after a failed journal write, until restarted', async () => {
     // Every FileHandle shares one prototype; make its fsync fail as a dying disk would.
     const probe = await open(path.join(state.dir, 'probe'), 'w');
     const sync = vi.spyOn(Object.getPrototypeOf(probe), 'sync').mockRejectedValue(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
@@ -126,12 +168,29 @@ describe('restarting the sandbox', () => {
     try {
       const failed = await request(h.url, 'POST', '/v1/reservations', { body: hold('9-20261122-1300', 1) });
       expect(failed.status).toBe(500);
-      expect((await request(h.url, 'GET', '/v1/activities')).status).toBe(500);
+      const after = await request(h.url, 'GET', '/v1/activities');
+      expect([after.status, after.body.error.code]).toEqual([503, 'BOOKING_UNAVAILABLE']);
       expect(h.logs.join('\n')).toContain('journal write to');
     } finally {
       sync.mockRestore();
     }
     await restart(START);
     expect((await request(h.url, 'GET', '/v1/activities')).status).toBe(200);
+  });
+});
+
+describe('a server whose booking journal cannot be read', () => {
+  it('starts, answers GraphQL queries, and refuses the booking paths with 503 BOOKING_UNAVAILABLE', async () => {
+    await writeFile(path.join(state.dir, JOURNAL_FILE), '{"v":1}\nnot json\n');
+    const api = await startTestApi({ STATE_DIR: state.dir });
+    try {
+      const answer = await api.query('{ __typename }');
+      expect(answer).toEqual({ data: { __typename: 'Query' } });
+      const refused = await request(api.server.url, 'GET', '/v1/bookings/bkg_1');
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatchObject({ code: 'BOOKING_UNAVAILABLE', details: { reason: 'journal_unreadable' } });
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { readConfig } from '../../../server/config.ts';
 import { createHttpService, type HttpService } from '../../../server/http.ts';
 import { createLogger } from '../../../server/log.ts';
 import type { StatusReport } from '../../../server/status.ts';
+import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/booking/config.ts';
 import { type BookingHandler, createBookingHandler } from '../../../server/booking/routes.ts';
 import { ACTIVITIES, tempStateDir } from './helpers.ts';
 
@@ -22,6 +23,8 @@ beforeAll(async () => {
     stateDir: state.dir,
     rateLimitPerMinute: 60,
     trustedProxies: 0,
+    maxCartItems: DEFAULT_MAX_CART_ITEMS,
+    maxHeldPlaces: DEFAULT_MAX_HELD_PLACES,
     activities: (locale) => ACTIVITIES[locale],
     allowedOrigins: ['https://www.operator.example'],
     logger: { info: () => {}, warn: () => {}, error: () => {} },

@@ -20,9 +20,18 @@ function documented(): { path: string; method: string; operationId: string }[] {
 }
 
 describe('the OpenAPI document', () => {
-  it('is OpenAPI 3.1 and describes exactly the seven operations and itself', () => {
+  it('is OpenAPI 3.1 and describes exactly the seven operations, the ticket files (sandbox mode) and itself', () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(documented()).toEqual([...OPERATIONS.map(({ path, method, id }) => ({ path, method, operationId: id })), { path: OPENAPI_PATH, method: 'GET', operationId: 'getOpenApi' }]);
+    const operations = OPERATIONS.map(({ path, method, id }) => ({ path, method, operationId: id }));
+    const itself = { path: OPENAPI_PATH, method: 'GET', operationId: 'getOpenApi' };
+    expect(documented()).toEqual([
+      ...operations,
+      { path: '/v1/tickets/{ticketId}/pdf', method: 'GET', operationId: 'getTicketPdf' },
+      { path: '/v1/tickets/{ticketId}/qr_code', method: 'GET', operationId: 'getTicketQrCode' },
+      itself,
+    ]);
+    const proxy = openApiDocument('proxy') as Document;
+    expect(Object.keys(proxy.paths)).toEqual([...new Set(OPERATIONS.map(({ path }) => path)), OPENAPI_PATH]);
   });
 
   it('is served at /v1/openapi.json, naming the mode', async () => {
@@ -37,7 +46,7 @@ describe('the OpenAPI document', () => {
 
   it('has every documented operation served: none answers 405 or "no such path"', async () => {
     for (const { path, method } of documented()) {
-      const answer = await request(sandbox().url, method, path.replace('{id}', 'x1'), method === 'GET' ? {} : { body: {} });
+      const answer = await request(sandbox().url, method, path.replace('{id}', 'x1').replace('{ticketId}', 'tkt_0123456789abcdef'), method === 'GET' ? {} : { body: {} });
       expect(answer.status, `${method} ${path}`).not.toBe(405);
       expect(answer.body?.error?.details?.resource, `${method} ${path}`).not.toBe('path');
     }

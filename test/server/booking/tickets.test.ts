@@ -1,5 +1,8 @@
+import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { barcodeValue, qrCodeDataUrl, ticketPdf } from '../../../server/booking/tickets.ts';
+import { DEFAULT_MAX_CART_ITEMS } from '../../../server/booking/config.ts';
+import { barcodeValue, qrCodePng, ticketPdf } from '../../../server/booking/tickets.ts';
+import { CHECK_OUT, hold, pdfText, request, sandboxForFile } from './helpers.ts';
 
 const TICKET = {
   bookingId: 'bkg_0123456789abcdef',
@@ -10,56 +13,44 @@ const TICKET = {
   quantity: 2,
   holder: 'Zoë Ćosić',
   barcode: '1234567890123456',
+  issuedAt: Date.parse('2026-11-20T06:00:00Z'),
 };
 
-/** Checks the PDF's skeleton: header, objects where the xref says, stream length, trailer. */
-function checkPdfStructure(pdf: Buffer): string {
-  const text = pdf.toString('latin1');
-  expect(text.startsWith('%PDF-1.4\n')).toBe(true);
-  expect(text.endsWith('%%EOF\n')).toBe(true);
-  const startxref = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(text)?.[1]);
-  expect(text.slice(startxref, startxref + 5)).toBe('xref\n');
-  const [, count] = /^xref\n0 (\d+)\n/.exec(text.slice(startxref))!;
-  const entries = text.slice(startxref).split('\n').slice(2, 2 + Number(count));
-  expect(entries[0]).toBe('0000000000 65535 f ');
-  entries.slice(1).forEach((entry, index) => {
-    expect(entry).toMatch(/^\d{10} 00000 n $/);
-    const offset = Number(entry.slice(0, 10));
-    const object = `${index + 1} 0 obj\n<<`;
-    expect(text.slice(offset, offset + object.length)).toBe(object);
-  });
-  const stream = /<< \/Length (\d+) >>\nstream\n/.exec(text)!;
-  const start = stream.index + stream[0].length;
-  expect(text.slice(start + Number(stream[1]), start + Number(stream[1]) + 10)).toBe('\nendstream');
-  expect(text).toContain(`trailer\n<< /Size ${count} /Root 1 0 R >>`);
-  return text;
+function pngSize(png: Buffer): [number, number] {
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  return [png.readUInt32BE(16), png.readUInt32BE(20)];
 }
 
 describe('ticketPdf', () => {
-  it('writes a one-page PDF whose cross-reference table points at every object', () => {
-    const text = checkPdfStructure(ticketPdf(TICKET));
-    expect(text).toContain('/Type /Pages /Kids [3 0 R] /Count 1');
-    expect(text).toContain('(Code: 1234567890123456)');
+  it('writes a one-page A4 PDF that a PDF reader opens, dated when the booking was paid', async () => {
+    const document = await PDFDocument.load(await ticketPdf(TICKET), { updateMetadata: false });
+    expect(document.getPageCount()).toBe(1);
+    expect(document.getPage(0).getSize()).toEqual({ width: 595, height: 842 });
+    expect(document.getCreationDate()?.getTime()).toBe(TICKET.issuedAt);
+    expect(document.getTitle()).toBe('Ticket 1234567890123456');
   });
 
-  it('escapes parentheses and backslashes, keeps Latin-1 and writes other letters as ?', () => {
-    const text = ticketPdf(TICKET).toString('latin1');
-    expect(text).toContain('(Booking reference: ORDER \\(42\\) \\\\ Zürich)');
-    expect(text).toContain('(Name: Zoë ?osi?)');
+  it('shows the title on at most three lines, then date, participants, holder, references and code, writing letters outside WinAnsi as ?', async () => {
+    expect(pdfText(await ticketPdf(TICKET))).toEqual([
+      'Gleitschirm-Tandemflug über dem',
+      'Lauterbrunnental mit Landung in',
+      'Interlaken und Foto-Paket',
+      'Date: 2026-11-22, 09:00 (Europe/Zurich)',
+      'Participants: 2',
+      'Name: Zoë ?osi?',
+      'Booking reference: ORDER (42) \\ Zürich',
+      'Booking: bkg_0123456789abcdef',
+      'Code: 1234567890123456',
+      'SANDBOX TICKET - NOT VALID FOR ADMISSION',
+    ]);
   });
 
-  it('wraps a long title onto at most three lines', () => {
-    const lines = [...ticketPdf(TICKET).toString('latin1').matchAll(/\/F1 18 Tf \d+ \d+ Td \(([^)]*)\)/g)].map((match) => match[1]);
-    expect(lines).toEqual(['Gleitschirm-Tandemflug über dem', 'Lauterbrunnental mit Landung in', 'Interlaken und Foto-Paket']);
-  });
-
-  it('draws the QR code as filled squares', () => {
-    const text = ticketPdf(TICKET).toString('latin1');
-    expect(text).toMatch(/q 0 0 0 rg\n(\S+ \S+ \S+ \S+ re\n)+f Q/);
+  it('is the same bytes for the same ticket', async () => {
+    expect((await ticketPdf(TICKET)).equals(await ticketPdf(TICKET))).toBe(true);
   });
 });
 
-describe('barcodeValue and qrCodeDataUrl', () => {
+describe('barcodeValue and qrCodePng', () => {
   it('give an item the same 16 digits every time, and another item other digits', () => {
     expect(barcodeValue('itm_1')).toMatch(/^\d{16}$/);
     expect(barcodeValue('itm_1')).toBe(barcodeValue('itm_1'));
@@ -67,9 +58,87 @@ describe('barcodeValue and qrCodeDataUrl', () => {
   });
 
   it('render the code as a 256-pixel PNG', async () => {
-    const url = await qrCodeDataUrl('1234567890123456');
-    const png = Buffer.from(url.replace('data:image/png;base64,', ''), 'base64');
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([256, 256]);
+    expect(pngSize(await qrCodePng('1234567890123456'))).toEqual([256, 256]);
+  });
+});
+
+describe('ticket files over HTTP', () => {
+  const sandbox = sandboxForFile();
+
+  /** A paid booking of `count` items, one place each, on the slots of activity 4711. */
+  async function paidBooking(count: number): Promise<any> {
+    const { body: offers } = await request(sandbox().url, 'GET', '/v1/activities/4711/availabilities?limit=500');
+    const availabilities: { availabilityId: string }[] = offers[0].availabilities;
+    let cartId: string | undefined;
+    for (let index = 0; index < count; index++) {
+      const reserved = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold(availabilities[index]!.availabilityId, 1, cartId ? { cartId } : {}) });
+      expect(reserved.status).toBe(201);
+      cartId = reserved.body.cart.cartId;
+    }
+    const booking = await request(sandbox().url, 'PATCH', `/v1/carts/${cartId}/check_out`, { body: CHECK_OUT });
+    expect((await request(sandbox().url, 'POST', `/v1/bookings/${booking.body.bookingId}/payment_attempts`, { body: { paymentMethod: 'invoice' } })).status).toBe(201);
+    return (await request(sandbox().url, 'GET', `/v1/bookings/${booking.body.bookingId}`)).body;
+  }
+
+  it('lists each ticket with the paths of its files, rendering nothing into the booking', async () => {
+    const booking = await paidBooking(2);
+    expect(booking.tickets).toEqual(
+      booking.items.map((item: { bookingItemId: string }) => {
+        const ticketId = `tkt_${item.bookingItemId.slice(4)}`;
+        return {
+          ticketId,
+          bookingItemId: item.bookingItemId,
+          numGuests: 1,
+          barcode: { format: 'CODE128', value: barcodeValue(item.bookingItemId) },
+          qrCode: `/v1/tickets/${ticketId}/qr_code`,
+          pdf: `/v1/tickets/${ticketId}/pdf`,
+        };
+      }),
+    );
+  });
+
+  it('serves the PDF and the QR code at their paths, the same bytes and ETag every time, 304 to If-None-Match', async () => {
+    const [ticket] = (await paidBooking(1)).tickets;
+    const first = await fetch(sandbox().url + ticket.pdf);
+    const pdf = Buffer.from(await first.arrayBuffer());
+    expect([first.status, first.headers.get('content-type'), first.headers.get('cache-control')]).toEqual([200, 'application/pdf', 'private, no-cache']);
+    expect(pdfText(pdf)).toContain(`Code: ${ticket.barcode.value}`);
+    expect(pdfText(pdf)).toContain(`Booking reference: ${CHECK_OUT.partnerReference}`);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+
+    const again = await fetch(sandbox().url + ticket.pdf);
+    expect(Buffer.from(await again.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(again.headers.get('etag')).toBe(etag);
+    const revalidated = await fetch(sandbox().url + ticket.pdf, { headers: { 'if-none-match': etag } });
+    expect([revalidated.status, await revalidated.text()]).toEqual([304, '']);
+
+    const qrCode = await fetch(sandbox().url + ticket.qrCode);
+    expect([qrCode.status, qrCode.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect(pngSize(Buffer.from(await qrCode.arrayBuffer()))).toEqual([256, 256]);
+    expect(qrCode.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('keeps the answer of a booking with the most items a cart takes small: under 1 KiB per item', async () => {
+    const response = await fetch(`${sandbox().url}/v1/bookings/${(await paidBooking(DEFAULT_MAX_CART_ITEMS)).bookingId}`);
+    const text = await response.text();
+    expect(text).not.toContain('data:');
+    expect(Buffer.byteLength(text) / DEFAULT_MAX_CART_ITEMS).toBeLessThan(1024);
+  });
+
+  it('answers 404 for the ticket of a cancelled item, an unpaid booking or an unknown id, and 405 to other methods', async () => {
+    const booking = await paidBooking(1);
+    const [ticket] = booking.tickets;
+    expect((await fetch(sandbox().url + ticket.pdf)).status).toBe(200);
+    await request(sandbox().url, 'PATCH', `/v1/booking_items/${booking.items[0].bookingItemId}/cancel`);
+    const cancelled = await request(sandbox().url, 'GET', ticket.pdf);
+    expect([cancelled.status, cancelled.body.error.code, cancelled.body.error.details]).toEqual([404, 'NOT_FOUND', { resource: 'ticket', id: ticket.ticketId }]);
+
+    const reserved = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('9-20261121-0900', 1) });
+    const unpaid = await request(sandbox().url, 'PATCH', `/v1/carts/${reserved.body.cart.cartId}/check_out`, { body: CHECK_OUT });
+    expect((await request(sandbox().url, 'GET', `/v1/tickets/tkt_${unpaid.body.items[0].bookingItemId.slice(4)}/qr_code`)).status).toBe(404);
+    expect((await request(sandbox().url, 'GET', '/v1/tickets/tkt_0000000000000000/pdf')).status).toBe(404);
+    const posted = await request(sandbox().url, 'POST', ticket.qrCode, { body: {} });
+    expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD, OPTIONS']);
   });
 });
