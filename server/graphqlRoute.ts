@@ -120,7 +120,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     },
     onSubscribe: (req, params) => {
       const state = req.context;
-      const prepared = state.prepared ?? operations.prepare({ query: params.query, operationName: params.operationName, variables: params.variables });
+      const request = { query: params.query, operationName: params.operationName, variables: params.variables };
+      const prepared = state.prepared ?? operations.prepare(request, state.served!.sizes);
       if (prepared.errors) return prepared.errors;
       const { operation } = prepared;
       state.operation = operation.label;
@@ -314,7 +315,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       }
     }
 
-    const prepared = operations.prepare(request);
+    const prepared = operations.prepare(request, served.sizes);
     if (prepared.errors) {
       state.prepared = prepared;
       return false;

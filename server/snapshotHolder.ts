@@ -45,5 +45,5 @@ function describe(store: Store): Served {
     const expires = Date.parse(entry.expiresAt);
     expiresAtMs = expiresAtMs === null ? expires : Math.min(expiresAtMs, expires);
   }
-  return { store, version: store.snapshot.version, context: { store }, expiresAtMs, lastSyncMs };
+  return { store, version: store.snapshot.version, context: { store }, sizes: store.sizes, expiresAtMs, lastSyncMs };
 }
