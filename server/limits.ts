@@ -328,7 +328,7 @@ const LEAF_BYTES = 8;
  * are counted as {@link measureCost} counts them (an introspection field as its key alone).
  *
  * @param variables coerced variable values (graphql-js `getVariableValues`)
- * @returns the estimate in bytes, at most 1e12
+ * @returns the estimate in whole bytes, at most 1e12
  */
 export function estimateAnswerBytes(
   schema: GraphQLSchema,
@@ -411,7 +411,7 @@ export function estimateAnswerBytes(
   }
 
   // `{"data":` and `}`.
-  return Math.min(10 + walk(operation.selectionSet, root, undefined, undefined), COST_CEILING);
+  return Math.ceil(Math.min(10 + walk(operation.selectionSet, root, undefined, undefined), COST_CEILING));
 }
 
 /**

@@ -33,6 +33,8 @@ export interface TinySnapshotOptions {
   staleSources?: SourceName[];
   /** Sources left out, as if never synced. */
   omitSources?: SourceName[];
+  /** Characters of a note in each station's `raw` JSON, to make it this much larger; default none. */
+  stationRawPadding?: number;
 }
 
 export interface TinySnapshot {
@@ -69,7 +71,7 @@ export function writeTinySnapshot(dataDir: string, options: TinySnapshotOptions 
     snowdata: {
       label: 'Snowdata',
       lastSync,
-      locales: perLocale(() => ({ stations: range(count).map(station), routes: range(count * 2).map(route) })),
+      locales: perLocale(() => ({ stations: range(count).map((i) => station(i, options.stationRawPadding ?? 0)), routes: range(count * 2).map(route) })),
     },
     tours: { label: 'MySwitzerland tours', lastSync, locales: perLocale(() => ({ tours: range(count).map(tour) })) },
     attractions: { label: 'MySwitzerland attractions', lastSync, locales: perLocale(() => ({ attractions: range(count).map(attraction) })) },
@@ -121,7 +123,7 @@ function activity(i: number, locale: Locale): ActivityRecord {
   };
 }
 
-function station(i: number): StationRecord {
+function station(i: number, rawPadding: number): StationRecord {
   const [name, lng, lat] = place(i);
   return {
     id: 100 + i,
@@ -147,7 +149,7 @@ function station(i: number): StationRecord {
     links: null,
     detailLinks: null,
     lastUpdate: null,
-    raw: { resortId: 100 + i },
+    raw: rawPadding > 0 ? { resortId: 100 + i, note: 'x'.repeat(rawPadding) } : { resortId: 100 + i },
   };
 }
 

@@ -1,4 +1,4 @@
-import { getIntrospectionQuery, parse, getOperationAST } from 'graphql';
+import { execute, getIntrospectionQuery, parse, getOperationAST } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
 import type { AnswerSizes } from '../../server/answerSizes.ts';
@@ -152,6 +152,43 @@ describe('cost', () => {
     const operation = getOperationAST(document)!;
     // 1 station + images (1 + 10 × 1) + hiking (1 + routes (1 + 10 × 2))
     expect(measureCost(schema, document, operation, {})).toBe(1 + 11 + 22);
+  });
+});
+
+describe('the estimated size of an answer', () => {
+  /** The estimate of a query's answer, and the bytes of its answer from the fixture snapshot. */
+  async function estimateAndAnswer(query: string): Promise<[number, number]> {
+    const document = parse(query);
+    const estimate = estimateAnswerBytes(schema, document, getOperationAST(document)!, {}, sizes);
+    const result = await execute({ schema, document, contextValue: { store } });
+    expect(result.errors).toBeUndefined();
+    return [estimate, Buffer.byteLength(JSON.stringify(result))];
+  }
+
+  it("counts a station's raw JSON by its measured size: a whole list is estimated within a tenth of its bytes", async () => {
+    const [estimate, bytes] = await estimateAndAnswer('{ snowdataStations(limit: 500) { data { id raw } } }');
+    expect(bytes).toBeGreaterThan(100 * store.locales['de-CH'].stations.records.length);
+    expect(Math.abs(estimate - bytes) / bytes).toBeLessThan(0.1);
+  });
+
+  it('counts a list by its limit, up to the records there are, and nested lists by their average items', async () => {
+    for (const query of [
+      '{ tours(limit: 30) { total data { id name abstract } } }',
+      '{ attractions(limit: 500) { data { id name images seasons } } }',
+      '{ snowdataStations(limit: 20) { data { name images { url type } webcams { url } } } }',
+    ]) {
+      const [estimate, bytes] = await estimateAndAnswer(query);
+      expect(estimate / bytes, query).toBeGreaterThan(0.7);
+      expect(estimate / bytes, query).toBeLessThan(1.5);
+    }
+  });
+
+  it('refuses an answer estimated above MAX_RESPONSE_BYTES after the cost, naming both sizes', () => {
+    const small = withSizes(createQueryChecker(schema, { ...defaults, maxResponseBytes: 100_000 }, { introspection: true }));
+    expect(outcome(small({ query: '{ snowdataStations(limit: 10) { data { raw } } }' }))).toEqual({ cost: expect.any(Number) });
+    expect(outcome(small({ query: '{ snowdataStations(limit: 100) { data { raw } } }' }))).toEqual([
+      expect.stringMatching(/^RESPONSE_TOO_LARGE: The answer would be about [\d,]+ bytes, more than the limit of 100,000 bytes \(MAX_RESPONSE_BYTES\)/),
+    ]);
   });
 });
 
