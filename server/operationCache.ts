@@ -281,7 +281,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     if (!variables) return undefined;
     const measure = templated.operation.measure(variables, sizes);
     if (!withinLimits(measure)) return undefined;
-    return { operation: literalOperation(templated.operation, parsed, request, variables, options.executableSchema), cost: measure.cost };
+    return { operation: literalOperation(templated.operation, parsed, request, variables, options), cost: measure.cost };
   }
 
   /**
@@ -477,16 +477,7 @@ function prepareOperation(
     return coercion;
   };
 
-  /** The bytes of a successful result; a result with errors, or the refusal of one too large, as it is. */
-  const written = (result: ExecutionResult): Buffer | ExecutionResult => {
-    if (result.errors) return result;
-    try {
-      return jsonBytes(result, maxResponseBytes);
-    } catch (error) {
-      if (error instanceof AnswerTooLargeError) return { errors: [responseTooLarge(undefined, maxResponseBytes)] };
-      throw error;
-    }
-  };
+  const written = (result: ExecutionResult) => writeResult(result, maxResponseBytes);
 
   const executeJs = (deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined) =>
     execute({ schema: executableSchema, document, operationName, variableValues: variables, contextValue: context, rootValue: deadline });
@@ -544,6 +535,20 @@ function prepareOperation(
 }
 
 /**
+ * The bytes of a successful result; a result with errors as it is, and the refusal of a result
+ * whose bytes pass `maxBytes` in their place.
+ */
+function writeResult(result: ExecutionResult, maxBytes: number): Buffer | ExecutionResult {
+  if (result.errors) return result;
+  try {
+    return jsonBytes(result, maxBytes);
+  } catch (error) {
+    if (error instanceof AnswerTooLargeError) return { errors: [responseTooLarge(undefined, maxBytes)] };
+    throw error;
+  }
+}
+
+/**
  * A document answered as its template with its literals as variables. An answer with errors is
  * thrown away and the document itself executed by graphql-js (with the deadline's decisions of
  * the first run replayed): errors carry the `locations` of fields in the document sent, which
@@ -554,8 +559,9 @@ function literalOperation(
   document: DocumentNode,
   request: CacheRequest,
   variables: Readonly<Record<string, unknown>>,
-  executableSchema: GraphQLSchema,
+  options: Pick<OperationCacheOptions, 'executableSchema' | 'limits'>,
 ): PreparedOperation {
+  const { executableSchema } = options;
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   return {
     document,
@@ -563,22 +569,30 @@ function literalOperation(
     label: template.label,
     answer(deadline, context, _sent, records) {
       const recording = new RecordingDeadline(deadline);
-      // The template's answer without errors comes as bytes; one with errors is executed again.
-      const exact = (result: Buffer | ExecutionResult): Buffer | ExecutionResult | Promise<ExecutionResult> =>
-        !Buffer.isBuffer(result) && result.errors
-          ? execute({
-              schema: executableSchema,
-              document,
-              operationName: request.operationName,
-              variableValues: request.variables,
-              contextValue: context,
-              rootValue: recording.replay(),
-            })
-          : result;
+      // The template's answer without errors comes as bytes, and so does the refusal of one too
+      // large, which has no locations; one with other errors is executed again, then written.
+      const exact = (result: Buffer | ExecutionResult): Buffer | ExecutionResult | Promise<Buffer | ExecutionResult> => {
+        if (Buffer.isBuffer(result) || !result.errors || isTooLarge(result)) return result;
+        const executed = execute({
+          schema: executableSchema,
+          document,
+          operationName: request.operationName,
+          variableValues: request.variables,
+          contextValue: context,
+          rootValue: recording.replay(),
+        });
+        const write = (settled: ExecutionResult) => writeResult(settled, options.limits.maxResponseBytes);
+        return isPromise(executed) ? executed.then(write) : write(executed);
+      };
       const answer = template.answer(recording, context, variables, records);
       return isPromise(answer) ? answer.then(exact) : exact(answer);
     },
   };
+}
+
+/** Whether a result is the refusal of an answer too large ({@link writeResult}). */
+function isTooLarge(result: ExecutionResult): boolean {
+  return result.errors?.length === 1 && result.errors[0]!.extensions.code === 'RESPONSE_TOO_LARGE';
 }
 
 /** A jit result as graphql-js would give it, or undefined when graphql-js must execute again (see the module comment). */

@@ -119,6 +119,14 @@ describe('an answer larger than its estimate', () => {
     }
   });
 
+  it('is refused as well when answered as the template of its literals, built from another attraction', async () => {
+    const other = readArea('de-CH', 'attractions').find((record) => (record.description ?? '').length < 500)!;
+    const shape = (id: string) => `{ attraction(id: "${id}") { name description } }`;
+    expect((await post(running, shape(other.id))).body.errors).toBeUndefined();
+    const answer = await post(running, shape(longest.id));
+    expect(refusal(answer)).toEqual([['RESPONSE_TOO_LARGE', 'The answer is larger than the limit of 4,096 bytes (MAX_RESPONSE_BYTES); ask for fewer items or fields']]);
+  });
+
   it('leaves answers within the limit as they were', async () => {
     const answer = await post(running, `{ attraction(id: "${longest.id}") { id name } }`);
     expect(answer.body).toEqual({ data: { attraction: { id: longest.id, name: longest.name } } });
