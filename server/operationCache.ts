@@ -24,7 +24,8 @@
  *   counts averages: one that grows past it is refused with RESPONSE_TOO_LARGE, never sent.
  * - Refusals are cached only when they cannot depend on the variables: parse, validation and
  *   operation-resolution failures. Limit refusals (QUERY_TOO_COMPLEX) are not, since the cost
- *   refusal shares their code and depends on the variables.
+ *   refusal shares their code and depends on the variables, nor are RESPONSE_TOO_LARGE ones,
+ *   which depend on the variables and the snapshot.
  * - With the record bytes cache on, an operation is answered by its answer writer
  *   (server/answerWriter.ts, compiled on first use, keeping records' bytes from its second
  *   answer on) wherever that writes what executing it would give; it is executed, as below, for
@@ -251,7 +252,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
    * template, when its template is not built and may not be (`mayBuild`: a document requested
    * for the first time, whose template another document was requested with before; a one-off
    * document is not worth a second check), when the template cannot be used, or when this
-   * document's literals or cost fail (the checks word the refusal).
+   * document's literals, cost or estimated answer fail (the checks word the refusal).
    */
   function prepareFromTemplate(
     request: CacheRequest,
