@@ -83,8 +83,16 @@ export interface AnswerWriter {
    * @param variables the request's variables, coerced (graphql-js getVariableValues)
    * @param cache where records' bytes are copied from and kept; null writes each record field by
    *   field and keeps nothing (the same bytes)
+   * @param maxBytes the largest answer allowed, in bytes
+   * @throws AnswerTooLargeError (server/jsonBytes.ts) once the answer grows past `maxBytes`
    */
-  write(rootValue: unknown, context: unknown, variables: Readonly<Record<string, unknown>>, cache: RecordBytesCache | null): Buffer | null;
+  write(
+    rootValue: unknown,
+    context: unknown,
+    variables: Readonly<Record<string, unknown>>,
+    cache: RecordBytesCache | null,
+    maxBytes: number,
+  ): Buffer | null;
 }
 
 /** The fields one selection set writes on one object type; its identity keys the record bytes cache. */
@@ -235,7 +243,7 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
   }
 
   return {
-    write(rootValue, context, variables, cache) {
+    write(rootValue, context, variables, cache, maxBytes) {
       const values: unknown[] = [];
       for (const root of roots) {
         if (root.typename) {
@@ -269,7 +277,7 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
         values.push(value);
       }
 
-      beginBytes();
+      beginBytes(maxBytes);
       writeBytes(DATA_OPEN);
       for (let i = 0; i < roots.length; i++) {
         const root = roots[i]!;

@@ -24,6 +24,12 @@ export interface QueryLimits {
   maxDirectives: number;
   /** Largest cost (fields resolved, list fields counted once per item); MAX_COST, default 25000. */
   maxCost: number;
+  /**
+   * Largest answer in bytes (its JSON text, before compression); MAX_RESPONSE_BYTES, default
+   * 4194304 (4 MiB). An operation whose estimated answer is larger is refused before it runs,
+   * one whose answer grows larger anyway while it is written (server/limits.ts).
+   */
+  maxResponseBytes: number;
   /** Time budget of one execution in ms, checked before each root field; EXECUTION_TIMEOUT_MS, default 2000. */
   executionTimeoutMs: number;
 }
@@ -129,6 +135,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAliases: integerSetting(env, 'MAX_ALIASES', 30, 0, 10_000),
       maxDirectives: integerSetting(env, 'MAX_DIRECTIVES', 20, 0, 10_000),
       maxCost: integerSetting(env, 'MAX_COST', 25_000, 1, 100_000_000),
+      maxResponseBytes: integerSetting(env, 'MAX_RESPONSE_BYTES', 4_194_304, 1024, 1_073_741_824),
       executionTimeoutMs: integerSetting(env, 'EXECUTION_TIMEOUT_MS', 2000, 1, 600_000),
     },
     timeouts: { headersMs, requestMs, keepAliveMs: integerSetting(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000) },

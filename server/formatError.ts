@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   GRAPHQL_VALIDATION_FAILED: 'The query does not fit the schema (unknown field, wrong argument type, introspection turned off, a mutation or subscription…).',
   OPERATION_RESOLUTION_FAILURE: 'operationName names no operation of the document, or the document holds several and none is chosen.',
   QUERY_TOO_COMPLEX: 'A limit on tokens, depth, aliases, directives, cost or introspection; the message names the limit and the measured value.',
+  RESPONSE_TOO_LARGE: 'The answer would be, or grew, larger than MAX_RESPONSE_BYTES; ask for fewer items or fields. The message gives both sizes.',
   PERSISTED_QUERY_NOT_FOUND: 'The persisted-query hash is unknown: send the query with its hash once (Apollo APQ).',
   PERSISTED_QUERY_NOT_SUPPORTED: 'Persisted queries are turned off (APQ_CACHE_BYTES=0).',
   EXECUTION_TIMEOUT: 'The execution time limit was reached; the fields that ran keep their data.',

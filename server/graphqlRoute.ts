@@ -129,7 +129,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     onSubscribe: (req, params) => {
       const state = req.context;
       if ((params.operationName?.length ?? 0) > MAX_OPERATION_NAME_CHARS) return operationNameTooLong(params.operationName!);
-      const prepared = state.prepared ?? operations.prepare({ query: params.query, operationName: params.operationName, variables: params.variables });
+      const request = { query: params.query, operationName: params.operationName, variables: params.variables };
+      const prepared = state.prepared ?? operations.prepare(request, state.served!.sizes);
       if (prepared.errors) return prepared.errors;
       const { operation } = prepared;
       if (operation.operation.operation !== 'query') {
@@ -335,7 +336,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       }
     }
 
-    const prepared = operations.prepare(request);
+    const prepared = operations.prepare(request, served.sizes);
     // graphql-http's path words the refusals, and those of operations other than queries.
     if (prepared.errors || prepared.operation.operation.operation !== OperationTypeNode.QUERY) {
       state.prepared = prepared;

@@ -17,6 +17,10 @@
  *
  * The same scratch buffer serves server/answerWriter.ts, which writes answers piece by piece
  * ({@link beginBytes} … {@link endBytes}): writing is synchronous, so one answer at a time uses it.
+ *
+ * An answer may be given a largest size: writing stops with {@link AnswerTooLargeError} once
+ * past it, so that an answer larger than allowed costs no more than the allowed bytes and one
+ * value beyond (a long string is checked once written).
  */
 
 import { utf8Bytes } from './utf8Bytes.ts';
@@ -55,32 +59,61 @@ const LITERALS = { true: Buffer.from('true'), false: Buffer.from('false'), null:
 // Writing is synchronous, so one scratch buffer serves every call.
 let out = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
 let pos = 0;
+/** The largest size of the answer being written. */
+let maxBytes = Infinity;
+/**
+ * Where {@link ensure} must look further: the end of the scratch buffer, or the largest size when
+ * that comes first, so that writing within both costs one comparison.
+ */
+let room = out.length;
+
+/** An answer that grew past the largest size it was given; what was written is thrown away. */
+export class AnswerTooLargeError extends Error {
+  override name = 'AnswerTooLargeError';
+
+  constructor(readonly maxBytes: number) {
+    super(`The answer is larger than ${maxBytes} bytes`);
+  }
+}
 
 /**
  * The bytes `Buffer.from(JSON.stringify(value))` gives, in a Buffer of their own.
+ * @param limit the largest size allowed, in bytes
  * @throws TypeError as JSON.stringify throws it (a bigint, a cycle)
+ * @throws AnswerTooLargeError for bytes longer than `limit`
  */
-export function jsonBytes(value: object): Buffer {
-  beginBytes();
-  return (writeValue(value, 0) ? endBytes() : null) ?? utf8Bytes(JSON.stringify(value));
+export function jsonBytes(value: object, limit = Infinity): Buffer {
+  beginBytes(limit);
+  const bytes = (writeValue(value, 0) ? endBytes() : null) ?? utf8Bytes(JSON.stringify(value));
+  if (bytes.length > limit) throw new AnswerTooLargeError(limit);
+  return bytes;
 }
 
-/** Starts writing an answer into the scratch buffer, forgetting what was written before. */
-export function beginBytes(): void {
+/**
+ * Starts writing an answer into the scratch buffer, forgetting what was written before.
+ * @param limit the largest size of the answer in bytes: a write past it throws
+ *   {@link AnswerTooLargeError}, and so does {@link endBytes}
+ */
+export function beginBytes(limit = Infinity): void {
   pos = 0;
+  maxBytes = limit;
+  room = Math.min(out.length, limit);
 }
 
 /**
  * Ends the answer begun by {@link beginBytes}: its bytes in a Buffer of their own, or null when
  * `written` is false (what was written is thrown away).
+ * @throws AnswerTooLargeError when written and longer than its limit
  */
 export function endBytes(written = true): Buffer | null {
   let bytes: Buffer | null = null;
-  if (written) {
+  const tooLarge = written && pos > maxBytes;
+  if (written && !tooLarge) {
     bytes = Buffer.allocUnsafe(pos);
     out.copy(bytes, 0, 0, pos);
   }
   if (out.length > MAX_KEPT_SCRATCH_BYTES) out = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+  if (tooLarge) throw new AnswerTooLargeError(maxBytes);
   return bytes;
 }
 
@@ -121,12 +154,24 @@ export function writeJson(value: unknown): boolean {
   return writeValue(value, 0);
 }
 
-/** Makes room for `bytes` more bytes past `pos`. */
+/**
+ * Makes room for `bytes` more bytes past `pos`.
+ * @throws AnswerTooLargeError when what was written already passes the answer's limit (`bytes`
+ *   is an upper bound of what comes, not a size, so it cannot decide alone)
+ */
 function ensure(bytes: number): void {
-  if (pos + bytes <= out.length) return;
-  const grown = Buffer.allocUnsafeSlow(Math.max(out.length * 2, pos + bytes));
-  out.copy(grown, 0, 0, pos);
-  out = grown;
+  if (pos + bytes <= room) return;
+  if (pos > maxBytes) {
+    const limit = maxBytes;
+    endBytes(false);
+    throw new AnswerTooLargeError(limit);
+  }
+  if (pos + bytes > out.length) {
+    const grown = Buffer.allocUnsafeSlow(Math.max(out.length * 2, pos + bytes));
+    out.copy(grown, 0, 0, pos);
+    out = grown;
+  }
+  room = Math.min(out.length, maxBytes);
 }
 
 /** Writes one value; false, having written part of it, for one JSON.stringify has to write. */

@@ -9,7 +9,11 @@
  *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
  *    handed to `validate` as one rule (server/rulesInParallel.ts);
  * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
- *    selection once per item it can return (`limit` for the paginated lists).
+ *    selection once per item it can return (`limit` for the paginated lists);
+ * 5. the size of the answer, estimated with the sizes of the snapshot (server/answerSizes.ts), so
+ *    that a few fields of large values (a station's `raw` JSON) cannot ask for megabytes at a
+ *    cost of one each. The estimate depends on the snapshot: a checked operation is checked
+ *    again against the sizes of each new snapshot (server/operationCache.ts).
  *
  * Introspection (`__schema`, `__type`) is bounded separately rather than costed: it may not use
  * aliases, so repeated selections merge and its answer can never exceed the schema's own size,
@@ -46,6 +50,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import type { AnswerSizes } from './answerSizes.ts';
 import type { QueryLimits } from './config.ts';
 import { countNodes, forEachNode } from './countNodes.ts';
 import { rulesInParallel } from './rulesInParallel.ts';
@@ -83,6 +88,8 @@ export interface CheckedOperation {
   readonly operation: OperationDefinitionNode;
   /** Cost as counted by {@link measureCost}. */
   readonly cost: number;
+  /** The answer's bytes as estimated by {@link estimateAnswerBytes}. */
+  readonly bytes: number;
   /** The variables sent, coerced (graphql-js getVariableValues), which the cost was counted with. */
   readonly variables: Readonly<Record<string, unknown>>;
   readonly errors?: undefined;
@@ -91,31 +98,37 @@ export interface CheckedOperation {
 /** The outcome of {@link QueryChecker}: an operation ready to execute, or the errors to answer with. */
 export type CheckedQuery = CheckedOperation | { readonly errors: readonly GraphQLError[] };
 
-/** Checks one request's query against every limit; see the module comment for the order. */
-export type QueryChecker = (request: {
-  query: string;
-  operationName?: string | null | undefined;
-  variables?: Readonly<Record<string, unknown>> | null | undefined;
-  /** `query` already parsed within the token limit, so that it is not parsed again. */
-  document?: DocumentNode | undefined;
-}) => CheckedQuery;
+/**
+ * Checks one request's query against every limit, the size of its answer estimated with the
+ * sizes of the snapshot it is answered from; see the module comment for the order.
+ */
+export type QueryChecker = (
+  request: {
+    query: string;
+    operationName?: string | null | undefined;
+    variables?: Readonly<Record<string, unknown>> | null | undefined;
+    /** `query` already parsed within the token limit, so that it is not parsed again. */
+    document?: DocumentNode | undefined;
+  },
+  sizes: AnswerSizes,
+) => CheckedQuery;
 
 /**
  * Creates the checker of the limits for a schema. Every error carries `extensions.code`:
  * GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, QUERY_TOO_COMPLEX (a limit; the message names
- * it and the measured value), BAD_USER_INPUT (variables) or OPERATION_RESOLUTION_FAILURE
+ * it and the measured value), RESPONSE_TOO_LARGE (the estimated answer), BAD_USER_INPUT (variables) or OPERATION_RESOLUTION_FAILURE
  * (no operation of that name).
  */
 export function createQueryChecker(
   schema: GraphQLSchema,
-  limits: Pick<QueryLimits, 'maxTokens' | 'maxDepth' | 'maxAliases' | 'maxDirectives' | 'maxCost'>,
+  limits: Pick<QueryLimits, 'maxTokens' | 'maxDepth' | 'maxAliases' | 'maxDirectives' | 'maxCost' | 'maxResponseBytes'>,
   options: { introspection: boolean },
 ): QueryChecker {
   const ruleList: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
   if (!options.introspection) ruleList.push(NoSchemaIntrospectionCustomRule);
   const rules = [rulesInParallel(ruleList)];
 
-  return ({ query, operationName, variables, document: parsed }) => {
+  return ({ query, operationName, variables, document: parsed }, sizes) => {
     let document: DocumentNode;
     try {
       document = parsed ?? parse(query, { maxLexicalTokens: limits.maxTokens });
@@ -166,7 +179,9 @@ export function createQueryChecker(
       const shown = cost >= COST_CEILING ? `more than ${format(COST_CEILING)}` : format(cost);
       return tooComplex(`Query cost is ${shown}; the limit is ${format(limits.maxCost)} (each field counts 1, once per list item)`, operation);
     }
-    return { document, operation, cost, variables: coerced.coerced };
+    const bytes = estimateAnswerBytes(schema, document, operation, coerced.coerced, sizes);
+    if (bytes > limits.maxResponseBytes) return { errors: [responseTooLarge(bytes, limits.maxResponseBytes, operation)] };
+    return { document, operation, cost, bytes, variables: coerced.coerced };
   };
 }
 
@@ -258,7 +273,7 @@ export function measureCost(
       if (selection.kind === Kind.FIELD) {
         cost += fieldCost(selection, type, pageSize);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        cost += walk(selection.selectionSet, conditionType(selection.typeCondition?.name.value) ?? type, pageSize);
+        cost += walk(selection.selectionSet, conditionType(schema, selection.typeCondition?.name.value) ?? type, pageSize);
       } else {
         cost += spread(selection.name.value, pageSize);
       }
@@ -275,16 +290,10 @@ export function measureCost(
     const type = getNamedType(field.type);
     if (!isCompositeType(type)) return 1;
 
-    const limit = limitOf(field, node);
+    const limit = limitOf(field, node, variables);
     const isList = isListType(getNullableType(field.type));
     const items = isList ? (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE) : 1;
     return 1 + items * walk(node.selectionSet, type, isList ? undefined : limit);
-  }
-
-  function limitOf(field: GraphQLField<unknown, unknown>, node: FieldNode): number | undefined {
-    if (!field.args.some((arg) => arg.name === LIMIT_ARGUMENT)) return undefined;
-    const limit = getArgumentValues(field, node, variables)[LIMIT_ARGUMENT];
-    return typeof limit === 'number' ? Math.min(Math.max(limit, 0), LARGEST_LIMIT) : undefined;
   }
 
   function spread(name: string, pageSize: number | undefined): number {
@@ -292,7 +301,7 @@ export function measureCost(
     const known = memo.get(key);
     if (known !== undefined) return known;
     const fragment = fragments.get(name);
-    const type = fragment && conditionType(fragment.typeCondition.name.value);
+    const type = fragment && conditionType(schema, fragment.typeCondition.name.value);
     if (!fragment || !type || visiting.has(key)) return 0;
     visiting.add(key);
     const cost = walk(fragment.selectionSet, type, pageSize);
@@ -301,12 +310,108 @@ export function measureCost(
     return cost;
   }
 
-  function conditionType(name: string | undefined): GraphQLCompositeType | undefined {
-    const type = name === undefined ? undefined : schema.getType(name);
-    return type && isCompositeType(type) ? type : undefined;
+  return Math.min(walk(operation.selectionSet, root, undefined), COST_CEILING);
+}
+
+/**
+ * Bytes counted for a leaf whose size the snapshot does not tell (paging figures, distances, a
+ * field of an area with no records): a number or a short string.
+ */
+const LEAF_BYTES = 8;
+
+/**
+ * An estimate of the JSON bytes of an operation's answer, `{"data":…}` with the sizes of the
+ * snapshot it is answered from (server/answerSizes.ts): each field counts its key, and a leaf of a
+ * record the average bytes of its values there (a station's `raw`: its measured JSON); a list of
+ * records counts its `limit` (as {@link measureCost} does) but no more than the records there are,
+ * and a list inside a record its average items. Fragments, `@skip`/`@include` and introspection
+ * are counted as {@link measureCost} counts them (an introspection field as its key alone).
+ *
+ * @param variables coerced variable values (graphql-js `getVariableValues`)
+ * @returns the estimate in whole bytes, at most 1e12
+ */
+export function estimateAnswerBytes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  sizes: AnswerSizes,
+): number {
+  const fragments = fragmentsOf(document);
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+  const root = schema.getRootType(operation.operation);
+  if (!root) return 0;
+
+  /**
+   * The bytes of the fields selected on one object.
+   * @param pageSize as in measureCost
+   * @param path where the object lies in a record (`Activity.info`), or undefined outside records
+   */
+  function walk(selectionSet: SelectionSetNode, type: GraphQLCompositeType, pageSize: number | undefined, path: string | undefined): number {
+    let bytes = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        bytes += fieldBytes(selection, type, pageSize, path);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        bytes += walk(selection.selectionSet, conditionType(schema, selection.typeCondition?.name.value) ?? type, pageSize, path);
+      } else {
+        bytes += spread(selection.name.value, pageSize, path);
+      }
+      if (bytes >= COST_CEILING) return COST_CEILING;
+    }
+    return bytes;
   }
 
-  return Math.min(walk(operation.selectionSet, root, undefined), COST_CEILING);
+  function fieldBytes(node: FieldNode, parent: GraphQLCompositeType, pageSize: number | undefined, path: string | undefined): number {
+    const name = node.name.value;
+    // `"key":` and the comma before the next field.
+    const key = (node.alias ?? node.name).value.length + 4;
+    if (name === '__typename') return key + parent.name.length + 2;
+    const field: GraphQLField<unknown, unknown> | undefined =
+      isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+    if (!field || (parent === root && INTROSPECTION_FIELDS.has(name))) return key;
+    const type = getNamedType(field.type);
+    const fieldPath = path === undefined ? undefined : `${path}.${name}`;
+    const isList = isListType(getNullableType(field.type));
+    if (!isCompositeType(type) || !node.selectionSet) {
+      const value = (fieldPath === undefined ? undefined : sizes.bytes.get(fieldPath)) ?? LEAF_BYTES;
+      if (!isList) return key + value;
+      return key + 2 + (fieldPath === undefined ? DEFAULT_LIST_SIZE : (sizes.items.get(fieldPath) ?? 0)) * (value + 1);
+    }
+
+    const limit = limitOf(field, node, variables);
+    // Entering records from outside them: the items are records of this type, at most as many as there are.
+    const records = path === undefined ? sizes.records.get(type.name) : undefined;
+    const childPath = fieldPath ?? (records === undefined ? undefined : type.name);
+    let items = 1;
+    if (isList) {
+      items =
+        fieldPath !== undefined
+          ? (sizes.items.get(fieldPath) ?? 0)
+          : (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE);
+      if (records !== undefined) items = Math.min(items, records);
+    }
+    const object = 2 + walk(node.selectionSet, type, isList ? undefined : limit, childPath);
+    return key + (isList ? 2 + items * (object + 1) : object);
+  }
+
+  function spread(name: string, pageSize: number | undefined, path: string | undefined): number {
+    const key = `${name}\0${pageSize ?? ''}\0${path ?? ''}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    const type = fragment && conditionType(schema, fragment.typeCondition.name.value);
+    if (!fragment || !type || visiting.has(key)) return 0;
+    visiting.add(key);
+    const bytes = walk(fragment.selectionSet, type, pageSize, path);
+    visiting.delete(key);
+    memo.set(key, bytes);
+    return bytes;
+  }
+
+  // `{"data":` and `}`.
+  return Math.ceil(Math.min(10 + walk(operation.selectionSet, root, undefined, undefined), COST_CEILING));
 }
 
 /**
@@ -350,6 +455,19 @@ const VALIDATION_ABORTED_MESSAGE = 'Query repeats or overlaps fields too often t
 /** Messages of validation rules that guard complexity rather than correctness. */
 const COMPLEXITY_MESSAGES = new Set(['Maximum introspection depth exceeded', INTROSPECTION_ALIAS_MESSAGE]);
 
+/** The `limit` a field is given, within what any list accepts; undefined for a field without one. */
+function limitOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | undefined {
+  if (!field.args.some((arg) => arg.name === LIMIT_ARGUMENT)) return undefined;
+  const limit = getArgumentValues(field, node, variables)[LIMIT_ARGUMENT];
+  return typeof limit === 'number' ? Math.min(Math.max(limit, 0), LARGEST_LIMIT) : undefined;
+}
+
+/** The composite type a fragment's condition names, or undefined. */
+function conditionType(schema: GraphQLSchema, name: string | undefined): GraphQLCompositeType | undefined {
+  const type = name === undefined ? undefined : schema.getType(name);
+  return type && isCompositeType(type) ? type : undefined;
+}
+
 function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
@@ -365,6 +483,19 @@ function tooComplex(message: string, at?: GraphQLError | ASTNode): CheckedQuery 
 function complexityError(message: string, at?: GraphQLError | ASTNode): GraphQLError {
   const located = at instanceof GraphQLError ? { source: at.source, positions: at.positions } : at ? { nodes: at } : {};
   return new GraphQLError(message, { ...located, extensions: { code: 'QUERY_TOO_COMPLEX' } });
+}
+
+/**
+ * The refusal of an answer larger than MAX_RESPONSE_BYTES: estimated so before it was built, or
+ * grown so while it was written.
+ * @param bytes the estimate, or undefined for an answer that grew past the limit
+ */
+export function responseTooLarge(bytes: number | undefined, maxBytes: number, at?: ASTNode): GraphQLError {
+  const size = bytes === undefined ? 'is larger than' : `would be about ${format(bytes)} bytes, more than`;
+  return new GraphQLError(`The answer ${size} the limit of ${format(maxBytes)} bytes (MAX_RESPONSE_BYTES); ask for fewer items or fields`, {
+    ...(at ? { nodes: at } : {}),
+    extensions: { code: 'RESPONSE_TOO_LARGE' },
+  });
 }
 
 function withCode(error: GraphQLError, code: string): GraphQLError {

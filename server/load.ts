@@ -41,7 +41,7 @@ export const SOURCE_AREAS: Readonly<Record<SourceName, readonly AreaName[]>> = {
   attractions: ['attractions'],
 };
 /** The GraphQL type each area's records must match. */
-const AREA_TYPES: Record<AreaName, string> = {
+export const AREA_TYPES: Record<AreaName, string> = {
   activities: 'Activity',
   locations: 'Location',
   types: 'ActivityType',

@@ -16,9 +16,16 @@
  *   Whatever the template would not answer exactly as the document (a literal its type refuses,
  *   a cost over the limit, an answer with errors, whose locations are the document's) goes the
  *   way of a document of its own.
+ * - The estimated size of an answer (server/limits.ts estimateAnswerBytes) depends on the sizes
+ *   of the snapshot as well as the variables: an operation remembers the sizes it was measured
+ *   with, and measures itself again, once, with those of a new snapshot (a pointer compared per
+ *   request), so that one allowed before a reload is refused after it when its answer grew.
+ * - Answers are bounded by MAX_RESPONSE_BYTES while they are written too, since the estimate
+ *   counts averages: one that grows past it is refused with RESPONSE_TOO_LARGE, never sent.
  * - Refusals are cached only when they cannot depend on the variables: parse, validation and
  *   operation-resolution failures. Limit refusals (QUERY_TOO_COMPLEX) are not, since the cost
- *   refusal shares their code and depends on the variables.
+ *   refusal shares their code and depends on the variables, nor are RESPONSE_TOO_LARGE ones,
+ *   which depend on the variables and the snapshot.
  * - With the record bytes cache on, an operation is answered by its answer writer
  *   (server/answerWriter.ts, compiled on first use, keeping records' bytes from its second
  *   answer on) wherever that writes what executing it would give; it is executed, as below, for
@@ -64,10 +71,12 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
+import type { AnswerSizes } from './answerSizes.ts';
 import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from './isPromise.ts';
-import { costVariables, measureCost, type CheckedOperation, type QueryChecker } from './limits.ts';
+import { AnswerTooLargeError, jsonBytes } from './jsonBytes.ts';
+import { costVariables, estimateAnswerBytes, measureCost, responseTooLarge, type CheckedOperation, type QueryChecker } from './limits.ts';
 import { h32 } from './xxhash.ts';
 import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalTemplate.ts';
 import type { RecordBytesCache } from './recordBytesCache.ts';
@@ -112,11 +121,12 @@ export interface PreparedOperation {
   /** Metrics label: the operation's one root field, `multiple`, or `introspection`. */
   readonly label: string;
   /**
-   * Answers the operation: with the bytes of a successful answer when the answer writer
-   * (server/answerWriter.ts) can write them with `records`, else by executing it, synchronously
-   * when every resolver is (ours are). When the writer gives up, the execution takes the
-   * deadline's decisions the writer took, as a second execution after graphql-jit does (see the
-   * module comment).
+   * Answers the operation: with the bytes of a successful answer, written by the answer writer
+   * (server/answerWriter.ts) when it can write them with `records`, else executed and then
+   * written; with the execution's result when it has errors (a RESPONSE_TOO_LARGE refusal when
+   * the answer grew past MAX_RESPONSE_BYTES). Synchronous when every resolver is (ours are).
+   * When the writer gives up, the execution takes the deadline's decisions the writer took, as a
+   * second execution after graphql-jit does (see the module comment).
    *
    * @param deadline the execution's root value (server/deadline.ts startDeadline)
    * @param variables the request's variables, as sent; they passed the checks
@@ -127,7 +137,7 @@ export interface PreparedOperation {
     context: unknown,
     variables: Readonly<Record<string, unknown>> | null | undefined,
     records: RecordBytesCache | null,
-  ): Buffer | ExecutionResult | Promise<ExecutionResult>;
+  ): Buffer | ExecutionResult | Promise<Buffer | ExecutionResult>;
 }
 
 /** The outcome of {@link OperationCache.prepare}: an operation with its cost, or the errors to answer with. */
@@ -139,12 +149,16 @@ export interface OperationCache {
   /**
    * Checks a request against the limits, from the cache when the document was seen before.
    * Errors are exactly those of the checker of server/limits.ts.
+   * @param sizes those of the snapshot the request is answered from (its store's)
    */
-  prepare(request: {
-    query: string;
-    operationName?: string | null | undefined;
-    variables?: Readonly<Record<string, unknown>> | null | undefined;
-  }): PreparedRequest;
+  prepare(
+    request: {
+      query: string;
+      operationName?: string | null | undefined;
+      variables?: Readonly<Record<string, unknown>> | null | undefined;
+    },
+    sizes: AnswerSizes,
+  ): PreparedRequest;
   /** Operations (and refusals) held now. */
   readonly size: number;
 }
@@ -156,7 +170,7 @@ export interface OperationCacheOptions {
   executableSchema: GraphQLSchema;
   /** The checker of server/limits.ts. */
   check: QueryChecker;
-  limits: Pick<QueryLimits, 'maxCost' | 'maxTokens'>;
+  limits: Pick<QueryLimits, 'maxCost' | 'maxTokens' | 'maxResponseBytes'>;
   /** Most operations (and refusals) kept; 0 keeps none (every request is checked in full and runs on graphql-js). */
   maxEntries: number;
   /** Compile operations with graphql-jit; false runs every operation on graphql-js. */
@@ -219,15 +233,15 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
   }
 
   /** Checks a document not in the cache, and keeps what the checks made of it when `keep`. */
-  function checkUnseen(request: CacheRequest, name: string | null, parsed: DocumentNode | undefined, keep: boolean): PreparedRequest {
-    const checked = check({ ...request, document: parsed });
+  function checkUnseen(request: CacheRequest, name: string | null, parsed: DocumentNode | undefined, keep: boolean, sizes: AnswerSizes): PreparedRequest {
+    const checked = check({ ...request, document: parsed }, sizes);
     if (checked.errors) {
       if (keep && dependsOnDocumentAlone(checked.errors)) {
         remember(request.query, name, { refusal: checked.errors });
       }
       return checked;
     }
-    const operation = prepareOperation(checked, request.operationName, request.variables, options);
+    const operation = prepareOperation(checked, request.operationName, request.variables, sizes, options);
     if (keep) remember(request.query, name, { operation });
     return { operation, cost: checked.cost };
   }
@@ -238,9 +252,15 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
    * template, when its template is not built and may not be (`mayBuild`: a document requested
    * for the first time, whose template another document was requested with before; a one-off
    * document is not worth a second check), when the template cannot be used, or when this
-   * document's literals or cost fail (the checks word the refusal).
+   * document's literals, cost or estimated answer fail (the checks word the refusal).
    */
-  function prepareFromTemplate(request: CacheRequest, name: string | null, parsed: DocumentNode, mayBuild: boolean): PreparedRequest | undefined {
+  function prepareFromTemplate(
+    request: CacheRequest,
+    name: string | null,
+    parsed: DocumentNode,
+    mayBuild: boolean,
+    sizes: AnswerSizes,
+  ): PreparedRequest | undefined {
     const holes = findHoles(parsed, request.query);
     if (!holes) return undefined;
     const entry = documents.get(holes.key);
@@ -249,7 +269,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     let variables: Record<string, unknown> | null;
     if (outcome === undefined) {
       if (!mayBuild || !seenBefore(holes.key, name)) return undefined;
-      const built = checkTemplate(request, name, parsed, holes);
+      const built = checkTemplate(request, name, parsed, holes, sizes);
       if (!built) return undefined;
       ({ templated, variables } = built);
     } else {
@@ -260,9 +280,9 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
       variables = templateVariables(templated.template, holes, request.variables);
     }
     if (!variables) return undefined;
-    const cost = templated.operation.costOf(variables);
-    if (cost === null || cost > options.limits.maxCost) return undefined;
-    return { operation: literalOperation(templated.operation, parsed, request, variables, options.executableSchema), cost };
+    const measure = templated.operation.measure(variables, sizes);
+    if (!withinLimits(measure)) return undefined;
+    return { operation: literalOperation(templated.operation, parsed, request, variables, options), cost: measure.cost };
   }
 
   /**
@@ -275,6 +295,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     name: string | null,
     parsed: DocumentNode,
     holes: Holes,
+    sizes: AnswerSizes,
   ): { templated: Templated; variables: Record<string, unknown> } | undefined {
     const template = writeTemplate(options.schema, parsed, request.query, holes);
     if (!template) {
@@ -283,7 +304,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     }
     const variables = templateVariables(template, holes, request.variables);
     if (!variables) return undefined;
-    const checked = check({ query: template.query, operationName: request.operationName, variables });
+    const checked = check({ query: template.query, operationName: request.operationName, variables }, sizes);
     if (checked.errors) {
       // The template's own refusals hold for every document of it; the others (the variables
       // sent, the cost of these literals, a limit the template's longer text reaches) may not.
@@ -292,13 +313,18 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
       }
       return undefined;
     }
-    const templated = { template, operation: prepareOperation(checked, request.operationName, variables, options) };
+    const templated = { template, operation: prepareOperation(checked, request.operationName, variables, sizes, options) };
     remember(holes.key, name, { template: templated });
     return { templated, variables };
   }
 
+  /** Whether a measure passes the limits the checker words the refusals of. */
+  function withinLimits(measure: Measure | null): measure is Measure {
+    return measure !== null && measure.cost <= options.limits.maxCost && measure.bytes <= options.limits.maxResponseBytes;
+  }
+
   return {
-    prepare(request) {
+    prepare(request, sizes) {
       const name = request.operationName ?? null;
       const document = documents.get(request.query);
       const cached = document?.byName.get(name);
@@ -312,18 +338,18 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
         // A document requested again is kept under its text, unless its template (built from
         // other documents) answers it; one requested for the first time may have a template built.
         const again = seenBefore(request.query, name);
-        return (parsed && prepareFromTemplate(request, name, parsed, !again)) || checkUnseen(request, name, parsed, again);
+        return (parsed && prepareFromTemplate(request, name, parsed, !again, sizes)) || checkUnseen(request, name, parsed, again, sizes);
       }
       document!.used = true;
       if (cached.refusal) return { errors: cached.refusal };
       const prepared = cached.operation;
-      const cost = prepared.costOf(request.variables);
-      // Bad variables or too high a cost: the checker words the refusal.
-      if (cost === null || cost > options.limits.maxCost) {
-        const checked = check(request);
+      const measure = prepared.measure(request.variables, sizes);
+      // Bad variables, too high a cost or too large an answer: the checker words the refusal.
+      if (!withinLimits(measure)) {
+        const checked = check(request, sizes);
         return checked.errors ? checked : { operation: prepared, cost: checked.cost };
       }
-      return { operation: prepared, cost };
+      return { operation: prepared, cost: measure.cost };
     },
     get size() {
       return operations;
@@ -338,10 +364,17 @@ interface DocumentEntry {
   used: boolean;
 }
 
-/** Variables as sent, coerced, and the cost they give. */
-interface Coercion {
+/** The cost of an operation and the estimated bytes of its answer, with some variables and sizes. */
+interface Measure {
   readonly cost: number;
+  readonly bytes: number;
+}
+
+/** Variables as sent, coerced, and what they measure with the sizes they were last measured with. */
+interface Coercion {
   readonly variables: Readonly<Record<string, unknown>>;
+  measure: Measure;
+  sizes: AnswerSizes;
 }
 
 /** The coerced variables of an operation without variable definitions. */
@@ -365,31 +398,35 @@ type Outcome =
   | { readonly template: Templated | typeof UNUSABLE; readonly refusal?: undefined; readonly operation?: undefined };
 
 interface CachedOperation extends PreparedOperation {
-  /** The cost with these variables, or null when they do not coerce. */
-  costOf(variables: Readonly<Record<string, unknown>> | null | undefined): number | null;
+  /** The cost and estimated answer bytes with these variables and sizes, or null when the variables do not coerce. */
+  measure(variables: Readonly<Record<string, unknown>> | null | undefined, sizes: AnswerSizes): Measure | null;
 }
 
 /**
  * @param checked what the checks made of the request that prepared the operation
  * @param sent that request's variables, as sent, which `checked` coerced and counted the cost with
+ * @param sizes those `checked` estimated the answer's bytes with
  */
 function prepareOperation(
   checked: CheckedOperation,
   operationName: string | null | undefined,
   sent: Readonly<Record<string, unknown>> | null | undefined,
+  sizes: AnswerSizes,
   options: OperationCacheOptions,
 ): CachedOperation {
   const { schema, executableSchema } = options;
+  const { maxResponseBytes } = options.limits;
   const { document, operation } = checked;
   const label = operationLabel(operation);
   const definitions = operation.variableDefinitions ?? [];
-  // Without variable definitions every request coerces to {}, so the cost never changes.
-  const fixedCost = definitions.length === 0 ? checked.cost : undefined;
+  const checkedMeasure: Measure = { cost: checked.cost, bytes: checked.bytes };
   // The cost depends on the variables alone, so it is remembered by their JSON text as sent, with
   // the coerced variables the answer writer needs: that skips counting (a walk of the whole
   // document) and coercing them (graphql-js's getVariableValues, most of what preparing a known
   // document with variables cost). Those of the request that prepared it are known already.
   const coercions = new Map<string, Coercion>();
+  // Without variable definitions every request coerces to {}: one coercion serves them all.
+  const fixed: Coercion | undefined = definitions.length === 0 ? { variables: NO_VARIABLES, measure: checkedMeasure, sizes } : undefined;
   const keepCoercion = (text: string, coercion: Coercion) => {
     if (text.length > MAX_REMEMBERED_VARIABLES_CHARS) return;
     if (coercions.size >= COSTS_PER_OPERATION) coercions.clear();
@@ -399,42 +436,64 @@ function prepareOperation(
   // also remembered by their values: the documents of one template, as a map client sends them,
   // differ in their points and rarely in their page size. Those variables are looked for on the
   // first miss: most operations only ever meet the variables remembered above.
+  // Measures are those of one snapshot's sizes, forgotten for another's.
   let limitVariables: string[] | undefined;
-  const costs = new Map<string, number>();
-  const costWith = (variables: Readonly<Record<string, unknown>>): number => {
+  const measures = new Map<string, Measure>();
+  let measuredWith = sizes;
+  const measureWith = (variables: Readonly<Record<string, unknown>>, current: AnswerSizes): Measure => {
+    if (current !== measuredWith) {
+      measures.clear();
+      measuredWith = current;
+    }
     limitVariables ??= costVariables(document);
     const key = limitVariables.map((name) => String(variables[name])).join(',');
-    let cost = costs.get(key);
-    if (cost === undefined) {
-      cost = measureCost(schema, document, operation, variables);
-      if (costs.size >= COSTS_PER_OPERATION) costs.clear();
-      costs.set(key, cost);
+    let measure = measures.get(key);
+    if (measure === undefined) {
+      measure = {
+        cost: measureCost(schema, document, operation, variables),
+        bytes: estimateAnswerBytes(schema, document, operation, variables, current),
+      };
+      if (measures.size >= COSTS_PER_OPERATION) measures.clear();
+      measures.set(key, measure);
     }
-    return cost;
+    return measure;
   };
-  if (fixedCost === undefined) keepCoercion(JSON.stringify(sent ?? {}), { cost: checked.cost, variables: checked.variables });
+  if (fixed === undefined) keepCoercion(JSON.stringify(sent ?? {}), { variables: checked.variables, measure: checkedMeasure, sizes });
   let executions = 0;
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
   let writer: AnswerWriter | null | undefined;
-  let written = 0;
+  let answers = 0;
 
-  /** The variables coerced with their cost, or null when they do not coerce. */
-  const coerce = (variables: Readonly<Record<string, unknown>> | null | undefined): Coercion | null => {
+  /** The variables coerced, or null when they do not coerce. */
+  const coerce = (variables: Readonly<Record<string, unknown>> | null | undefined, current: AnswerSizes): Coercion | null => {
+    if (fixed !== undefined) return fixed;
     const given = variables ?? {};
     const text = JSON.stringify(given);
     const known = coercions.get(text);
     if (known !== undefined) return known;
     const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
     if (coerced.errors) return null;
-    const coercion = { cost: costWith(coerced.coerced), variables: coerced.coerced };
+    const coercion = { variables: coerced.coerced, measure: measureWith(coerced.coerced, current), sizes: current };
     keepCoercion(text, coercion);
     return coercion;
   };
 
+  const written = (result: ExecutionResult) => writeResult(result, maxResponseBytes);
+
   const executeJs = (deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined) =>
     execute({ schema: executableSchema, document, operationName, variableValues: variables, contextValue: context, rootValue: deadline });
 
+  /** Executes the operation, its result written as {@link written} does. */
   function executeOperation(deadline: Deadline, context: unknown, variables: Readonly<Record<string, unknown>> | null | undefined) {
+    const result = runOperation(deadline, context, variables);
+    return isPromise(result) ? result.then(written) : written(result);
+  }
+
+  function runOperation(
+    deadline: Deadline,
+    context: unknown,
+    variables: Readonly<Record<string, unknown>> | null | undefined,
+  ): ExecutionResult | Promise<ExecutionResult> {
     if (compiled === undefined && ++executions >= COMPILE_AT_EXECUTION) {
       const result = compileQuery(executableSchema, document, operationName ?? undefined, { disableLeafSerialization: true });
       compiled = isCompiledQuery(result) ? result : null;
@@ -442,7 +501,7 @@ function prepareOperation(
     if (!compiled) return executeJs(deadline, context, variables);
     const recording = new RecordingDeadline(deadline);
     const result = compiled.query(recording, context, variables);
-    if (isPromise(result)) return result.then((settled) => (usable(settled) ?? executeJs(recording.replay(), context, variables)));
+    if (isPromise(result)) return result.then((settled) => usable(settled) ?? executeJs(recording.replay(), context, variables));
     return usable(result) ?? executeJs(recording.replay(), context, variables);
   }
 
@@ -450,18 +509,44 @@ function prepareOperation(
     document,
     operation,
     label,
-    costOf(variables) {
-      return fixedCost ?? coerce(variables)?.cost ?? null;
+    measure(variables, current) {
+      const coercion = coerce(variables, current);
+      if (coercion === null) return null;
+      if (coercion.sizes !== current) {
+        coercion.measure = measureWith(coercion.variables, current);
+        coercion.sizes = current;
+      }
+      return coercion.measure;
     },
     answer(deadline, context, variables, records) {
       if (records && writer === undefined) writer = label === 'introspection' ? null : compileAnswerWriter(executableSchema, document, operation);
-      const coerced = records && writer ? (definitions.length === 0 ? NO_VARIABLES : coerce(variables)?.variables) : undefined;
+      // The sizes do not matter here: the coercion alone is used.
+      const coerced = records && writer ? coerce(variables, measuredWith)?.variables : undefined;
       if (!coerced) return executeOperation(deadline, context, variables);
       const recording = new RecordingDeadline(deadline);
-      const keep = ++written >= KEEP_RECORDS_AT_ANSWER ? records : null;
-      return writer!.write(recording, context, coerced, keep) ?? executeOperation(recording.replay(), context, variables);
+      const keep = ++answers >= KEEP_RECORDS_AT_ANSWER ? records : null;
+      try {
+        return writer!.write(recording, context, coerced, keep, maxResponseBytes) ?? executeOperation(recording.replay(), context, variables);
+      } catch (error) {
+        if (error instanceof AnswerTooLargeError) return { errors: [responseTooLarge(undefined, maxResponseBytes)] };
+        throw error;
+      }
     },
   };
+}
+
+/**
+ * The bytes of a successful result; a result with errors as it is, and the refusal of a result
+ * whose bytes pass `maxBytes` in their place.
+ */
+function writeResult(result: ExecutionResult, maxBytes: number): Buffer | ExecutionResult {
+  if (result.errors) return result;
+  try {
+    return jsonBytes(result, maxBytes);
+  } catch (error) {
+    if (error instanceof AnswerTooLargeError) return { errors: [responseTooLarge(undefined, maxBytes)] };
+    throw error;
+  }
 }
 
 /**
@@ -475,8 +560,9 @@ function literalOperation(
   document: DocumentNode,
   request: CacheRequest,
   variables: Readonly<Record<string, unknown>>,
-  executableSchema: GraphQLSchema,
+  options: Pick<OperationCacheOptions, 'executableSchema' | 'limits'>,
 ): PreparedOperation {
+  const { executableSchema } = options;
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   return {
     document,
@@ -484,22 +570,30 @@ function literalOperation(
     label: template.label,
     answer(deadline, context, _sent, records) {
       const recording = new RecordingDeadline(deadline);
-      const exact = (result: ExecutionResult): ExecutionResult | Promise<ExecutionResult> =>
-        result.errors
-          ? execute({
-              schema: executableSchema,
-              document,
-              operationName: request.operationName,
-              variableValues: request.variables,
-              contextValue: context,
-              rootValue: recording.replay(),
-            })
-          : result;
+      // The template's answer without errors comes as bytes, and so does the refusal of one too
+      // large, which has no locations; one with other errors is executed again, then written.
+      const exact = (result: Buffer | ExecutionResult): Buffer | ExecutionResult | Promise<Buffer | ExecutionResult> => {
+        if (Buffer.isBuffer(result) || !result.errors || isTooLarge(result)) return result;
+        const executed = execute({
+          schema: executableSchema,
+          document,
+          operationName: request.operationName,
+          variableValues: request.variables,
+          contextValue: context,
+          rootValue: recording.replay(),
+        });
+        const write = (settled: ExecutionResult) => writeResult(settled, options.limits.maxResponseBytes);
+        return isPromise(executed) ? executed.then(write) : write(executed);
+      };
       const answer = template.answer(recording, context, variables, records);
-      if (isPromise(answer)) return answer.then(exact);
-      return Buffer.isBuffer(answer) ? answer : exact(answer);
+      return isPromise(answer) ? answer.then(exact) : exact(answer);
     },
   };
+}
+
+/** Whether a result is the refusal of an answer too large ({@link writeResult}). */
+function isTooLarge(result: ExecutionResult): boolean {
+  return result.errors?.length === 1 && result.errors[0]!.extensions.code === 'RESPONSE_TOO_LARGE';
 }
 
 /** A jit result as graphql-js would give it, or undefined when graphql-js must execute again (see the module comment). */

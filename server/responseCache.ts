@@ -11,7 +11,7 @@
  * - The cache belongs to one snapshot: it is emptied when the first request served from another
  *   snapshot arrives, and requests still running on the previous snapshot neither read nor fill it.
  * - Bounded in bytes: bodies, their compressed forms, keys and a fixed overhead per entry are
- *   counted. Entries not used since they were kept (or last given a second chance) leave first;
+ *   counted. An answer larger than a sixteenth of the budget is not kept. Entries not used since they were kept (or last given a second chance) leave first;
  *   one that was used goes back to the end of the line once (the CLOCK approximation of least
  *   recently used, so that a hit costs no reordering).
  * - Per entry, the ETag of each media type and content coding, and each compressed body, are
@@ -25,6 +25,12 @@ import { h32Raw } from './xxhash.ts';
 
 /** Bytes counted per entry beyond its body and keys: the objects and maps that hold it. */
 const ENTRY_OVERHEAD_BYTES = 512;
+
+/**
+ * The largest share of the budget one entry may take: a larger answer is sent but not kept, so
+ * that one answer cannot push out a large part of what the cache holds.
+ */
+export const MAX_ENTRY_SHARE = 1 / 16;
 
 /** Request-bytes aliases kept per entry: clients that vary only in spacing get a few, not unlimited. */
 const MAX_ALIASES_PER_ENTRY = 4;
@@ -64,7 +70,7 @@ export interface ResponseCache {
   getByAlias(snapshot: object, method: AliasMethod, raw: Buffer): CachedResponse | undefined;
   /**
    * Keeps a successful answer under its canonical key, unless `snapshot` is no longer the one
-   * served or the entry alone exceeds the budget.
+   * served or the entry alone exceeds {@link MAX_ENTRY_SHARE} of the budget.
    *
    * @param version the snapshot's version, part of every ETag
    * @returns the entry, or undefined when it was not kept
@@ -149,7 +155,7 @@ export function createResponseCache(maxBytes: number): ResponseCache {
     set(snapshot, version, key, body, facts) {
       if (snapshot !== served) return undefined;
       const size = ENTRY_OVERHEAD_BYTES + key.length + body.length;
-      if (size > maxBytes) return undefined;
+      if (size > maxBytes * MAX_ENTRY_SHARE) return undefined;
       const previous = entries.get(key);
       if (previous) remove(key, previous);
       const entry = new Entry(key, version, body, facts, size, grow);

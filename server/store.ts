@@ -6,7 +6,8 @@
  */
 
 import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../sync/snapshot.ts';
-import type { Snapshot } from './load.ts';
+import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
+import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { createFilterIndex, type FilterIndex, type FilterValues } from './filterIndex.ts';
 import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from './indexes.ts';
@@ -32,6 +33,8 @@ export type LocaleStore = { readonly [A in AreaName]: AreaStore<AreaRecords[A], 
 export interface Store {
   readonly snapshot: Snapshot;
   readonly locales: Readonly<Record<Locale, LocaleStore>>;
+  /** What its answers weigh (server/answerSizes.ts), which the limits estimate answers' bytes with. */
+  readonly sizes: AnswerSizes;
   /** The manifest entry of a source, or undefined when it was never synced. */
   source(name: SourceName): SourceEntry | undefined;
 }
@@ -150,12 +153,14 @@ export async function createStoreAsync(snapshot: Snapshot): Promise<Store> {
 /** The build, as steps: it yields after each area of each locale. */
 function* buildStore(snapshot: Snapshot): Generator<void, Store> {
   const locales = {} as Record<Locale, LocaleStore>;
+  const tally = createSizeTally();
   for (const locale of LOCALES) {
     const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
     const content = snapshot.locales[locale];
     const areas = {} as Record<AreaName, AreaStore<never, string>>;
     for (const area of Object.keys(AREAS) as AreaName[]) {
       areas[area] = buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator);
+      tally.add(AREA_TYPES[area], content[area]);
       yield;
     }
     locales[locale] = areas as unknown as LocaleStore;
@@ -163,6 +168,7 @@ function* buildStore(snapshot: Snapshot): Generator<void, Store> {
   return {
     snapshot,
     locales,
+    sizes: tally.sizes(),
     source: (name) => snapshot.manifest.sources[name],
   };
 }

@@ -129,13 +129,28 @@ describe('deploy/k8s', () => {
     expect(template.spec.terminationGracePeriodSeconds).toBeGreaterThan(preStopS + shutdownGraceMs / 1000);
   });
 
-  it('requests and limits CPU and memory, with a heap cap below the memory limit', () => {
+  it('requests and limits CPU and memory, the limit holding every bound of the process with room to spare', () => {
     const { requests, limits } = container.resources;
     expect(millicoresOf(requests.cpu)).toBeLessThanOrEqual(millicoresOf(limits.cpu));
     expect(bytesOf(requests.memory)).toBeLessThanOrEqual(bytesOf(limits.memory));
-    const heapMb = Number(/--max-old-space-size=(\d+)/.exec(plainEnv.NODE_OPTIONS ?? '')?.[1]);
-    // V8's heap is most of the process; code, buffers and the rest need about 150 MB more.
-    expect(heapMb * 2 ** 20 + 150 * 2 ** 20).toBeLessThanOrEqual(bytesOf(limits.memory));
+    const flag = (name: string) => Number(new RegExp(`--${name}=(\\d+)`).exec(plainEnv.NODE_OPTIONS ?? '')?.[1]);
+    const MB = 2 ** 20;
+    const config = readConfig(podEnv);
+    const bounds = {
+      // The old space holds the snapshots, indexes, operations and persisted queries.
+      oldSpace: flag('max-old-space-size') * MB,
+      // Two semi-spaces and the young large-object space, each at most a semi-space.
+      youngGeneration: 3 * flag('max-semi-space-size') * MB,
+      // Buffers, outside V8's heap.
+      caches: config.responseCacheBytes + config.recordCacheBytes,
+      // Answers being sent: a few at the largest size, each also compressed.
+      answers: 8 * 2 * config.limits.maxResponseBytes,
+      // Code, stacks, the allocator's slack and the reading of a new snapshot's files.
+      rest: 100 * MB,
+    };
+    for (const [name, bytes] of Object.entries(bounds)) expect(bytes, name).toBeGreaterThan(0);
+    const sum = Object.values(bounds).reduce((a, b) => a + b);
+    expect(sum * 1.15).toBeLessThanOrEqual(bytesOf(limits.memory));
   });
 
   it('runs as the image\'s non-root user on a read-only root file system without privileges', () => {

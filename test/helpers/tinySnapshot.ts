@@ -36,6 +36,8 @@ export interface TinySnapshotOptions {
   omitSources?: SourceName[];
   /** Marks it as the fixture generator's, as `npm run fixtures` does. */
   fixture?: FixtureOrigin;
+  /** Characters of a note in each station's `raw` JSON, to make it this much larger; default none. */
+  stationRawPadding?: number;
 }
 
 export interface TinySnapshot {
@@ -72,7 +74,7 @@ export function writeTinySnapshot(dataDir: string, options: TinySnapshotOptions 
     snowdata: {
       label: 'Snowdata',
       lastSync,
-      locales: perLocale(() => ({ stations: range(count).map(station), routes: range(count * 2).map(route) })),
+      locales: perLocale(() => ({ stations: range(count).map((i) => station(i, options.stationRawPadding ?? 0)), routes: range(count * 2).map(route) })),
     },
     tours: { label: 'MySwitzerland tours', lastSync, locales: perLocale(() => ({ tours: range(count).map(tour) })) },
     attractions: { label: 'MySwitzerland attractions', lastSync, locales: perLocale(() => ({ attractions: range(count).map(attraction) })) },
@@ -124,7 +126,7 @@ function activity(i: number, locale: Locale): ActivityRecord {
   };
 }
 
-function station(i: number): StationRecord {
+function station(i: number, rawPadding: number): StationRecord {
   const [name, lng, lat] = place(i);
   return {
     id: 100 + i,
@@ -150,7 +152,7 @@ function station(i: number): StationRecord {
     links: null,
     detailLinks: null,
     lastUpdate: null,
-    raw: { resortId: 100 + i },
+    raw: rawPadding > 0 ? { resortId: 100 + i, note: 'x'.repeat(rawPadding) } : { resortId: 100 + i },
   };
 }
 

@@ -337,6 +337,17 @@ function createScenarios(samples: Sample[]): Scenario[] {
         ),
     },
     {
+      name: 'raw JSON under aliases',
+      kind: 'hostile',
+      weight: 2,
+      run: async (base, agent) =>
+        isRefused(
+          await post(agent, base, { query: `{ ${Array.from({ length: 30 }, (_, i) => `s${i}: snowdataStations(limit: 500, offset: ${i}) { data { raw } }`).join(' ')} }` }),
+          200,
+          'RESPONSE_TOO_LARGE',
+        ),
+    },
+    {
       name: '__schema fragment bypass',
       kind: 'hostile',
       weight: 2,

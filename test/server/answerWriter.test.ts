@@ -39,7 +39,7 @@ function writerOf(on: GraphQLSchema, query: string) {
   return (variables: Record<string, unknown>, context: unknown, cache: RecordBytesCache | null): string | null => {
     const coerced = getVariableValues(on, operation.variableDefinitions ?? [], variables);
     if (coerced.errors) throw coerced.errors[0];
-    return writer.write(startDeadline(2000), context, coerced.coerced, cache)?.toString('utf8') ?? null;
+    return writer.write(startDeadline(2000), context, coerced.coerced, cache, Infinity)?.toString('utf8') ?? null;
   };
 }
 
@@ -167,9 +167,9 @@ describe('the answer writer', () => {
   it('leaves to execution an answer with an error: a refused argument, a deadline passed', () => {
     const cache = createRecordBytesCache(1024 * 1024);
     const { document, operation } = operationOf('{ activities(limit: 1000) { total } }');
-    expect(compileAnswerWriter(schema, document, operation)!.write(startDeadline(2000), { store }, {}, cache)).toBeNull();
+    expect(compileAnswerWriter(schema, document, operation)!.write(startDeadline(2000), { store }, {}, cache, Infinity)).toBeNull();
     const types = operationOf('{ types { id } }');
-    expect(compileAnswerWriter(schema, types.document, types.operation)!.write({ atMs: -1, budgetMs: 5 }, { store }, {}, cache)).toBeNull();
+    expect(compileAnswerWriter(schema, types.document, types.operation)!.write({ atMs: -1, budgetMs: 5 }, { store }, {}, cache, Infinity)).toBeNull();
   });
 
   describe('on values graphql-js serializes or refuses', () => {

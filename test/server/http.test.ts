@@ -12,6 +12,7 @@ import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { serverAudits } from 'graphql-http';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSizeTally } from '../../server/answerSizes.ts';
 import { readConfig } from '../../server/config.ts';
 import { createHttpService, type HttpOptions, type HttpService, type ServedSnapshot } from '../../server/http.ts';
 import { createLogger } from '../../server/log.ts';
@@ -87,6 +88,8 @@ let served: ServedSnapshot | (() => never);
 const freshSnapshot = (): ServedSnapshot => ({
   version: 'v1',
   context: { salutation: 'Grüezi' },
+  // A schema of no snapshot's records: every answer is estimated from the sizes of none.
+  sizes: createSizeTally().sizes(),
   expiresAtMs: Date.now() + 3_600_000,
   lastSyncMs: { tours: Date.now() - 60_000 },
 });

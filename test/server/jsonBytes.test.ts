@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonBytes } from '../../server/jsonBytes.ts';
+import { AnswerTooLargeError, jsonBytes } from '../../server/jsonBytes.ts';
 import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../sync/fixtures/samplesDir.ts';
 
 /** What jsonBytes promises: the bytes of JSON.stringify's text. */
@@ -110,6 +110,17 @@ describe('jsonBytes', () => {
     // Control characters take six bytes each: 40,000 of them outgrow 64 KiB several times.
     expectStringifyBytes({ escapes: '\u0001'.repeat(40_000) });
     expectStringifyBytes({ escapes: '\u0001'.repeat(40_000), more: ['€'.repeat(400_000)] });
+    expectStringifyBytes({ small: 'ü' });
+  });
+
+  it('refuses bytes longer than the limit it is given, stopping early in a large answer, and writes the next answer whole', () => {
+    const value = { items: Array.from({ length: 100_000 }, (_, i) => ({ id: i, name: `item ${i}` })) };
+    const exact = Buffer.byteLength(JSON.stringify(value));
+    expect(jsonBytes(value, exact).length).toBe(exact);
+    expect(() => jsonBytes(value, exact - 1)).toThrow(AnswerTooLargeError);
+    expect(() => jsonBytes(value, 1000)).toThrow(new AnswerTooLargeError(1000));
+    // One string far past the limit is refused once written.
+    expect(() => jsonBytes({ text: 'x'.repeat(200_000) }, 1000)).toThrow(AnswerTooLargeError);
     expectStringifyBytes({ small: 'ü' });
   });
 

@@ -1,7 +1,8 @@
-import { getIntrospectionQuery, parse, getOperationAST } from 'graphql';
+import { execute, getIntrospectionQuery, parse, getOperationAST } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
-import { costVariables, createQueryChecker, measureCost, measureShape, type CheckedQuery } from '../../server/limits.ts';
+import type { AnswerSizes } from '../../server/answerSizes.ts';
+import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, measureShape, type CheckedQuery, type QueryChecker } from '../../server/limits.ts';
 import { loadSnapshot } from '../../server/load.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import { sampleQueries } from '../../server/sampleQueries.ts';
@@ -11,7 +12,21 @@ import { DATA_DIR } from '../helpers/api.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 const defaults = readConfig({}).limits;
-const check = createQueryChecker(schema, defaults, { introspection: true });
+
+let store: Store;
+/** The sizes of the fixture snapshot's answers. */
+let sizes: AnswerSizes;
+beforeAll(async () => {
+  store = createStore(await loadSnapshot(DATA_DIR, schema));
+  sizes = store.sizes;
+});
+
+/** A checker of the fixture snapshot's requests. */
+function withSizes(checker: QueryChecker): (request: Parameters<QueryChecker>[0]) => CheckedQuery {
+  return (request) => checker(request, sizes);
+}
+
+const check = withSizes(createQueryChecker(schema, defaults, { introspection: true }));
 
 /** The messages and codes of a refusal, or the cost of an accepted query. */
 function outcome(result: CheckedQuery) {
@@ -32,11 +47,6 @@ function allFields(typeName: string): string {
 }
 
 describe('the default limits', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = createStore(await loadSnapshot(DATA_DIR, schema));
-  });
-
   it('let every sample query of /api/schema?format=queries pass', () => {
     const samples = sampleQueries(store);
     expect(samples.length).toBeGreaterThan(0);
@@ -145,6 +155,43 @@ describe('cost', () => {
   });
 });
 
+describe('the estimated size of an answer', () => {
+  /** The estimate of a query's answer, and the bytes of its answer from the fixture snapshot. */
+  async function estimateAndAnswer(query: string): Promise<[number, number]> {
+    const document = parse(query);
+    const estimate = estimateAnswerBytes(schema, document, getOperationAST(document)!, {}, sizes);
+    const result = await execute({ schema, document, contextValue: { store } });
+    expect(result.errors).toBeUndefined();
+    return [estimate, Buffer.byteLength(JSON.stringify(result))];
+  }
+
+  it("counts a station's raw JSON by its measured size: a whole list is estimated within a tenth of its bytes", async () => {
+    const [estimate, bytes] = await estimateAndAnswer('{ snowdataStations(limit: 500) { data { id raw } } }');
+    expect(bytes).toBeGreaterThan(100 * store.locales['de-CH'].stations.records.length);
+    expect(Math.abs(estimate - bytes) / bytes).toBeLessThan(0.1);
+  });
+
+  it('counts a list by its limit, up to the records there are, and nested lists by their average items', async () => {
+    for (const query of [
+      '{ tours(limit: 30) { total data { id name abstract } } }',
+      '{ attractions(limit: 500) { data { id name images seasons } } }',
+      '{ snowdataStations(limit: 20) { data { name images { url type } webcams { url } } } }',
+    ]) {
+      const [estimate, bytes] = await estimateAndAnswer(query);
+      expect(estimate / bytes, query).toBeGreaterThan(0.7);
+      expect(estimate / bytes, query).toBeLessThan(1.5);
+    }
+  });
+
+  it('refuses an answer estimated above MAX_RESPONSE_BYTES after the cost, naming both sizes', () => {
+    const small = withSizes(createQueryChecker(schema, { ...defaults, maxResponseBytes: 100_000 }, { introspection: true }));
+    expect(outcome(small({ query: '{ snowdataStations(limit: 10) { data { raw } } }' }))).toEqual({ cost: expect.any(Number) });
+    expect(outcome(small({ query: '{ snowdataStations(limit: 100) { data { raw } } }' }))).toEqual([
+      expect.stringMatching(/^RESPONSE_TOO_LARGE: The answer would be about [\d,]+ bytes, more than the limit of 100,000 bytes \(MAX_RESPONSE_BYTES\)/),
+    ]);
+  });
+});
+
 describe('shape', () => {
   it('measures depth from 1 at the root fields, and aliases with fragments expanded', () => {
     const document = parse(`
@@ -155,7 +202,7 @@ describe('shape', () => {
   });
 
   it('refuses a query deeper than the limit, naming the limit and the depth', () => {
-    const strict = createQueryChecker(schema, { ...defaults, maxDepth: 3 }, { introspection: true });
+    const strict = withSizes(createQueryChecker(schema, { ...defaults, maxDepth: 3 }, { introspection: true }));
     expect(outcome(strict({ query: '{ snowdataStation(id: 1) { hiking { routes { title } } } }' }))).toEqual([
       'QUERY_TOO_COMPLEX: Query is 4 levels deep; the limit is 3',
     ]);
@@ -170,7 +217,7 @@ describe('shape', () => {
 
   it('refuses more directives than the limit', () => {
     const query = `{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename @include(if: true)`).join(' ')} }`;
-    const generous = createQueryChecker(schema, { ...defaults, maxAliases: 100 }, { introspection: true });
+    const generous = withSizes(createQueryChecker(schema, { ...defaults, maxAliases: 100 }, { introspection: true }));
     expect(outcome(generous({ query }))).toEqual(['QUERY_TOO_COMPLEX: Query has 21 directives; the limit is 20']);
   });
 
@@ -201,7 +248,7 @@ describe('introspection', () => {
   });
 
   it('is refused when turned off, while __typename still works', () => {
-    const closed = createQueryChecker(schema, defaults, { introspection: false });
+    const closed = withSizes(createQueryChecker(schema, defaults, { introspection: false }));
     expect(outcome(closed({ query: '{ __schema { queryType { name } } }' }))).toEqual([
       'GRAPHQL_VALIDATION_FAILED: GraphQL introspection has been disabled, but the requested query contained the field "__schema".',
       'GRAPHQL_VALIDATION_FAILED: GraphQL introspection has been disabled, but the requested query contained the field "queryType".',

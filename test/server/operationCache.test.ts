@@ -39,7 +39,7 @@ function countingChecker(maxCost = limits.maxCost): QueryChecker & { calls: numb
   const check = createQueryChecker(schema, { ...limits, maxCost }, { introspection: true });
   const counting = Object.assign((request: Parameters<QueryChecker>[0]) => {
     counting.calls++;
-    return check(request);
+    return check(request, store.sizes);
   }, { calls: 0 });
   return counting;
 }
@@ -82,7 +82,7 @@ async function throughCache(query: string, variables: Record<string, unknown>, c
   for (const records of [null, createRecordBytesCache(1024 * 1024)]) {
     const { cache } = cacheOf();
     for (let i = 0; i < 3; i++) {
-      const operation = prepared(cache.prepare({ query, variables }));
+      const operation = prepared(cache.prepare({ query, variables }, store.sizes));
       const answer = await operation.answer(deadline(), context, variables, records);
       results.push(Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : sent(answer));
     }
@@ -205,11 +205,11 @@ describe('the limits through the cache', () => {
 
   it('checks a document in full on its first two requests, keeping it from the second, and later ones only for their variables and cost', () => {
     const { cache, check } = cacheOf();
-    for (const limit of [1, 2]) expect(prepared(cache.prepare({ query: stations, variables: { limit } })).label).toBe('snowdataStations');
+    for (const limit of [1, 2]) expect(prepared(cache.prepare({ query: stations, variables: { limit } }, store.sizes)).label).toBe('snowdataStations');
     expect(check.calls).toBe(2);
-    const again = cache.prepare({ query: stations, variables: { limit: 3 } });
+    const again = cache.prepare({ query: stations, variables: { limit: 3 } }, store.sizes);
     expect(again.errors).toBeUndefined();
-    const plain = createQueryChecker(schema, limits, { introspection: true })({ query: stations, variables: { limit: 3 } });
+    const plain = createQueryChecker(schema, limits, { introspection: true })({ query: stations, variables: { limit: 3 } }, store.sizes);
     expect(again.errors ? null : again.cost).toBe(plain.errors ? null : plain.cost);
     expect(check.calls).toBe(2);
   });
@@ -218,11 +218,11 @@ describe('the limits through the cache', () => {
     const { cache } = cacheOf();
     const plain = createQueryChecker(schema, limits, { introspection: true });
     const costOf = (variables: Record<string, unknown>) => {
-      const outcome = cache.prepare({ query: stations, variables });
+      const outcome = cache.prepare({ query: stations, variables }, store.sizes);
       return outcome.errors ? outcome.errors : outcome.cost;
     };
     const expected = (variables: Record<string, unknown>) => {
-      const outcome = plain({ query: stations, variables });
+      const outcome = plain({ query: stations, variables }, store.sizes);
       return outcome.errors ? outcome.errors : outcome.cost;
     };
     // More distinct variables than an operation remembers, each asked twice, in two rounds.
@@ -242,13 +242,13 @@ describe('the limits through the cache', () => {
     const check = countingChecker(1000);
     const { cache } = cacheOf({ check, limits: { ...limits, maxCost: 1000 } });
     const plain = createQueryChecker(schema, { ...limits, maxCost: 1000 }, { introspection: true });
-    cache.prepare({ query: stations, variables: { limit: 2 } });
+    cache.prepare({ query: stations, variables: { limit: 2 } }, store.sizes);
     for (const variables of [{ limit: 'ten' }, { limit: 500 }, { limit: 2 ** 40 }]) {
-      const refused = cache.prepare({ query: stations, variables });
+      const refused = cache.prepare({ query: stations, variables }, store.sizes);
       expect(refused.errors, JSON.stringify(variables)).toBeDefined();
-      expect(refused.errors).toEqual(plain({ query: stations, variables }).errors);
+      expect(refused.errors).toEqual(plain({ query: stations, variables }, store.sizes).errors);
     }
-    expect(prepared(cache.prepare({ query: stations, variables: { limit: 2 } })).label).toBe('snowdataStations');
+    expect(prepared(cache.prepare({ query: stations, variables: { limit: 2 } }, store.sizes)).label).toBe('snowdataStations');
   });
 
   it('keeps parse, validation and operation-name refusals, and checks limit refusals every time', () => {
@@ -259,35 +259,35 @@ describe('the limits through the cache', () => {
       { query: 'query A { types { id } } query B { types { id } }', operationName: 'C' },
     ];
     for (const request of refusals) {
-      const first = cache.prepare(request);
+      const first = cache.prepare(request, store.sizes);
       expect(first.errors?.length).toBeGreaterThan(0);
-      expect(cache.prepare(request)).toEqual(first);
-      expect(cache.prepare(request)).toEqual(first);
+      expect(cache.prepare(request, store.sizes)).toEqual(first);
+      expect(cache.prepare(request, store.sizes)).toEqual(first);
     }
     // Each checked on its first two requests, as any document.
     expect(check.calls).toBe(6);
 
     const tooDeep = `{ ${'__typename a: types { '.repeat(11)}id${' }'.repeat(11)} }`;
-    expect(cache.prepare({ query: tooDeep }).errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
-    cache.prepare({ query: tooDeep });
-    cache.prepare({ query: tooDeep });
+    expect(cache.prepare({ query: tooDeep }, store.sizes).errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
+    cache.prepare({ query: tooDeep }, store.sizes);
+    cache.prepare({ query: tooDeep }, store.sizes);
     expect(check.calls).toBe(9);
   });
 
   it('tells operations of one document apart by operation name', () => {
     const { cache } = cacheOf();
     const query = 'query A { types { id } } query B { tours { total } }';
-    expect(prepared(cache.prepare({ query, operationName: 'A' })).label).toBe('types');
-    expect(prepared(cache.prepare({ query, operationName: 'B' })).label).toBe('tours');
-    expect(cache.prepare({ query }).errors?.[0]?.message).toBe('The document holds several operations; choose one with operationName');
+    expect(prepared(cache.prepare({ query, operationName: 'A' }, store.sizes)).label).toBe('types');
+    expect(prepared(cache.prepare({ query, operationName: 'B' }, store.sizes)).label).toBe('tours');
+    expect(cache.prepare({ query }, store.sizes).errors?.[0]?.message).toBe('The document holds several operations; choose one with operationName');
   });
 
   it('labels an operation by its root field, multiple, or introspection', () => {
     const { cache } = cacheOf();
-    expect(prepared(cache.prepare({ query: '{ __typename types { id } }' })).label).toBe('types');
-    expect(prepared(cache.prepare({ query: '{ types { id } tours { total } }' })).label).toBe('multiple');
-    expect(prepared(cache.prepare({ query: '{ ... on Query { types { id } } }' })).label).toBe('multiple');
-    expect(prepared(cache.prepare({ query: '{ __schema { queryType { name } } }' })).label).toBe('introspection');
+    expect(prepared(cache.prepare({ query: '{ __typename types { id } }' }, store.sizes)).label).toBe('types');
+    expect(prepared(cache.prepare({ query: '{ types { id } tours { total } }' }, store.sizes)).label).toBe('multiple');
+    expect(prepared(cache.prepare({ query: '{ ... on Query { types { id } } }' }, store.sizes)).label).toBe('multiple');
+    expect(prepared(cache.prepare({ query: '{ __schema { queryType { name } } }' }, store.sizes)).label).toBe('introspection');
   });
 });
 
@@ -296,54 +296,53 @@ describe('the bounds of the cache', () => {
     const { cache, check } = cacheOf({ maxEntries: 2 });
     const [a, b, c] = ['{ types { id } }', '{ types { title } }', '{ types { slug } }'];
     // Each document is kept from its second request on.
-    const twice = (query: string) => [0, 1].forEach(() => cache.prepare({ query }));
+    const twice = (query: string) => [0, 1].forEach(() => cache.prepare({ query }, store.sizes));
     twice(a);
     twice(b);
-    cache.prepare({ query: a });
+    cache.prepare({ query: a }, store.sizes);
     twice(c);
     expect(cache.size).toBe(2);
     expect(check.calls).toBe(6);
-    cache.prepare({ query: a });
+    cache.prepare({ query: a }, store.sizes);
     expect(check.calls).toBe(6);
-    cache.prepare({ query: b });
+    cache.prepare({ query: b }, store.sizes);
     expect(check.calls).toBe(7);
   });
 
   it('keeps a document only from its second request, so that documents sent once do not push out those used again', () => {
     const { cache, check } = cacheOf({ maxEntries: 10 });
     const hot = '{ types { id } }';
-    cache.prepare({ query: hot });
-    cache.prepare({ query: hot });
+    cache.prepare({ query: hot }, store.sizes);
+    cache.prepare({ query: hot }, store.sizes);
     expect(cache.size).toBe(1);
     // A query builder's flood: every document different, far more than the cache keeps.
     const fields = ['id', 'title', 'slug'];
-    for (let i = 0; i < 100; i++) cache.prepare({ query: `{ t${i}: types { ${fields[i % 3]} } }` });
+    for (let i = 0; i < 100; i++) cache.prepare({ query: `{ t${i}: types { ${fields[i % 3]} } }` }, store.sizes);
     expect(cache.size).toBe(1);
     const calls = check.calls;
-    cache.prepare({ query: hot });
+    cache.prepare({ query: hot }, store.sizes);
     expect(check.calls).toBe(calls);
   });
 
   it('bounds the document text it holds, so large documents cannot fill memory', () => {
     const { cache, check } = cacheOf({ maxEntries: 2 });
     const large = `{ types { id ${' '.repeat(2 * DOCUMENT_CHARS_PER_ENTRY)}} }`;
-    cache.prepare({ query: large });
-    cache.prepare({ query: large });
+    cache.prepare({ query: large }, store.sizes);
+    cache.prepare({ query: large }, store.sizes);
     expect(check.calls).toBe(2);
     expect(cache.size).toBe(0);
     const half = (field: string) => `{ types { ${field} ${' '.repeat(DOCUMENT_CHARS_PER_ENTRY)}} }`;
-    for (const field of ['id', 'id', 'title', 'title']) cache.prepare({ query: half(field) });
+    for (const field of ['id', 'id', 'title', 'title']) cache.prepare({ query: half(field) }, store.sizes);
     expect(cache.size).toBe(1);
   });
 
   it('keeps nothing with size 0, checking every request in full', async () => {
     const { cache, check } = cacheOf({ maxEntries: 0 });
     for (let i = 0; i < 3; i++) {
-      const operation = prepared(cache.prepare({ query: '{ types(locale: "it-CH") { id } }' }));
-      // Without the record bytes cache, an answer is always executed.
+      const operation = prepared(cache.prepare({ query: '{ types(locale: "it-CH") { id } }' }, store.sizes));
+      // Without the record bytes cache, an answer is always executed (then written as bytes).
       const answer = await operation.answer(startDeadline(2000), { store }, {}, null);
-      expect(Buffer.isBuffer(answer)).toBe(false);
-      expect((answer as ExecutionResult).data?.types).toHaveLength(store.locales['it-CH'].types.records.length);
+      expect(JSON.parse(String(answer)).data.types).toHaveLength(store.locales['it-CH'].types.records.length);
     }
     expect(check.calls).toBe(3);
     expect(cache.size).toBe(0);
@@ -355,12 +354,12 @@ describe('the variables of the request that prepared an operation', () => {
     // A checker that marks its cost: a figure counted again would be measureCost's own.
     const real = createQueryChecker(schema, limits, { introspection: true });
     const costOf = (query: string, variables: Record<string, unknown>) => {
-      const checked = real({ query, variables });
+      const checked = real({ query, variables }, store.sizes);
       if (checked.errors) throw checked.errors[0];
       return checked.cost;
     };
-    const marking: QueryChecker = (request) => {
-      const checked = real(request);
+    const marking: QueryChecker = (request, sizes) => {
+      const checked = real(request, sizes);
       return checked.errors ? checked : { ...checked, cost: checked.cost + 1000 };
     };
     const withVariable = 'query Q($limit: Int) { tours(limit: $limit) { total data { id } } }';
@@ -369,13 +368,13 @@ describe('the variables of the request that prepared an operation', () => {
       const { cache } = cacheOf({ check: marking });
       const variables = query === withVariable ? { limit: 7 } : {};
       // Checked on the first two requests (kept from the second on), then found in the cache.
-      const costs = [0, 1, 2].map(() => cache.prepare({ query, variables })).map((outcome) => (outcome.errors ? null : outcome.cost));
+      const costs = [0, 1, 2].map(() => cache.prepare({ query, variables }, store.sizes)).map((outcome) => (outcome.errors ? null : outcome.cost));
       expect(costs, query).toEqual(Array(3).fill(costOf(query, variables) + 1000));
     }
     // Other variables are coerced and counted by the operation itself.
     const { cache } = cacheOf({ check: marking });
-    for (let i = 0; i < 2; i++) cache.prepare({ query: withVariable, variables: { limit: 7 } });
-    const other = cache.prepare({ query: withVariable, variables: { limit: 3 } });
+    for (let i = 0; i < 2; i++) cache.prepare({ query: withVariable, variables: { limit: 7 } }, store.sizes);
+    const other = cache.prepare({ query: withVariable, variables: { limit: 3 } }, store.sizes);
     expect(other.errors ? null : other.cost).toBe(costOf(withVariable, { limit: 3 }));
   });
 });
@@ -388,7 +387,7 @@ describe('the record bytes an operation keeps', () => {
     const expected = plainGraphqlJs(query, {}, { store }, startDeadline(2000));
     const sizes: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const answer = await prepared(cache.prepare({ query })).answer(startDeadline(2000), { store }, {}, records);
+      const answer = await prepared(cache.prepare({ query }, store.sizes)).answer(startDeadline(2000), { store }, {}, records);
       expect(Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : null).toBe(expected);
       sizes.push(records.bytes);
     }
@@ -407,7 +406,7 @@ describe('documents that differ only in their literals', () => {
 
   /** The answer through the cache, with the record bytes cache when `records` is given. */
   async function answerOf(cache: ReturnType<typeof cacheOf>['cache'], query: string, records: ReturnType<typeof createRecordBytesCache> | null, variables: Record<string, unknown> = {}) {
-    const operation = prepared(cache.prepare({ query, variables }));
+    const operation = prepared(cache.prepare({ query, variables }, store.sizes));
     const answer = await operation.answer(startDeadline(2000), { store }, variables, records);
     return Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : sent(answer);
   }
@@ -432,12 +431,12 @@ describe('documents that differ only in their literals', () => {
   it('keeps a document requested again under its text, unless a template built from others answers it', () => {
     const { cache, check } = cacheOf();
     // The same document again and again: checked on its first two requests, then found by its text.
-    for (let i = 0; i < 4; i++) expect(prepared(cache.prepare({ query: hikesNear(46.6, 7.8) })).label).toBe('tours');
+    for (let i = 0; i < 4; i++) expect(prepared(cache.prepare({ query: hikesNear(46.6, 7.8) }, store.sizes)).label).toBe('tours');
     expect(check.calls).toBe(2);
     // Its template is built from the next document of it; from then on, documents requested
     // again, as a map client's come back to a point, are answered from it without a check.
     const others = [hikesNear(46.7, 7.9), hikesNear(46.71, 7.91), hikesNear(46.72, 7.92)];
-    for (const query of [...others, ...others, ...others]) expect(prepared(cache.prepare({ query })).label).toBe('tours');
+    for (const query of [...others, ...others, ...others]) expect(prepared(cache.prepare({ query }, store.sizes)).label).toBe('tours');
     expect(check.calls).toBe(3);
   });
 
@@ -445,8 +444,8 @@ describe('documents that differ only in their literals', () => {
     const { cache } = cacheOf();
     const plain = createQueryChecker(schema, limits, { introspection: true });
     for (const limit of [3, 4, 5, 50, 5]) {
-      const outcome = cache.prepare({ query: hikesNear(46.6, 7.8, limit) });
-      const expected = plain({ query: hikesNear(46.6, 7.8, limit) });
+      const outcome = cache.prepare({ query: hikesNear(46.6, 7.8, limit) }, store.sizes);
+      const expected = plain({ query: hikesNear(46.6, 7.8, limit) }, store.sizes);
       expect(outcome.errors ? null : outcome.cost).toBe(expected.errors ? null : expected.cost);
     }
   });
@@ -471,14 +470,14 @@ describe('documents that differ only in their literals', () => {
   it('refuses a literal of the wrong type exactly as the checker does', () => {
     const { cache } = cacheOf();
     const plain = createQueryChecker(schema, limits, { introspection: true });
-    cache.prepare({ query: hikesNear(46.6, 7.8) });
-    cache.prepare({ query: hikesNear(46.7, 7.9) });
+    cache.prepare({ query: hikesNear(46.6, 7.8) }, store.sizes);
+    cache.prepare({ query: hikesNear(46.7, 7.9) }, store.sizes);
     for (const query of [hikesNear('"north"', 7.8), hikesNear(46.6, 7.8, 2.5), hikesNear(46.6, 7.8, 2 ** 40), hikesNear(46.6, 7.8, 'true')]) {
-      const refused = cache.prepare({ query });
+      const refused = cache.prepare({ query }, store.sizes);
       expect(refused.errors?.[0]?.extensions.code, query).toBe('GRAPHQL_VALIDATION_FAILED');
-      expect(refused.errors).toEqual(plain({ query }).errors);
+      expect(refused.errors).toEqual(plain({ query }, store.sizes).errors);
     }
-    expect(prepared(cache.prepare({ query: hikesNear(46.8, 7.7) })).label).toBe('tours');
+    expect(prepared(cache.prepare({ query: hikesNear(46.8, 7.7) }, store.sizes)).label).toBe('tours');
   });
 
   it('refuses a document past the token limit, whose template holds more tokens still, and answers one within it', () => {
@@ -486,9 +485,9 @@ describe('documents that differ only in their literals', () => {
     const tokens = [...query.matchAll(/[A-Za-z_][\w]*|-?\d+(\.\d+)?|"[^"]*"|[{}():,]/g)].filter((m) => m[0] !== ',').length;
     const check = createQueryChecker(schema, { ...limits, maxTokens: tokens }, { introspection: true });
     const { cache } = cacheOf({ check, limits: { ...limits, maxTokens: tokens } });
-    for (const [lat, lng] of [[46.6, 7.8], [46.7, 7.9], [46.8, 7.7]]) expect(prepared(cache.prepare({ query: hikesNear(lat!, lng!) })).label).toBe('tours');
+    for (const [lat, lng] of [[46.6, 7.8], [46.7, 7.9], [46.8, 7.7]]) expect(prepared(cache.prepare({ query: hikesNear(lat!, lng!) }, store.sizes)).label).toBe('tours');
     const longer = `query Near { tours(routeType: "hike", nearLat: 46.6, nearLng: 7.8, radiusKm: 30, limit: 5) { total data { id name distance_km difficulty } } }`;
-    expect(cache.prepare({ query: longer }).errors?.[0]?.message).toBe(`Query has more than ${tokens} tokens, the limit`);
+    expect(cache.prepare({ query: longer }, store.sizes).errors?.[0]?.message).toBe(`Query has more than ${tokens} tokens, the limit`);
   });
 
   it('answers fields that merge only with equal literals, which their template would not merge', async () => {

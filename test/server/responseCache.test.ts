@@ -5,6 +5,10 @@ import { createResponseCache, responseKey } from '../../server/responseCache.ts'
 
 const facts = { label: 'tours', operationName: 'Tours', cost: 12 };
 const KiB = 1024;
+/** An answer well within the share of a 64 KiB cache one entry may take. */
+const BODY = Buffer.alloc(3000, 'x');
+/** Keys of one length, so that their entries weigh the same. */
+const key = (i: number) => `k${String(i).padStart(3, '0')}`;
 
 describe('responseKey', () => {
   it('gives variables in any key order, nested too, one key', () => {
@@ -69,23 +73,24 @@ describe('createResponseCache', () => {
   });
 
   it('drops the answers not used since they were kept first, past its bytes, aliases included', () => {
-    const cache = createResponseCache(4 * KiB);
+    const cache = createResponseCache(64 * KiB);
     cache.use(snapshot);
-    const body = Buffer.alloc(1000, 'x');
-    const a = cache.set(snapshot, 'v1', 'a', body, facts)!;
+    const a = cache.set(snapshot, 'v1', key(0), BODY, facts)!;
+    const fit = Math.floor((64 * KiB - 5) / cache.bytes);
     cache.alias(snapshot, 'POST', Buffer.from('raw-a'), a);
-    cache.set(snapshot, 'v1', 'b', body, facts);
-    cache.get(snapshot, 'a');
-    cache.set(snapshot, 'v1', 'c', body, facts);
-    expect(cache.bytes).toBeLessThanOrEqual(4 * KiB);
-    expect(cache.size).toBe(2);
-    expect(cache.get(snapshot, 'b')).toBeUndefined();
-    // `a` had its second chance; `c` is used now.
-    expect(cache.get(snapshot, 'c')).toBeDefined();
-    cache.set(snapshot, 'v1', 'd', body, facts);
+    for (let i = 1; i < fit; i++) cache.set(snapshot, 'v1', key(i), BODY, facts);
+    expect(cache.size).toBe(fit);
+    cache.get(snapshot, key(0));
+    cache.set(snapshot, 'v1', key(fit), BODY, facts);
+    expect(cache.bytes).toBeLessThanOrEqual(64 * KiB);
+    expect(cache.size).toBe(fit);
+    expect(cache.get(snapshot, key(1))).toBeUndefined();
+    // The first had its second chance, behind every other; the last is used now.
+    expect(cache.get(snapshot, key(fit))).toBeDefined();
+    for (let i = fit + 1; i < 2 * fit; i++) cache.set(snapshot, 'v1', key(i), BODY, facts);
     expect(cache.getByAlias(snapshot, 'POST', Buffer.from('raw-a'))).toBeUndefined();
-    expect(cache.get(snapshot, 'a')).toBeUndefined();
-    expect([cache.get(snapshot, 'c'), cache.get(snapshot, 'd')].every(Boolean)).toBe(true);
+    expect(cache.get(snapshot, key(0))).toBeUndefined();
+    expect(cache.get(snapshot, key(fit))).toBeDefined();
   });
 
   it.each([
@@ -94,11 +99,11 @@ describe('createResponseCache', () => {
   ])('tells apart requests whose bytes share a hash, and forgets only the one evicted (the alias %s)', (_, evictedLast) => {
     // Two query strings with the same XXH32 (found by trying query=0, query=1, …).
     const [first, second] = [Buffer.from('query=22249'), Buffer.from('query=100910')];
-    const cache = createResponseCache(4 * KiB);
+    const cache = createResponseCache(64 * KiB);
     cache.use(snapshot);
-    const body = Buffer.alloc(1000, 'x');
-    const a = cache.set(snapshot, 'v1', 'a', body, facts)!;
-    const b = cache.set(snapshot, 'v1', 'b', body, facts)!;
+    const a = cache.set(snapshot, 'v1', key(0), BODY, facts)!;
+    const fit = Math.floor((64 * KiB - 25) / cache.bytes);
+    const b = cache.set(snapshot, 'v1', key(1), BODY, facts)!;
     // The alias remembered last heads the chain of their hash.
     const [kept, evicted] = [[first, a], [second, b]] as const;
     for (const [raw, entry] of evictedLast ? [kept, evicted] : [evicted, kept]) cache.alias(snapshot, 'GET', raw, entry);
@@ -106,10 +111,11 @@ describe('createResponseCache', () => {
     expect(cache.getByAlias(snapshot, 'GET', second)).toBe(b);
     expect(cache.getByAlias(snapshot, 'GET', Buffer.from('query=22250'))).toBeUndefined();
     // Only the kept one is used again: the other leaves to make room.
-    cache.set(snapshot, 'v1', 'c', body, facts);
-    cache.get(snapshot, 'a');
-    cache.set(snapshot, 'v1', 'd', body, facts);
-    expect(cache.get(snapshot, 'b')).toBeUndefined();
+    for (let i = 2; i < 2 * fit; i++) {
+      cache.set(snapshot, 'v1', key(i), BODY, facts);
+      cache.get(snapshot, key(0));
+    }
+    expect(cache.get(snapshot, key(1))).toBeUndefined();
     expect(cache.getByAlias(snapshot, 'GET', evicted[0])).toBeUndefined();
     expect(cache.getByAlias(snapshot, 'GET', kept[0])).toBe(kept[1]);
   });
@@ -125,11 +131,13 @@ describe('createResponseCache', () => {
     expect(cache.getByAlias(snapshot, 'POST', Buffer.from('{"query":"{ a }"}'))).toBe(entry);
   });
 
-  it('refuses an answer larger than the whole cache', () => {
-    const cache = createResponseCache(4 * KiB);
+  it('refuses an answer larger than a sixteenth of the cache, so that one answer cannot push out the others', () => {
+    const cache = createResponseCache(64 * KiB);
     cache.use(snapshot);
+    for (let i = 0; i < 10; i++) cache.set(snapshot, 'v1', key(i), BODY, facts);
     expect(cache.set(snapshot, 'v1', 'big', Buffer.alloc(4 * KiB), facts)).toBeUndefined();
-    expect(cache.size).toBe(0);
+    expect(cache.set(snapshot, 'v1', 'fits', Buffer.alloc(3 * KiB), facts)).toBeDefined();
+    expect(cache.size).toBe(11);
   });
 
   it('keeps a few aliases per answer, not one per variation', () => {
@@ -155,7 +163,7 @@ describe('createResponseCache', () => {
   it('compresses an answer once per coding and counts the compressed bytes', async () => {
     const cache = createResponseCache(64 * KiB);
     cache.use(snapshot);
-    const body = Buffer.from(JSON.stringify({ data: { text: 'Grüezi mitenand! '.repeat(200) } }));
+    const body = Buffer.from(JSON.stringify({ data: { text: 'Grüezi mitenand! '.repeat(150) } }));
     const entry = cache.set(snapshot, 'v1', 'key', body, facts)!;
     const before = cache.bytes;
     const [br, again] = await Promise.all([entry.encoded('br'), entry.encoded('br')]);

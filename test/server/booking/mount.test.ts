@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSizeTally } from '../../../server/answerSizes.ts';
 import { readConfig } from '../../../server/config.ts';
 import { createHttpService, type HttpService } from '../../../server/http.ts';
 import { createLogger } from '../../../server/log.ts';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   service = createHttpService({
     schema: buildSchema(sdl),
     sdl,
-    snapshot: () => ({ version: 'v1', context: {}, expiresAtMs: Date.now() + 60_000, lastSyncMs: {} }),
+    snapshot: () => ({ version: 'v1', context: {}, sizes: createSizeTally().sizes(), expiresAtMs: Date.now() + 60_000, lastSyncMs: {} }),
     sampleQueries: () => [],
     status: (ready) => ({ service: 'test', ready }) as StatusReport,
     config: readConfig({ ALLOWED_ORIGINS: 'https://www.operator.example' }),
