@@ -2,10 +2,9 @@
  * The datasets the bench measures: the committed fixture (`data/`, scale 1) and larger ones
  * (`bench/data/x<N>`) written by the fixture generator at the start of a run.
  *
- * A larger dataset is kept between runs, since writing the 10x one takes about two minutes, and
- * written again once the code that wrote it has changed: a dataset in an older format would
- * measure work the server no longer does (snapshots written in UTF-8 before they were ASCII
- * took the loader a third longer to read).
+ * A larger dataset is kept between runs, since writing the 10x one takes minutes, and written
+ * again once the code that wrote it has changed: a dataset in an older format would measure
+ * work the server no longer does.
  */
 
 import { spawnSync } from 'node:child_process';

@@ -147,9 +147,9 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
 
 /**
  * One result out of several runs on one dataset, each in a fresh process: every figure is the
- * median of its values in the runs. The machine has slow spells lasting seconds to minutes, and
- * one run of the 10x dataset takes about twenty seconds; a figure measured in one of them would
- * stand for the spell rather than the code.
+ * median of its values in the runs. The machine has slow spells lasting seconds to minutes, as
+ * long as one run of the 10x dataset; a figure measured in one of them would stand for the
+ * spell rather than the code.
  */
 export function medianOfRuns(runs: readonly MicroResult[]): MicroResult {
   if (runs.length === 0) throw new Error('medianOfRuns: no runs');

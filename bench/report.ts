@@ -166,9 +166,8 @@ export interface CpuBound {
  * one-worker run with the cache off: the raw twin's CPU per answer over the server's, both
  * measured at one fixed rate (`cpuCost`), or, where that was not measured, the run's ratio to
  * raw. The ratio of rates stands in for the CPU only as well as the two cores were shared with
- * the load generator in that run: unseen documents at 10x were 22.6 % of the twin's rate in one
- * full run and 26.4 % in the next (outside the rule), while the twin needed 12 % and 9 % of their
- * CPU per answer.
+ * the load generator in that run, which moves it across the rule's line from one run to the
+ * next; the CPU per answer does not depend on that sharing.
  */
 export function cpuBoundShare(oneWorker: HttpRun): CpuBound | null {
   if (oneWorker.cpuCost) return { share: oneWorker.cpuCost.rawUs / oneWorker.cpuCost.realUs, of: 'cpu' };

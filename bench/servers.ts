@@ -194,8 +194,8 @@ const SETTLE_WINDOW_MS = 500;
 const SETTLED_BELOW_CORES = 0.1;
 /**
  * This Node.js binary, which runs the servers, as /proc/<pid>/exe names it. A process of theirs
- * is known by it rather than by its name, which Node 24 sets to "MainThread" (20 and 22 leave
- * "node").
+ * is known by it rather than by its name, which differs between Node.js versions ("node" or
+ * "MainThread").
  */
 const NODE_EXECUTABLE = realpathSync(process.execPath);
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux (man 5 proc). */

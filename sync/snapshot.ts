@@ -609,8 +609,8 @@ async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
 /**
  * One JSON array, one record per line (readable with `zcat`), gzip-compressed deterministically.
  * Characters outside ASCII are written as `\uXXXX` escapes, so the file is ASCII: the server
- * decodes an ASCII file as Latin-1 (server/load.ts), which on Node 20 takes a quarter of the
- * time of UTF-8 with accented letters. Escaped, the files grow by less than 1 % before gzip.
+ * decodes an ASCII file as Latin-1 (server/load.ts), a plain copy, where UTF-8 with accented
+ * letters has to be decoded; the escapes cost little, since gzip takes most of them back.
  */
 export function encodeRecords(records: readonly unknown[]): Buffer {
   const json = records.length === 0 ? '[]\n' : `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
