@@ -12,7 +12,8 @@ import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
 import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, OPERATIONS, type OperationId } from './operations.ts';
 import { MAX_GUESTS } from './partnerRequests.ts';
-import { DECLINED_PAYMENT_METHOD, DEFAULT_AVAILABILITY_LIMIT, MAX_AVAILABILITY_LIMIT, PAYMENT_METHODS } from './sandbox.ts';
+import { DECLINED_PAYMENT_METHOD, PAYMENT_METHODS } from './sandbox/pay.ts';
+import { DEFAULT_AVAILABILITY_LIMIT, MAX_AVAILABILITY_LIMIT } from './sandbox/queries.ts';
 import { TICKET_FILE_TYPES, ticketFileTemplate, TICKET_ID_PATTERN, type TicketFileKind } from './ticketFiles.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
 
