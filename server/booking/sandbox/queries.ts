@@ -12,8 +12,9 @@ import type { SandboxContext } from './context.ts';
 import { notFound } from './refusals.ts';
 import { fullBookingView, ticketsOf } from './views.ts';
 
-/** How many availabilities one answer lists unless `limit` says otherwise, and at most. */
+/** How many availabilities one answer lists unless `limit` says otherwise. */
 export const DEFAULT_AVAILABILITY_LIMIT = 50;
+/** The most availabilities one answer lists, whatever `limit` says. */
 export const MAX_AVAILABILITY_LIMIT = 500;
 
 /**

@@ -17,9 +17,13 @@ export interface ClientHolds {
 
 /** Every record of the sandbox, and the derived counts its commands check against. */
 export class SandboxState {
+  /** Every reservation by id, checked out or not, expired or not. */
   readonly reservations = new Map<string, Reservation>();
+  /** Every cart by id. */
   readonly carts = new Map<string, Cart>();
+  /** Every booking by id. */
   readonly bookings = new Map<string, Booking>();
+  /** Every booking item by id, cancelled or not. */
   readonly items = new Map<string, BookingItem>();
   /** Per slot id: places taken by booked (not cancelled) items. */
   private readonly booked = new Map<string, number>();
