@@ -45,7 +45,7 @@ export interface IdempotencyStore {
   restore(client: string, key: string, stored: StoredResponse, now: number): void;
 }
 
-/** Creates an in-memory store (the sandbox also journals what it stores, see sandbox.ts). */
+/** Creates an in-memory store (the sandbox also journals what it stores, see sandbox/commit.ts and sandbox/replay.ts). */
 export function createIdempotencyStore(): IdempotencyStore {
   // Insertion order is storage order, so expired entries are always at the front.
   const stored = new Map<string, StoredResponse>();

@@ -37,43 +37,7 @@ export interface OpenedJournal {
  * @throws Error naming the file and line when a complete line is not valid JSON; fs errors
  */
 export async function openJournal(file: string): Promise<OpenedJournal> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  let text = '';
-  let created = false;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    created = true;
-  }
-
-  let complete = text.lastIndexOf('\n') + 1;
-  let truncatedBytes = 0;
-  const tail = text.slice(complete);
-  if (tail !== '') {
-    if (isJsonLine(tail)) {
-      // The entry was written whole and only its newline is missing: its caller may have been
-      // answered, so it stays; the newline is added so the next entry starts on a line of its own.
-      await fs.appendFile(file, '\n');
-      text += '\n';
-      complete = text.length;
-    } else {
-      truncatedBytes = Buffer.byteLength(tail);
-      await fs.truncate(file, Buffer.byteLength(text.slice(0, complete)));
-    }
-  }
-
-  const entries: unknown[] = [];
-  const lines = text.slice(0, complete).split('\n');
-  lines.pop();
-  for (const [index, line] of lines.entries()) {
-    try {
-      entries.push(JSON.parse(line));
-    } catch (error) {
-      throw new Error(`${file}:${index + 1}: not a JSON line (${(error as Error).message}); the journal is corrupt`);
-    }
-  }
-
+  const { entries, truncatedBytes, created } = await readJournalFile(file);
   const handle = await fs.open(file, 'a');
   // A new file's directory entry must be durable too, or a crash could lose the whole file.
   if (created) await syncDirectory(path.dirname(file));
@@ -114,6 +78,52 @@ export async function openJournal(file: string): Promise<OpenedJournal> {
       },
     },
   };
+}
+
+/**
+ * Reads the entries of the journal at `file`, creating its directory, adding a missing last
+ * newline and cutting a torn last line off (see {@link openJournal}).
+ *
+ * @returns the entries, the bytes cut off, and whether the file did not exist yet
+ */
+async function readJournalFile(file: string): Promise<{ entries: unknown[]; truncatedBytes: number; created: boolean }> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  let text = '';
+  let created = false;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    created = true;
+  }
+
+  let complete = text.lastIndexOf('\n') + 1;
+  let truncatedBytes = 0;
+  const tail = text.slice(complete);
+  if (tail !== '') {
+    if (isJsonLine(tail)) {
+      // The entry was written whole and only its newline is missing: its caller may have been
+      // answered, so it stays; the newline is added so the next entry starts on a line of its own.
+      await fs.appendFile(file, '\n');
+      text += '\n';
+      complete = text.length;
+    } else {
+      truncatedBytes = Buffer.byteLength(tail);
+      await fs.truncate(file, Buffer.byteLength(text.slice(0, complete)));
+    }
+  }
+
+  const entries: unknown[] = [];
+  const lines = text.slice(0, complete).split('\n');
+  lines.pop();
+  for (const [index, line] of lines.entries()) {
+    try {
+      entries.push(JSON.parse(line));
+    } catch (error) {
+      throw new Error(`${file}:${index + 1}: not a JSON line (${(error as Error).message}); the journal is corrupt`);
+    }
+  }
+  return { entries, truncatedBytes, created };
 }
 
 /** Whether a line is one whole journal entry: JSON whose top level is an object. */

@@ -10,9 +10,10 @@ import { BOOKING_WINDOW_DAYS, SLOT_TIMES, TIME_ZONE } from './availability.ts';
 import { BOOKING_LOCALES } from './bookingLocale.ts';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
-import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, OPERATIONS, type OperationId } from './operations.ts';
+import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, type Operation, OPERATIONS, type OperationId } from './operations.ts';
 import { MAX_GUESTS } from './partnerRequests.ts';
-import { DECLINED_PAYMENT_METHOD, DEFAULT_AVAILABILITY_LIMIT, MAX_AVAILABILITY_LIMIT, PAYMENT_METHODS } from './sandbox.ts';
+import { DECLINED_PAYMENT_METHOD, PAYMENT_METHODS } from './sandbox/pay.ts';
+import { DEFAULT_AVAILABILITY_LIMIT, MAX_AVAILABILITY_LIMIT } from './sandbox/queries.ts';
 import { TICKET_FILE_TYPES, ticketFileTemplate, TICKET_ID_PATTERN, type TicketFileKind } from './ticketFiles.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
 
@@ -332,6 +333,67 @@ function ticketFileOperation(kind: TicketFileKind): Schema {
   };
 }
 
+/** The parameters of an operation: its `{id}`, the locale and, per operation, the others. */
+function parametersOf(operation: Operation): Schema[] {
+  const parameters: Schema[] = [];
+  if (operation.path.includes('{id}')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: `^${ID_PATTERN}$` } });
+  parameters.push({
+    name: 'locale',
+    in: 'query',
+    required: false,
+    description: 'de_CH (default), en_CH, fr_CH or it_CH; the hyphen form (de-CH) is accepted and forwarded as de_CH.',
+    schema: { type: 'string', enum: [...LOCALE_VALUES, ...Object.keys(BOOKING_LOCALES)] },
+  });
+  if (operation.id === 'listAvailabilities') {
+    parameters.push(
+      { name: 'startsAfter', in: 'query', required: false, description: 'First date; default today.', schema: DATE },
+      { name: 'untilEndOfDay', in: 'query', required: false, description: 'Last date, included; default the last day of the booking window.', schema: DATE },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `Most availabilities answered, the earliest first; default ${DEFAULT_AVAILABILITY_LIMIT}.`,
+        schema: { type: 'integer', minimum: 1, maximum: MAX_AVAILABILITY_LIMIT },
+      },
+    );
+  }
+  if (operation.method !== 'GET') {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: `Makes a retry safe: a 2xx response is stored for ${IDEMPOTENCY_TTL_MS / 3_600_000} h and answered again (with Idempotent-Replayed: true) to the same request under the same key; another request under it is a 422, one while the first runs a 409.`,
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+    });
+  }
+  return parameters;
+}
+
+/** The Operation Object of one of the seven operations. */
+function operationObject(operation: Operation): Record<string, unknown> {
+  const success = SUCCESS[operation.id];
+  const requestBody = REQUEST_BODIES[operation.id];
+  const responses: Record<string, unknown> = {
+    [success.status]: { description: success.summary, content: { 'application/json': { schema: ref(success.schema) } } },
+  };
+  for (const status of [...ERROR_STATUSES[operation.id]].sort((a, b) => a - b)) responses[status] = errorResponse(status);
+  return {
+    operationId: operation.id,
+    summary: success.summary,
+    description: success.description,
+    parameters: parametersOf(operation),
+    ...(requestBody
+      ? {
+          requestBody: {
+            required: requestBody.required,
+            content: Object.fromEntries(BODY_MEDIA_TYPES[operation.method as 'POST' | 'PATCH'].map((type) => [type, { schema: ref(requestBody.schema) }])),
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
 /**
  * The OpenAPI document of the booking interface.
  *
@@ -339,60 +401,7 @@ function ticketFileOperation(kind: TicketFileKind): Schema {
  */
 export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const operation of OPERATIONS) {
-    const success = SUCCESS[operation.id];
-    const parameters: Schema[] = [];
-    if (operation.path.includes('{id}')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: `^${ID_PATTERN}$` } });
-    parameters.push({
-      name: 'locale',
-      in: 'query',
-      required: false,
-      description: 'de_CH (default), en_CH, fr_CH or it_CH; the hyphen form (de-CH) is accepted and forwarded as de_CH.',
-      schema: { type: 'string', enum: [...LOCALE_VALUES, ...Object.keys(BOOKING_LOCALES)] },
-    });
-    if (operation.id === 'listAvailabilities') {
-      parameters.push(
-        { name: 'startsAfter', in: 'query', required: false, description: 'First date; default today.', schema: DATE },
-        { name: 'untilEndOfDay', in: 'query', required: false, description: 'Last date, included; default the last day of the booking window.', schema: DATE },
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          description: `Most availabilities answered, the earliest first; default ${DEFAULT_AVAILABILITY_LIMIT}.`,
-          schema: { type: 'integer', minimum: 1, maximum: MAX_AVAILABILITY_LIMIT },
-        },
-      );
-    }
-    if (operation.method !== 'GET') {
-      parameters.push({
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        description: `Makes a retry safe: a 2xx response is stored for ${IDEMPOTENCY_TTL_MS / 3_600_000} h and answered again (with Idempotent-Replayed: true) to the same request under the same key; another request under it is a 422, one while the first runs a 409.`,
-        schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
-      });
-    }
-    const requestBody = REQUEST_BODIES[operation.id];
-    const responses: Record<string, unknown> = {
-      [success.status]: { description: success.summary, content: { 'application/json': { schema: ref(success.schema) } } },
-    };
-    for (const status of [...ERROR_STATUSES[operation.id]].sort((a, b) => a - b)) responses[status] = errorResponse(status);
-    (paths[operation.path] ??= {})[operation.method.toLowerCase()] = {
-      operationId: operation.id,
-      summary: success.summary,
-      description: success.description,
-      parameters,
-      ...(requestBody
-        ? {
-            requestBody: {
-              required: requestBody.required,
-              content: Object.fromEntries(BODY_MEDIA_TYPES[operation.method as 'POST' | 'PATCH'].map((type) => [type, { schema: ref(requestBody.schema) }])),
-            },
-          }
-        : {}),
-      responses,
-    };
-  }
+  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method.toLowerCase()] = operationObject(operation);
   if (mode === 'sandbox') for (const kind of Object.keys(TICKET_FILE_TYPES) as TicketFileKind[]) paths[ticketFileTemplate(kind)] = ticketFileOperation(kind);
   paths[OPENAPI_PATH] = {
     get: {

@@ -11,7 +11,7 @@ import type { ActivityRecord } from '../../sync/snapshot.ts';
 import type { Locale } from '../locales.ts';
 import type { Slot } from './availability.ts';
 import { BOOKING_LOCALES } from './bookingLocale.ts';
-import type { Booking, BookingItem, Money, Payment, Reservation } from './sandbox.ts';
+import type { Booking, BookingItem, Money, Payment, Reservation } from './sandbox/records.ts';
 
 /** The ticket category id of an activity's one sandbox category. */
 export function ticketCategoryIdOf(activityId: number): number {

@@ -15,13 +15,24 @@ import { createBookingCors } from './bookingCors.ts';
 import { BOOKING_LOCALES, parseBookingLocale } from './bookingLocale.ts';
 import type { BookingConfig } from './config.ts';
 import { BookingError, errorBody } from './errors.ts';
-import { createIdempotencyStore, fingerprintRequest, readIdempotencyKey } from './idempotency.ts';
+import { createIdempotencyStore, fingerprintRequest, type IdempotencyStore, readIdempotencyKey } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
-import { BODY_MEDIA_TYPES, type BookingBackend, type BookingLogger, type BookingReply, JSON_CONTENT_TYPE, jsonReply, matchPath, OPENAPI_PATH } from './operations.ts';
+import {
+  BODY_MEDIA_TYPES,
+  type BookingBackend,
+  type BookingCall,
+  type BookingLogger,
+  type BookingReply,
+  JSON_CONTENT_TYPE,
+  jsonReply,
+  matchPath,
+  OPENAPI_PATH,
+} from './operations.ts';
 import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { matchTicketFilePath } from './ticketFiles.ts';
 import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
+import { refuseMethod, sendReply } from './sendReply.ts';
 import { PayloadTooLargeError, readBody } from '../readBody.ts';
 
 /** Largest accepted request body, in bytes; a larger one is a 413. */
@@ -63,9 +74,7 @@ export interface BookingHandler {
 export async function createBookingHandler(options: BookingHandlerOptions): Promise<BookingHandler> {
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? console;
-  const cors = createBookingCors(options.allowedOrigins);
   const idempotency = createIdempotencyStore();
-  const rateLimit = options.rateLimitPerMinute > 0 ? createRateLimiter(options.rateLimitPerMinute) : undefined;
   const backend: BookingBackend =
     options.mode === 'sandbox'
       ? await openSandboxOrRefuse({
@@ -77,107 +86,20 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
           logger,
         })
       : createProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, authHeader: options.authHeader, timeoutMs: options.upstreamTimeoutMs, logger });
-  const documentBody = Buffer.from(JSON.stringify(openApiDocument(options.mode)));
+  const routes: Routes = {
+    options,
+    backend,
+    idempotency,
+    clock,
+    cors: createBookingCors(options.allowedOrigins),
+    rateLimit: options.rateLimitPerMinute > 0 ? createRateLimiter(options.rateLimitPerMinute) : undefined,
+    documentBody: Buffer.from(JSON.stringify(openApiDocument(options.mode))),
+  };
   logger.info(
     options.mode === 'sandbox'
       ? `booking interface at /v1 in sandbox mode, journal ${path.resolve(options.stateDir, JOURNAL_FILE)}`
       : `booking interface at /v1 in proxy mode, forwarding to ${options.upstreamUrl}`,
   );
-
-  async function answer(req: IncomingMessage, res: ServerResponse, pathname: string, rawQuery: string): Promise<void> {
-    if (cors(req, res)) return;
-    const method = req.method ?? 'GET';
-
-    if (pathname === OPENAPI_PATH) {
-      if (method === 'GET' || method === 'HEAD') {
-        send(res, { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-cache' }, body: documentBody }, method);
-      } else {
-        refuseMethod(res, method, pathname, ['GET', 'HEAD']);
-      }
-      return;
-    }
-
-    if (await answerTicketFile(req, res, pathname, method)) return;
-
-    const match = matchPath(pathname);
-    if (match === null) {
-      throw new BookingError('NOT_FOUND', `Nothing at ${pathname}; the booking paths are described at ${OPENAPI_PATH}`, { resource: 'path', path: pathname });
-    }
-    const operation = match.operations.find((candidate) => candidate.method === method);
-    if (operation === undefined) {
-      refuseMethod(res, method, pathname, match.operations.map((candidate) => candidate.method));
-      return;
-    }
-
-    const query = new URLSearchParams(rawQuery);
-    const locale = query.get('locale');
-    if (locale !== null) query.set('locale', BOOKING_LOCALES[parseBookingLocale(locale, 'query parameter locale')]);
-
-    const client = clientAddress(req, options.trustedProxies);
-    let body: Buffer = Buffer.alloc(0);
-    let idempotencyKey: string | undefined;
-    let fingerprint = '';
-    if (operation.method !== 'GET') {
-      if (rateLimit) {
-        const verdict = rateLimit(client, clock());
-        if (!verdict.allowed) {
-          throw new BookingError(
-            'RATE_LIMITED',
-            `Too many requests; at most ${options.rateLimitPerMinute} POST/PATCH per minute per client. Retry in ${verdict.retryAfterS} s`,
-            { retryAfterSeconds: verdict.retryAfterS },
-            { 'Retry-After': String(verdict.retryAfterS) },
-          );
-        }
-      }
-      idempotencyKey = readIdempotencyKey(req.headers);
-      body = await readBookingBody(req);
-      const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      const accepted: readonly string[] = BODY_MEDIA_TYPES[operation.method];
-      if (body.length > 0 && !accepted.includes(mediaType)) {
-        throw new BookingError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON sent as Content-Type: ${accepted.join(' or ')}, not ${JSON.stringify(mediaType || '(none)')}`, {
-          contentType: mediaType || null,
-          allowed: accepted,
-        });
-      }
-      fingerprint = fingerprintRequest(method, req.url ?? pathname, body);
-    }
-
-    if (idempotencyKey !== undefined) {
-      const stored = idempotency.begin(client, idempotencyKey, fingerprint, clock());
-      if (stored !== undefined) {
-        send(res, { ...stored, headers: { ...stored.headers, 'idempotent-replayed': 'true' } }, method);
-        return;
-      }
-    }
-    let reply: BookingReply | undefined;
-    try {
-      reply = await backend.execute({
-        operation,
-        path: pathname,
-        id: match.id,
-        query,
-        body,
-        headers: req.headers,
-        client,
-        idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint },
-      });
-    } finally {
-      if (idempotencyKey !== undefined) idempotency.release(client, idempotencyKey, fingerprint, reply, clock());
-    }
-    send(res, reply, method);
-  }
-
-  /** Answers a ticket file's path (sandbox only) and resolves true; resolves false for any other path. */
-  async function answerTicketFile(req: IncomingMessage, res: ServerResponse, pathname: string, method: string): Promise<boolean> {
-    const ticket = backend.ticketFile === undefined ? null : matchTicketFilePath(pathname);
-    if (ticket === null) return false;
-    if (method !== 'GET' && method !== 'HEAD') {
-      refuseMethod(res, method, pathname, ['GET', 'HEAD']);
-      return true;
-    }
-    send(res, await backend.ticketFile!(ticket.ticketId, ticket.kind, req.headers), method);
-    return true;
-  }
 
   return {
     mode: options.mode,
@@ -188,20 +110,140 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
       const pathname = queryStart === -1 ? target : target.slice(0, queryStart);
       if (pathname !== '/v1' && !pathname.startsWith('/v1/')) return false;
       try {
-        await answer(req, res, pathname, queryStart === -1 ? '' : target.slice(queryStart + 1));
+        await answer(routes, req, res, pathname, queryStart === -1 ? '' : target.slice(queryStart + 1));
       } catch (error) {
         if (error instanceof BookingError) {
-          send(res, jsonReply(error.status, errorBody(error.code, error.message, error.details), error.headers), req.method);
+          sendReply(res, jsonReply(error.status, errorBody(error.code, error.message, error.details), error.headers), req.method);
         } else {
           logger.error(`booking: internal error answering ${req.method} ${pathname}: ${(error as Error)?.stack ?? String(error)}`);
           if (res.headersSent) res.destroy();
-          else send(res, jsonReply(500, errorBody('INTERNAL_SERVER_ERROR', 'Internal server error')), req.method);
+          else sendReply(res, jsonReply(500, errorBody('INTERNAL_SERVER_ERROR', 'Internal server error')), req.method);
         }
       }
       return true;
     },
     close: () => backend.close(),
   };
+}
+
+/** What answering a request reads, built once per handler. */
+interface Routes {
+  readonly options: BookingHandlerOptions;
+  readonly backend: BookingBackend;
+  readonly idempotency: IdempotencyStore;
+  readonly clock: () => number;
+  readonly cors: ReturnType<typeof createBookingCors>;
+  readonly rateLimit: ReturnType<typeof createRateLimiter> | undefined;
+  /** The OpenAPI description, serialised. */
+  readonly documentBody: Buffer;
+}
+
+/** Answers one request under `/v1`; refusals are thrown as BookingError. */
+async function answer(routes: Routes, req: IncomingMessage, res: ServerResponse, pathname: string, rawQuery: string): Promise<void> {
+  if (routes.cors(req, res)) return;
+  const method = req.method ?? 'GET';
+
+  if (pathname === OPENAPI_PATH) {
+    if (method === 'GET' || method === 'HEAD') {
+      sendReply(res, { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-cache' }, body: routes.documentBody }, method);
+    } else {
+      refuseMethod(res, method, pathname, ['GET', 'HEAD']);
+    }
+    return;
+  }
+
+  if (await answerTicketFile(routes.backend, req, res, pathname, method)) return;
+
+  const match = matchPath(pathname);
+  if (match === null) {
+    throw new BookingError('NOT_FOUND', `Nothing at ${pathname}; the booking paths are described at ${OPENAPI_PATH}`, { resource: 'path', path: pathname });
+  }
+  const operation = match.operations.find((candidate) => candidate.method === method);
+  if (operation === undefined) {
+    refuseMethod(res, method, pathname, match.operations.map((candidate) => candidate.method));
+    return;
+  }
+  const call = await readCall(routes, req, { operation, path: pathname, id: match.id }, rawQuery);
+  await executeCall(routes, res, call, method);
+}
+
+/** Answers a ticket file's path (sandbox only) and resolves true; resolves false for any other path. */
+async function answerTicketFile(backend: BookingBackend, req: IncomingMessage, res: ServerResponse, pathname: string, method: string): Promise<boolean> {
+  const ticket = backend.ticketFile === undefined ? null : matchTicketFilePath(pathname);
+  if (ticket === null) return false;
+  if (method !== 'GET' && method !== 'HEAD') {
+    refuseMethod(res, method, pathname, ['GET', 'HEAD']);
+    return true;
+  }
+  sendReply(res, await backend.ticketFile!(ticket.ticketId, ticket.kind, req.headers), method);
+  return true;
+}
+
+/**
+ * The checked call of a request to one of the seven paths: its locale written the partner's
+ * way and, for POST and PATCH, within the rate limit, with its Idempotency-Key and a JSON body.
+ *
+ * @throws BookingError INVALID_REQUEST, RATE_LIMITED, PAYLOAD_TOO_LARGE or UNSUPPORTED_MEDIA_TYPE
+ */
+async function readCall(routes: Routes, req: IncomingMessage, target: Pick<BookingCall, 'operation' | 'path' | 'id'>, rawQuery: string): Promise<BookingCall> {
+  const { operation } = target;
+  const query = new URLSearchParams(rawQuery);
+  const locale = query.get('locale');
+  if (locale !== null) query.set('locale', BOOKING_LOCALES[parseBookingLocale(locale, 'query parameter locale')]);
+
+  const client = clientAddress(req, routes.options.trustedProxies);
+  const call = { ...target, query, body: Buffer.alloc(0), headers: req.headers, client, idempotency: undefined };
+  if (operation.method === 'GET') return call;
+  refuseOverRateLimit(routes, client);
+  const key = readIdempotencyKey(req.headers);
+  const body = await readBookingBody(req);
+  const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const accepted: readonly string[] = BODY_MEDIA_TYPES[operation.method];
+  if (body.length > 0 && !accepted.includes(mediaType)) {
+    throw new BookingError('UNSUPPORTED_MEDIA_TYPE', `The body must be JSON sent as Content-Type: ${accepted.join(' or ')}, not ${JSON.stringify(mediaType || '(none)')}`, {
+      contentType: mediaType || null,
+      allowed: accepted,
+    });
+  }
+  const fingerprint = fingerprintRequest(operation.method, req.url ?? target.path, body);
+  return { ...call, body, idempotency: key === undefined ? undefined : { key, fingerprint } };
+}
+
+/** @throws BookingError RATE_LIMITED (429, with Retry-After) when the client is over the limit */
+function refuseOverRateLimit({ rateLimit, options, clock }: Routes, client: string): void {
+  if (rateLimit === undefined) return;
+  const verdict = rateLimit(client, clock());
+  if (verdict.allowed) return;
+  throw new BookingError(
+    'RATE_LIMITED',
+    `Too many requests; at most ${options.rateLimitPerMinute} POST/PATCH per minute per client. Retry in ${verdict.retryAfterS} s`,
+    { retryAfterSeconds: verdict.retryAfterS },
+    { 'Retry-After': String(verdict.retryAfterS) },
+  );
+}
+
+/**
+ * Has the mode answer a call and sends the answer; a call whose Idempotency-Key already answered
+ * the same request gets the stored answer again, marked `Idempotent-Replayed`.
+ *
+ * @throws BookingError IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_KEY_IN_USE (idempotency.ts); the mode's refusals
+ */
+async function executeCall({ backend, idempotency, clock }: Routes, res: ServerResponse, call: BookingCall, method: string): Promise<void> {
+  const { client } = call;
+  if (call.idempotency !== undefined) {
+    const stored = idempotency.begin(client, call.idempotency.key, call.idempotency.fingerprint, clock());
+    if (stored !== undefined) {
+      sendReply(res, { ...stored, headers: { ...stored.headers, 'idempotent-replayed': 'true' } }, method);
+      return;
+    }
+  }
+  let reply: BookingReply | undefined;
+  try {
+    reply = await backend.execute(call);
+  } finally {
+    if (call.idempotency !== undefined) idempotency.release(client, call.idempotency.key, call.idempotency.fingerprint, reply, clock());
+  }
+  sendReply(res, reply, method);
 }
 
 /**
@@ -222,28 +264,6 @@ async function openSandboxOrRefuse(options: SandboxOptions): Promise<BookingBack
       close: () => Promise.resolve(),
     };
   }
-}
-
-function refuseMethod(res: ServerResponse, method: string, pathname: string, methods: readonly string[]): void {
-  const allow = [...methods, 'OPTIONS'].join(', ');
-  if (method === 'OPTIONS') {
-    res.writeHead(204, { Allow: allow }).end();
-    return;
-  }
-  throw new BookingError('METHOD_NOT_ALLOWED', `${pathname} answers ${allow}, not ${method}`, { allowed: [...methods, 'OPTIONS'] }, { Allow: allow });
-}
-
-function send(res: ServerResponse, reply: BookingReply, method: string | undefined): void {
-  res.statusCode = reply.status;
-  for (const [name, value] of Object.entries(reply.headers)) {
-    // CORS has already set Vary: Origin; an upstream's Vary adds to it.
-    if (name.toLowerCase() === 'vary') res.appendHeader('Vary', value);
-    else res.setHeader(name, value);
-  }
-  // Bookings carry personal data: no cache may keep them unless the upstream says otherwise.
-  if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Length', reply.body.length);
-  res.end(method === 'HEAD' ? undefined : reply.body);
 }
 
 /**

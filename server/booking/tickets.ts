@@ -2,7 +2,7 @@
  * Sandbox tickets: a bar-code value, a QR-code PNG of it, and a one-page PDF (pdf-lib,
  * https://pdf-lib.js.org) with the QR code drawn as vector squares. Rendering costs milliseconds
  * per ticket, so the sandbox renders a ticket when its file is first asked for and keeps it
- * (sandbox.ts); a booking only links its tickets' files.
+ * (sandbox/ticketFileCache.ts); a booking only links its tickets' files.
  */
 
 import { createHash } from 'node:crypto';

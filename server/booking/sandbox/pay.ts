@@ -1,0 +1,78 @@
+/**
+ * The command `POST /bookings/{id}/payment_attempts`: settles a booking at once by any of
+ * {@link PAYMENT_METHODS}; {@link DECLINED_PAYMENT_METHOD} is declined.
+ */
+
+import { addDays, zurichDate } from '../availability.ts';
+import { BookingError } from '../errors.ts';
+import type { BookingCall } from '../operations.ts';
+import { readPaymentAttemptRequest } from '../partnerRequests.ts';
+import { paymentAttemptView } from '../partnerViews.ts';
+import type { Decision } from './commit.ts';
+import type { SandboxContext } from './context.ts';
+import { newId } from './ids.ts';
+import type { Booking, Payment } from './records.ts';
+import { notFound } from './refusals.ts';
+import type { SandboxState } from './state.ts';
+
+/**
+ * The payment methods the sandbox settles: those of the partner's website, and invoice (bookings
+ * can be settled on invoice).
+ */
+export const PAYMENT_METHODS = ['invoice', 'card', 'twint', 'apple_pay', 'ideal'] as const;
+
+/** The payment method the sandbox always declines, to try the unhappy path. */
+export const DECLINED_PAYMENT_METHOD = 'sandbox_declined';
+
+/** Days after payment an invoice is due. */
+const INVOICE_DUE_DAYS = 30;
+
+/**
+ * Decides a payment attempt: the amount due over the items not cancelled, paid at once.
+ *
+ * @throws BookingError INVALID_REQUEST (a method not taken), NOT_FOUND, BOOKING_CANCELLED,
+ *   BOOKING_ALREADY_PAID or PAYMENT_DECLINED
+ */
+export function createPaymentAttempt({ state }: SandboxContext, call: BookingCall, now: number): Decision {
+  const request = readPaymentAttemptRequest(call.body);
+  const method = request.paymentMethod;
+  if (method !== DECLINED_PAYMENT_METHOD && !(PAYMENT_METHODS as readonly string[]).includes(method)) {
+    throw new BookingError('INVALID_REQUEST', `paymentMethod ${JSON.stringify(method)} is not one the sandbox takes; allowed: ${PAYMENT_METHODS.join(', ')} (${DECLINED_PAYMENT_METHOD} is always declined)`, {
+      field: 'paymentMethod',
+      allowed: [...PAYMENT_METHODS, DECLINED_PAYMENT_METHOD],
+    });
+  }
+  const booking = payableBooking(state, call.id!);
+  if (method === DECLINED_PAYMENT_METHOD) {
+    throw new BookingError('PAYMENT_DECLINED', `The payment was declined; booking ${booking.id} stays unpaid`, {
+      bookingId: booking.id,
+      reason: 'declined',
+      failureReturnUrl: request.failureReturnUrl,
+    });
+  }
+
+  const paymentId = newId('pay');
+  const payment: Payment = {
+    id: paymentId,
+    method,
+    amount: state.amountDue(booking),
+    createdAt: now,
+    invoice: method === 'invoice' ? { number: `SBX-${paymentId.slice(4).toUpperCase()}`, dueDate: addDays(zurichDate(now), INVOICE_DUE_DAYS) } : null,
+    successReturnUrl: request.successReturnUrl,
+    language: request.language ?? booking.locale,
+  };
+  return { event: { type: 'payment_succeeded', at: now, bookingId: booking.id, payment }, status: 201, view: () => paymentAttemptView(booking.id, payment) };
+}
+
+/** @throws BookingError NOT_FOUND, BOOKING_CANCELLED or BOOKING_ALREADY_PAID when the booking cannot be paid */
+function payableBooking(state: SandboxState, id: string): Booking {
+  const booking = state.bookings.get(id);
+  if (booking === undefined) throw notFound('booking', id);
+  if (state.bookingStatus(booking) === 'cancelled') {
+    throw new BookingError('BOOKING_CANCELLED', `Booking ${booking.id} is cancelled; there is nothing to pay`, { bookingId: booking.id });
+  }
+  if (booking.payment !== null) {
+    throw new BookingError('BOOKING_ALREADY_PAID', `Booking ${booking.id} is already paid`, { bookingId: booking.id, paymentAttemptId: booking.payment.id });
+  }
+  return booking;
+}
