@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Manifest } from '../sync/snapshot.ts';
+import type { Manifest } from '../sync/format.ts';
 import type { SampleQuery } from '../server/sampleQueries.ts';
 import { datasetDir, ensureDataset } from './datasets.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
 import type { GraphQLSchema } from 'graphql';
-import type { AreaName, AreaRecords, FileEntry, Manifest, SourceEntry, SourceName } from '../sync/snapshot.ts';
+import { FORMAT_VERSION, SOURCE_AREAS, type AreaName, type AreaRecords, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../sync/format.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
@@ -27,19 +27,6 @@ const RECORDS_PER_TURN = 2000;
 /** Files read and inflated ahead of the one being parsed. */
 const FILES_AHEAD = 4;
 
-/** The snapshot format this server reads (sync/snapshot.ts FORMAT_VERSION). */
-export const FORMAT_VERSION = 1;
-
-/**
- * Areas each source publishes: the server's copy of sync/snapshot.ts SOURCE_AREAS (the server
- * never imports the sync's runtime code).
- */
-export const SOURCE_AREAS: Readonly<Record<SourceName, readonly AreaName[]>> = {
-  activities: ['activities', 'locations', 'types'],
-  snowdata: ['stations', 'routes'],
-  tours: ['tours'],
-  attractions: ['attractions'],
-};
 /** The GraphQL type each area's records must match. */
 export const AREA_TYPES: Record<AreaName, string> = {
   activities: 'Activity',
@@ -206,7 +193,7 @@ function checkManifest(value: unknown, where: string): Manifest {
       if (!isObject(areas)) return fail(`${at}.locales.${locale} must be an object`);
       for (const [area, file] of Object.entries(areas)) {
         const fileAt = `${at}.locales.${locale}.${area}`;
-        if (!SOURCE_AREAS[source as SourceName].includes(area as AreaName)) {
+        if (!(SOURCE_AREAS[source as SourceName] as readonly AreaName[]).includes(area as AreaName)) {
           fail(`${fileAt}: source ${source} has no area "${area}" (expected one of ${SOURCE_AREAS[source as SourceName].join(', ')})`);
         }
         if (!isObject(file) || typeof file.file !== 'string' || typeof file.sha256 !== 'string' || !Number.isSafeInteger(file.count)) {
@@ -281,7 +268,7 @@ async function readRecords(
   const file = path.join(dataDir, entry.file);
   let records: unknown;
   try {
-    // The sync writes ASCII (sync/snapshot.ts encodeRecords), which is also Latin-1 and decodes
+    // The sync writes ASCII (sync/write.ts encodeRecords), which is also Latin-1 and decodes
     // as that at the speed of a copy; Node 20's UTF-8 decoder is several times slower on
     // accented text. A file written otherwise is still read as UTF-8.
     records = JSON.parse(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));

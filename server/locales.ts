@@ -1,6 +1,8 @@
-/** Locales the query interface serves; the first is the default of every `locale` argument. */
-export const LOCALES = ['de-CH', 'en-CH', 'fr-CH', 'it-CH'] as const;
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from '../sync/format.ts';
+
+/** Locales the query interface serves (those of the snapshot format); the first is the default of every `locale` argument. */
+export { LOCALES, type Locale };
+
 export const DEFAULT_LOCALE: Locale = 'de-CH';
 
 export function isLocale(value: string): value is Locale {

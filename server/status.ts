@@ -7,8 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
-import type { AreaName, FixtureOrigin, SourceName } from '../sync/snapshot.ts';
-import { SOURCE_AREAS } from './load.ts';
+import { SOURCE_AREAS, type AreaName, type FixtureOrigin, type SourceName } from '../sync/format.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import type { SampleQuery } from './sampleQueries.ts';
 import type { Store } from './store.ts';

@@ -5,7 +5,7 @@
  * flight keep the one they started with.
  */
 
-import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../sync/snapshot.ts';
+import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../sync/format.ts';
 import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';

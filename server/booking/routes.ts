@@ -8,7 +8,7 @@
 
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ActivityRecord } from '../../sync/snapshot.ts';
+import type { ActivityRecord } from '../../sync/format.ts';
 import type { Locale } from '../locales.ts';
 import { clientAddress } from '../clientAddress.ts';
 import { createBookingCors } from './bookingCors.ts';

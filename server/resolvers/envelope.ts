@@ -1,6 +1,6 @@
 /** The list envelopes: data, total, hasMore, and for most lists pagination and meta. */
 
-import type { SourceName } from '../../sync/snapshot.ts';
+import type { SourceName } from '../../sync/format.ts';
 import type { Locale } from '../locales.ts';
 import type { Store } from '../store.ts';
 import type { Selection } from './select.ts';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot, SnapshotError } from '../../server/load.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import { createSchema, readSdl } from '../../server/schema.ts';
-import type { Manifest } from '../../sync/snapshot.ts';
+import type { Manifest } from '../../sync/format.ts';
 import { DATA_DIR } from '../helpers/api.ts';
 
 const schema = createSchema(readSdl(), resolvers);

@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createRecordValidator } from '../../server/validateRecord.ts';
-import type {
-  ActivityRecord,
-  ActivityTypeRecord,
-  AttractionRecord,
-  LocationRecord,
-  RouteRecord,
-  StationRecord,
-  TourRecord,
-} from '../../sync/snapshot.ts';
+import type { ActivityRecord, ActivityTypeRecord, AttractionRecord, LocationRecord, RouteRecord, StationRecord, TourRecord } from '../../sync/format.ts';
 
 const schema = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
 

@@ -13,7 +13,8 @@ import { main, parseCommand, runSync, type SyncOptions } from '../../sync/main.t
 import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland.ts';
 import { PAGE_SIZE, stationRoutes } from '../../sync/sources/snowdata.ts';
 import { CONTENT_PAGE_SIZE } from '../../sync/sources/swissactivities.ts';
-import { type AttractionRecord, LOCALES, type Manifest, readManifest, type SourceName } from '../../sync/snapshot.ts';
+import { type AttractionRecord, LOCALES, type Manifest, type SourceName } from '../../sync/format.ts';
+import { readManifest } from '../../sync/write.ts';
 import { loadSchema } from './helpers/records.ts';
 
 const schema = loadSchema();

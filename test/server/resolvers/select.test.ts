@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityRecord, AttractionRecord, RouteRecord, TourRecord } from '../../../sync/snapshot.ts';
+import type { ActivityRecord, AttractionRecord, RouteRecord, TourRecord } from '../../../sync/format.ts';
 import { positionSetOf, type FilterCondition } from '../../../server/filterIndex.ts';
 import { loadSnapshot } from '../../../server/load.ts';
 import { LOCALES } from '../../../server/locales.ts';

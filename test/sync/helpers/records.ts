@@ -3,7 +3,7 @@
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import type { AreaBatch, FetchedSource, Rejection } from '../../../sync/publish.ts';
-import type { ActivityTypeRecord, Locale, LocationRecord, RouteRecord } from '../../../sync/snapshot.ts';
+import type { ActivityTypeRecord, Locale, LocationRecord, RouteRecord } from '../../../sync/format.ts';
 
 /** The real schema, enough for server/load.ts (it only reads types). */
 export function loadSchema(): GraphQLSchema {
