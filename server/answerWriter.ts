@@ -54,7 +54,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { countNodes } from './countNodes.ts';
-import { isPromise } from './isPromise.ts';
+import { isPromise } from './util/isPromise.ts';
 import {
   beginBytes,
   bytesWritten,

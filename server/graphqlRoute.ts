@@ -22,7 +22,7 @@ import { endLater } from './endLater.ts';
 import { errorBody, formatError, isInternalError, type ErrorCode } from './formatError.ts';
 import type { HttpOptions, ServedSnapshot } from './http.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
-import { isPromise } from './isPromise.ts';
+import { isPromise } from './util/isPromise.ts';
 import { jsonBytes } from './jsonBytes.ts';
 import { createQueryChecker } from './limits.ts';
 import type { Metrics } from './metrics.ts';

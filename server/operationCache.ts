@@ -74,10 +74,10 @@ import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
 import type { AnswerSizes } from './answerSizes.ts';
 import type { QueryLimits } from './config.ts';
 import type { Deadline } from './deadline.ts';
-import { isPromise } from './isPromise.ts';
+import { isPromise } from './util/isPromise.ts';
 import { AnswerTooLargeError, jsonBytes } from './jsonBytes.ts';
 import { costVariables, estimateAnswerBytes, measureCost, responseTooLarge, type CheckedOperation, type QueryChecker } from './limits.ts';
-import { h32 } from './xxhash.ts';
+import { h32 } from './util/xxhash.ts';
 import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalTemplate.ts';
 import type { RecordBytesCache } from './recordBytesCache.ts';
 
