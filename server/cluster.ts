@@ -35,7 +35,7 @@ import { JSON_CONTENT_TYPE } from './booking/operations.ts';
 import { createBookingHandler, type BookingHandler } from './booking/routes.ts';
 import { aggregateWorkerMetrics } from './clusterMetrics.ts';
 import { relayPersistedQueries } from './clusterPersistedQueries.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import type { HttpService } from './http.ts';
 import { loadSnapshot, type Snapshot } from './load.ts';
 import type { Logger } from './log.ts';

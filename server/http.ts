@@ -4,7 +4,7 @@ import type { AnswerSizes } from './answerSizes.ts';
 import { clientAddress } from './clientAddress.ts';
 import type { ClusterMetrics } from './clusterMetrics.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphqlRoute.ts';

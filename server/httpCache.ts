@@ -14,7 +14,7 @@
  */
 
 import { hash } from 'node:crypto';
-import type { CachePolicy } from './config.ts';
+import type { CachePolicy } from './config/config.ts';
 import { h64Raw } from './util/xxhash.ts';
 
 /** Characters of the tag taken from the hash of the version and media type; the body's hash gives the rest. */

@@ -51,7 +51,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { AnswerSizes } from './answerSizes.ts';
-import type { QueryLimits } from './config.ts';
+import type { QueryLimits } from './config/config.ts';
 import { countNodes, forEachNode } from './countNodes.ts';
 import { rulesInParallel } from './rulesInParallel.ts';
 import { LOCATIONS_MAX_LIMIT } from './resolvers/activities.ts';

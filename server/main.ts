@@ -15,7 +15,7 @@ import { createBookingHandler } from './booking/routes.ts';
 import { type ClusterMetrics, workerMetrics } from './clusterMetrics.ts';
 import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, listenToPrimary, runPrimary } from './cluster.ts';
 import { workerPersistedQueries } from './clusterPersistedQueries.ts';
-import { type Config, ConfigError, readConfig } from './config.ts';
+import { type Config, ConfigError, readConfig } from './config/config.ts';
 import { createHttpService, type HttpService } from './http.ts';
 import { loadSnapshot, SnapshotError } from './load.ts';
 import { createLogger, type Logger } from './log.ts';

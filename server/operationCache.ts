@@ -72,7 +72,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
 import type { AnswerSizes } from './answerSizes.ts';
-import type { QueryLimits } from './config.ts';
+import type { QueryLimits } from './config/config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from './util/isPromise.ts';
 import { AnswerTooLargeError, jsonBytes } from './jsonBytes.ts';

@@ -13,7 +13,7 @@ import type { Locale } from '../locales.ts';
 import { clientAddress } from '../clientAddress.ts';
 import { createBookingCors } from './bookingCors.ts';
 import { BOOKING_LOCALES, parseBookingLocale } from './bookingLocale.ts';
-import type { BookingConfig } from './config.ts';
+import type { BookingConfig } from '../config/bookingConfig.ts';
 import { BookingError, errorBody } from './errors.ts';
 import { createIdempotencyStore, fingerprintRequest, readIdempotencyKey } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/config/config.ts';
 import { createLogger } from '../../server/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import type { StatusReport } from '../../server/status.ts';

@@ -1,6 +1,6 @@
 import { execute, getIntrospectionQuery, parse, getOperationAST } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/config/config.ts';
 import type { AnswerSizes } from '../../server/answerSizes.ts';
 import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, measureShape, type CheckedQuery, type QueryChecker } from '../../server/limits.ts';
 import { loadSnapshot } from '../../server/load.ts';

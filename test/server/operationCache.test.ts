@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/config/config.ts';
 import { startDeadline, withDeadline, type Deadline } from '../../server/deadline.ts';
 import { formatError } from '../../server/formatError.ts';
 import { createQueryChecker, type QueryChecker } from '../../server/limits.ts';

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/config/config.ts';
 import { createLogger } from '../../server/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { watchSnapshot } from '../../server/reload.ts';

@@ -7,7 +7,7 @@
 
 import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/config/config.ts';
 import { estimateAnswerBytes } from '../../server/limits.ts';
 import { createLogger } from '../../server/log.ts';
 import { resolvers } from '../../server/resolvers/index.ts';

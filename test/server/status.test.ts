@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/config/config.ts';
 import { createLogger } from '../../server/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import type { StatusReport } from '../../server/status.ts';

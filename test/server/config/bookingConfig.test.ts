@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readBookingConfig } from '../../../server/booking/config.ts';
-import { ConfigError } from '../../../server/config.ts';
+import { readBookingConfig } from '../../../server/config/bookingConfig.ts';
+import { ConfigError } from '../../../server/config/config.ts';
 
 const PROXY = { BOOKING_UPSTREAM_URL: 'https://api.partner.example/base/', BOOKING_API_KEY: 'sk_live_abc' };
 

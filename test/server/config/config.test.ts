@@ -1,6 +1,6 @@
-import { cpuCount } from '../../server/cpuCount.ts';
+import { cpuCount } from '../../../server/config/cpuCount.ts';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readConfig } from '../../server/config.ts';
+import { ConfigError, readConfig } from '../../../server/config/config.ts';
 
 describe('readConfig', () => {
   it('has a documented default for every setting', () => {

@@ -5,9 +5,9 @@
  */
 
 import type { LevelWithSilent } from 'pino';
-import { type BookingConfig, readBookingConfig } from './booking/config.ts';
+import { type BookingConfig, readBookingConfig } from './bookingConfig.ts';
 import { ConfigError } from './configError.ts';
-import { integerSetting } from './integerSetting.ts';
+import { integerSetting } from './settings.ts';
 import { cpuCount } from './cpuCount.ts';
 
 /** Limits on one GraphQL request, applied before execution (see server/limits.ts). */

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { cpuCount } from '../../server/cpuCount.ts';
+import { cpuCount } from '../../../server/config/cpuCount.ts';
 
 describe('cpuCount', () => {
   it('counts every core when the cgroup sets no quota', () => {

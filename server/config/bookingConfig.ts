@@ -4,8 +4,8 @@
  * appears in a message.
  */
 
-import { ConfigError } from '../configError.ts';
-import { integerSetting } from '../integerSetting.ts';
+import { ConfigError } from './configError.ts';
+import { integerSetting } from './settings.ts';
 
 interface CommonConfig {
   /** POST/PATCH requests per client (remote address) per minute; 0 turns the limit off. BOOKING_RATE_LIMIT, default 60. */
