@@ -9,8 +9,8 @@ import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../sync/for
 import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
-import { createFilterIndex, type FilterIndex, type FilterValues } from './filterIndex.ts';
-import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from './indexes.ts';
+import { createFilterIndex, type FilterIndex, type FilterValues } from './search/filterIndex.ts';
+import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from './search/indexes.ts';
 import { compileWithDistance, type WithDistance } from './withDistance.ts';
 
 export interface AreaStore<R, F extends string = never> {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityRecord, AttractionRecord, RouteRecord, TourRecord } from '../../../sync/format.ts';
-import { positionSetOf, type FilterCondition } from '../../../server/filterIndex.ts';
+import { positionSetOf, type FilterCondition } from '../../../server/search/filterIndex.ts';
 import { loadSnapshot } from '../../../server/load.ts';
 import { LOCALES } from '../../../server/locales.ts';
 import type { NearMe } from '../../../server/resolvers/args.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { positionSetOf } from '../../server/filterIndex.ts';
-import { holdsAsBitset, PostingListsBuilder, type PostingLists } from '../../server/postingLists.ts';
+import { positionSetOf } from '../../../../server/search/filterIndex.ts';
+import { holdsAsBitset, PostingListsBuilder, type PostingLists } from '../../../../server/search/text/postingLists.ts';
 
 /** List `list` of `lists` as a plain array. */
 function listOf(lists: PostingLists, list: number): number[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { positionSetOf } from '../../server/filterIndex.ts';
-import { createTextIndex, MAX_FIELDS, MAX_QUERY_WORDS, type TextIndex } from '../../server/textIndex.ts';
+import { positionSetOf } from '../../../../server/search/filterIndex.ts';
+import { createTextIndex, MAX_FIELDS, MAX_QUERY_WORDS, type TextIndex } from '../../../../server/search/text/textIndex.ts';
 
 type Doc = [name: string, abstract: string | null];
 

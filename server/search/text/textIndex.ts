@@ -19,7 +19,7 @@
  */
 
 import { Index } from 'flexsearch';
-import { hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
+import { hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from '../filterIndex.ts';
 import { LevelSearch, type Level } from './levelSearch.ts';
 import { holdsAsBitset, PostingListsBuilder, type PostingLists } from './postingLists.ts';
 

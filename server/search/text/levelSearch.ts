@@ -12,7 +12,7 @@
  * fill it. The total is the size of the intersection of every word's union of levels.
  */
 
-import { bitCount, wordCount, type Intersection, type PositionSet } from './filterIndex.ts';
+import { bitCount, wordCount, type Intersection, type PositionSet } from '../filterIndex.ts';
 import { holdsAsBitset, type ListSelection } from './postingLists.ts';
 
 /** One level of a query word: its packed match rank (textIndex.ts) and the postings lists that reach it (at least one). */

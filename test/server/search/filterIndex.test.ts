@@ -8,7 +8,7 @@ import {
   positionSetOf,
   type FilterCondition,
   type Intersection,
-} from '../../server/filterIndex.ts';
+} from '../../../server/search/filterIndex.ts';
 
 interface Item {
   kind: string | null;

@@ -9,7 +9,7 @@
  * from 325 to 302 MB at 10x, and building the indexes takes no longer.
  */
 
-import { positionSetOf, wordCount, type PositionSet } from './filterIndex.ts';
+import { positionSetOf, wordCount, type PositionSet } from '../filterIndex.ts';
 
 export interface PostingLists {
   /** Every list's positions, ascending within a list, list after list. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { distance } from 'geokdbush';
-import { positionSetOf, type Intersection } from '../../server/filterIndex.ts';
-import { createGeoIndex, type GeoHit, type GeoIndex } from '../../server/geoIndex.ts';
+import { positionSetOf, type Intersection } from '../../../server/search/filterIndex.ts';
+import { createGeoIndex, type GeoHit, type GeoIndex } from '../../../server/search/geoIndex.ts';
 
 type Point = { lng: number; lat: number } | null;
 
