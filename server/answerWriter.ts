@@ -6,11 +6,11 @@
  * of each record into one), and jsonBytes writes those out: the part of the answer a record makes
  * is built and written again for every request, though it cannot change. Below the Query fields
  * no field of schema.graphql has a resolver of its own, so that part is the record's properties
- * as the selection picks them, and records are frozen once read (server/load.ts). This writer
+ * as the selection picks them, and records are frozen once read (server/snapshot/load.ts). This writer
  * follows the operation's selections through the resolvers' values, writes each frozen object
  * (one not inside another being written so) once per selection into the cache
  * (server/recordBytesCache.ts), and copies it from there afterwards. A near-me item, which reads
- * as its record with its distance (server/withDistance.ts), is written from what was kept of its
+ * as its record with its distance (server/snapshot/withDistance.ts), is written from what was kept of its
  * record, with its own distance written in; envelopes and every other object built per request
  * are written field by field.
  * Without the response cache, the bench's activities list cost the server 31 µs of CPU per answer
@@ -70,7 +70,7 @@ import {
   writtenSince,
 } from './jsonBytes.ts';
 import type { PartWithHoles, RecordBytesCache } from './recordBytesCache.ts';
-import { COPY_OF, COPY_REPLACES } from './withDistance.ts';
+import { COPY_OF, COPY_REPLACES } from './snapshot/withDistance.ts';
 
 /** An operation compiled for {@link compileAnswerWriter}. */
 export interface AnswerWriter {
@@ -347,7 +347,7 @@ function writeValue(shape: Shape, value: unknown, cache: RecordBytesCache | null
 }
 
 /**
- * Writes a near-me item made for this request (server/withDistance.ts), which reads as its
+ * Writes a near-me item made for this request (server/snapshot/withDistance.ts), which reads as its
  * record but for one field it replaces (the distance): the first item of a frozen record under a
  * selection is written field by field, and what it shares with the record kept around holes for
  * the replaced field; later items are written from that, with their own values in the holes. An

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
-import type { AnswerSizes } from './answerSizes.ts';
+import type { AnswerSizes } from './snapshot/answerSizes.ts';
 import { clientAddress } from './clientAddress.ts';
 import type { ClusterMetrics } from './clusterMetrics.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
@@ -29,7 +29,7 @@ export interface ServedSnapshot {
   readonly version: string;
   /** The GraphQL context value of requests served from this snapshot. */
   readonly context: unknown;
-  /** What its answers weigh, which the limits estimate an answer's bytes with (server/answerSizes.ts). */
+  /** What its answers weigh, which the limits estimate an answer's bytes with (server/snapshot/answerSizes.ts). */
   readonly sizes: AnswerSizes;
   /** Earliest expiresAt of the snapshot's sources, ms since the epoch; null when none or a fixture snapshot. Bounds `max-age`. */
   readonly expiresAtMs: number | null;

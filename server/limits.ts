@@ -10,7 +10,7 @@
  *    handed to `validate` as one rule (server/rulesInParallel.ts);
  * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
  *    selection once per item it can return (`limit` for the paginated lists);
- * 5. the size of the answer, estimated with the sizes of the snapshot (server/answerSizes.ts), so
+ * 5. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
  *    that a few fields of large values (a station's `raw` JSON) cannot ask for megabytes at a
  *    cost of one each. The estimate depends on the snapshot: a checked operation is checked
  *    again against the sizes of each new snapshot (server/operationCache.ts).
@@ -50,7 +50,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import type { AnswerSizes } from './answerSizes.ts';
+import type { AnswerSizes } from './snapshot/answerSizes.ts';
 import type { QueryLimits } from './config/config.ts';
 import { countNodes, forEachNode } from './countNodes.ts';
 import { rulesInParallel } from './rulesInParallel.ts';
@@ -321,7 +321,7 @@ const LEAF_BYTES = 8;
 
 /**
  * An estimate of the JSON bytes of an operation's answer, `{"data":…}` with the sizes of the
- * snapshot it is answered from (server/answerSizes.ts): each field counts its key, and a leaf of a
+ * snapshot it is answered from (server/snapshot/answerSizes.ts): each field counts its key, and a leaf of a
  * record the average bytes of its values there (a station's `raw`: its measured JSON); a list of
  * records counts its `limit` (as {@link measureCost} does) but no more than the records there are,
  * and a list inside a record its average items. Fragments, `@skip`/`@include` and introspection

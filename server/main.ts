@@ -17,17 +17,17 @@ import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, listenToPri
 import { workerPersistedQueries } from './clusterPersistedQueries.ts';
 import { type Config, ConfigError, readConfig } from './config/config.ts';
 import { createHttpService, type HttpService } from './http.ts';
-import { loadSnapshot, SnapshotError } from './load.ts';
+import { loadSnapshot, SnapshotError } from './snapshot/load.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { PersistedQueryRelay } from './persistedQueries.ts';
-import { watchSnapshot } from './reload.ts';
+import { watchSnapshot } from './snapshot/reload.ts';
 import { resolvers } from './resolvers/index.ts';
 import { sampleQueries } from './sampleQueries.ts';
 import { createSchema, readSdl } from './schema.ts';
 import { handleShutdownSignals } from './shutdown.ts';
 import { SnapshotHolder } from './snapshotHolder.ts';
 import { createStatusReporter } from './status.ts';
-import { createStore } from './store.ts';
+import { createStore } from './snapshot/store.ts';
 
 export interface RunningServer {
   readonly server: Server;

@@ -40,7 +40,7 @@
  *   return a value of their own kind unchanged, and every leaf of the schema is one of those or
  *   JSON (which still serializes; test/server/operationCache.test.ts fails if an enum or ID joins
  *   them). Records reach the executor only through the snapshot's validation
- *   (server/validateRecord.ts), which checks each scalar as graphql-js serializes it, and the
+ *   (server/snapshot/validateRecord.ts), which checks each scalar as graphql-js serializes it, and the
  *   values resolvers compute are numbers, strings and booleans of the right kind, so the answers
  *   are the same; null in a non-null field is still an error.
  * - Where jit's answers differ from graphql-js's, graphql-js answers. A result without errors
@@ -71,7 +71,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
-import type { AnswerSizes } from './answerSizes.ts';
+import type { AnswerSizes } from './snapshot/answerSizes.ts';
 import type { QueryLimits } from './config/config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from './util/isPromise.ts';

@@ -5,7 +5,7 @@
  * their distance), the bytes around the fields the copy changes.
  *
  * Keyed by the record object itself: records are frozen when the snapshot is read
- * (server/load.ts), so their bytes under a selection never change while the snapshot is served,
+ * (server/snapshot/load.ts), so their bytes under a selection never change while the snapshot is served,
  * and a record that is gone takes its bytes with it (WeakMap). The budget bounds what is kept;
  * once it is spent everything is forgotten at once and the cache fills again with what is asked
  * for now. A new snapshot empties it too, as it empties the response cache.

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
 import { SOURCE_AREAS, type AreaName, type FixtureOrigin, type SourceName } from '../sync/format.ts';
-import { LOCALES, type Locale } from './locales.ts';
+import { LOCALES, type Locale } from './snapshot/locales.ts';
 import type { SampleQuery } from './sampleQueries.ts';
-import type { Store } from './store.ts';
+import type { Store } from './snapshot/store.ts';
 
 /** Where things are; paths on this server. */
 export const LINKS = {

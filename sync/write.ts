@@ -145,7 +145,7 @@ async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
 /**
  * One JSON array, one record per line (readable with `zcat`), gzip-compressed deterministically.
  * Characters outside ASCII are written as `\uXXXX` escapes, so the file is ASCII: the server
- * decodes an ASCII file as Latin-1 (server/load.ts), which on Node 20 takes a quarter of the
+ * decodes an ASCII file as Latin-1 (server/snapshot/load.ts), which on Node 20 takes a quarter of the
  * time of UTF-8 with accented letters. Escaped, the files grow by less than 1 % before gzip.
  */
 export function encodeRecords(records: readonly unknown[]): Buffer {

@@ -8,7 +8,7 @@
  */
 
 import type { ActivityRecord } from '../../sync/format.ts';
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../snapshot/locales.ts';
 import type { Slot } from './availability.ts';
 import { BOOKING_LOCALES } from './bookingLocale.ts';
 import type { Booking, BookingItem, Money, Payment, Reservation } from './sandbox.ts';

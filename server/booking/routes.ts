@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActivityRecord } from '../../sync/format.ts';
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../snapshot/locales.ts';
 import { clientAddress } from '../clientAddress.ts';
 import { createBookingCors } from './bookingCors.ts';
 import { BOOKING_LOCALES, parseBookingLocale } from './bookingLocale.ts';

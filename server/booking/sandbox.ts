@@ -22,7 +22,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { ActivityRecord } from '../../sync/format.ts';
-import { LOCALES, type Locale } from '../locales.ts';
+import { LOCALES, type Locale } from '../snapshot/locales.ts';
 import { addDays, bookingWindow, isDate, isOffered, parseSlotId, slotsOn, type Slot, zurichDate } from './availability.ts';
 import { DEFAULT_BOOKING_LOCALE, parseBookingLocale } from './bookingLocale.ts';
 import { BookingError } from './errors.ts';

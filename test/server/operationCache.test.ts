@@ -16,13 +16,13 @@ import { readConfig } from '../../server/config/config.ts';
 import { startDeadline, withDeadline, type Deadline } from '../../server/deadline.ts';
 import { formatError } from '../../server/formatError.ts';
 import { createQueryChecker, type QueryChecker } from '../../server/limits.ts';
-import { loadSnapshot } from '../../server/load.ts';
+import { loadSnapshot } from '../../server/snapshot/load.ts';
 import { createOperationCache, DOCUMENT_CHARS_PER_ENTRY, type OperationCacheOptions, type PreparedRequest } from '../../server/operationCache.ts';
 import { createRecordBytesCache } from '../../server/recordBytesCache.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import { sampleQueries } from '../../server/sampleQueries.ts';
 import { createSchema, readSdl } from '../../server/schema.ts';
-import { createStore, type Store } from '../../server/store.ts';
+import { createStore, type Store } from '../../server/snapshot/store.ts';
 import { DATA_DIR } from '../helpers/api.ts';
 
 const schema = createSchema(readSdl(), resolvers);

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadSnapshot } from '../../server/load.ts';
+import { loadSnapshot } from '../../server/snapshot/load.ts';
 import { DEFAULT_SAMPLES_DIR, readSampleJson } from '../../sync/fixtures/samplesDir.ts';
 import { type UpstreamData, generateUpstreamData, startUpstream, STNET_PATH, type Upstream } from '../../sync/fixtures/upstream.ts';
 import { main, parseCommand, runSync, type SyncOptions } from '../../sync/main.ts';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { lock } from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSnapshot } from '../../server/load.ts';
+import { loadSnapshot } from '../../server/snapshot/load.ts';
 import { mergeById, prune, publish, rollback } from '../../sync/publish.ts';
 import { LOCK_NAME, PublishLockedError } from '../../sync/publishLock.ts';
 import { type Manifest } from '../../sync/format.ts';

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Locale } from '../../../server/locales.ts';
+import type { Locale } from '../../../server/snapshot/locales.ts';
 import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { ticketCategoryIdOf } from '../../../server/booking/partnerViews.ts';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSizeTally } from '../../../server/answerSizes.ts';
+import { createSizeTally } from '../../../server/snapshot/answerSizes.ts';
 import { readConfig } from '../../../server/config/config.ts';
 import { createHttpService, type HttpService } from '../../../server/http.ts';
 import { createLogger } from '../../../server/log.ts';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { createRecordValidator } from '../../server/validateRecord.ts';
-import type { ActivityRecord, ActivityTypeRecord, AttractionRecord, LocationRecord, RouteRecord, StationRecord, TourRecord } from '../../sync/format.ts';
+import { createRecordValidator } from '../../../server/snapshot/validateRecord.ts';
+import type { ActivityRecord, ActivityTypeRecord, AttractionRecord, LocationRecord, RouteRecord, StationRecord, TourRecord } from '../../../sync/format.ts';
 
-const schema = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+const schema = buildSchema(readFileSync(new URL('../../../schema.graphql', import.meta.url), 'utf8'));
 
 const activityOptions = { computedFields: ['distance'], extraFields: ['attributeValues'] };
 const validateActivity = createRecordValidator(schema, 'Activity', activityOptions);

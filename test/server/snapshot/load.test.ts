@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSnapshot, SnapshotError } from '../../server/load.ts';
-import { resolvers } from '../../server/resolvers/index.ts';
-import { createSchema, readSdl } from '../../server/schema.ts';
-import type { Manifest } from '../../sync/format.ts';
-import { DATA_DIR } from '../helpers/api.ts';
+import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { createSchema, readSdl } from '../../../server/schema.ts';
+import type { Manifest } from '../../../sync/format.ts';
+import { DATA_DIR } from '../../helpers/api.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 let dir: string;

@@ -5,12 +5,12 @@
  * flight keep the one they started with.
  */
 
-import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../sync/format.ts';
+import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../../sync/format.ts';
 import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
-import { createFilterIndex, type FilterIndex, type FilterValues } from './search/filterIndex.ts';
-import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from './search/indexes.ts';
+import { createFilterIndex, type FilterIndex, type FilterValues } from '../search/filterIndex.ts';
+import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from '../search/indexes.ts';
 import { compileWithDistance, type WithDistance } from './withDistance.ts';
 
 export interface AreaStore<R, F extends string = never> {
@@ -33,7 +33,7 @@ export type LocaleStore = { readonly [A in AreaName]: AreaStore<AreaRecords[A], 
 export interface Store {
   readonly snapshot: Snapshot;
   readonly locales: Readonly<Record<Locale, LocaleStore>>;
-  /** What its answers weigh (server/answerSizes.ts), which the limits estimate answers' bytes with. */
+  /** What its answers weigh (server/snapshot/answerSizes.ts), which the limits estimate answers' bytes with. */
   readonly sizes: AnswerSizes;
   /** The manifest entry of a source, or undefined when it was never synced. */
   source(name: SourceName): SourceEntry | undefined;
@@ -183,7 +183,7 @@ function buildArea<R extends { id: string | number }>(input: readonly R[], descr
     text: createTextIndex(records.map(describe.text)),
     geo: createGeoIndex(records.map(describe.point)),
     filters: createFilterIndex(records, describe.filters),
-    // Validated records all have the same fields (server/validateRecord.ts): the first one's.
+    // Validated records all have the same fields (server/snapshot/validateRecord.ts): the first one's.
     withDistance: describe.distanceField === undefined ? null : compileWithDistance(Object.keys(records[0] ?? {}), describe.distanceField),
   };
 }

@@ -13,7 +13,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import type { AreaName } from '../sync/format.ts';
+import type { AreaName } from '../../sync/format.ts';
 import { loadSnapshot, readManifestText, type Snapshot } from './load.ts';
 import { createStoreAsync, type Store } from './store.ts';
 

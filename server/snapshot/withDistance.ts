@@ -35,7 +35,7 @@ export const COPY_REPLACES = Symbol('copy replaces');
  * name as a literal, so that every read is a named property load V8 can cache.
  *
  * @param fields the fields every record of the area has: records passed the snapshot's validation
- *   (server/validateRecord.ts), which requires each field of the type and refuses any other
+ *   (server/snapshot/validateRecord.ts), which requires each field of the type and refuses any other
  * @param distanceField the field that receives the distance; replaced when among `fields`
  * @throws Error for a field named `__proto__` or `toJSON`, which an item's prototype needs for itself
  */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
 import type { GraphQLSchema } from 'graphql';
-import { FORMAT_VERSION, SOURCE_AREAS, type AreaName, type AreaRecords, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../sync/format.ts';
+import { FORMAT_VERSION, SOURCE_AREAS, type AreaName, type AreaRecords, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../../sync/format.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
@@ -137,7 +137,7 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
  * The text of `<dataDir>/manifest.json`, read as every file of a snapshot is: it must resolve
  * inside the data directory, be a regular file and be read within `readTimeoutMs`.
  *
- * @throws SnapshotError when it is missing or is refused (server/snapshotFile.ts)
+ * @throws SnapshotError when it is missing or is refused (server/snapshot/snapshotFile.ts)
  */
 export async function readManifestText(dataDir: string, readTimeoutMs = DEFAULT_READ_TIMEOUT_MS): Promise<string> {
   const manifestPath = path.join(dataDir, 'manifest.json');

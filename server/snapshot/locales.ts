@@ -1,4 +1,4 @@
-import { LOCALES, type Locale } from '../sync/format.ts';
+import { LOCALES, type Locale } from '../../sync/format.ts';
 
 /** Locales the query interface serves (those of the snapshot format); the first is the default of every `locale` argument. */
 export { LOCALES, type Locale };

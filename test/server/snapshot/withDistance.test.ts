@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileWithDistance, COPY_OF, COPY_REPLACES } from '../../server/withDistance.ts';
+import { compileWithDistance, COPY_OF, COPY_REPLACES } from '../../../server/snapshot/withDistance.ts';
 
 describe('compileWithDistance', () => {
   type Fields = Record<string, unknown>;
