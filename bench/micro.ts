@@ -14,7 +14,7 @@ import { loadSnapshot } from '../server/snapshot/load.ts';
 import { LOCALES } from '../server/snapshot/locales.ts';
 import { resolvers } from '../server/resolvers/index.ts';
 import { selectRecords } from '../server/resolvers/select.ts';
-import { createSchema, readSdl } from '../server/schema.ts';
+import { createSchema, readSdl } from '../server/execution/schema.ts';
 import { createStore } from '../server/snapshot/store.ts';
 import { percentile, round } from './paired.ts';
 

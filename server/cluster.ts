@@ -41,7 +41,7 @@ import { loadSnapshot, type Snapshot } from './snapshot/load.ts';
 import type { Logger } from './log.ts';
 import { watchSnapshot } from './snapshot/reload.ts';
 import { resolvers } from './resolvers/index.ts';
-import { createSchema, readSdl } from './schema.ts';
+import { createSchema, readSdl } from './execution/schema.ts';
 import { drainThenExit } from './shutdown.ts';
 
 /** Environment of a worker: the base URL of the primary's booking interface. */

@@ -1,6 +1,6 @@
 /**
  * The GraphQL endpoint. A fast path answers well-formed requests from the response cache, or
- * writes them from the record bytes cache (server/answerWriter.ts) or executes them (graphql-jit),
+ * writes them from the record bytes cache (server/execution/json/answerWriter.ts) or executes them (graphql-jit),
  * from the operation cache; graphql-http answers every other request, so that refusals are worded
  * and coded as it words and codes them.
  */
@@ -17,16 +17,16 @@ import {
 import { Counter, Gauge } from 'prom-client';
 import { JsonTooDeepError, MAX_JSON_DEPTH } from './canonicalJson.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
-import { startDeadline, withDeadline } from './deadline.ts';
+import { startDeadline, withDeadline } from './execution/deadline.ts';
 import { endLater } from './endLater.ts';
 import { errorBody, formatError, isInternalError, type ErrorCode } from './formatError.ts';
 import type { HttpOptions, ServedSnapshot } from './http.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
 import { isPromise } from './util/isPromise.ts';
-import { jsonBytes } from './jsonBytes.ts';
-import { createQueryChecker } from './limits.ts';
+import { jsonBytes } from './execution/json/jsonBytes.ts';
+import { createQueryChecker } from './execution/limits.ts';
 import type { Metrics } from './metrics.ts';
-import { createOperationCache, type OperationCache } from './operationCache.ts';
+import { createOperationCache, type OperationCache } from './execution/engine.ts';
 import {
   createPersistedQueries,
   hashQuery,
@@ -39,9 +39,9 @@ import type { Playground } from './playground.ts';
 import { PayloadTooLargeError, readBody, readBodyThen } from './readBody.ts';
 import { baseHeaders, setDeferredHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendText } from './respond.ts';
-import { createRecordBytesCache, type RecordBytesCache } from './recordBytesCache.ts';
+import { createRecordBytesCache, type RecordBytesCache } from './execution/json/recordBytesCache.ts';
 import { createResponseCache, responseKey, type CachedResponse, type ResponseCache, type ResponseFacts } from './responseCache.ts';
-import { utf8Bytes } from './utf8Bytes.ts';
+import { utf8Bytes } from './execution/json/utf8Bytes.ts';
 
 /** URL path of the GraphQL endpoint (and of the playground, for a browser). */
 export const GRAPHQL_PATH = '/api/graphql';

@@ -112,7 +112,7 @@ interface Route {
 /**
  * Creates the HTTP service of the API:
  * - `GET|POST /api/graphql`: GraphQL over HTTP (graphql-http; https://graphql.github.io/graphql-over-http/draft/)
- *   behind the limits of server/limits.ts, with automatic persisted queries, ETag/304 and
+ *   behind the limits of server/execution/limits.ts, with automatic persisted queries, ETag/304 and
  *   Cache-Control on successful answers; a browser (GET, `Accept` with text/html, no query) gets
  *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`.
  * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON.

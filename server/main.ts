@@ -23,7 +23,7 @@ import type { PersistedQueryRelay } from './persistedQueries.ts';
 import { watchSnapshot } from './snapshot/reload.ts';
 import { resolvers } from './resolvers/index.ts';
 import { sampleQueries } from './sampleQueries.ts';
-import { createSchema, readSdl } from './schema.ts';
+import { createSchema, readSdl } from './execution/schema.ts';
 import { handleShutdownSignals } from './shutdown.ts';
 import { SnapshotHolder } from './snapshotHolder.ts';
 import { createStatusReporter } from './status.ts';

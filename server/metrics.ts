@@ -28,7 +28,7 @@ export interface Metrics {
   observeRequest(route: string, operation: string, status: number, durationS: number): void;
   /** Records a lookup in a cache: `etag` (a conditional request) or `apq` (a persisted query). */
   observeCache(cache: 'etag' | 'apq', hit: boolean): void;
-  /** Records the cost of an operation that passed the limits (see server/limits.ts). */
+  /** Records the cost of an operation that passed the limits (see server/execution/limits.ts). */
   observeCost(cost: number): void;
 }
 

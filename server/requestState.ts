@@ -5,7 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServedSnapshot } from './http.ts';
-import type { PreparedRequest } from './operationCache.ts';
+import type { PreparedRequest } from './execution/engine.ts';
 
 /** Per request: what the log line and the metrics report, and what decides caching. */
 export interface RequestState {

@@ -37,7 +37,7 @@ const MAX_ALIASES_PER_ENTRY = 4;
 
 /** What a cached answer needs besides its body: the labels of the request's log line and metrics. */
 export interface ResponseFacts {
-  /** Metrics label of the operation (server/operationCache.ts operationLabel). */
+  /** Metrics label of the operation (server/execution/engine.ts operationLabel). */
   readonly label: string;
   /** The operation's name as logged, or undefined. */
   readonly operationName: string | undefined;

@@ -10,7 +10,7 @@ import { ConfigError } from './configError.ts';
 import { integerSetting } from './settings.ts';
 import { cpuCount } from './cpuCount.ts';
 
-/** Limits on one GraphQL request, applied before execution (see server/limits.ts). */
+/** Limits on one GraphQL request, applied before execution (see server/execution/limits.ts). */
 export interface QueryLimits {
   /** Largest request body in bytes; MAX_BODY_BYTES, default 102400 (100 KiB). */
   maxBodyBytes: number;
@@ -27,7 +27,7 @@ export interface QueryLimits {
   /**
    * Largest answer in bytes (its JSON text, before compression); MAX_RESPONSE_BYTES, default
    * 4194304 (4 MiB). An operation whose estimated answer is larger is refused before it runs,
-   * one whose answer grows larger anyway while it is written (server/limits.ts).
+   * one whose answer grows larger anyway while it is written (server/execution/limits.ts).
    */
   maxResponseBytes: number;
   /** Time budget of one execution in ms, checked before each root field; EXECUTION_TIMEOUT_MS, default 2000. */
@@ -81,12 +81,12 @@ export interface Config {
    */
   responseCacheBytes: number;
   /**
-   * Memory for the JSON bytes of records as operations select them (server/recordBytesCache.ts)
+   * Memory for the JSON bytes of records as operations select them (server/execution/json/recordBytesCache.ts)
    * in bytes, 0 when turned off (answers are then executed and serialised whole);
    * RECORD_CACHE_BYTES, default 33554432 (32 MiB), and RECORD_CACHE (default true).
    */
   recordCacheBytes: number;
-  /** Most checked operations kept (server/operationCache.ts), 0 for none; OPERATION_CACHE_SIZE, default 1000. */
+  /** Most checked operations kept (server/execution/engine.ts), 0 for none; OPERATION_CACHE_SIZE, default 1000. */
   operationCacheSize: number;
   /** Whether operations are compiled with graphql-jit; GRAPHQL_JIT, default true. */
   jit: boolean;

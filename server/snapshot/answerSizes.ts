@@ -1,12 +1,12 @@
 /**
  * What the answers of a snapshot weigh, measured once when its store is built, so that the limits
- * (server/limits.ts estimateAnswerBytes) can tell the size of an answer before building it: per
+ * (server/execution/limits.ts estimateAnswerBytes) can tell the size of an answer before building it: per
  * record type, how many records there are, and per field path inside a record, the JSON bytes its
  * values take and the items its lists hold, on average.
  *
  * Averages rather than largest values: an estimate refuses before anything is built, so it must
  * not refuse a page that would fit; a page of the largest records is stopped while it is written
- * (server/jsonBytes.ts). The bytes are counted as JSON text, a string as its UTF-16 length
+ * (server/execution/json/jsonBytes.ts). The bytes are counted as JSON text, a string as its UTF-16 length
  * (near enough to its UTF-8 bytes for an estimate).
  */
 

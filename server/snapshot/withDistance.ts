@@ -5,7 +5,7 @@
  * Records are frozen and shared, so an item is a small object of a class compiled per area: it
  * holds the record and its own distance, and its prototype has a getter per other field that
  * reads the record's. Executors read an item as they read a record (graphql-js's default resolver
- * and graphql-jit read `item[field]`), server/answerWriter.ts writes it from what it kept of the
+ * and graphql-jit read `item[field]`), server/execution/json/answerWriter.ts writes it from what it kept of the
  * record, and JSON.stringify gets the whole record with the distance (toJSON). The ways tried
  * before cost more:
  * - A copy in one compiled object literal: 0.2 µs and about 300 bytes per 33-field tour, 8 of the
@@ -24,7 +24,7 @@ export type WithDistance<R> = (record: R, distanceKm: number) => R;
 
 /**
  * The keys under which an item holds its record and names the one field it replaces (the
- * distance), so that server/answerWriter.ts can reuse what it wrote of the record for every other
+ * distance), so that server/execution/json/answerWriter.ts can reuse what it wrote of the record for every other
  * field. Symbols: no answer, JSON.stringify or for…in sees them.
  */
 export const COPY_OF = Symbol('copy of');

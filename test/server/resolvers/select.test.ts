@@ -6,7 +6,7 @@ import { LOCALES } from '../../../server/snapshot/locales.ts';
 import type { NearMe } from '../../../server/resolvers/args.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { selectRecords } from '../../../server/resolvers/select.ts';
-import { createSchema, readSdl } from '../../../server/schema.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { createStore, type AreaStore, type Store } from '../../../server/snapshot/store.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 

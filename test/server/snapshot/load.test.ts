@@ -6,7 +6,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
-import { createSchema, readSdl } from '../../../server/schema.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import type { Manifest } from '../../../sync/format.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 

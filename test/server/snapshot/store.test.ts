@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSnapshot, type Snapshot } from '../../../server/snapshot/load.ts';
 import { LOCALES } from '../../../server/snapshot/locales.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
-import { createSchema, readSdl } from '../../../server/schema.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { createStore, createStoreAsync } from '../../../server/snapshot/store.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 

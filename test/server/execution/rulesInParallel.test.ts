@@ -10,9 +10,9 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { resolvers } from '../../server/resolvers/index.ts';
-import { rulesInParallel } from '../../server/rulesInParallel.ts';
-import { createSchema, readSdl } from '../../server/schema.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { rulesInParallel } from '../../../server/execution/rulesInParallel.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 const rules = [...specifiedRules, NoSchemaIntrospectionCustomRule];

@@ -12,18 +12,18 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config/config.ts';
-import { startDeadline, withDeadline, type Deadline } from '../../server/deadline.ts';
-import { formatError } from '../../server/formatError.ts';
-import { createQueryChecker, type QueryChecker } from '../../server/limits.ts';
-import { loadSnapshot } from '../../server/snapshot/load.ts';
-import { createOperationCache, DOCUMENT_CHARS_PER_ENTRY, type OperationCacheOptions, type PreparedRequest } from '../../server/operationCache.ts';
-import { createRecordBytesCache } from '../../server/recordBytesCache.ts';
-import { resolvers } from '../../server/resolvers/index.ts';
-import { sampleQueries } from '../../server/sampleQueries.ts';
-import { createSchema, readSdl } from '../../server/schema.ts';
-import { createStore, type Store } from '../../server/snapshot/store.ts';
-import { DATA_DIR } from '../helpers/api.ts';
+import { readConfig } from '../../../server/config/config.ts';
+import { startDeadline, withDeadline, type Deadline } from '../../../server/execution/deadline.ts';
+import { formatError } from '../../../server/formatError.ts';
+import { createQueryChecker, type QueryChecker } from '../../../server/execution/limits.ts';
+import { loadSnapshot } from '../../../server/snapshot/load.ts';
+import { createOperationCache, DOCUMENT_CHARS_PER_ENTRY, type OperationCacheOptions, type PreparedRequest } from '../../../server/execution/engine.ts';
+import { createRecordBytesCache } from '../../../server/execution/json/recordBytesCache.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { sampleQueries } from '../../../server/sampleQueries.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
+import { createStore, type Store } from '../../../server/snapshot/store.ts';
+import { DATA_DIR } from '../../helpers/api.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 const executableSchema = withDeadline(schema);
@@ -74,7 +74,7 @@ function prepared(request: PreparedRequest) {
 
 /**
  * Answers through the cache three times executing (graphql-js first, then compiled), then three
- * times with the record bytes cache (written by server/answerWriter.ts, or executed when it
+ * times with the record bytes cache (written by server/execution/json/answerWriter.ts, or executed when it
  * gives up): six answers, each as sent.
  */
 async function throughCache(query: string, variables: Record<string, unknown>, context: unknown, deadline: () => Deadline): Promise<string[]> {
@@ -178,7 +178,7 @@ describe('compiled and cached execution', () => {
   });
 
   it('has only leaves whose values compiled operations may copy unserialized: String, Int, Float, Boolean and JSON', () => {
-    // server/operationCache.ts compiles with disableLeafSerialization. An enum or ID would be
+    // server/execution/engine.ts compiles with disableLeafSerialization. An enum or ID would be
     // answered differently (an ID's number is serialized to a string): this test names it.
     const leaves = new Set<string>();
     const seen = new Set<string>();

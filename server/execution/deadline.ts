@@ -4,7 +4,7 @@
  * is spent. Each root field is where the real work happens here (text search, near-me, sorting),
  * so the check runs before each one: a query of 30 aliased searches stops at the first alias past
  * the deadline. The fields inside a result only read records in memory and are bounded by the
- * cost limit (server/limits.ts), which is what keeps any single root field fast.
+ * cost limit (server/execution/limits.ts), which is what keeps any single root field fast.
  */
 
 import { defaultFieldResolver, GraphQLError, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig } from 'graphql';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolvers } from '../../server/resolvers/index.ts';
-import { createSchema, readSdl } from '../../server/schema.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 
 describe('createSchema', () => {
   it('wires every Query field of schema.graphql to a resolver', () => {

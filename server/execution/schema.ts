@@ -17,7 +17,7 @@ export function readSdl(file = sdlFile()): string {
 
 function sdlFile(): URL {
   const bundled = new URL('schema.graphql', import.meta.url);
-  return existsSync(bundled) ? bundled : new URL('../schema.graphql', import.meta.url);
+  return existsSync(bundled) ? bundled : new URL('../../schema.graphql', import.meta.url);
 }
 
 type Resolvers = NonNullable<Parameters<typeof makeExecutableSchema>[0]['resolvers']> & { Query: Record<string, unknown> };

@@ -2,7 +2,7 @@
  * The operation cache: a bounded LRU of checked (parsed, validated, limited) operations keyed by
  * document text and operation name, each compiled with graphql-jit on its second execution.
  *
- * - The limits of server/limits.ts apply exactly as before: a document seen for the first time
+ * - The limits of server/execution/limits.ts apply exactly as before: a document seen for the first time
  *   goes through the whole checker. Later requests with the same document only coerce their
  *   variables and count the cost (which may depend on them); when either fails, the whole
  *   checker runs again to produce its exact errors.
@@ -11,12 +11,12 @@
  *   would otherwise fill the cache with operations used once, pushing out those used again and
  *   again and giving the garbage collector their trees to move and mark, for nothing.
  * - Documents that differ only in the scalar literals of their field arguments share a template
- *   (server/literalTemplate.ts), checked and compiled once from the second such document on;
+ *   (server/execution/literalTemplate.ts), checked and compiled once from the second such document on;
  *   each later one is parsed and answered as the template with its literals as variables.
  *   Whatever the template would not answer exactly as the document (a literal its type refuses,
  *   a cost over the limit, an answer with errors, whose locations are the document's) goes the
  *   way of a document of its own.
- * - The estimated size of an answer (server/limits.ts estimateAnswerBytes) depends on the sizes
+ * - The estimated size of an answer (server/execution/limits.ts estimateAnswerBytes) depends on the sizes
  *   of the snapshot as well as the variables: an operation remembers the sizes it was measured
  *   with, and measures itself again, once, with those of a new snapshot (a pointer compared per
  *   request), so that one allowed before a reload is refused after it when its answer grew.
@@ -27,7 +27,7 @@
  *   refusal shares their code and depends on the variables, nor are RESPONSE_TOO_LARGE ones,
  *   which depend on the variables and the snapshot.
  * - With the record bytes cache on, an operation is answered by its answer writer
- *   (server/answerWriter.ts, compiled on first use, keeping records' bytes from its second
+ *   (server/execution/json/answerWriter.ts, compiled on first use, keeping records' bytes from its second
  *   answer on) wherever that writes what executing it would give; it is executed, as below, for
  *   everything else.
  * - graphql-jit (https://github.com/zalando-incubator/graphql-jit) executes an operation from its
@@ -38,7 +38,7 @@
  *   locations per value: 60 % of the bench's activities list's execution time (4.9 → 1.9 µs)
  *   and 70 % of its allocations (46 → 14 KB). The serializers of String, Int, Float and Boolean
  *   return a value of their own kind unchanged, and every leaf of the schema is one of those or
- *   JSON (which still serializes; test/server/operationCache.test.ts fails if an enum or ID joins
+ *   JSON (which still serializes; test/server/execution/engine.test.ts fails if an enum or ID joins
  *   them). Records reach the executor only through the snapshot's validation
  *   (server/snapshot/validateRecord.ts), which checks each scalar as graphql-js serializes it, and the
  *   values resolvers compute are numbers, strings and booleans of the right kind, so the answers
@@ -70,16 +70,16 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { compileAnswerWriter, type AnswerWriter } from './answerWriter.ts';
-import type { AnswerSizes } from './snapshot/answerSizes.ts';
-import type { QueryLimits } from './config/config.ts';
+import { compileAnswerWriter, type AnswerWriter } from './json/answerWriter.ts';
+import type { AnswerSizes } from '../snapshot/answerSizes.ts';
+import type { QueryLimits } from '../config/config.ts';
 import type { Deadline } from './deadline.ts';
-import { isPromise } from './util/isPromise.ts';
-import { AnswerTooLargeError, jsonBytes } from './jsonBytes.ts';
+import { isPromise } from '../util/isPromise.ts';
+import { AnswerTooLargeError, jsonBytes } from './json/jsonBytes.ts';
 import { costVariables, estimateAnswerBytes, measureCost, responseTooLarge, type CheckedOperation, type QueryChecker } from './limits.ts';
-import { h32 } from './util/xxhash.ts';
+import { h32 } from '../util/xxhash.ts';
 import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalTemplate.ts';
-import type { RecordBytesCache } from './recordBytesCache.ts';
+import type { RecordBytesCache } from './json/recordBytesCache.ts';
 
 /** Characters of document text the cache may hold per entry of its size, on average (see {@link createOperationCache}). */
 export const DOCUMENT_CHARS_PER_ENTRY = 512;
@@ -122,13 +122,13 @@ export interface PreparedOperation {
   readonly label: string;
   /**
    * Answers the operation: with the bytes of a successful answer, written by the answer writer
-   * (server/answerWriter.ts) when it can write them with `records`, else executed and then
+   * (server/execution/json/answerWriter.ts) when it can write them with `records`, else executed and then
    * written; with the execution's result when it has errors (a RESPONSE_TOO_LARGE refusal when
    * the answer grew past MAX_RESPONSE_BYTES). Synchronous when every resolver is (ours are).
    * When the writer gives up, the execution takes the deadline's decisions the writer took, as a
    * second execution after graphql-jit does (see the module comment).
    *
-   * @param deadline the execution's root value (server/deadline.ts startDeadline)
+   * @param deadline the execution's root value (server/execution/deadline.ts startDeadline)
    * @param variables the request's variables, as sent; they passed the checks
    * @param records the record bytes cache, or null when it is turned off (always executes)
    */
@@ -148,7 +148,7 @@ export type PreparedRequest =
 export interface OperationCache {
   /**
    * Checks a request against the limits, from the cache when the document was seen before.
-   * Errors are exactly those of the checker of server/limits.ts.
+   * Errors are exactly those of the checker of server/execution/limits.ts.
    * @param sizes those of the snapshot the request is answered from (its store's)
    */
   prepare(
@@ -166,9 +166,9 @@ export interface OperationCache {
 export interface OperationCacheOptions {
   /** The schema the checker validates against (for variable coercion and cost). */
   schema: GraphQLSchema;
-  /** The schema operations execute on (with the deadline of server/deadline.ts). */
+  /** The schema operations execute on (with the deadline of server/execution/deadline.ts). */
   executableSchema: GraphQLSchema;
-  /** The checker of server/limits.ts. */
+  /** The checker of server/execution/limits.ts. */
   check: QueryChecker;
   limits: Pick<QueryLimits, 'maxCost' | 'maxTokens' | 'maxResponseBytes'>;
   /** Most operations (and refusals) kept; 0 keeps none (every request is checked in full and runs on graphql-js). */
@@ -248,7 +248,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
 
   /**
    * Prepares a document not in the cache from the template of its literals
-   * (server/literalTemplate.ts), or returns undefined for the checks to take it: when it has no
+   * (server/execution/literalTemplate.ts), or returns undefined for the checks to take it: when it has no
    * template, when its template is not built and may not be (`mayBuild`: a document requested
    * for the first time, whose template another document was requested with before; a one-off
    * document is not worth a second check), when the template cannot be used, or when this
@@ -605,7 +605,7 @@ function usable(result: ExecutionResult): ExecutionResult | undefined {
 
 /**
  * A deadline that records its verdicts, so that a second execution takes the same decisions:
- * server/deadline.ts reads `atMs` once before each root field starts, in execution order, and
+ * server/execution/deadline.ts reads `atMs` once before each root field starts, in execution order, and
  * compares it with the clock. The recording answers with the verdict of the real deadline
  * (+/-Infinity); its replay answers the recorded verdicts in turn, then the real deadline's.
  */

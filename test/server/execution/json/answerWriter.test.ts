@@ -1,16 +1,16 @@
 import { execute, getVariableValues, GraphQLScalarType, parse, validate, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileAnswerWriter } from '../../server/answerWriter.ts';
-import { startDeadline, withDeadline } from '../../server/deadline.ts';
-import { loadSnapshot } from '../../server/snapshot/load.ts';
-import { createRecordBytesCache, type PartWithHoles, type RecordBytesCache } from '../../server/recordBytesCache.ts';
-import { resolvers } from '../../server/resolvers/index.ts';
-import { sampleQueries } from '../../server/sampleQueries.ts';
-import { createSchema, readSdl } from '../../server/schema.ts';
-import { COPY_OF, COPY_REPLACES } from '../../server/snapshot/withDistance.ts';
-import { createStore, type Store } from '../../server/snapshot/store.ts';
-import { DATA_DIR } from '../helpers/api.ts';
+import { compileAnswerWriter } from '../../../../server/execution/json/answerWriter.ts';
+import { startDeadline, withDeadline } from '../../../../server/execution/deadline.ts';
+import { loadSnapshot } from '../../../../server/snapshot/load.ts';
+import { createRecordBytesCache, type PartWithHoles, type RecordBytesCache } from '../../../../server/execution/json/recordBytesCache.ts';
+import { resolvers } from '../../../../server/resolvers/index.ts';
+import { sampleQueries } from '../../../../server/sampleQueries.ts';
+import { createSchema, readSdl } from '../../../../server/execution/schema.ts';
+import { COPY_OF, COPY_REPLACES } from '../../../../server/snapshot/withDistance.ts';
+import { createStore, type Store } from '../../../../server/snapshot/store.ts';
+import { DATA_DIR } from '../../../helpers/api.ts';
 
 const schema = withDeadline(createSchema(readSdl(), resolvers));
 

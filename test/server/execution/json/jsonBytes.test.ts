@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AnswerTooLargeError, jsonBytes } from '../../server/jsonBytes.ts';
-import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../sync/fixtures/samplesDir.ts';
+import { AnswerTooLargeError, jsonBytes } from '../../../../server/execution/json/jsonBytes.ts';
+import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../../../sync/fixtures/samplesDir.ts';
 
 /** What jsonBytes promises: the bytes of JSON.stringify's text. */
 function expectStringifyBytes(value: object): void {

@@ -1,6 +1,6 @@
 /**
  * The record bytes cache: the JSON bytes of each record of the snapshot as one selection of one
- * operation writes it (server/answerWriter.ts), so that the next answer with that record copies
+ * operation writes it (server/execution/json/answerWriter.ts), so that the next answer with that record copies
  * them instead of writing them again. For the copies of a record made per request (near-me, with
  * their distance), the bytes around the fields the copy changes.
  *
@@ -49,7 +49,7 @@ export interface RecordBytesCache {
   get(key: object, record: object): RecordPart | undefined;
   /**
    * Keeps a copy of what was written of `record` under `key`: `part` may be a view of bytes
-   * that change afterwards (server/jsonBytes.ts writtenSince).
+   * that change afterwards (server/execution/json/jsonBytes.ts writtenSince).
    */
   set(key: object, record: object, part: RecordPart): void;
   /** Bytes held now, entries' overhead included. */
@@ -58,7 +58,7 @@ export interface RecordBytesCache {
 
 /** @param maxBytes the budget, > 0 */
 export function createRecordBytesCache(maxBytes: number): RecordBytesCache {
-  // By selection (a plan of server/answerWriter.ts, gone with its operation), then by record.
+  // By selection (a plan of server/execution/json/answerWriter.ts, gone with its operation), then by record.
   let bySelection = new WeakMap<object, WeakMap<object, RecordPart>>();
   let bytes = 0;
   let served: object | undefined;

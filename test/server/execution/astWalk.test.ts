@@ -1,6 +1,6 @@
 import { getIntrospectionQuery, Kind, parse, visit, type ASTNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { countNodes } from '../../server/countNodes.ts';
+import { countNodes } from '../../../server/execution/astWalk.ts';
 
 const DOCUMENTS = [
   getIntrospectionQuery(),

@@ -1,14 +1,14 @@
 import { execute, getIntrospectionQuery, parse, getOperationAST } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config/config.ts';
-import type { AnswerSizes } from '../../server/snapshot/answerSizes.ts';
-import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, measureShape, type CheckedQuery, type QueryChecker } from '../../server/limits.ts';
-import { loadSnapshot } from '../../server/snapshot/load.ts';
-import { resolvers } from '../../server/resolvers/index.ts';
-import { sampleQueries } from '../../server/sampleQueries.ts';
-import { createSchema, readSdl } from '../../server/schema.ts';
-import { createStore, type Store } from '../../server/snapshot/store.ts';
-import { DATA_DIR } from '../helpers/api.ts';
+import { readConfig } from '../../../server/config/config.ts';
+import type { AnswerSizes } from '../../../server/snapshot/answerSizes.ts';
+import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, measureShape, type CheckedQuery, type QueryChecker } from '../../../server/execution/limits.ts';
+import { loadSnapshot } from '../../../server/snapshot/load.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { sampleQueries } from '../../../server/sampleQueries.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
+import { createStore, type Store } from '../../../server/snapshot/store.ts';
+import { DATA_DIR } from '../../helpers/api.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 const defaults = readConfig({}).limits;

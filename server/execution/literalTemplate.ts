@@ -3,7 +3,7 @@
  * (`tours(nearLat: 46.68, nearLng: 7.86)`, then `tours(nearLat: 46.69, nearLng: 7.84)`, as a map
  * client that writes its values into the query sends them) share one template, the document with
  * each such literal replaced by a variable (`tours(nearLat: $_0, nearLng: $_1)`). The operation
- * cache (server/operationCache.ts) checks and compiles the template once and answers each
+ * cache (server/execution/engine.ts) checks and compiles the template once and answers each
  * document as the template with the literals' values as variables, so a document never seen
  * before costs a parse rather than a validation: graphql-js's 27 rules cost about 200 µs even for
  * a one-line document, twenty times its parse.

@@ -9,7 +9,7 @@
  * as the selection picks them, and records are frozen once read (server/snapshot/load.ts). This writer
  * follows the operation's selections through the resolvers' values, writes each frozen object
  * (one not inside another being written so) once per selection into the cache
- * (server/recordBytesCache.ts), and copies it from there afterwards. A near-me item, which reads
+ * (server/execution/json/recordBytesCache.ts), and copies it from there afterwards. A near-me item, which reads
  * as its record with its distance (server/snapshot/withDistance.ts), is written from what was kept of its
  * record, with its own distance written in; envelopes and every other object built per request
  * are written field by field.
@@ -53,8 +53,8 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { countNodes } from './countNodes.ts';
-import { isPromise } from './util/isPromise.ts';
+import { countNodes } from '../astWalk.ts';
+import { isPromise } from '../../util/isPromise.ts';
 import {
   beginBytes,
   bytesWritten,
@@ -70,7 +70,7 @@ import {
   writtenSince,
 } from './jsonBytes.ts';
 import type { PartWithHoles, RecordBytesCache } from './recordBytesCache.ts';
-import { COPY_OF, COPY_REPLACES } from './snapshot/withDistance.ts';
+import { COPY_OF, COPY_REPLACES } from '../../snapshot/withDistance.ts';
 
 /** An operation compiled for {@link compileAnswerWriter}. */
 export interface AnswerWriter {
@@ -79,12 +79,12 @@ export interface AnswerWriter {
    * operation must be executed instead (see the module comment); null costs what ran of the
    * resolvers, which the execution runs again.
    *
-   * @param rootValue the execution's root value (server/deadline.ts), which the resolvers get
+   * @param rootValue the execution's root value (server/execution/deadline.ts), which the resolvers get
    * @param variables the request's variables, coerced (graphql-js getVariableValues)
    * @param cache where records' bytes are copied from and kept; null writes each record field by
    *   field and keeps nothing (the same bytes)
    * @param maxBytes the largest answer allowed, in bytes
-   * @throws AnswerTooLargeError (server/jsonBytes.ts) once the answer grows past `maxBytes`
+   * @throws AnswerTooLargeError (server/execution/json/jsonBytes.ts) once the answer grows past `maxBytes`
    */
   write(
     rootValue: unknown,

@@ -7,13 +7,13 @@
  *    before the (costlier) validation rules run;
  * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
  *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
- *    handed to `validate` as one rule (server/rulesInParallel.ts);
+ *    handed to `validate` as one rule (server/execution/rulesInParallel.ts);
  * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
  *    selection once per item it can return (`limit` for the paginated lists);
  * 5. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
  *    that a few fields of large values (a station's `raw` JSON) cannot ask for megabytes at a
  *    cost of one each. The estimate depends on the snapshot: a checked operation is checked
- *    again against the sizes of each new snapshot (server/operationCache.ts).
+ *    again against the sizes of each new snapshot (server/execution/engine.ts).
  *
  * Introspection (`__schema`, `__type`) is bounded separately rather than costed: it may not use
  * aliases, so repeated selections merge and its answer can never exceed the schema's own size,
@@ -50,11 +50,11 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import type { AnswerSizes } from './snapshot/answerSizes.ts';
-import type { QueryLimits } from './config/config.ts';
-import { countNodes, forEachNode } from './countNodes.ts';
+import type { AnswerSizes } from '../snapshot/answerSizes.ts';
+import type { QueryLimits } from '../config/config.ts';
+import { countNodes, forEachNode } from './astWalk.ts';
 import { rulesInParallel } from './rulesInParallel.ts';
-import { LOCATIONS_MAX_LIMIT } from './resolvers/activities.ts';
+import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
 
 /**
  * Size assumed for a list field without a `limit` argument: the lists inside records (a

@@ -15,7 +15,7 @@
  * an object with toJSON, a bigint, a function) hands the whole value to JSON.stringify, so the
  * bytes are always those of `Buffer.from(JSON.stringify(value))`.
  *
- * The same scratch buffer serves server/answerWriter.ts, which writes answers piece by piece
+ * The same scratch buffer serves server/execution/json/answerWriter.ts, which writes answers piece by piece
  * ({@link beginBytes} … {@link endBytes}): writing is synchronous, so one answer at a time uses it.
  *
  * An answer may be given a largest size: writing stops with {@link AnswerTooLargeError} once

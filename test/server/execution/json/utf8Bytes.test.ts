@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utf8Bytes } from '../../server/utf8Bytes.ts';
+import { utf8Bytes } from '../../../../server/execution/json/utf8Bytes.ts';
 
 describe('utf8Bytes', () => {
   const texts: [string, string][] = [
