@@ -6,7 +6,7 @@
 
 import type { SampleQuery } from '../server/sampleQueries.ts';
 
-/** The GraphQL endpoint of the real server (server/graphqlRoute.ts GRAPHQL_PATH). */
+/** The GraphQL endpoint of the real server (server/http/graphql/route.ts GRAPHQL_PATH). */
 const GRAPHQL_PATH = '/api/graphql';
 
 /** One request a benchmark connection sends. */

@@ -14,7 +14,7 @@
  *
  * `/metrics` reports the whole cluster: the worker a scrape reaches asks the primary, which sums
  * every worker's metrics (server/clusterMetrics.ts). A persisted query registered with one worker
- * is known to all: the primary relays it (server/clusterPersistedQueries.ts).
+ * is known to all: the primary relays it (server/http/graphql/clusterPersistedQueries.ts).
  *
  * The primary restarts a worker that dies, after a delay that doubles with each death in the
  * last minute (at most 30 s); a worker that dies before the cluster first listens stops the
@@ -34,9 +34,9 @@ import { errorBody } from './booking/errors.ts';
 import { JSON_CONTENT_TYPE } from './booking/operations.ts';
 import { createBookingHandler, type BookingHandler } from './booking/routes.ts';
 import { aggregateWorkerMetrics } from './clusterMetrics.ts';
-import { relayPersistedQueries } from './clusterPersistedQueries.ts';
+import { relayPersistedQueries } from './http/graphql/clusterPersistedQueries.ts';
 import type { Config } from './config/config.ts';
-import type { HttpService } from './http.ts';
+import type { HttpService } from './http/server.ts';
 import { loadSnapshot, type Snapshot } from './snapshot/load.ts';
 import type { Logger } from './log.ts';
 import { watchSnapshot } from './snapshot/reload.ts';

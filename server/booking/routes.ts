@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActivityRecord } from '../../sync/format.ts';
 import type { Locale } from '../snapshot/locales.ts';
-import { clientAddress } from '../clientAddress.ts';
+import { clientAddress } from '../http/clientAddress.ts';
 import { createBookingCors } from './bookingCors.ts';
 import { BOOKING_LOCALES, parseBookingLocale } from './bookingLocale.ts';
 import type { BookingConfig } from '../config/bookingConfig.ts';
@@ -22,7 +22,7 @@ import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { matchTicketFilePath } from './ticketFiles.ts';
 import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
-import { PayloadTooLargeError, readBody } from '../readBody.ts';
+import { PayloadTooLargeError, readBody } from '../http/readBody.ts';
 
 /** Largest accepted request body, in bytes; a larger one is a 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -247,7 +247,7 @@ function send(res: ServerResponse, reply: BookingReply, method: string | undefin
 }
 
 /**
- * Reads the whole body with the query interface's reader (server/readBody.ts), refusing one
+ * Reads the whole body with the query interface's reader (server/http/readBody.ts), refusing one
  * over {@link MAX_BODY_BYTES} in the booking error format; the connection is then closed, so
  * the rest of the body is not waited for.
  */

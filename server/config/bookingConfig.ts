@@ -12,7 +12,7 @@ interface CommonConfig {
   rateLimitPerMinute: number;
   /**
    * Reverse proxies in front of the server whose `X-Forwarded-For` entries name the client
-   * (server/clientAddress.ts); 0 ignores the header. TRUST_PROXY, default 0.
+   * (server/http/clientAddress.ts); 0 ignores the header. TRUST_PROXY, default 0.
    */
   trustedProxies: number;
 }

@@ -44,7 +44,7 @@ export interface ServerTimeouts {
   keepAliveMs: number;
 }
 
-/** What successful GraphQL responses tell HTTP caches (see server/httpCache.ts). */
+/** What successful GraphQL responses tell HTTP caches (see server/http/httpCache.ts). */
 export interface CachePolicy {
   /** Upper bound of `max-age` in seconds (also bounded by the snapshot's expiresAt); CACHE_MAX_AGE_S, default 300. */
   maxAgeS: number;

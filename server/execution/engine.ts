@@ -651,7 +651,7 @@ export function operationLabel(operation: OperationDefinitionNode): string {
   return fields.size === 1 ? [...fields][0]! : 'multiple';
 }
 
-/** By its tag, as server/formatError.ts tells them: graphql ships two builds whose classes differ. */
+/** By its tag, as server/http/formatError.ts tells them: graphql ships two builds whose classes differ. */
 function isGraphQLError(value: unknown): boolean {
   return Object.prototype.toString.call(value) === '[object GraphQLError]';
 }

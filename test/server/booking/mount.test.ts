@@ -4,7 +4,7 @@ import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSizeTally } from '../../../server/snapshot/answerSizes.ts';
 import { readConfig } from '../../../server/config/config.ts';
-import { createHttpService, type HttpService } from '../../../server/http.ts';
+import { createHttpService, type HttpService } from '../../../server/http/server.ts';
 import { createLogger } from '../../../server/log.ts';
 import type { StatusReport } from '../../../server/status.ts';
 import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';

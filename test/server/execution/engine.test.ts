@@ -14,7 +14,7 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
 import { startDeadline, withDeadline, type Deadline } from '../../../server/execution/deadline.ts';
-import { formatError } from '../../../server/formatError.ts';
+import { formatError } from '../../../server/http/formatError.ts';
 import { createQueryChecker, type QueryChecker } from '../../../server/execution/limits.ts';
 import { loadSnapshot } from '../../../server/snapshot/load.ts';
 import { createOperationCache, DOCUMENT_CHARS_PER_ENTRY, type OperationCacheOptions, type PreparedRequest } from '../../../server/execution/engine.ts';

@@ -33,7 +33,7 @@ export interface PersistedQueries {
 
 /**
  * How a store shares the queries registered with it, and learns those registered with other
- * stores: the workers of a cluster (server/clusterPersistedQueries.ts), so that a hash registered
+ * stores: the workers of a cluster (server/http/graphql/clusterPersistedQueries.ts), so that a hash registered
  * with one worker is known to all.
  */
 export interface PersistedQueryRelay {

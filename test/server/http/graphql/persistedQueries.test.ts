@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPersistedQueries, hashQuery, readPersistedQuery, type PersistedQueryRelay } from '../../server/persistedQueries.ts';
+import { createPersistedQueries, hashQuery, readPersistedQuery, type PersistedQueryRelay } from '../../../../server/http/graphql/persistedQueries.ts';
 
 describe('createPersistedQueries', () => {
   it('returns a stored query by its hash, and undefined for an unknown one', () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from '../../server/clientAddress.ts';
+import { clientAddress } from '../../../server/http/clientAddress.ts';
 
 /** A request from `peer` with these X-Forwarded-For headers, as node:http hands it over. */
 function from(peer: string | undefined, forwardedFor?: string | string[]): IncomingMessage {

@@ -1,6 +1,6 @@
-import type { ServedSnapshot } from './http.ts';
-import type { Context } from './resolvers/context.ts';
-import type { Store } from './snapshot/store.ts';
+import type { ServedSnapshot } from './server.ts';
+import type { Context } from '../resolvers/context.ts';
+import type { Store } from '../snapshot/store.ts';
 
 /** What requests are served from now: a store, and what the HTTP layer reads of it. */
 export interface Served extends ServedSnapshot {

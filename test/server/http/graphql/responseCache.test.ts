@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { etagOf } from '../../server/httpCache.ts';
-import { createResponseCache, responseKey } from '../../server/responseCache.ts';
+import { etagOf } from '../../../../server/http/httpCache.ts';
+import { createResponseCache, responseKey } from '../../../../server/http/graphql/responseCache.ts';
 
 const facts = { label: 'tours', operationName: 'Tours', cost: 12 };
 const KiB = 1024;

@@ -12,12 +12,12 @@ import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { serverAudits } from 'graphql-http';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSizeTally } from '../../server/snapshot/answerSizes.ts';
-import { readConfig } from '../../server/config/config.ts';
-import { createHttpService, type HttpOptions, type HttpService, type ServedSnapshot } from '../../server/http.ts';
-import { createLogger } from '../../server/log.ts';
-import { hashQuery } from '../../server/persistedQueries.ts';
-import type { StatusReport } from '../../server/status.ts';
+import { createSizeTally } from '../../../server/snapshot/answerSizes.ts';
+import { readConfig } from '../../../server/config/config.ts';
+import { createHttpService, type HttpOptions, type HttpService, type ServedSnapshot } from '../../../server/http/server.ts';
+import { createLogger } from '../../../server/log.ts';
+import { hashQuery } from '../../../server/http/graphql/persistedQueries.ts';
+import type { StatusReport } from '../../../server/status.ts';
 
 const sdl = /* GraphQL */ `
   scalar Code

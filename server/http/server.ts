@@ -1,21 +1,21 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
-import type { AnswerSizes } from './snapshot/answerSizes.ts';
+import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import { clientAddress } from './clientAddress.ts';
-import type { ClusterMetrics } from './clusterMetrics.ts';
+import type { ClusterMetrics } from '../clusterMetrics.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
-import type { Config } from './config/config.ts';
+import type { Config } from '../config/config.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
-import { createGraphqlRoute, GRAPHQL_PATH } from './graphqlRoute.ts';
+import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
-import { requestIdOf, type Logger } from './log.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
-import type { PersistedQueryRelay } from './persistedQueries.ts';
+import { requestIdOf, type Logger } from '../log.ts';
+import { createMetrics, type Metrics } from '../metrics.ts';
+import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
 import { createPlayground, type StaticAsset } from './playground.ts';
 import { setDeferredHeaders, setRequestHeaders, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendError, sendText } from './respond.ts';
-import { renderStatusPage, STATUS_PAGE_CSP, type StatusReport } from './status.ts';
+import { renderStatusPage, STATUS_PAGE_CSP, type StatusReport } from '../status.ts';
 
 /** URL path of the schema: the SDL, or with `?format=queries` the sample queries. */
 export const SCHEMA_PATH = '/api/schema';
@@ -71,7 +71,7 @@ export interface HttpOptions {
   persistedQueries?: PersistedQueryRelay;
   /**
    * Reverse proxies in front of the server (TRUST_PROXY), for the client address of the request
-   * log (server/clientAddress.ts); default 0, the socket's peer.
+   * log (server/http/clientAddress.ts); default 0, the socket's peer.
    */
   trustedProxies?: number;
 }
@@ -122,7 +122,7 @@ interface Route {
  *   not answer is a 405 (with `Allow`). Bodies of 1 KiB or more are compressed (br, gzip) when accepted.
  *
  * Every error body is `{ "errors": [{ message, extensions: { code } }] }` (codes: ERROR_CODES in
- * server/formatError.ts). Unexpected errors are logged in full with the request id and reach the
+ * server/http/formatError.ts). Unexpected errors are logged in full with the request id and reach the
  * client only as "Internal server error". Every response carries `X-Request-Id`; every request is
  * logged once it is answered (id, method, path, status, duration, operation; never the query
  * string, variables or body).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, JsonTooDeepError, MAX_JSON_DEPTH } from '../../server/canonicalJson.ts';
+import { canonicalJson, JsonTooDeepError, MAX_JSON_DEPTH } from '../../../../server/http/graphql/canonicalJson.ts';
 
 describe('canonicalJson', () => {
   it('writes canonical JSON as JSON.stringify would, keys sorted', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheControl, etagOf, matchesIfNoneMatch } from '../../server/httpCache.ts';
+import { cacheControl, etagOf, matchesIfNoneMatch } from '../../../server/http/httpCache.ts';
 
 const policy = { maxAgeS: 300, staleWhileRevalidateS: 60 };
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endLater } from '../../server/endLater.ts';
+import { endLater } from '../../../../server/http/graphql/endLater.ts';
 
 let server: Server | undefined;
 

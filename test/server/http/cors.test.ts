@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCors } from '../../server/cors.ts';
+import { createCors } from '../../../server/http/cors.ts';
 
 /** What browser GraphQL clients add to their requests: Apollo's, OpenTelemetry's, Sentry's. */
 const CLIENT_HEADERS = [

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compress, negotiateEncoding } from '../../server/compress.ts';
+import { compress, negotiateEncoding } from '../../../server/http/compress.ts';
 
 describe('negotiateEncoding', () => {
   it.each([

@@ -16,17 +16,17 @@ import {
 } from 'graphql-http';
 import { Counter, Gauge } from 'prom-client';
 import { JsonTooDeepError, MAX_JSON_DEPTH } from './canonicalJson.ts';
-import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
-import { startDeadline, withDeadline } from './execution/deadline.ts';
+import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from '../compress.ts';
+import { startDeadline, withDeadline } from '../../execution/deadline.ts';
 import { endLater } from './endLater.ts';
-import { errorBody, formatError, isInternalError, type ErrorCode } from './formatError.ts';
-import type { HttpOptions, ServedSnapshot } from './http.ts';
-import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from './httpCache.ts';
-import { isPromise } from './util/isPromise.ts';
-import { jsonBytes } from './execution/json/jsonBytes.ts';
-import { createQueryChecker } from './execution/limits.ts';
-import type { Metrics } from './metrics.ts';
-import { createOperationCache, type OperationCache } from './execution/engine.ts';
+import { errorBody, formatError, isInternalError, type ErrorCode } from '../formatError.ts';
+import type { HttpOptions, ServedSnapshot } from '../server.ts';
+import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from '../httpCache.ts';
+import { isPromise } from '../../util/isPromise.ts';
+import { jsonBytes } from '../../execution/json/jsonBytes.ts';
+import { createQueryChecker } from '../../execution/limits.ts';
+import type { Metrics } from '../../metrics.ts';
+import { createOperationCache, type OperationCache } from '../../execution/engine.ts';
 import {
   createPersistedQueries,
   hashQuery,
@@ -35,13 +35,13 @@ import {
   readPersistedQuery,
   type PersistedQueryRequest,
 } from './persistedQueries.ts';
-import type { Playground } from './playground.ts';
-import { PayloadTooLargeError, readBody, readBodyThen } from './readBody.ts';
-import { baseHeaders, setDeferredHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
-import { JSON_TYPE, sendText } from './respond.ts';
-import { createRecordBytesCache, type RecordBytesCache } from './execution/json/recordBytesCache.ts';
+import type { Playground } from '../playground.ts';
+import { PayloadTooLargeError, readBody, readBodyThen } from '../readBody.ts';
+import { baseHeaders, setDeferredHeaders, type Fail, type Handle, type RequestState } from '../requestState.ts';
+import { JSON_TYPE, sendText } from '../respond.ts';
+import { createRecordBytesCache, type RecordBytesCache } from '../../execution/json/recordBytesCache.ts';
 import { createResponseCache, responseKey, type CachedResponse, type ResponseCache, type ResponseFacts } from './responseCache.ts';
-import { utf8Bytes } from './execution/json/utf8Bytes.ts';
+import { utf8Bytes } from '../../execution/json/utf8Bytes.ts';
 
 /** URL path of the GraphQL endpoint (and of the playground, for a browser). */
 export const GRAPHQL_PATH = '/api/graphql';

@@ -4,13 +4,13 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServedSnapshot } from './http.ts';
-import type { PreparedRequest } from './execution/engine.ts';
+import type { ServedSnapshot } from './server.ts';
+import type { PreparedRequest } from '../execution/engine.ts';
 
 /** Per request: what the log line and the metrics report, and what decides caching. */
 export interface RequestState {
   readonly id: string;
-  /** The client's address (server/clientAddress.ts), read when the request log is on. */
+  /** The client's address (server/http/clientAddress.ts), read when the request log is on. */
   readonly client?: string;
   /** `performance.now()` at arrival. */
   readonly arrivedAt: number;

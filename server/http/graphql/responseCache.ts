@@ -19,9 +19,9 @@
  */
 
 import { canonicalJson } from './canonicalJson.ts';
-import { compress, type Encoding } from './compress.ts';
-import { etagOf } from './httpCache.ts';
-import { h32Raw } from './util/xxhash.ts';
+import { compress, type Encoding } from '../compress.ts';
+import { etagOf } from '../httpCache.ts';
+import { h32Raw } from '../../util/xxhash.ts';
 
 /** Bytes counted per entry beyond its body and keys: the objects and maps that hold it. */
 const ENTRY_OVERHEAD_BYTES = 512;

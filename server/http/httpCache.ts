@@ -14,8 +14,8 @@
  */
 
 import { hash } from 'node:crypto';
-import type { CachePolicy } from './config/config.ts';
-import { h64Raw } from './util/xxhash.ts';
+import type { CachePolicy } from '../config/config.ts';
+import { h64Raw } from '../util/xxhash.ts';
 
 /** Characters of the tag taken from the hash of the version and media type; the body's hash gives the rest. */
 const PREFIX_CHARS = 8;
@@ -76,7 +76,7 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string, met
  * `Cache-Control` of a successful answer: shared caches may keep it until the data expires
  * (the snapshot's earliest expiresAt), at most `policy.maxAgeS`, and serve it stale while they
  * revalidate. Data past its expiresAt gets max-age=0: still served, revalidated every time.
- * Generated fixture data has no expiry (server/snapshotHolder.ts) and gets `policy.maxAgeS`.
+ * Generated fixture data has no expiry (server/http/snapshotHolder.ts) and gets `policy.maxAgeS`.
  *
  * @param expiresAtMs when the data expires, ms since the epoch; null when it never does or is
  *   unknown (then maxAgeS)
