@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Manifest } from '../sync/format.ts';
-import type { SampleQuery } from '../server/sampleQueries.ts';
+import type { SampleQuery } from '../server/ops/sampleQueries.ts';
 import { datasetDir, ensureDataset } from './datasets.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';

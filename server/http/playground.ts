@@ -45,7 +45,7 @@ const CONTENT_SECURITY_POLICY = [
 /**
  * Starts GraphiQL in #graphiql; the endpoint and first query come from its data attributes. A
  * link may carry a query and its variables in the fragment (`#query=…&variables=…`, see
- * server/status.ts), which then opens in the editor.
+ * server/ops/status.ts), which then opens in the editor.
  */
 const BOOT_SCRIPT = `'use strict';
 (function () {

@@ -2,20 +2,20 @@ import { createServer, type IncomingMessage, type ServerResponse, type Server } 
 import type { GraphQLSchema } from 'graphql';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import { clientAddress } from './clientAddress.ts';
-import type { ClusterMetrics } from '../clusterMetrics.ts';
+import type { ClusterMetrics } from '../ops/clusterMetrics.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import type { Config } from '../config/config.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
-import { requestIdOf, type Logger } from '../log.ts';
-import { createMetrics, type Metrics } from '../metrics.ts';
+import { requestIdOf, type Logger } from '../ops/log.ts';
+import { createMetrics, type Metrics } from '../ops/metrics.ts';
 import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
 import { createPlayground, type StaticAsset } from './playground.ts';
 import { setDeferredHeaders, setRequestHeaders, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendError, sendText } from './respond.ts';
-import { renderStatusPage, STATUS_PAGE_CSP, type StatusReport } from '../status.ts';
+import { renderStatusPage, STATUS_PAGE_CSP, type StatusReport } from '../ops/status.ts';
 
 /** URL path of the schema: the SDL, or with `?format=queries` the sample queries. */
 export const SCHEMA_PATH = '/api/schema';

@@ -9,7 +9,7 @@ import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config/config.ts';
 import { estimateAnswerBytes } from '../../server/execution/limits.ts';
-import { createLogger } from '../../server/log.ts';
+import { createLogger } from '../../server/ops/log.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import { createSchema, readSdl } from '../../server/execution/schema.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';

@@ -25,7 +25,7 @@ import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from '../httpCache
 import { isPromise } from '../../util/isPromise.ts';
 import { jsonBytes } from '../../execution/json/jsonBytes.ts';
 import { createQueryChecker } from '../../execution/limits.ts';
-import type { Metrics } from '../../metrics.ts';
+import type { Metrics } from '../../ops/metrics.ts';
 import { createOperationCache, type OperationCache } from '../../execution/engine.ts';
 import {
   createPersistedQueries,

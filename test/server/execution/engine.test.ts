@@ -20,7 +20,7 @@ import { loadSnapshot } from '../../../server/snapshot/load.ts';
 import { createOperationCache, DOCUMENT_CHARS_PER_ENTRY, type OperationCacheOptions, type PreparedRequest } from '../../../server/execution/engine.ts';
 import { createRecordBytesCache } from '../../../server/execution/json/recordBytesCache.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
-import { sampleQueries } from '../../../server/sampleQueries.ts';
+import { sampleQueries } from '../../../server/ops/sampleQueries.ts';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { createStore, type Store } from '../../../server/snapshot/store.ts';
 import { DATA_DIR } from '../../helpers/api.ts';

@@ -5,7 +5,7 @@ import type { AnswerSizes } from '../../../server/snapshot/answerSizes.ts';
 import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, measureShape, type CheckedQuery, type QueryChecker } from '../../../server/execution/limits.ts';
 import { loadSnapshot } from '../../../server/snapshot/load.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
-import { sampleQueries } from '../../../server/sampleQueries.ts';
+import { sampleQueries } from '../../../server/ops/sampleQueries.ts';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { createStore, type Store } from '../../../server/snapshot/store.ts';
 import { DATA_DIR } from '../../helpers/api.ts';

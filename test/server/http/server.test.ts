@@ -15,9 +15,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createSizeTally } from '../../../server/snapshot/answerSizes.ts';
 import { readConfig } from '../../../server/config/config.ts';
 import { createHttpService, type HttpOptions, type HttpService, type ServedSnapshot } from '../../../server/http/server.ts';
-import { createLogger } from '../../../server/log.ts';
+import { createLogger } from '../../../server/ops/log.ts';
 import { hashQuery } from '../../../server/http/graphql/persistedQueries.ts';
-import type { StatusReport } from '../../../server/status.ts';
+import type { StatusReport } from '../../../server/ops/status.ts';
 
 const sdl = /* GraphQL */ `
   scalar Code
@@ -961,7 +961,7 @@ describe('operations endpoints', () => {
         const answer = await fetch(`${url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ greeting }"}' });
         expect(answer.status).toBe(200);
       }
-      // As a cluster's primary asks a worker for two scrapes at once (server/clusterMetrics.ts).
+      // As a cluster's primary asks a worker for two scrapes at once (server/ops/clusterMetrics.ts).
       const bodies = await Promise.all([scraped.metrics.registry.metrics(), scraped.metrics.registry.metrics()]);
       for (const body of bodies) expect(body).toMatch(/^http_requests_total\{route="\/api\/graphql",operation="greeting",status="200"\} 3$/m);
     } finally {

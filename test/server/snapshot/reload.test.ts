@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
-import { createLogger } from '../../../server/log.ts';
+import { createLogger } from '../../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../../server/main.ts';
 import { watchSnapshot } from '../../../server/snapshot/reload.ts';
 import type { Store } from '../../../server/snapshot/store.ts';

@@ -6,7 +6,7 @@ import { startDeadline, withDeadline } from '../../../../server/execution/deadli
 import { loadSnapshot } from '../../../../server/snapshot/load.ts';
 import { createRecordBytesCache, type PartWithHoles, type RecordBytesCache } from '../../../../server/execution/json/recordBytesCache.ts';
 import { resolvers } from '../../../../server/resolvers/index.ts';
-import { sampleQueries } from '../../../../server/sampleQueries.ts';
+import { sampleQueries } from '../../../../server/ops/sampleQueries.ts';
 import { createSchema, readSdl } from '../../../../server/execution/schema.ts';
 import { COPY_OF, COPY_REPLACES } from '../../../../server/snapshot/withDistance.ts';
 import { createStore, type Store } from '../../../../server/snapshot/store.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config/config.ts';
-import { createLogger } from '../../server/log.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
-import type { StatusReport } from '../../server/status.ts';
-import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
-import { tempStateDir } from '../helpers/api.ts';
+import { readConfig } from '../../../server/config/config.ts';
+import { createLogger } from '../../../server/ops/log.ts';
+import { startServer, type RunningServer } from '../../../server/main.ts';
+import type { StatusReport } from '../../../server/ops/status.ts';
+import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
+import { tempStateDir } from '../../helpers/api.ts';
 
 let snapshot: TinySnapshot;
 let running: RunningServer;

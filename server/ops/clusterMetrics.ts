@@ -7,8 +7,8 @@
  * scrape showed one worker's counters, and they jumped between workers' values.
  *
  * The messages are our own rather than prom-client's, which it would send and answer through
- * listeners it adds on first use: the primary and the workers already talk (server/cluster.ts).
- * How each metric is combined is set where it is made (`aggregator`, server/metrics.ts); the
+ * listeners it adds on first use: the primary and the workers already talk (server/ops/cluster.ts).
+ * How each metric is combined is set where it is made (`aggregator`, server/ops/metrics.ts); the
  * default is the sum.
  */
 

@@ -4,7 +4,7 @@
  * returns data, whatever the snapshot.
  */
 
-import type { Store } from './snapshot/store.ts';
+import type { Store } from '../snapshot/store.ts';
 
 export interface SampleQuery {
   name: string;

@@ -7,10 +7,10 @@
 
 import { createHash } from 'node:crypto';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
-import { SOURCE_AREAS, type AreaName, type FixtureOrigin, type SourceName } from '../sync/format.ts';
-import { LOCALES, type Locale } from './snapshot/locales.ts';
+import { SOURCE_AREAS, type AreaName, type FixtureOrigin, type SourceName } from '../../sync/format.ts';
+import { LOCALES, type Locale } from '../snapshot/locales.ts';
 import type { SampleQuery } from './sampleQueries.ts';
-import type { Store } from './snapshot/store.ts';
+import type { Store } from '../snapshot/store.ts';
 
 /** Where things are; paths on this server. */
 export const LINKS = {
@@ -75,7 +75,7 @@ export interface StatusReport {
  * it returns the report. The operations come from the schema once; the rest is read at each call
  * from the store current then.
  *
- * @param options.samples the sample queries of a store (server/sampleQueries.ts)
+ * @param options.samples the sample queries of a store (server/ops/sampleQueries.ts)
  * @param options.startedAtMs when the process started serving, ms since the epoch
  */
 export function createStatusReporter(options: {

@@ -5,7 +5,7 @@
  */
 
 import { setTimeout as delay } from 'node:timers/promises';
-import type { HttpService } from './http/server.ts';
+import type { HttpService } from '../http/server.ts';
 import type { Logger } from './log.ts';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A Prometheus histogram with the labels `route`, `operation` and `status`, for the one metric
- * every request updates (`http_request_duration_seconds`, server/metrics.ts).
+ * every request updates (`http_request_duration_seconds`, server/ops/metrics.ts).
  *
  * prom-client's Histogram validates the labels of each observation and joins them into a key:
  * 0.6 µs per call on our host, a few per cent of a cached answer. Here a series is found by the

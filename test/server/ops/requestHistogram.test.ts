@@ -1,6 +1,6 @@
 import { AggregatorRegistry, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createRequestHistogram } from '../../server/requestHistogram.ts';
+import { createRequestHistogram } from '../../../server/ops/requestHistogram.ts';
 
 const BUCKETS = [0.001, 0.01, 0.1, 1];
 const OBSERVATIONS: [string, string, number, number][] = [

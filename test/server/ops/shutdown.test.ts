@@ -7,9 +7,9 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
-import { tempStateDir } from '../helpers/api.ts';
-import { startServerProcess } from '../helpers/serverProcess.ts';
+import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
+import { tempStateDir } from '../../helpers/api.ts';
+import { startServerProcess } from '../../helpers/serverProcess.ts';
 
 let snapshot: TinySnapshot;
 
@@ -21,7 +21,7 @@ afterAll(() => snapshot.remove());
 
 /** A server process, its log lines as they arrive, and its port once it listens. */
 async function startProcess(env: Record<string, string>) {
-  // One process: test/server/cluster.test.ts drains a cluster.
+  // One process: test/server/ops/cluster.test.ts drains a cluster.
   const server = startServerProcess({ WORKERS: '1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), ...env });
   const port = (await server.loggedMsg('listening')).port as number;
   return { ...server, port };

@@ -9,10 +9,10 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashQuery } from '../../server/http/graphql/persistedQueries.ts';
-import { tempStateDir } from '../helpers/api.ts';
-import { startServerProcess } from '../helpers/serverProcess.ts';
-import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
+import { hashQuery } from '../../../server/http/graphql/persistedQueries.ts';
+import { tempStateDir } from '../../helpers/api.ts';
+import { startServerProcess } from '../../helpers/serverProcess.ts';
+import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
 
 let snapshot: TinySnapshot;
 

@@ -13,13 +13,13 @@
  * workers get in their environment.
  *
  * `/metrics` reports the whole cluster: the worker a scrape reaches asks the primary, which sums
- * every worker's metrics (server/clusterMetrics.ts). A persisted query registered with one worker
+ * every worker's metrics (server/ops/clusterMetrics.ts). A persisted query registered with one worker
  * is known to all: the primary relays it (server/http/graphql/clusterPersistedQueries.ts).
  *
  * The primary restarts a worker that dies, after a delay that doubles with each death in the
  * last minute (at most 30 s); a worker that dies before the cluster first listens stops the
  * start instead, as a single process would (a bad snapshot, a port in use). SIGTERM and SIGINT
- * go to the primary, which tells every worker to drain (each as server/shutdown.ts drains a
+ * go to the primary, which tells every worker to drain (each as server/ops/shutdown.ts drains a
  * single process) and exits once they all have: 0 when every worker drained in time, else 1.
  * Workers ignore the signals themselves, so a signal sent to the whole process group (Ctrl-C in
  * a terminal, systemd) counts once. A second signal makes every worker exit at once, with 1.
@@ -30,18 +30,18 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorBody } from './booking/errors.ts';
-import { JSON_CONTENT_TYPE } from './booking/operations.ts';
-import { createBookingHandler, type BookingHandler } from './booking/routes.ts';
+import { errorBody } from '../booking/errors.ts';
+import { JSON_CONTENT_TYPE } from '../booking/operations.ts';
+import { createBookingHandler, type BookingHandler } from '../booking/routes.ts';
 import { aggregateWorkerMetrics } from './clusterMetrics.ts';
-import { relayPersistedQueries } from './http/graphql/clusterPersistedQueries.ts';
-import type { Config } from './config/config.ts';
-import type { HttpService } from './http/server.ts';
-import { loadSnapshot, type Snapshot } from './snapshot/load.ts';
+import { relayPersistedQueries } from '../http/graphql/clusterPersistedQueries.ts';
+import type { Config } from '../config/config.ts';
+import type { HttpService } from '../http/server.ts';
+import { loadSnapshot, type Snapshot } from '../snapshot/load.ts';
 import type { Logger } from './log.ts';
-import { watchSnapshot } from './snapshot/reload.ts';
-import { resolvers } from './resolvers/index.ts';
-import { createSchema, readSdl } from './execution/schema.ts';
+import { watchSnapshot } from '../snapshot/reload.ts';
+import { resolvers } from '../resolvers/index.ts';
+import { createSchema, readSdl } from '../execution/schema.ts';
 import { drainThenExit } from './shutdown.ts';
 
 /** Environment of a worker: the base URL of the primary's booking interface. */
@@ -333,7 +333,7 @@ export interface WorkerShutdown {
 
 /**
  * A worker's side of the graceful shutdown, from the worker's first moment: it drains when the
- * primary says so (or when the primary is gone), as server/shutdown.ts drains a single process,
+ * primary says so (or when the primary is gone), as server/ops/shutdown.ts drains a single process,
  * with the same log lines, and exits 0 when drained, 1 past the grace period or when told to exit
  * at once. Told to stop before it serves, it exits 0 at once: nothing is in flight yet. Signals
  * sent to the worker itself are ignored: the primary got them too, and decides.
