@@ -4,8 +4,67 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServedSnapshot } from './server.ts';
+import type { GraphQLSchema } from 'graphql';
+import type { Config } from '../config/config.ts';
+import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { PreparedRequest } from '../execution/engine.ts';
+import type { ClusterMetrics } from '../ops/clusterMetrics.ts';
+import type { Logger } from '../ops/log.ts';
+import type { StatusReport } from '../ops/status.ts';
+import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
+
+/** What a request is served from; taken once per request, so the snapshot may change between requests. */
+export interface ServedSnapshot {
+  /** Snapshot id; part of every ETag. */
+  readonly version: string;
+  /** The GraphQL context value of requests served from this snapshot. */
+  readonly context: unknown;
+  /** What its answers weigh, which the limits estimate an answer's bytes with (server/snapshot/answerSizes.ts). */
+  readonly sizes: AnswerSizes;
+  /** Earliest expiresAt of the snapshot's sources, ms since the epoch; null when none or a fixture snapshot. Bounds `max-age`. */
+  readonly expiresAtMs: number | null;
+  /** Per source, its lastSync in ms since the epoch (the `snapshot_age_seconds` metric). */
+  readonly lastSyncMs: Readonly<Record<string, number>>;
+}
+
+/** What the HTTP layer serves, and how. */
+export interface HttpOptions {
+  /** The executable schema. */
+  schema: GraphQLSchema;
+  /** The schema as SDL, served at `/api/schema`. */
+  sdl: string;
+  /** The snapshot to serve the next request from. */
+  snapshot: () => ServedSnapshot;
+  /** Returns the sample queries served as JSON at `/api/schema?format=queries`; called per request. */
+  sampleQueries: () => unknown;
+  /**
+   * Returns the report served at `/api/status` and rendered at `/`, given whether the service
+   * is ready (false while draining).
+   */
+  status: (ready: boolean) => StatusReport;
+  /** The settings the HTTP layer reads. */
+  config: Pick<
+    Config,
+    'allowedOrigins' | 'introspection' | 'limits' | 'timeouts' | 'cache' | 'apqCacheBytes' | 'responseCacheBytes' | 'recordCacheBytes' | 'operationCacheSize' | 'jit'
+  >;
+  logger: Logger;
+  /** The query the playground shows on a first visit; default `{ types { id title } }`. */
+  playgroundQuery?: string;
+  /**
+   * The booking interface (server/booking/routes.ts), asked first about every request: it
+   * answers everything under /v1, its own CORS included, and then resolves true.
+   */
+  booking?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** In a cluster worker: `/metrics` reports every worker's metrics through the primary. */
+  clusterMetrics?: ClusterMetrics;
+  /** In a cluster worker: persisted queries are shared with the other workers through the primary. */
+  persistedQueries?: PersistedQueryRelay;
+  /**
+   * Reverse proxies in front of the server (TRUST_PROXY), for the client address of the request
+   * log (server/http/clientAddress.ts); default 0, the socket's peer.
+   */
+  trustedProxies?: number;
+}
 
 /** Per request: what the log line and the metrics report, and what decides caching. */
 export interface RequestState {

@@ -20,7 +20,7 @@ import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from '
 import { startDeadline, withDeadline } from '../../execution/deadline.ts';
 import { endLater } from './endLater.ts';
 import { errorBody, formatError, isInternalError, type ErrorCode } from '../formatError.ts';
-import type { HttpOptions, ServedSnapshot } from '../server.ts';
+import type { HttpOptions, ServedSnapshot } from '../requestState.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from '../httpCache.ts';
 import { isPromise } from '../../util/isPromise.ts';
 import { jsonBytes } from '../../execution/json/jsonBytes.ts';
