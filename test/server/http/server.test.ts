@@ -251,7 +251,7 @@ describe('GraphQL endpoint', () => {
       reqId: 'trace-4711',
       operationName: 'Broken',
       path: 'broken',
-      err: { message: 'connect ECONNREFUSED /var/run/secret.sock', stack: expect.stringContaining('http.test.ts') },
+      err: { message: 'connect ECONNREFUSED /var/run/secret.sock', stack: expect.stringContaining('server.test.ts') },
     });
   });
 
