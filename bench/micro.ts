@@ -10,12 +10,12 @@
 
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { loadSnapshot } from '../server/load.ts';
-import { LOCALES } from '../server/locales.ts';
+import { loadSnapshot } from '../server/snapshot/load.ts';
+import { LOCALES } from '../server/snapshot/locales.ts';
 import { resolvers } from '../server/resolvers/index.ts';
 import { selectRecords } from '../server/resolvers/select.ts';
-import { createSchema, readSdl } from '../server/schema.ts';
-import { createStore } from '../server/store.ts';
+import { createSchema, readSdl } from '../server/execution/schema.ts';
+import { createStore } from '../server/snapshot/store.ts';
 import { percentile, round } from './paired.ts';
 
 /**

@@ -4,9 +4,9 @@
  * scale; the uncached runs again at 10x, where the cost of the data shows.
  */
 
-import type { SampleQuery } from '../server/sampleQueries.ts';
+import type { SampleQuery } from '../server/ops/sampleQueries.ts';
 
-/** The GraphQL endpoint of the real server (server/graphqlRoute.ts GRAPHQL_PATH). */
+/** The GraphQL endpoint of the real server (server/http/graphql/route.ts GRAPHQL_PATH). */
 const GRAPHQL_PATH = '/api/graphql';
 
 /** One request a benchmark connection sends. */

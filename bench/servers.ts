@@ -304,7 +304,7 @@ export interface SettingProbe {
 
 /**
  * Tells whether the server reads an environment setting: every setting is validated at start
- * and a bad value stops it with a message naming the variable (server/config.ts), so a server
+ * and a bad value stops it with a message naming the variable (server/config/config.ts), so a server
  * that starts past an invalid value, failing only later for want of a snapshot, ignores it.
  */
 export async function probeSetting(name: string, invalidValue: string): Promise<SettingProbe> {

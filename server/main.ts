@@ -1,7 +1,7 @@
 /**
  * The server's single entry: load the snapshot → build the indexes → wire the schema → listen.
  * `npm start` runs this file; tests start the same server through {@link startServer}. With
- * WORKERS above 1 it is the primary of a cluster (server/cluster.ts), and each worker it forks
+ * WORKERS above 1 it is the primary of a cluster (server/ops/cluster.ts), and each worker it forks
  * runs this file again to serve.
  */
 
@@ -12,22 +12,22 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Registry } from 'prom-client';
 import { createBookingHandler } from './booking/routes.ts';
-import { type ClusterMetrics, workerMetrics } from './clusterMetrics.ts';
-import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, listenToPrimary, runPrimary } from './cluster.ts';
-import { workerPersistedQueries } from './clusterPersistedQueries.ts';
-import { type Config, ConfigError, readConfig } from './config.ts';
-import { createHttpService, type HttpService } from './http.ts';
-import { loadSnapshot, SnapshotError } from './load.ts';
-import { createLogger, type Logger } from './log.ts';
-import type { PersistedQueryRelay } from './persistedQueries.ts';
-import { watchSnapshot } from './reload.ts';
+import { type ClusterMetrics, workerMetrics } from './ops/clusterMetrics.ts';
+import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, listenToPrimary, runPrimary } from './ops/cluster.ts';
+import { workerPersistedQueries } from './http/graphql/clusterPersistedQueries.ts';
+import { type Config, ConfigError, readConfig } from './config/config.ts';
+import { createHttpService, type HttpService } from './http/server.ts';
+import { loadSnapshot, SnapshotError } from './snapshot/load.ts';
+import { createLogger, type Logger } from './ops/log.ts';
+import type { PersistedQueryRelay } from './http/graphql/persistedQueries.ts';
+import { watchSnapshot } from './snapshot/reload.ts';
 import { resolvers } from './resolvers/index.ts';
-import { sampleQueries } from './sampleQueries.ts';
-import { createSchema, readSdl } from './schema.ts';
-import { handleShutdownSignals } from './shutdown.ts';
-import { SnapshotHolder } from './snapshotHolder.ts';
-import { createStatusReporter } from './status.ts';
-import { createStore } from './store.ts';
+import { sampleQueries } from './ops/sampleQueries.ts';
+import { createSchema, readSdl } from './execution/schema.ts';
+import { handleShutdownSignals } from './ops/shutdown.ts';
+import { SnapshotHolder } from './http/snapshotHolder.ts';
+import { createStatusReporter } from './ops/status.ts';
+import { createStore } from './snapshot/store.ts';
 
 export interface RunningServer {
   readonly server: Server;

@@ -4,7 +4,7 @@
  * `npm run sync -- --help` lists them from {@link SYNC_VARIABLES}.
  */
 
-import { SOURCE_NAMES, type SourceName } from './snapshot.ts';
+import { SOURCE_NAMES, type SourceName } from './format.ts';
 import {
   DEFAULT_BASE_URL as MYSWITZERLAND_DEFAULT,
   DEFAULT_RATE_LIMIT_WAIT_MS,

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { SYNC_VARIABLES } from './config.ts';
 import { DEFAULT_KEEP } from './publish.ts';
-import { LOCALES, SOURCE_NAMES } from './snapshot.ts';
+import { LOCALES, SOURCE_NAMES } from './format.ts';
 
 /**
  * How the user started the sync, for the usage lines: `npm run sync --` under that npm script,

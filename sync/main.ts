@@ -21,7 +21,7 @@ import { helpText, programName, usage } from './help.ts';
 import { configuredSources, probeSources } from './probeSources.ts';
 import { createProgress, formatCount, formatSeconds, type Progress, type SourceStats } from './progress.ts';
 import { DEFAULT_KEEP, type FetchContext, publish, type PublishResult, rollback, type SourceData, type SourceOutcome } from './publish.ts';
-import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './snapshot.ts';
+import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './format.ts';
 import { fetchAttractions, fetchTours } from './sources/myswitzerland.ts';
 import { fetchSnowdata } from './sources/snowdata.ts';
 import { fetchActivities } from './sources/swissactivities.ts';

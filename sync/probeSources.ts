@@ -7,7 +7,7 @@
 
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './client.ts';
 import { readSyncConfig, SYNC_VARIABLES, type SyncConfig } from './config.ts';
-import { SOURCE_NAMES, type SourceName } from './snapshot.ts';
+import { SOURCE_NAMES, type SourceName } from './format.ts';
 import { probeAttractions, probeTours } from './sources/myswitzerland.ts';
 import type { ProbeEndpoint } from './sources/probe.ts';
 import { probeSnowdata } from './sources/snowdata.ts';

@@ -18,25 +18,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { HttpClient, RetryEvent } from './client.ts';
 import { withPublishLock } from './publishLock.ts';
-import {
-  type AreaName,
-  type AreaRecords,
-  type CarriedFile,
-  type FixtureOrigin,
-  LOCALES,
-  type Locale,
-  type Manifest,
-  readManifest,
-  SOURCE_AREAS,
-  SOURCE_NAMES,
-  type SourceEntry,
-  type SourceName,
-  type SourceSnapshot,
-  sha256,
-  versionId,
-  writeManifest,
-  writeSnapshot,
-} from './snapshot.ts';
+import { type AreaName, type AreaRecords, type FixtureOrigin, LOCALES, type Locale, type Manifest, SOURCE_AREAS, SOURCE_NAMES, type SourceEntry, type SourceName, versionId } from './format.ts';
+import { type CarriedFile, readManifest, type SourceSnapshot, sha256, writeManifest, writeSnapshot } from './write.ts';
 
 /** Largest share of rejected upstream records a locale and area may have and still publish. */
 export const MAX_REJECTED_SHARE = 0.02;

@@ -1,8 +1,8 @@
-import { type Cors, createCors } from '../cors.ts';
+import { type Cors, createCors } from '../http/cors.ts';
 
 /**
  * Creates the CORS policy of the booking paths: the same origins as the query interface
- * (server/cors.ts: `allowedOrigins` plus localhost on any port), with the booking methods
+ * (server/http/cors.ts: `allowedOrigins` plus localhost on any port), with the booking methods
  * (PATCH) and headers (Idempotency-Key) granted in preflights and Retry-After and
  * Idempotent-Replayed exposed. Returns true when it answered the request (a preflight, always 204).
  *

@@ -1,5 +1,5 @@
 import { BookingError } from './errors.ts';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '../locales.ts';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../snapshot/locales.ts';
 
 /** The booking interface's locale per locale of ours: language and region joined by `_`, as the partner writes them. */
 export const BOOKING_LOCALES = { 'de-CH': 'de_CH', 'en-CH': 'en_CH', 'fr-CH': 'fr_CH', 'it-CH': 'it_CH' } as const satisfies Record<Locale, string>;

@@ -101,7 +101,7 @@ export interface BookingCall {
   /** The raw request body (empty for GET), at most the body limit. */
   readonly body: Buffer;
   readonly headers: IncomingHttpHeaders;
-  /** Who sent it: the client address, as for the rate limit (server/clientAddress.ts). */
+  /** Who sent it: the client address, as for the rate limit (server/http/clientAddress.ts). */
   readonly client: string;
   /** Present when the request carries an Idempotency-Key (POST and PATCH only). */
   readonly idempotency: { readonly key: string; readonly fingerprint: string } | undefined;

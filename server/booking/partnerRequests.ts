@@ -5,7 +5,7 @@
  * marked "assumed" in docs/booking.md. Every reader throws a 400 naming the field at fault.
  */
 
-import type { Locale } from '../locales.ts';
+import type { Locale } from '../snapshot/locales.ts';
 import { parseBookingLocale } from './bookingLocale.ts';
 import {
   checkFields,

@@ -7,8 +7,8 @@
  * category (adults, at the activity's starting price), and each slot as one availability.
  */
 
-import type { ActivityRecord } from '../../sync/snapshot.ts';
-import type { Locale } from '../locales.ts';
+import type { ActivityRecord } from '../../sync/format.ts';
+import type { Locale } from '../snapshot/locales.ts';
 import type { Slot } from './availability.ts';
 import { BOOKING_LOCALES } from './bookingLocale.ts';
 import type { Booking, BookingItem, Money, Payment, Reservation } from './sandbox/records.ts';

@@ -8,12 +8,12 @@
 
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ActivityRecord } from '../../sync/snapshot.ts';
-import type { Locale } from '../locales.ts';
-import { clientAddress } from '../clientAddress.ts';
+import type { ActivityRecord } from '../../sync/format.ts';
+import type { Locale } from '../snapshot/locales.ts';
+import { clientAddress } from '../http/clientAddress.ts';
 import { createBookingCors } from './bookingCors.ts';
 import { BOOKING_LOCALES, parseBookingLocale } from './bookingLocale.ts';
-import type { BookingConfig } from './config.ts';
+import type { BookingConfig } from '../config/bookingConfig.ts';
 import { BookingError, errorBody } from './errors.ts';
 import { createIdempotencyStore, fingerprintRequest, type IdempotencyStore, readIdempotencyKey } from './idempotency.ts';
 import { openApiDocument } from './openapi.ts';
@@ -33,7 +33,7 @@ import { createRateLimiter } from './rateLimit.ts';
 import { matchTicketFilePath } from './ticketFiles.ts';
 import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
 import { refuseMethod, sendReply } from './sendReply.ts';
-import { PayloadTooLargeError, readBody } from '../readBody.ts';
+import { PayloadTooLargeError, readBody } from '../http/readBody.ts';
 
 /** Largest accepted request body, in bytes; a larger one is a 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -267,7 +267,7 @@ async function openSandboxOrRefuse(options: SandboxOptions): Promise<BookingBack
 }
 
 /**
- * Reads the whole body with the query interface's reader (server/readBody.ts), refusing one
+ * Reads the whole body with the query interface's reader (server/http/readBody.ts), refusing one
  * over {@link MAX_BODY_BYTES} in the booking error format; the connection is then closed, so
  * the rest of the body is not waited for.
  */

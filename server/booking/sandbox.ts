@@ -24,8 +24,8 @@
  */
 
 import path from 'node:path';
-import type { ActivityRecord } from '../../sync/snapshot.ts';
-import type { Locale } from '../locales.ts';
+import type { ActivityRecord } from '../../sync/format.ts';
+import type { Locale } from '../snapshot/locales.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import { openJournal } from './journal.ts';
 import type { BookingBackend, BookingLogger } from './operations.ts';

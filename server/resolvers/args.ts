@@ -4,7 +4,7 @@
  */
 
 import { GraphQLError } from 'graphql';
-import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../locales.ts';
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../snapshot/locales.ts';
 
 export function badInput(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });

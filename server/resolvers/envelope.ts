@@ -1,8 +1,8 @@
 /** The list envelopes: data, total, hasMore, and for most lists pagination and meta. */
 
-import type { SourceName } from '../../sync/snapshot.ts';
-import type { Locale } from '../locales.ts';
-import type { Store } from '../store.ts';
+import type { SourceName } from '../../sync/format.ts';
+import type { Locale } from '../snapshot/locales.ts';
+import type { Store } from '../snapshot/store.ts';
 import type { Selection } from './select.ts';
 
 export interface Page<T> {
@@ -13,7 +13,7 @@ export interface Page<T> {
 
 /**
  * Slices one page out of a selection. With near-me each item reads as its record with
- * its distance (server/withDistance.ts); otherwise the shared record itself is returned.
+ * its distance (server/snapshot/withDistance.ts); otherwise the shared record itself is returned.
  */
 export function pageOf<R extends object>(selection: Selection<R>, limit: number, offset: number): Page<R> {
   const { items, total, near } = selection;

@@ -1,4 +1,4 @@
-/** All resolvers, merged. Every Query field of schema.graphql must have one (see server/schema.ts). */
+/** All resolvers, merged. Every Query field of schema.graphql must have one (see server/execution/schema.ts). */
 
 import { activityResolvers } from './activities.ts';
 import { attractionResolvers } from './attractions.ts';

@@ -3,9 +3,9 @@
  * by distance with near-me, else best text match first with q, else the area's default order.
  */
 
-import { countPositions, firstPositions, type Intersection } from '../filterIndex.ts';
-import type { AreaStore } from '../store.ts';
-import type { WithDistance } from '../withDistance.ts';
+import { countPositions, firstPositions, type Intersection } from '../search/filterIndex.ts';
+import type { AreaStore } from '../snapshot/store.ts';
+import type { WithDistance } from '../snapshot/withDistance.ts';
 import type { NearMe } from './args.ts';
 
 export interface Selection<R> {
@@ -32,7 +32,7 @@ export function selectRecords<R>(
 
   if (near) {
     const { withDistance } = area;
-    if (withDistance === null) throw new Error('near-me asked of an area without a distance field (server/store.ts AREAS)');
+    if (withDistance === null) throw new Error('near-me asked of an area without a distance field (server/snapshot/store.ts AREAS)');
     const matched = q === null ? null : area.text.matchSet(q);
     const accepted = matched === null ? filter : [matched, ...(filter ?? [])];
     const { total, hits } = area.geo.nearest(near.lng, near.lat, near.radiusKm, accepted, end);

@@ -26,7 +26,7 @@
 
 import { FetchError, type HttpClient, type Pace, redactUrl } from '../client.ts';
 import type { FetchContext, Rejection, SourceData } from '../publish.ts';
-import type { AttractionRecord, Locale, TourRecord } from '../snapshot.ts';
+import type { AttractionRecord, Locale, TourRecord } from '../format.ts';
 import { InvalidRecordError } from './invalidRecordError.ts';
 import { compareFields, type ProbeEndpoint } from './probe.ts';
 

@@ -16,15 +16,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FetchError, type HttpClient, redactUrl } from '../client.ts';
 import type { FetchContext, PageProgress, Rejection, SourceData } from '../publish.ts';
-import type {
-  Locale,
-  RouteRecord,
-  SnowdataCrosscountry,
-  SnowdataHiking,
-  SnowdataMobilityRoute,
-  SnowdataTobogganing,
-  StationRecord,
-} from '../snapshot.ts';
+import type { Locale, RouteRecord, SnowdataCrosscountry, SnowdataHiking, SnowdataMobilityRoute, SnowdataTobogganing, StationRecord } from '../format.ts';
 import { InvalidRecordError } from './invalidRecordError.ts';
 import { compareFields, type ProbeEndpoint } from './probe.ts';
 

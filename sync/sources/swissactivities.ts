@@ -25,17 +25,7 @@
  */
 
 import type { FetchContext, Rejection, SourceData } from '../publish.ts';
-import type {
-  ActivityRecord,
-  ActivityTypeRecord,
-  Image,
-  Info,
-  Locale,
-  LocationRecord,
-  Price,
-  Summary,
-  Supplier,
-} from '../snapshot.ts';
+import type { ActivityRecord, ActivityTypeRecord, Image, Info, Locale, LocationRecord, Price, Summary, Supplier } from '../format.ts';
 import { FetchError, type HttpClient, redactUrl } from '../client.ts';
 import { InvalidRecordError } from './invalidRecordError.ts';
 import { compareFields, type ProbeEndpoint } from './probe.ts';

@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateUpstreamData, startUpstream } from '../../sync/fixtures/upstream.ts';
-import type { Manifest } from '../../sync/snapshot.ts';
+import type { Manifest } from '../../sync/format.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOCKERFILE = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');

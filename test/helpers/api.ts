@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { readConfig } from '../../server/config.ts';
+import { readConfig } from '../../server/config/config.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import type { AreaName, AreaRecords, Locale, Manifest } from '../../sync/snapshot.ts';
+import type { AreaName, AreaRecords, Locale, Manifest } from '../../sync/format.ts';
 
 /** The committed fixture snapshot. */
 export const DATA_DIR = path.resolve(import.meta.dirname, '../../data');

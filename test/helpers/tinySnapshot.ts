@@ -1,27 +1,13 @@
 /**
- * A small valid snapshot written with sync/snapshot.ts writeSnapshot, for tests that need exact
+ * A small valid snapshot written with sync/write.ts writeSnapshot, for tests that need exact
  * counts, chosen dates or a stale source rather than the committed fixture.
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  LOCALES,
-  writeSnapshot,
-  type ActivityRecord,
-  type ActivityTypeRecord,
-  type AttractionRecord,
-  type FixtureOrigin,
-  type Locale,
-  type LocationRecord,
-  type Manifest,
-  type RouteRecord,
-  type SourceName,
-  type SourceSnapshot,
-  type StationRecord,
-  type TourRecord,
-} from '../../sync/snapshot.ts';
+import { LOCALES, type ActivityRecord, type ActivityTypeRecord, type AttractionRecord, type FixtureOrigin, type Locale, type LocationRecord, type Manifest, type RouteRecord, type SourceName, type StationRecord, type TourRecord } from '../../sync/format.ts';
+import { writeSnapshot, type SourceSnapshot } from '../../sync/write.ts';
 
 export interface TinySnapshotOptions {
   /** Snapshot id; default `2026-11-21T04-00-00Z`. */

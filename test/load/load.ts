@@ -24,7 +24,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
-import { hashQuery } from '../../server/persistedQueries.ts';
+import { hashQuery } from '../../server/http/graphql/persistedQueries.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 20);

@@ -5,7 +5,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityRecord, AttractionRecord, Locale, TourRecord } from '../../sync/snapshot.ts';
+import type { ActivityRecord, AttractionRecord, Locale, TourRecord } from '../../sync/format.ts';
 import { haversineKm, readArea, startTestApi, type TestApi } from '../helpers/api.ts';
 
 let api: TestApi;

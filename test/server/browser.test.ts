@@ -11,10 +11,10 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
-import { createLogger } from '../../server/log.ts';
+import { readConfig } from '../../server/config/config.ts';
+import { createLogger } from '../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import type { StatusReport } from '../../server/status.ts';
+import type { StatusReport } from '../../server/ops/status.ts';
 import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';

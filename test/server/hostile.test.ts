@@ -6,8 +6,8 @@
 import { getIntrospectionQuery } from 'graphql';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
-import { createLogger } from '../../server/log.ts';
+import { readConfig } from '../../server/config/config.ts';
+import { createLogger } from '../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
 

@@ -7,10 +7,10 @@
 
 import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withDeadline, startDeadline } from '../../server/deadline.ts';
+import { withDeadline, startDeadline } from '../../server/execution/deadline.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
-import type { SampleQuery } from '../../server/sampleQueries.ts';
-import { createSchema, readSdl } from '../../server/schema.ts';
+import type { SampleQuery } from '../../server/ops/sampleQueries.ts';
+import { createSchema, readSdl } from '../../server/execution/schema.ts';
 import { startTestApi, type TestApi } from '../helpers/api.ts';
 
 const schema = withDeadline(createSchema(readSdl(), resolvers));

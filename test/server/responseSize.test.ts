@@ -7,11 +7,11 @@
 
 import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../server/config.ts';
-import { estimateAnswerBytes } from '../../server/limits.ts';
-import { createLogger } from '../../server/log.ts';
+import { readConfig } from '../../server/config/config.ts';
+import { estimateAnswerBytes } from '../../server/execution/limits.ts';
+import { createLogger } from '../../server/ops/log.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
-import { createSchema, readSdl } from '../../server/schema.ts';
+import { createSchema, readSdl } from '../../server/execution/schema.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { DATA_DIR, readArea, tempStateDir } from '../helpers/api.ts';
 import { createTinySnapshot, writeTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';

@@ -5,7 +5,7 @@
 
 import { Kind, parse, type DefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSdl } from '../../server/schema.ts';
+import { readSdl } from '../../server/execution/schema.ts';
 import { startTestApi, type TestApi } from '../helpers/api.ts';
 
 let api: TestApi;

@@ -6,14 +6,15 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadSnapshot } from '../../server/load.ts';
+import { loadSnapshot } from '../../server/snapshot/load.ts';
 import { DEFAULT_SAMPLES_DIR, readSampleJson } from '../../sync/fixtures/samplesDir.ts';
 import { type UpstreamData, generateUpstreamData, startUpstream, STNET_PATH, type Upstream } from '../../sync/fixtures/upstream.ts';
 import { main, parseCommand, runSync, type SyncOptions } from '../../sync/main.ts';
 import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland.ts';
 import { PAGE_SIZE, stationRoutes } from '../../sync/sources/snowdata.ts';
 import { CONTENT_PAGE_SIZE } from '../../sync/sources/swissactivities.ts';
-import { type AttractionRecord, LOCALES, type Manifest, readManifest, type SourceName } from '../../sync/snapshot.ts';
+import { type AttractionRecord, LOCALES, type Manifest, type SourceName } from '../../sync/format.ts';
+import { readManifest } from '../../sync/write.ts';
 import { loadSchema } from './helpers/records.ts';
 
 const schema = loadSchema();

@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { lock } from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSnapshot } from '../../server/load.ts';
+import { loadSnapshot } from '../../server/snapshot/load.ts';
 import { mergeById, prune, publish, rollback } from '../../sync/publish.ts';
 import { LOCK_NAME, PublishLockedError } from '../../sync/publishLock.ts';
-import { type Manifest, readManifest } from '../../sync/snapshot.ts';
+import { type Manifest } from '../../sync/format.ts';
+import { readManifest } from '../../sync/write.ts';
 import { activities, loadSchema, route, snowdata } from './helpers/records.ts';
 
 const schema = loadSchema();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseCommand } from '../../sync/main.ts';
-import { SOURCE_NAMES } from '../../sync/snapshot.ts';
+import { SOURCE_NAMES } from '../../sync/format.ts';
 
 interface Step {
   name?: string;

@@ -3,8 +3,8 @@
  * offered (availability.ts). Read per request, so a reloaded snapshot is sold at once.
  */
 
-import type { ActivityRecord } from '../../../sync/snapshot.ts';
-import { LOCALES, type Locale } from '../../locales.ts';
+import type { ActivityRecord } from '../../../sync/format.ts';
+import { LOCALES, type Locale } from '../../snapshot/locales.ts';
 import { addDays, isOffered, slotsOn, type Slot } from '../availability.ts';
 import type { Money } from './records.ts';
 

@@ -1,6 +1,6 @@
 /** The command `PATCH /carts/{id}/check_out`: turns a cart's holds into an unpaid booking. */
 
-import type { Locale } from '../../locales.ts';
+import type { Locale } from '../../snapshot/locales.ts';
 import { BookingError } from '../errors.ts';
 import type { BookingCall } from '../operations.ts';
 import { readCheckOutRequest } from '../partnerRequests.ts';

@@ -1,7 +1,7 @@
 /** The sandbox's three reads: the activity list, an activity's availabilities and a booking. */
 
-import type { ActivityRecord } from '../../../sync/snapshot.ts';
-import type { Locale } from '../../locales.ts';
+import type { ActivityRecord } from '../../../sync/format.ts';
+import type { Locale } from '../../snapshot/locales.ts';
 import { bookingWindow, isDate } from '../availability.ts';
 import { DEFAULT_BOOKING_LOCALE, parseBookingLocale } from '../bookingLocale.ts';
 import { invalid } from '../input.ts';

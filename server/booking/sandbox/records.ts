@@ -3,7 +3,7 @@
  * line. Types only; state.ts applies the events, partnerViews.ts turns the records into answers.
  */
 
-import type { Locale } from '../../locales.ts';
+import type { Locale } from '../../snapshot/locales.ts';
 
 /** An amount in the currency's hundredths. */
 export interface Money {

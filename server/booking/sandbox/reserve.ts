@@ -3,7 +3,7 @@
  * new cart or in one not yet checked out.
  */
 
-import type { ActivityRecord } from '../../../sync/snapshot.ts';
+import type { ActivityRecord } from '../../../sync/format.ts';
 import { isOffered, parseSlotId, type Slot } from '../availability.ts';
 import { BookingError } from '../errors.ts';
 import type { BookingCall } from '../operations.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Locale } from '../../../server/locales.ts';
-import type { ActivityRecord } from '../../../sync/snapshot.ts';
+import type { Locale } from '../../../server/snapshot/locales.ts';
+import type { ActivityRecord } from '../../../sync/format.ts';
 import { ACTIVITIES, type Harness, request, startBooking, tempStateDir } from './helpers.ts';
 
 let h: Harness;

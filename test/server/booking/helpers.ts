@@ -12,12 +12,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Locale } from '../../../server/locales.ts';
-import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/booking/config.ts';
+import type { Locale } from '../../../server/snapshot/locales.ts';
+import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { ticketCategoryIdOf } from '../../../server/booking/partnerViews.ts';
 import { type BookingHandler, type BookingHandlerOptions, createBookingHandler } from '../../../server/booking/routes.ts';
-import type { ActivityRecord } from '../../../sync/snapshot.ts';
+import type { ActivityRecord } from '../../../sync/format.ts';
 
 /** 2026-11-20 07:00 in Zurich (a Friday): both of today's slots are still ahead. */
 export const START = Date.parse('2026-11-20T06:00:00Z');

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/booking/config.ts';
+import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
 import { CHECK_OUT, type Harness, hold, placesLeft, request, START, startBooking, tempStateDir } from './helpers.ts';
 
 const HOLD_MS = 15 * 60_000;

@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSizeTally } from '../../../server/answerSizes.ts';
-import { readConfig } from '../../../server/config.ts';
-import { createHttpService, type HttpService } from '../../../server/http.ts';
-import { createLogger } from '../../../server/log.ts';
-import type { StatusReport } from '../../../server/status.ts';
-import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/booking/config.ts';
+import { createSizeTally } from '../../../server/snapshot/answerSizes.ts';
+import { readConfig } from '../../../server/config/config.ts';
+import { createHttpService, type HttpService } from '../../../server/http/server.ts';
+import { createLogger } from '../../../server/ops/log.ts';
+import type { StatusReport } from '../../../server/ops/status.ts';
+import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
 import { type BookingHandler, createBookingHandler } from '../../../server/booking/routes.ts';
 import { ACTIVITIES, tempStateDir } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_CART_ITEMS } from '../../../server/booking/config.ts';
+import { DEFAULT_MAX_CART_ITEMS } from '../../../server/config/bookingConfig.ts';
 import { barcodeValue, qrCodePng, ticketPdf } from '../../../server/booking/tickets.ts';
 import { CHECK_OUT, hold, pdfText, request, sandboxForFile } from './helpers.ts';
 

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityRecord, AttractionRecord, RouteRecord, TourRecord } from '../../../sync/snapshot.ts';
-import { positionSetOf, type FilterCondition } from '../../../server/filterIndex.ts';
-import { loadSnapshot } from '../../../server/load.ts';
-import { LOCALES } from '../../../server/locales.ts';
+import type { ActivityRecord, AttractionRecord, RouteRecord, TourRecord } from '../../../sync/format.ts';
+import { positionSetOf, type FilterCondition } from '../../../server/search/filterIndex.ts';
+import { loadSnapshot } from '../../../server/snapshot/load.ts';
+import { LOCALES } from '../../../server/snapshot/locales.ts';
 import type { NearMe } from '../../../server/resolvers/args.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { selectRecords } from '../../../server/resolvers/select.ts';
-import { createSchema, readSdl } from '../../../server/schema.ts';
-import { createStore, type AreaStore, type Store } from '../../../server/store.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
+import { createStore, type AreaStore, type Store } from '../../../server/snapshot/store.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 
 let store: Store;

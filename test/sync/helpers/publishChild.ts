@@ -4,7 +4,7 @@
  */
 
 import { publish } from '../../../sync/publish.ts';
-import { LOCALES } from '../../../sync/snapshot.ts';
+import { LOCALES } from '../../../sync/format.ts';
 import { snowdata } from './records.ts';
 
 const [dataDir, count] = process.argv.slice(2);

@@ -3,9 +3,9 @@
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
 import type { AreaBatch, FetchedSource, Rejection } from '../../../sync/publish.ts';
-import type { ActivityTypeRecord, Locale, LocationRecord, RouteRecord } from '../../../sync/snapshot.ts';
+import type { ActivityTypeRecord, Locale, LocationRecord, RouteRecord } from '../../../sync/format.ts';
 
-/** The real schema, enough for server/load.ts (it only reads types). */
+/** The real schema, enough for server/snapshot/load.ts (it only reads types). */
 export function loadSchema(): GraphQLSchema {
   return buildSchema(readFileSync(new URL('../../../schema.graphql', import.meta.url), 'utf8'));
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../../sync/fixtures/samplesDir.ts';
-import type { AttractionRecord, TourRecord } from '../../../sync/snapshot.ts';
+import type { AttractionRecord, TourRecord } from '../../../sync/format.ts';
 import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
 import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland.ts';
 

@@ -6,7 +6,7 @@ import { Random } from '../../../sync/fixtures/random.ts';
 import { generateSnowdata } from '../../../sync/fixtures/snowdata.ts';
 import { startUpstream, type Upstream, UPSTREAM_KEYS } from '../../../sync/fixtures/upstream.ts';
 import type { PageProgress } from '../../../sync/publish.ts';
-import type { StationRecord } from '../../../sync/snapshot.ts';
+import type { StationRecord } from '../../../sync/format.ts';
 import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
 import {
   DEFAULT_BASE_URL,

@@ -6,7 +6,7 @@ import { createHttpClient } from '../../../sync/client.ts';
 import { readSyncConfig } from '../../../sync/config.ts';
 import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/samplesDir.ts';
 import { generateUpstreamData, startUpstream, type Upstream, type UpstreamData } from '../../../sync/fixtures/upstream.ts';
-import type { ActivityRecord, ActivityTypeRecord, LocationRecord } from '../../../sync/snapshot.ts';
+import type { ActivityRecord, ActivityTypeRecord, LocationRecord } from '../../../sync/format.ts';
 import {
   ACTIVITY_FIELDS,
   CONTENT_QUERIES,

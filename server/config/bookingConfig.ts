@@ -1,0 +1,142 @@
+/**
+ * Settings of the booking interface, read from the environment once at start. A bad value stops
+ * the start with a message naming the variable and what is allowed; the API key itself never
+ * appears in a message.
+ */
+
+import { ConfigError } from './configError.ts';
+import { integerSetting } from './settings.ts';
+
+interface CommonConfig {
+  /** POST/PATCH requests per client (remote address) per minute; 0 turns the limit off. BOOKING_RATE_LIMIT, default 60. */
+  rateLimitPerMinute: number;
+  /**
+   * Reverse proxies in front of the server whose `X-Forwarded-For` entries name the client
+   * (server/http/clientAddress.ts); 0 ignores the header. TRUST_PROXY, default 0.
+   */
+  trustedProxies: number;
+}
+
+/** Sandbox mode: a complete offline implementation over the snapshot's activities. */
+export interface SandboxConfig extends CommonConfig {
+  mode: 'sandbox';
+  /** Directory of the journal (created when missing). STATE_DIR, default `.state`. */
+  stateDir: string;
+  /** Most reservations one cart takes. BOOKING_MAX_CART_ITEMS, default {@link DEFAULT_MAX_CART_ITEMS}. */
+  maxCartItems: number;
+  /**
+   * Most places one client (as for the rate limit) may hold at once in reservations not yet
+   * checked out. BOOKING_MAX_HELD_PLACES, default {@link DEFAULT_MAX_HELD_PLACES}.
+   */
+  maxHeldPlaces: number;
+}
+
+/** Reservations per cart unless BOOKING_MAX_CART_ITEMS says otherwise. */
+export const DEFAULT_MAX_CART_ITEMS = 50;
+
+/** Places held per client unless BOOKING_MAX_HELD_PLACES says otherwise. */
+export const DEFAULT_MAX_HELD_PLACES = 200;
+
+/** Proxy mode: forwards the seven calls to the partner's paths, adding the credential. */
+export interface ProxyConfig extends CommonConfig {
+  mode: 'proxy';
+  /**
+   * Base URL of the partner's booking interface; the partner path of a call (operations.ts,
+   * no `/v1`) is appended to its path. BOOKING_UPSTREAM_URL, default {@link DEFAULT_UPSTREAM_URL}.
+   */
+  upstreamUrl: string;
+  /** The partner contract's API key. BOOKING_API_KEY. */
+  apiKey: string;
+  /**
+   * The request header that carries the key: `Authorization` carries `Bearer <key>`, any other
+   * header the bare key. SWISSACTIVITIES_AUTH_HEADER (shared with the sync, which calls the same
+   * partner), default `Authorization`.
+   */
+  authHeader: string;
+  /** Whole-call deadline per upstream request (connect, headers, body), in ms. BOOKING_UPSTREAM_TIMEOUT_MS, default 10000. */
+  upstreamTimeoutMs: number;
+}
+
+export type BookingConfig = SandboxConfig | ProxyConfig;
+
+/** Swiss Activities' booking API (staging: https://bookingapi.staging.swissactivities.com). */
+export const DEFAULT_UPSTREAM_URL = 'https://bookingapi.swissactivities.com';
+
+/** The header the key goes in unless SWISSACTIVITIES_AUTH_HEADER names another. */
+export const DEFAULT_AUTH_HEADER = 'Authorization';
+
+/** Most reverse proxies TRUST_PROXY may name; real chains have one or two. */
+const MAX_TRUSTED_PROXIES = 10;
+
+/**
+ * Reads the booking settings:
+ *
+ * | Variable | Default | |
+ * |---|---|---|
+ * | BOOKING_MODE | `proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox` | `proxy` or `sandbox` |
+ * | BOOKING_UPSTREAM_URL | {@link DEFAULT_UPSTREAM_URL} (proxy) | http(s) URL, no credentials, query or fragment |
+ * | BOOKING_API_KEY | (none; required for proxy) | visible ASCII, no spaces |
+ * | SWISSACTIVITIES_AUTH_HEADER | `Authorization` (proxy) | an HTTP header name |
+ * | BOOKING_UPSTREAM_TIMEOUT_MS | 10000 | 100 to 120000 |
+ * | BOOKING_RATE_LIMIT | 60 | POST/PATCH per client per minute, 0 to 100000 (0 = off) |
+ * | TRUST_PROXY | 0 | reverse proxies in front of the server, 0 to 10 (0 = X-Forwarded-For ignored) |
+ * | STATE_DIR | `.state` | sandbox journal directory |
+ * | BOOKING_MAX_CART_ITEMS | 50 | sandbox: reservations per cart, 1 to 1000 |
+ * | BOOKING_MAX_HELD_PLACES | 200 | sandbox: places one client holds at once, 1 to 100000 |
+ *
+ * @throws ConfigError naming the variable when a value is invalid or a proxy setting is missing
+ */
+export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): BookingConfig {
+  const upstream = env.BOOKING_UPSTREAM_URL?.trim() ?? '';
+  const modeRaw = env.BOOKING_MODE?.trim() ?? '';
+  const mode = modeRaw === '' ? (upstream === '' ? 'sandbox' : 'proxy') : modeRaw;
+  const rateLimitPerMinute = integerSetting(env, 'BOOKING_RATE_LIMIT', 60, 0, 100_000);
+  const trustedProxies = integerSetting(env, 'TRUST_PROXY', 0, 0, MAX_TRUSTED_PROXIES);
+
+  if (mode === 'sandbox') {
+    return {
+      mode,
+      rateLimitPerMinute,
+      trustedProxies,
+      stateDir: env.STATE_DIR?.trim() || '.state',
+      maxCartItems: integerSetting(env, 'BOOKING_MAX_CART_ITEMS', DEFAULT_MAX_CART_ITEMS, 1, 1000),
+      maxHeldPlaces: integerSetting(env, 'BOOKING_MAX_HELD_PLACES', DEFAULT_MAX_HELD_PLACES, 1, 100_000),
+    };
+  }
+  if (mode !== 'proxy') throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected proxy or sandbox`);
+  return {
+    mode,
+    rateLimitPerMinute,
+    trustedProxies,
+    upstreamUrl: upstreamUrl(upstream === '' ? DEFAULT_UPSTREAM_URL : upstream),
+    apiKey: apiKey(env.BOOKING_API_KEY),
+    authHeader: authHeader(env.SWISSACTIVITIES_AUTH_HEADER),
+    upstreamTimeoutMs: integerSetting(env, 'BOOKING_UPSTREAM_TIMEOUT_MS', 10_000, 100, 120_000),
+  };
+}
+
+function upstreamUrl(raw: string): string {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new ConfigError(`BOOKING_UPSTREAM_URL="${raw}": expected an http(s) URL, e.g. ${DEFAULT_UPSTREAM_URL}`);
+  }
+  // The credential belongs in BOOKING_API_KEY, where it is never logged; a URL is printed freely.
+  if (url.username !== '' || url.password !== '') throw new ConfigError('BOOKING_UPSTREAM_URL must not carry credentials; put the key in BOOKING_API_KEY');
+  if (url.search !== '' || url.hash !== '') throw new ConfigError(`BOOKING_UPSTREAM_URL="${raw}": expected no query or fragment; the partner paths (/reservations, ...) are appended to its path`);
+  return url.href.replace(/\/$/, '');
+}
+
+function authHeader(raw: string | undefined): string {
+  const name = raw?.trim() || DEFAULT_AUTH_HEADER;
+  // A header name is an RFC 9110 token; anything else would make every upstream request invalid.
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new ConfigError(`SWISSACTIVITIES_AUTH_HEADER="${name}": expected an HTTP header name, e.g. Authorization or X-Api-Key`);
+  return name;
+}
+
+function apiKey(raw: string | undefined): string {
+  const key = raw?.trim() ?? '';
+  if (key === '') throw new ConfigError('BOOKING_MODE=proxy needs BOOKING_API_KEY, the partner contract\'s API key');
+  if (!/^[\x21-\x7e]+$/.test(key)) throw new ConfigError('BOOKING_API_KEY: expected visible ASCII characters without spaces (the value is not shown)');
+  return key;
+}
+

@@ -1,0 +1,189 @@
+/**
+ * All settings, read from the environment once at start and validated: a bad value stops
+ * the start with a message naming the variable, the value and what is allowed.
+ * docs/operations.md lists every variable with its default.
+ */
+
+import type { LevelWithSilent } from 'pino';
+import { type BookingConfig, readBookingConfig } from './bookingConfig.ts';
+import { ConfigError } from './configError.ts';
+import { integerSetting } from './settings.ts';
+import { cpuCount } from './cpuCount.ts';
+
+/** Limits on one GraphQL request, applied before execution (see server/execution/limits.ts). */
+export interface QueryLimits {
+  /** Largest request body in bytes; MAX_BODY_BYTES, default 102400 (100 KiB). */
+  maxBodyBytes: number;
+  /** Most lexical tokens in a query document; MAX_TOKENS, default 2000. */
+  maxTokens: number;
+  /** Deepest field nesting of an operation, root fields at depth 1; MAX_DEPTH, default 10. */
+  maxDepth: number;
+  /** Most aliased fields in an operation, fragments expanded; MAX_ALIASES, default 30. */
+  maxAliases: number;
+  /** Most directives in a document; MAX_DIRECTIVES, default 20. */
+  maxDirectives: number;
+  /** Largest cost (fields resolved, list fields counted once per item); MAX_COST, default 25000. */
+  maxCost: number;
+  /**
+   * Largest answer in bytes (its JSON text, before compression); MAX_RESPONSE_BYTES, default
+   * 4194304 (4 MiB). An operation whose estimated answer is larger is refused before it runs,
+   * one whose answer grows larger anyway while it is written (server/execution/limits.ts).
+   */
+  maxResponseBytes: number;
+  /** Time budget of one execution in ms, checked before each root field; EXECUTION_TIMEOUT_MS, default 2000. */
+  executionTimeoutMs: number;
+}
+
+/** Socket timeouts of the HTTP server (https://nodejs.org/api/http.html#class-httpserver). */
+export interface ServerTimeouts {
+  /** Time to receive a request's headers, in ms; HEADERS_TIMEOUT_MS, default 10000. */
+  headersMs: number;
+  /** Time to receive a whole request (headers and body), in ms; REQUEST_TIMEOUT_MS, default 30000. */
+  requestMs: number;
+  /** Idle time before a keep-alive connection is closed, in ms; KEEP_ALIVE_TIMEOUT_MS, default 5000. */
+  keepAliveMs: number;
+}
+
+/** What successful GraphQL responses tell HTTP caches (see server/http/httpCache.ts). */
+export interface CachePolicy {
+  /** Upper bound of `max-age` in seconds (also bounded by the snapshot's expiresAt); CACHE_MAX_AGE_S, default 300. */
+  maxAgeS: number;
+  /** `stale-while-revalidate` in seconds; CACHE_STALE_WHILE_REVALIDATE_S, default 60. */
+  staleWhileRevalidateS: number;
+}
+
+export interface Config {
+  /** TCP port; PORT, default 4000 (0 picks a free port). */
+  port: number;
+  /** Interface to bind; HOST, default 0.0.0.0 (all). */
+  host: string;
+  /** Directory with manifest.json; DATA_DIR, default "data". */
+  dataDir: string;
+  /**
+   * The longest the manifest, or one file it names, may take to be read, checked and inflated,
+   * in ms, at start and at each reload; SNAPSHOT_READ_TIMEOUT_MS, default 30000.
+   */
+  snapshotReadTimeoutMs: number;
+  /** Extra browser origins allowed by CORS (localhost is always allowed); ALLOWED_ORIGINS, comma-separated. */
+  allowedOrigins: string[];
+  /** pino level of the JSON logs on stdout; LOG_LEVEL, default "info". */
+  logLevel: LevelWithSilent;
+  /** Whether introspection (`__schema`, `__type`) is allowed; INTROSPECTION, default true (the playground needs it). */
+  introspection: boolean;
+  limits: QueryLimits;
+  timeouts: ServerTimeouts;
+  cache: CachePolicy;
+  /** Memory for automatic persisted queries in bytes, 0 to turn them off; APQ_CACHE_BYTES, default 8388608 (8 MiB). */
+  apqCacheBytes: number;
+  /**
+   * Memory for serialised GraphQL answers in bytes, 0 when turned off; RESPONSE_CACHE_BYTES,
+   * default 67108864 (64 MiB), and RESPONSE_CACHE (default true; false or 0 turns it off).
+   */
+  responseCacheBytes: number;
+  /**
+   * Memory for the JSON bytes of records as operations select them (server/execution/json/recordBytesCache.ts)
+   * in bytes, 0 when turned off (answers are then executed and serialised whole);
+   * RECORD_CACHE_BYTES, default 33554432 (32 MiB), and RECORD_CACHE (default true).
+   */
+  recordCacheBytes: number;
+  /** Most checked operations kept (server/execution/engine.ts), 0 for none; OPERATION_CACHE_SIZE, default 1000. */
+  operationCacheSize: number;
+  /** Whether operations are compiled with graphql-jit; GRAPHQL_JIT, default true. */
+  jit: boolean;
+  /** Processes serving the port (node:cluster), 1 to serve from this process alone; WORKERS, default one per core. */
+  workers: number;
+  /** Time in-flight requests get to finish after SIGTERM/SIGINT, in ms; SHUTDOWN_GRACE_MS, default 10000. */
+  shutdownGraceMs: number;
+  /** The /v1 booking interface: sandbox or proxy (docs/booking.md). */
+  booking: BookingConfig;
+}
+
+export { ConfigError };
+
+const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Reads and validates every setting.
+ *
+ * @param env the environment; tests pass a plain object
+ * @throws ConfigError for the first variable with a value that is not allowed
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const headersMs = integerSetting(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestMs = integerSetting(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  // Node requires it: a request cannot take less time than its headers.
+  if (requestMs < headersMs) {
+    throw new ConfigError(`REQUEST_TIMEOUT_MS=${requestMs} is below HEADERS_TIMEOUT_MS=${headersMs}; the whole request includes its headers`);
+  }
+  // The size is checked even when the cache is off, so a typo shows before it is turned on.
+  const cacheBytes = integerSetting(env, 'RESPONSE_CACHE_BYTES', 67_108_864, 65_536, 17_179_869_184);
+  const responseCacheBytes = boolean(env, 'RESPONSE_CACHE', true) ? cacheBytes : 0;
+  const recordBytes = integerSetting(env, 'RECORD_CACHE_BYTES', 33_554_432, 65_536, 17_179_869_184);
+  const recordCacheBytes = boolean(env, 'RECORD_CACHE', true) ? recordBytes : 0;
+  return {
+    port: integerSetting(env, 'PORT', 4000, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    dataDir: env.DATA_DIR?.trim() || 'data',
+    snapshotReadTimeoutMs: integerSetting(env, 'SNAPSHOT_READ_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    introspection: boolean(env, 'INTROSPECTION', true),
+    limits: {
+      maxBodyBytes: integerSetting(env, 'MAX_BODY_BYTES', 102_400, 1024, 10_485_760),
+      maxTokens: integerSetting(env, 'MAX_TOKENS', 2000, 10, 100_000),
+      maxDepth: integerSetting(env, 'MAX_DEPTH', 10, 1, 100),
+      maxAliases: integerSetting(env, 'MAX_ALIASES', 30, 0, 10_000),
+      maxDirectives: integerSetting(env, 'MAX_DIRECTIVES', 20, 0, 10_000),
+      maxCost: integerSetting(env, 'MAX_COST', 25_000, 1, 100_000_000),
+      maxResponseBytes: integerSetting(env, 'MAX_RESPONSE_BYTES', 4_194_304, 1024, 1_073_741_824),
+      executionTimeoutMs: integerSetting(env, 'EXECUTION_TIMEOUT_MS', 2000, 1, 600_000),
+    },
+    timeouts: { headersMs, requestMs, keepAliveMs: integerSetting(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000) },
+    cache: {
+      maxAgeS: integerSetting(env, 'CACHE_MAX_AGE_S', 300, 0, 86_400),
+      staleWhileRevalidateS: integerSetting(env, 'CACHE_STALE_WHILE_REVALIDATE_S', 60, 0, 86_400),
+    },
+    apqCacheBytes: integerSetting(env, 'APQ_CACHE_BYTES', 8_388_608, 0, 1_073_741_824),
+    responseCacheBytes,
+    recordCacheBytes,
+    operationCacheSize: integerSetting(env, 'OPERATION_CACHE_SIZE', 1000, 0, 100_000),
+    jit: boolean(env, 'GRAPHQL_JIT', true),
+    workers: integerSetting(env, 'WORKERS', cpuCount(), 1, 256),
+    shutdownGraceMs: integerSetting(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    booking: readBookingConfig(env),
+  };
+}
+
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name}="${env[name]}": expected true or false (or 1 or 0)`);
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name}="${env[name]}": expected one of ${allowed.join(', ')}`);
+  return raw as T;
+}
+
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((item) => {
+    const value = item.trim();
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ConfigError(`${name}: "${value}" is not an origin; expected e.g. https://www.example.ch`);
+    }
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== value.replace(/\/$/, '').toLowerCase()) {
+      throw new ConfigError(`${name}: "${value}" is not an origin; expected scheme://host[:port] without a path, e.g. https://www.example.ch`);
+    }
+    return url.origin;
+  });
+}

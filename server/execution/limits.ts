@@ -1,0 +1,514 @@
+/**
+ * Limits on a GraphQL document, checked before anything is executed, so that a hostile query
+ * is refused in about the time it takes to parse it:
+ *
+ * 1. tokens: `parse(…, { maxLexicalTokens })` stops reading a document at the limit;
+ * 2. shape: depth, aliases and directives, counted on the syntax tree with fragments expanded,
+ *    before the (costlier) validation rules run;
+ * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
+ *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
+ *    handed to `validate` as one rule (server/execution/rulesInParallel.ts);
+ * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
+ *    selection once per item it can return (`limit` for the paginated lists);
+ * 5. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
+ *    that a few fields of large values (a station's `raw` JSON) cannot ask for megabytes at a
+ *    cost of one each. The estimate depends on the snapshot: a checked operation is checked
+ *    again against the sizes of each new snapshot (server/execution/engine.ts).
+ *
+ * Introspection (`__schema`, `__type`) is bounded separately rather than costed: it may not use
+ * aliases, so repeated selections merge and its answer can never exceed the schema's own size,
+ * and MaxIntrospectionDepthRule stops `fields { type { fields … } }` recursion at three levels.
+ * Its subtree counts as depth 1 and cost 1, so GraphiQL's introspection query (depth 13) passes.
+ */
+
+import {
+  getArgumentValues,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  isCompositeType,
+  isIntrospectionType,
+  isListType,
+  isObjectType,
+  isInterfaceType,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type ASTNode,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import type { AnswerSizes } from '../snapshot/answerSizes.ts';
+import type { QueryLimits } from '../config/config.ts';
+import { countNodes, forEachNode } from './astWalk.ts';
+import { rulesInParallel } from './rulesInParallel.ts';
+import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
+
+/**
+ * Size assumed for a list field without a `limit` argument: the lists inside records (a
+ * station's images, webcams, forecasts, routes) hold a handful of items.
+ */
+export const DEFAULT_LIST_SIZE = 10;
+
+/** Root lists without a `limit` argument, with the size assumed for them (fixtures: 25 types). */
+const ROOT_LIST_SIZES: Readonly<Record<string, number>> = { types: 100 };
+
+/**
+ * The largest `limit` any list accepts (`locations`). A larger limit is refused by its resolver
+ * before it produces anything, so cost never needs to count more items than this.
+ */
+const LARGEST_LIMIT = LOCATIONS_MAX_LIMIT;
+
+/** Refused when a cost grows past this anyway, so that the arithmetic stays exact. */
+const COST_CEILING = 1e12;
+
+const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
+
+/**
+ * The one argument {@link measureCost} reads; {@link costVariables} names the variables given
+ * to it, by which the operation cache remembers costs, so the two must read the same.
+ */
+const LIMIT_ARGUMENT = 'limit';
+
+/** An operation that passed every check of {@link QueryChecker}, ready to execute. */
+export interface CheckedOperation {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  /** Cost as counted by {@link measureCost}. */
+  readonly cost: number;
+  /** The answer's bytes as estimated by {@link estimateAnswerBytes}. */
+  readonly bytes: number;
+  /** The variables sent, coerced (graphql-js getVariableValues), which the cost was counted with. */
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly errors?: undefined;
+}
+
+/** The outcome of {@link QueryChecker}: an operation ready to execute, or the errors to answer with. */
+export type CheckedQuery = CheckedOperation | { readonly errors: readonly GraphQLError[] };
+
+/**
+ * Checks one request's query against every limit, the size of its answer estimated with the
+ * sizes of the snapshot it is answered from; see the module comment for the order.
+ */
+export type QueryChecker = (
+  request: {
+    query: string;
+    operationName?: string | null | undefined;
+    variables?: Readonly<Record<string, unknown>> | null | undefined;
+    /** `query` already parsed within the token limit, so that it is not parsed again. */
+    document?: DocumentNode | undefined;
+  },
+  sizes: AnswerSizes,
+) => CheckedQuery;
+
+/**
+ * Creates the checker of the limits for a schema. Every error carries `extensions.code`:
+ * GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, QUERY_TOO_COMPLEX (a limit; the message names
+ * it and the measured value), RESPONSE_TOO_LARGE (the estimated answer), BAD_USER_INPUT (variables) or OPERATION_RESOLUTION_FAILURE
+ * (no operation of that name).
+ */
+export function createQueryChecker(
+  schema: GraphQLSchema,
+  limits: Pick<QueryLimits, 'maxTokens' | 'maxDepth' | 'maxAliases' | 'maxDirectives' | 'maxCost' | 'maxResponseBytes'>,
+  options: { introspection: boolean },
+): QueryChecker {
+  const ruleList: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
+  if (!options.introspection) ruleList.push(NoSchemaIntrospectionCustomRule);
+  const rules = [rulesInParallel(ruleList)];
+
+  return ({ query, operationName, variables, document: parsed }, sizes) => {
+    let document: DocumentNode;
+    try {
+      document = parsed ?? parse(query, { maxLexicalTokens: limits.maxTokens });
+    } catch (error) {
+      const syntaxError = error as GraphQLError;
+      // graphql-js words it "Document contains more that N tokens. Parsing aborted."
+      if (syntaxError.message.endsWith('tokens. Parsing aborted.')) {
+        return tooComplex(`Query has more than ${limits.maxTokens} tokens, the limit`, syntaxError);
+      }
+      return { errors: [withCode(syntaxError, 'GRAPHQL_PARSE_FAILED')] };
+    }
+
+    const directives = countNodes(document, Kind.DIRECTIVE);
+    if (directives > limits.maxDirectives) return tooComplex(`Query has ${directives} directives; the limit is ${limits.maxDirectives}`);
+    for (const definition of document.definitions) {
+      if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+      const shape = measureShape(document, definition);
+      if (shape.depth > limits.maxDepth) {
+        return tooComplex(`Query is ${shape.depth} levels deep; the limit is ${limits.maxDepth}`, definition);
+      }
+      if (shape.aliases > limits.maxAliases) {
+        return tooComplex(`Query has ${shape.aliases} aliases (fragments expanded); the limit is ${limits.maxAliases}`, definition);
+      }
+    }
+
+    const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
+    if (validationErrors.length > 0) {
+      return {
+        errors: validationErrors.map((error) => {
+          if (error.message === VALIDATION_ABORTED) return complexityError(VALIDATION_ABORTED_MESSAGE);
+          return withCode(error, COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED');
+        }),
+      };
+    }
+
+    const operation = getOperationAST(document, operationName);
+    if (!operation) {
+      const message = operationName
+        ? `Unknown operation named "${operationName}"`
+        : 'The document holds several operations; choose one with operationName';
+      return { errors: [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })] };
+    }
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 20 });
+    if (coerced.errors) return { errors: coerced.errors.map((error) => withCode(error, 'BAD_USER_INPUT')) };
+
+    const cost = measureCost(schema, document, operation, coerced.coerced);
+    if (cost > limits.maxCost) {
+      const shown = cost >= COST_CEILING ? `more than ${format(COST_CEILING)}` : format(cost);
+      return tooComplex(`Query cost is ${shown}; the limit is ${format(limits.maxCost)} (each field counts 1, once per list item)`, operation);
+    }
+    const bytes = estimateAnswerBytes(schema, document, operation, coerced.coerced, sizes);
+    if (bytes > limits.maxResponseBytes) return { errors: [responseTooLarge(bytes, limits.maxResponseBytes, operation)] };
+    return { document, operation, cost, bytes, variables: coerced.coerced };
+  };
+}
+
+/** Depth (root fields at 1) and number of aliases of an operation, fragments expanded. */
+export interface Shape {
+  depth: number;
+  aliases: number;
+}
+
+/**
+ * Measures an operation on its syntax alone, before validation: fragment spreads are expanded
+ * by their definitions (memoized, so a fragment used many times is walked once; a spread of an
+ * unknown fragment or a cycle counts nothing, as validation refuses both). An introspection
+ * field (`__schema`, `__type`) counts as depth 1; its subtree is bounded by validation instead.
+ */
+export function measureShape(document: DocumentNode, operation: OperationDefinitionNode): Shape {
+  const fragments = fragmentsOf(document);
+  const memo = new Map<string, Shape>();
+  const visiting = new Set<string>();
+
+  function walk(selectionSet: SelectionSetNode): Shape {
+    let depth = 0;
+    let aliases = 0;
+    for (const selection of selectionSet.selections) {
+      let inner: Shape;
+      if (selection.kind === Kind.FIELD) {
+        if (selection.alias) aliases++;
+        if (!selection.selectionSet || INTROSPECTION_FIELDS.has(selection.name.value)) {
+          inner = { depth: 1, aliases: 0 };
+        } else {
+          const child = walk(selection.selectionSet);
+          inner = { depth: child.depth + 1, aliases: child.aliases };
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        inner = walk(selection.selectionSet);
+      } else {
+        inner = spread(selection.name.value);
+      }
+      depth = Math.max(depth, inner.depth);
+      aliases = Math.min(aliases + inner.aliases, COST_CEILING);
+    }
+    return { depth, aliases };
+  }
+
+  function spread(name: string): Shape {
+    const known = memo.get(name);
+    if (known) return known;
+    const fragment = fragments.get(name);
+    if (!fragment || visiting.has(name)) return { depth: 0, aliases: 0 };
+    visiting.add(name);
+    const shape = walk(fragment.selectionSet);
+    visiting.delete(name);
+    memo.set(name, shape);
+    return shape;
+  }
+
+  return walk(operation.selectionSet);
+}
+
+/**
+ * The cost of executing an operation of a valid document: each field resolved counts 1, and a
+ * field returning objects adds the cost of its selection, times the number of items for a list.
+ * That number is the `limit` argument (its default when absent, at most the largest limit any
+ * list accepts) for a list with one; for a list inside an object returned by a field with a
+ * `limit` (`tours(limit: 500) { data { … } }`), that limit; otherwise {@link DEFAULT_LIST_SIZE}
+ * (`types`: 100). Lists of scalars count 1. Fragments count as their definitions, whatever their
+ * names, and `@skip`/`@include` are ignored (an upper bound). `__typename` counts 1, and so does
+ * an introspection field, which is bounded by validation instead.
+ *
+ * @param variables coerced variable values (graphql-js `getVariableValues`)
+ * @returns the cost, at most 1e12
+ */
+export function measureCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): number {
+  const fragments = fragmentsOf(document);
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+  const root = schema.getRootType(operation.operation);
+  if (!root) return 0;
+
+  /** @param pageSize the `limit` of the field that returned `type`, for the lists inside it */
+  function walk(selectionSet: SelectionSetNode, type: GraphQLCompositeType, pageSize: number | undefined): number {
+    let cost = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        cost += fieldCost(selection, type, pageSize);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        cost += walk(selection.selectionSet, conditionType(schema, selection.typeCondition?.name.value) ?? type, pageSize);
+      } else {
+        cost += spread(selection.name.value, pageSize);
+      }
+      if (cost >= COST_CEILING) return COST_CEILING;
+    }
+    return cost;
+  }
+
+  function fieldCost(node: FieldNode, parent: GraphQLCompositeType, pageSize: number | undefined): number {
+    const name = node.name.value;
+    const field: GraphQLField<unknown, unknown> | undefined =
+      isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+    if (!field || !node.selectionSet || (parent === root && INTROSPECTION_FIELDS.has(name))) return 1;
+    const type = getNamedType(field.type);
+    if (!isCompositeType(type)) return 1;
+
+    const limit = limitOf(field, node, variables);
+    const isList = isListType(getNullableType(field.type));
+    const items = isList ? (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE) : 1;
+    return 1 + items * walk(node.selectionSet, type, isList ? undefined : limit);
+  }
+
+  function spread(name: string, pageSize: number | undefined): number {
+    const key = `${name}\0${pageSize ?? ''}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    const type = fragment && conditionType(schema, fragment.typeCondition.name.value);
+    if (!fragment || !type || visiting.has(key)) return 0;
+    visiting.add(key);
+    const cost = walk(fragment.selectionSet, type, pageSize);
+    visiting.delete(key);
+    memo.set(key, cost);
+    return cost;
+  }
+
+  return Math.min(walk(operation.selectionSet, root, undefined), COST_CEILING);
+}
+
+/**
+ * Bytes counted for a leaf whose size the snapshot does not tell (paging figures, distances, a
+ * field of an area with no records): a number or a short string.
+ */
+const LEAF_BYTES = 8;
+
+/**
+ * An estimate of the JSON bytes of an operation's answer, `{"data":…}` with the sizes of the
+ * snapshot it is answered from (server/snapshot/answerSizes.ts): each field counts its key, and a leaf of a
+ * record the average bytes of its values there (a station's `raw`: its measured JSON); a list of
+ * records counts its `limit` (as {@link measureCost} does) but no more than the records there are,
+ * and a list inside a record its average items. Fragments, `@skip`/`@include` and introspection
+ * are counted as {@link measureCost} counts them (an introspection field as its key alone).
+ *
+ * @param variables coerced variable values (graphql-js `getVariableValues`)
+ * @returns the estimate in whole bytes, at most 1e12
+ */
+export function estimateAnswerBytes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  sizes: AnswerSizes,
+): number {
+  const fragments = fragmentsOf(document);
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+  const root = schema.getRootType(operation.operation);
+  if (!root) return 0;
+
+  /**
+   * The bytes of the fields selected on one object.
+   * @param pageSize as in measureCost
+   * @param path where the object lies in a record (`Activity.info`), or undefined outside records
+   */
+  function walk(selectionSet: SelectionSetNode, type: GraphQLCompositeType, pageSize: number | undefined, path: string | undefined): number {
+    let bytes = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        bytes += fieldBytes(selection, type, pageSize, path);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        bytes += walk(selection.selectionSet, conditionType(schema, selection.typeCondition?.name.value) ?? type, pageSize, path);
+      } else {
+        bytes += spread(selection.name.value, pageSize, path);
+      }
+      if (bytes >= COST_CEILING) return COST_CEILING;
+    }
+    return bytes;
+  }
+
+  function fieldBytes(node: FieldNode, parent: GraphQLCompositeType, pageSize: number | undefined, path: string | undefined): number {
+    const name = node.name.value;
+    // `"key":` and the comma before the next field.
+    const key = (node.alias ?? node.name).value.length + 4;
+    if (name === '__typename') return key + parent.name.length + 2;
+    const field: GraphQLField<unknown, unknown> | undefined =
+      isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+    if (!field || (parent === root && INTROSPECTION_FIELDS.has(name))) return key;
+    const type = getNamedType(field.type);
+    const fieldPath = path === undefined ? undefined : `${path}.${name}`;
+    const isList = isListType(getNullableType(field.type));
+    if (!isCompositeType(type) || !node.selectionSet) {
+      const value = (fieldPath === undefined ? undefined : sizes.bytes.get(fieldPath)) ?? LEAF_BYTES;
+      if (!isList) return key + value;
+      return key + 2 + (fieldPath === undefined ? DEFAULT_LIST_SIZE : (sizes.items.get(fieldPath) ?? 0)) * (value + 1);
+    }
+
+    const limit = limitOf(field, node, variables);
+    // Entering records from outside them: the items are records of this type, at most as many as there are.
+    const records = path === undefined ? sizes.records.get(type.name) : undefined;
+    const childPath = fieldPath ?? (records === undefined ? undefined : type.name);
+    let items = 1;
+    if (isList) {
+      items =
+        fieldPath !== undefined
+          ? (sizes.items.get(fieldPath) ?? 0)
+          : (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE);
+      if (records !== undefined) items = Math.min(items, records);
+    }
+    const object = 2 + walk(node.selectionSet, type, isList ? undefined : limit, childPath);
+    return key + (isList ? 2 + items * (object + 1) : object);
+  }
+
+  function spread(name: string, pageSize: number | undefined, path: string | undefined): number {
+    const key = `${name}\0${pageSize ?? ''}\0${path ?? ''}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    const type = fragment && conditionType(schema, fragment.typeCondition.name.value);
+    if (!fragment || !type || visiting.has(key)) return 0;
+    visiting.add(key);
+    const bytes = walk(fragment.selectionSet, type, pageSize, path);
+    visiting.delete(key);
+    memo.set(key, bytes);
+    return bytes;
+  }
+
+  // `{"data":` and `}`.
+  return Math.ceil(Math.min(10 + walk(operation.selectionSet, root, undefined, undefined), COST_CEILING));
+}
+
+/**
+ * The variables {@link measureCost} reads: those given as a `limit` argument anywhere in the
+ * document, the one argument it reads (an Int, so a variable there is the whole value). Two sets
+ * of coerced variables that agree on these give an operation of the document the same cost.
+ */
+export function costVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  forEachNode(document, Kind.ARGUMENT, (argument) => {
+    if (argument.name.value === LIMIT_ARGUMENT && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+  });
+  return [...names];
+}
+
+/**
+ * Refuses an alias on an introspection field or inside its subtree. Without aliases, selections
+ * of the same field merge, so an introspection answer is bounded by the size of the schema.
+ */
+export function NoIntrospectionAliasesRule(context: ValidationContext) {
+  return {
+    Field(node: FieldNode) {
+      if (!node.alias) return;
+      const parent = context.getParentType();
+      if (INTROSPECTION_FIELDS.has(node.name.value) || (parent && isIntrospectionType(parent))) {
+        context.reportError(new GraphQLError(INTROSPECTION_ALIAS_MESSAGE, { nodes: [node] }));
+      }
+    },
+  };
+}
+
+const INTROSPECTION_ALIAS_MESSAGE = 'Aliases are not allowed in introspection (__schema, __type)';
+
+/**
+ * graphql-js (16.14+) stops OverlappingFieldsCanBeMergedRule past a work budget, for fields
+ * repeated or overlapping so often that comparing them would take seconds.
+ */
+const VALIDATION_ABORTED = 'Validation aborted.';
+const VALIDATION_ABORTED_MESSAGE = 'Query repeats or overlaps fields too often to be validated; validation aborted';
+
+/** Messages of validation rules that guard complexity rather than correctness. */
+const COMPLEXITY_MESSAGES = new Set(['Maximum introspection depth exceeded', INTROSPECTION_ALIAS_MESSAGE]);
+
+/** The `limit` a field is given, within what any list accepts; undefined for a field without one. */
+function limitOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | undefined {
+  if (!field.args.some((arg) => arg.name === LIMIT_ARGUMENT)) return undefined;
+  const limit = getArgumentValues(field, node, variables)[LIMIT_ARGUMENT];
+  return typeof limit === 'number' ? Math.min(Math.max(limit, 0), LARGEST_LIMIT) : undefined;
+}
+
+/** The composite type a fragment's condition names, or undefined. */
+function conditionType(schema: GraphQLSchema, name: string | undefined): GraphQLCompositeType | undefined {
+  const type = name === undefined ? undefined : schema.getType(name);
+  return type && isCompositeType(type) ? type : undefined;
+}
+
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  return fragments;
+}
+
+function tooComplex(message: string, at?: GraphQLError | ASTNode): CheckedQuery {
+  return { errors: [complexityError(message, at)] };
+}
+
+function complexityError(message: string, at?: GraphQLError | ASTNode): GraphQLError {
+  const located = at instanceof GraphQLError ? { source: at.source, positions: at.positions } : at ? { nodes: at } : {};
+  return new GraphQLError(message, { ...located, extensions: { code: 'QUERY_TOO_COMPLEX' } });
+}
+
+/**
+ * The refusal of an answer larger than MAX_RESPONSE_BYTES: estimated so before it was built, or
+ * grown so while it was written.
+ * @param bytes the estimate, or undefined for an answer that grew past the limit
+ */
+export function responseTooLarge(bytes: number | undefined, maxBytes: number, at?: ASTNode): GraphQLError {
+  const size = bytes === undefined ? 'is larger than' : `would be about ${format(bytes)} bytes, more than`;
+  return new GraphQLError(`The answer ${size} the limit of ${format(maxBytes)} bytes (MAX_RESPONSE_BYTES); ask for fewer items or fields`, {
+    ...(at ? { nodes: at } : {}),
+    extensions: { code: 'RESPONSE_TOO_LARGE' },
+  });
+}
+
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
+}
+
+function format(value: number): string {
+  return value.toLocaleString('en-US');
+}

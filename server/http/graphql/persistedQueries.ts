@@ -1,0 +1,125 @@
+/**
+ * Automatic persisted queries, Apollo's protocol
+ * (https://github.com/apollographql/apollo-link-persisted-queries#protocol): a client sends
+ * `extensions.persistedQuery = { version: 1, sha256Hash }` without the query; if the server knows
+ * the hash it runs the stored query, otherwise it answers PERSISTED_QUERY_NOT_FOUND and the client
+ * retries with query and hash, which registers the query. A GET then fits in a short, cacheable URL.
+ */
+
+import { createHash } from 'node:crypto';
+import { GraphQLError } from 'graphql';
+
+/** What a request's `extensions.persistedQuery` asks for. */
+export interface PersistedQueryRequest {
+  /** Lowercase hex sha256 of the query text. */
+  readonly sha256Hash: string;
+}
+
+/** Queries by hash, least recently used first out; bounded by the bytes of the stored queries. */
+export interface PersistedQueries {
+  /** The stored query of a hash, or undefined. */
+  get(sha256Hash: string): string | undefined;
+  /**
+   * Stores a query whose hash was verified, and publishes it to the relay if there is one; a
+   * query larger than the whole budget is not stored.
+   * @returns true when the query was new and is now stored
+   */
+  set(sha256Hash: string, query: string): boolean;
+  /** The stored queries as `[sha256Hash, query]`, least recently used first. */
+  entries(): IterableIterator<[string, string]>;
+  /** Bytes of the queries stored now. */
+  readonly bytes: number;
+}
+
+/**
+ * How a store shares the queries registered with it, and learns those registered with other
+ * stores: the workers of a cluster (server/http/graphql/clusterPersistedQueries.ts), so that a hash registered
+ * with one worker is known to all.
+ */
+export interface PersistedQueryRelay {
+  /** Tells the other stores of a query newly stored here. */
+  publish(sha256Hash: string, query: string): void;
+  /** Calls `onQuery` with each query registered elsewhere (those known already first). */
+  subscribe(onQuery: (sha256Hash: string, query: string) => void): void;
+}
+
+/**
+ * Creates an empty store holding at most `maxBytes` of query text (UTF-8).
+ *
+ * @param relay where queries newly stored are published, and others' come from
+ */
+export function createPersistedQueries(maxBytes: number, relay?: PersistedQueryRelay): PersistedQueries {
+  const queries = new Map<string, { query: string; bytes: number }>();
+  let bytes = 0;
+
+  /** Stores a query unless it is known or too large; true when stored. */
+  function store(sha256Hash: string, query: string): boolean {
+    const size = Buffer.byteLength(query);
+    if (size > maxBytes || queries.has(sha256Hash)) return false;
+    queries.set(sha256Hash, { query, bytes: size });
+    bytes += size;
+    for (const [oldest, entry] of queries) {
+      if (bytes <= maxBytes) break;
+      queries.delete(oldest);
+      bytes -= entry.bytes;
+    }
+    return true;
+  }
+
+  relay?.subscribe(store);
+  return {
+    get(sha256Hash) {
+      const entry = queries.get(sha256Hash);
+      if (!entry) return undefined;
+      // Map keeps insertion order: re-inserting marks the entry as the most recently used.
+      queries.delete(sha256Hash);
+      queries.set(sha256Hash, entry);
+      return entry.query;
+    },
+    set(sha256Hash, query) {
+      if (!store(sha256Hash, query)) return false;
+      relay?.publish(sha256Hash, query);
+      return true;
+    },
+    *entries() {
+      for (const [sha256Hash, { query }] of queries) yield [sha256Hash, query];
+    },
+    get bytes() {
+      return bytes;
+    },
+  };
+}
+
+/** Lowercase hex sha256 of a query, as clients compute it. */
+export function hashQuery(query: string): string {
+  return createHash('sha256').update(query).digest('hex');
+}
+
+/**
+ * Reads `extensions.persistedQuery` of a request.
+ *
+ * @returns null when the request does not use persisted queries
+ * @throws Error (a 400 Bad Request) when the extension is malformed or of another version
+ */
+export function readPersistedQuery(extensions: unknown): PersistedQueryRequest | null {
+  if (typeof extensions !== 'object' || extensions === null || !('persistedQuery' in extensions)) return null;
+  const persisted = (extensions as { persistedQuery: unknown }).persistedQuery;
+  if (typeof persisted !== 'object' || persisted === null) throw new Error('extensions.persistedQuery must be an object { version: 1, sha256Hash }');
+  const { version, sha256Hash } = persisted as { version?: unknown; sha256Hash?: unknown };
+  if (version !== 1) throw new Error(`extensions.persistedQuery.version ${JSON.stringify(version)} is not supported; expected 1`);
+  if (typeof sha256Hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256Hash)) {
+    throw new Error('extensions.persistedQuery.sha256Hash must be the hex sha256 of the query (64 characters)');
+  }
+  return { sha256Hash: sha256Hash.toLowerCase() };
+}
+
+/** The error a client answers by sending the query along with its hash. */
+export function persistedQueryNotFound(): GraphQLError {
+  // Apollo clients match this exact message as well as the code.
+  return new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+}
+
+/** The error for a persisted query when the server keeps none (APQ_CACHE_BYTES=0). */
+export function persistedQueryNotSupported(): GraphQLError {
+  return new GraphQLError('PersistedQueryNotSupported', { extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' } });
+}

@@ -1,0 +1,318 @@
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import { clientAddress } from './clientAddress.ts';
+import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
+import { createCors } from './cors.ts';
+import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
+import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
+import { NO_STORE } from './httpCache.ts';
+import { requestIdOf } from '../ops/log.ts';
+import { createMetrics, type Metrics } from '../ops/metrics.ts';
+import { createPlayground, type StaticAsset } from './playground.ts';
+import { setDeferredHeaders, setRequestHeaders, type Handle, type HttpOptions, type RequestState } from './requestState.ts';
+import { JSON_TYPE, sendError, sendText } from './respond.ts';
+import { renderStatusPage, STATUS_PAGE_CSP } from '../ops/status.ts';
+
+/** URL path of the schema: the SDL, or with `?format=queries` the sample queries. */
+export const SCHEMA_PATH = '/api/schema';
+
+/** The query the playground shows on a first visit unless told otherwise. */
+const DEFAULT_PLAYGROUND_QUERY = '{ types { id title } }';
+
+/** The HTTP server of the API, with what a graceful shutdown needs. */
+export interface HttpService {
+  /** A node:http server, not yet listening. */
+  readonly server: Server;
+  readonly metrics: Metrics;
+  /** Requests being answered now. */
+  readonly inFlight: number;
+  /** True once {@link HttpService.drain} was called. */
+  readonly draining: boolean;
+  /** From now on `/readyz` answers 503 and every response closes its connection. */
+  drain(): void;
+  /** Resolves when no request is in flight (at once if none is). */
+  idle(): Promise<void>;
+}
+
+/** Where a response keeps the state of its request, for the listener of its 'close'. */
+const STATE = Symbol('requestState');
+
+type StatefulResponse = ServerResponse & { [STATE]: RequestState };
+
+/** Whether a path belongs to the booking interface (server/booking/routes.ts answers those). */
+function isBookingPath(path: string): boolean {
+  return path === '/v1' || path.startsWith('/v1/');
+}
+
+/** One path's handler, with the methods it answers (OPTIONS is answered for every path). */
+interface Route {
+  methods: readonly string[];
+  handle: Handle;
+  /** Logged at debug rather than info: probes and scrapes would drown the request log. */
+  quiet?: boolean;
+}
+
+/**
+ * Creates the HTTP service of the API:
+ * - `GET|POST /api/graphql`: GraphQL over HTTP (graphql-http; https://graphql.github.io/graphql-over-http/draft/)
+ *   behind the limits of server/execution/limits.ts, with automatic persisted queries, ETag/304 and
+ *   Cache-Control on successful answers; a browser (GET, `Accept` with text/html, no query) gets
+ *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`.
+ * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON.
+ * - `GET /` (HTML) and `GET /api/status` (JSON): the status report; `GET /healthz`: the process
+ *   is alive; `GET /readyz`: 200 while serving, 503 while draining; `GET /metrics`: Prometheus.
+ * - CORS on every path (see {@link createCors}); an unknown path is a 404, a method a path does
+ *   not answer is a 405 (with `Allow`). Bodies of 1 KiB or more are compressed (br, gzip) when accepted.
+ *
+ * Every error body is `{ "errors": [{ message, extensions: { code } }] }` (codes: ERROR_CODES in
+ * server/http/formatError.ts). Unexpected errors are logged in full with the request id and reach the
+ * client only as "Internal server error". Every response carries `X-Request-Id`; every request is
+ * logged once it is answered (id, method, path, status, duration, operation; never the query
+ * string, variables or body).
+ *
+ * Reads the playground's bundles from node_modules once, now.
+ *
+ * @throws Error when an allowed origin is malformed or a playground bundle is missing
+ */
+export function createHttpService(options: HttpOptions): HttpService {
+  const { config, logger, trustedProxies = 0 } = options;
+  const cors = createCors(config.allowedOrigins);
+  const metrics = createMetrics(() => {
+    const { version, lastSyncMs } = options.snapshot();
+    return { version, lastSyncMs };
+  });
+  const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
+  const lifecycle = { draining: false, inFlight: 0, idleWaiters: [] as (() => void)[] };
+
+  const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail);
+  const routes = new Map<string, Route>([
+    [GRAPHQL_PATH, { methods: ['GET', 'POST'], handle: graphqlRoute }],
+    [SCHEMA_PATH, { methods: ['GET', 'HEAD'], handle: createSchemaRoute(options) }],
+    ['/', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, renderStatusPage(options.status(!lifecycle.draining)), 'text/html; charset=utf-8', { 'Content-Security-Policy': STATUS_PAGE_CSP, 'Cache-Control': NO_STORE }) }],
+    ['/api/status', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, JSON.stringify(options.status(!lifecycle.draining)), JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
+    ['/healthz', { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendText(req, res, 200, '{"status":"ok"}', JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
+    [
+      '/readyz',
+      {
+        methods: ['GET', 'HEAD'],
+        quiet: true,
+        handle: (req, res) => {
+          const body = lifecycle.draining ? { status: 'draining' } : { status: 'ready', snapshot: options.snapshot().version };
+          return sendText(req, res, lifecycle.draining ? 503 : 200, JSON.stringify(body), JSON_TYPE, { 'Cache-Control': NO_STORE });
+        },
+      },
+    ],
+    [
+      '/metrics',
+      {
+        methods: ['GET'],
+        quiet: true,
+        handle: async (req, res) => {
+          let text: string;
+          try {
+            text = options.clusterMetrics ? await options.clusterMetrics.scrape() : await metrics.registry.metrics();
+          } catch (error) {
+            // An incomplete sum would read as a counter reset: the scrape fails instead.
+            logger.warn({ err: error }, `metrics scrape refused: ${(error as Error).message}`);
+            return sendText(req, res, 503, `metrics unavailable: ${(error as Error).message}\n`, 'text/plain; charset=utf-8', { 'Cache-Control': NO_STORE });
+          }
+          return sendText(req, res, 200, text, metrics.registry.contentType, { 'Cache-Control': NO_STORE });
+        },
+      },
+    ],
+  ]);
+  const compressedAssets = new Map<StaticAsset, Map<Encoding, Promise<Buffer>>>();
+  for (const [path, asset] of playground.assets) {
+    routes.set(path, { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendAsset(req, res, asset, compressedAssets) });
+  }
+
+  const allowed = new Map([...routes].map(([path, route]) => [path, [...route.methods, 'OPTIONS'].join(', ')]));
+
+  // Not async itself: an async function returning the GraphQL route's promise would wrap it in
+  // another, which costs the common case a promise and its turns through the microtask queue.
+  function handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> | void {
+    // Split by hand: `new URL('//host/x', base)` would read a path starting with // as a host.
+    const target = req.url ?? '/';
+    const queryStart = target.indexOf('?');
+    const path = queryStart === -1 ? target : target.slice(0, queryStart);
+    // Left unparsed: most requests never read it, and parsing it costs a cached GET a tenth of its time.
+    const query = queryStart === -1 ? '' : target.slice(queryStart + 1);
+    // The common case first: a GraphQL query without CORS, whose headers go out in one go.
+    if (path === GRAPHQL_PATH && req.headers.origin === undefined && (req.method === 'GET' || req.method === 'POST')) {
+      state.route = GRAPHQL_PATH;
+      return graphqlRoute(req, res, state, query);
+    }
+    return handleOther(req, res, state, path, query);
+  }
+
+  async function handleOther(req: IncomingMessage, res: ServerResponse, state: RequestState, path: string, query: string): Promise<void> {
+    setRequestHeaders(res, state);
+    if (options.booking && isBookingPath(path) && (await options.booking(req, res))) {
+      state.route = '/v1';
+      return;
+    }
+    if (cors(req, res)) return;
+
+    const route = routes.get(path);
+    if (route === undefined) {
+      sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
+      return;
+    }
+    state.route = path.startsWith(`${GRAPHQL_PATH}/assets/`) ? `${GRAPHQL_PATH}/assets` : path;
+    const allow = allowed.get(path)!;
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { Allow: allow }).end();
+      return;
+    }
+    if (!route.methods.includes(req.method ?? '')) {
+      sendError(res, 405, 'METHOD_NOT_ALLOWED', `${path} answers ${allow}, not ${req.method}`, { Allow: allow });
+      return;
+    }
+    await route.handle(req, res, state, query);
+  }
+
+  const server = createServer(
+    {
+      headersTimeout: config.timeouts.headersMs,
+      requestTimeout: config.timeouts.requestMs,
+      keepAliveTimeout: config.timeouts.keepAliveMs,
+      // Node enforces the two timeouts above at this interval (default 30 s, too coarse for them).
+      connectionsCheckingInterval: Math.min(1000, config.timeouts.headersMs),
+    },
+    (req, res) => {
+      const state: RequestState = {
+        id: requestIdOf(req.headers['x-request-id']),
+        // Read on arrival: once an aborted request's socket is gone, so is its peer's address.
+        client: logger.isLevelEnabled('info') ? clientAddress(req, trustedProxies) : undefined,
+        arrivedAt: performance.now(),
+        route: 'other',
+        operation: '-',
+        executed: false,
+        hasErrors: false,
+        closeConnection: lifecycle.draining,
+        headersSet: false,
+      };
+      lifecycle.inFlight++;
+      (res as StatefulResponse)[STATE] = state;
+      res.on('close', onClose);
+      serve(req, res, state);
+    },
+  );
+
+  // Shared by every response, which carries its state: a closure per request costs on the hot path.
+  function onClose(this: StatefulResponse): void {
+    lifecycle.inFlight--;
+    finish(this.req, this, this[STATE]);
+    if (lifecycle.inFlight === 0) for (const resolve of lifecycle.idleWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Answers a request; anything thrown is answered by {@link fail}. Not async: most answers are
+   * sent before the handler returns, and an async function costs each of them a promise.
+   */
+  function serve(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+    try {
+      const pending = handle(req, res, state);
+      if (pending) pending.catch((error: unknown) => fail(req, res, state, error));
+    } catch (error) {
+      fail(req, res, state, error);
+    }
+  }
+
+  /** Logs a failed request's error and answers 500, or cuts the connection once the head is out. */
+  function fail(req: IncomingMessage, res: ServerResponse, state: RequestState, error: unknown): void {
+    logger.error({ reqId: state.id, err: error, method: req.method, path: pathOf(req) }, 'internal error');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    setDeferredHeaders(res, state);
+    sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
+  }
+
+  function finish(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+    const durationS = (performance.now() - state.arrivedAt) / 1000;
+    const status = res.writableFinished ? res.statusCode : 499;
+    metrics.observeRequest(state.route, state.operation, status, durationS);
+    const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets`;
+    const level = quiet ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    logger[level](
+      {
+        reqId: state.id,
+        client: state.client,
+        method: req.method,
+        path: pathOf(req),
+        status,
+        durationMs: Math.round(durationS * 1e4) / 10,
+        operation: state.operation === '-' ? undefined : state.operation,
+        operationName: state.operationName,
+        cost: state.cost,
+        snapshot: state.served?.version,
+      },
+      status === 499 ? 'request aborted' : 'request',
+    );
+  }
+
+  return {
+    server,
+    metrics,
+    get inFlight() {
+      return lifecycle.inFlight;
+    },
+    get draining() {
+      return lifecycle.draining;
+    },
+    drain() {
+      lifecycle.draining = true;
+    },
+    idle() {
+      if (lifecycle.inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => lifecycle.idleWaiters.push(resolve));
+    },
+  };
+}
+
+function createSchemaRoute(options: HttpOptions): Handle {
+  const formats = ['sdl', 'queries'];
+  return (req, res, _state, query) => {
+    const format = new URLSearchParams(query).get('format') ?? 'sdl';
+    if (format === 'sdl') return sendText(req, res, 200, options.sdl, 'text/plain; charset=utf-8');
+    if (format === 'queries') return sendText(req, res, 200, JSON.stringify(options.sampleQueries()), JSON_TYPE);
+    sendError(res, 400, 'BAD_REQUEST', `Unknown format ${JSON.stringify(format)}; allowed values: ${formats.join(', ')}`);
+  };
+}
+
+function pathOf(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  const queryStart = target.indexOf('?');
+  return queryStart === -1 ? target : target.slice(0, queryStart);
+}
+
+async function sendAsset(
+  req: IncomingMessage,
+  res: ServerResponse,
+  asset: StaticAsset,
+  compressed: Map<StaticAsset, Map<Encoding, Promise<Buffer>>>,
+): Promise<void> {
+  const encoding = asset.body.length >= MIN_COMPRESS_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
+  let body = asset.body;
+  if (encoding !== 'identity') {
+    // Compressed once, at best quality, on first request: the files never change while running.
+    let byEncoding = compressed.get(asset);
+    if (!byEncoding) compressed.set(asset, (byEncoding = new Map()));
+    let pending = byEncoding.get(encoding);
+    if (!pending) byEncoding.set(encoding, (pending = compress(asset.body, encoding, 'best')));
+    body = await pending;
+  }
+  res.appendHeader('Vary', 'Accept-Encoding');
+  res
+    .writeHead(200, {
+      'Content-Type': asset.contentType,
+      'Content-Length': body.length,
+      ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+      // The path holds a hash of the content (see createPlayground).
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .end(body);
+}

@@ -1,0 +1,78 @@
+/**
+ * Graceful shutdown: on SIGTERM (an orchestrator) or SIGINT (Ctrl-C), stop accepting
+ * connections, fail readiness, let the requests in flight finish within a grace period, then
+ * exit 0. Past the grace period the remaining connections are cut and the exit code is 1.
+ */
+
+import { setTimeout as delay } from 'node:timers/promises';
+import type { HttpService } from '../http/server.ts';
+import type { Logger } from './log.ts';
+
+/**
+ * Drains a service: `/readyz` answers 503 from now on, the server stops accepting connections
+ * and closes its idle keep-alive ones, and the requests in flight get up to `graceMs` to finish.
+ * Every connection left is then closed.
+ *
+ * @returns true when every request in flight finished within the grace period
+ */
+export async function shutdown(service: HttpService, graceMs: number): Promise<boolean> {
+  service.drain();
+  service.server.close();
+  const timer = new AbortController();
+  const drained = await Promise.race([
+    service.idle().then(() => true),
+    delay(graceMs, false, { signal: timer.signal }).catch(() => false),
+  ]);
+  timer.abort();
+  service.server.closeAllConnections();
+  return drained;
+}
+
+/**
+ * Runs {@link shutdown} with its log lines, then calls `exit`: 0 when drained, 1 when the grace
+ * period ran out or the shutdown failed. Shared by a single process and a cluster worker.
+ *
+ * @param reason what asked for the shutdown (a signal, or the primary going away), for the log
+ */
+export function drainThenExit(service: HttpService, reason: string, graceMs: number, logger: Logger, exit: (code: number) => void): void {
+  // shutdown() stops accepting before it first awaits, so the log line below comes after that.
+  const done = shutdown(service, graceMs);
+  logger.info({ signal: reason, inFlight: service.inFlight, graceMs }, 'draining: not ready, finishing requests in flight');
+  done.then(
+    (drained) => {
+      if (drained) logger.info('drained: exiting');
+      else logger.warn({ inFlight: service.inFlight }, 'grace period over: closed the remaining connections');
+      exit(drained ? 0 : 1);
+    },
+    (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      exit(1);
+    },
+  );
+}
+
+/**
+ * Runs {@link shutdown} on the first SIGTERM or SIGINT, then exits: 0 when drained, 1 when the
+ * grace period ran out. A second signal while draining exits at once with 1.
+ *
+ */
+export function handleShutdownSignals(
+  service: HttpService,
+  options: { graceMs: number; logger: Logger },
+): void {
+  const { logger } = options;
+  // The log is written asynchronously: flush it, or the last lines could be lost or reordered.
+  const exit = (code: number) => logger.flush(() => process.exit(code));
+  let draining = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (draining) {
+      logger.warn({ signal, inFlight: service.inFlight }, 'second signal while draining: exiting now');
+      exit(1);
+      return;
+    }
+    draining = true;
+    drainThenExit(service, signal, options.graceMs, logger, exit);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,7 @@
+/**
+ * The search indexes of an area, built once per snapshot: fuzzy full text (textIndex.ts)
+ * and near-me (geoIndex.ts).
+ */
+
+export { createTextIndex, MAX_QUERY_WORDS, MIN_TYPO_WORD_LENGTH, type TextIndex } from './text/textIndex.ts';
+export { createGeoIndex, type GeoHit, type GeoIndex } from './geoIndex.ts';

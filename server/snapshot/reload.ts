@@ -1,0 +1,172 @@
+/**
+ * Hot reload: watches a data directory's `manifest.json` and hands a freshly loaded and
+ * indexed store (or what the caller makes of the snapshot) to the caller whenever a new
+ * snapshot is committed, without a restart.
+ *
+ * The sync replaces the manifest by rename (sync/write.ts), so the directory is watched,
+ * not the file. fs.watch can miss events (network file systems, some containers), so a
+ * periodic stat of the manifest backs it up. A snapshot that fails to load is refused: the
+ * caller keeps serving the store it has, and the error is reported.
+ */
+
+import { type FSWatcher, watch } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { GraphQLSchema } from 'graphql';
+import type { AreaName } from '../../sync/format.ts';
+import { loadSnapshot, readManifestText, type Snapshot } from './load.ts';
+import { createStoreAsync, type Store } from './store.ts';
+
+/** What is served from a snapshot: by default its {@link Store}. */
+export interface FromSnapshot {
+  readonly snapshot: Snapshot;
+}
+
+export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
+  dataDir: string;
+  schema: GraphQLSchema;
+  /** What is served now; a manifest equal to its snapshot's manifest is not loaded again. */
+  current?: T;
+  /** Areas to load (loadSnapshot's `areas`); default every area. */
+  areas?: readonly AreaName[];
+  /** loadSnapshot's `readTimeoutMs`, for the manifest too: SNAPSHOT_READ_TIMEOUT_MS. Default 30 000. */
+  readTimeoutMs?: number;
+  /**
+   * Makes what is served out of a loaded snapshot. Default: the store with every index, built
+   * by createStoreAsync, which lets requests through between its steps.
+   */
+  prepare?: (snapshot: Snapshot) => T | Promise<T>;
+  /** Called with the new value once it is loaded and prepared. Swap your one reference here. */
+  onSwap(value: T): void;
+  /** Called when a new manifest was refused (SnapshotError) or could not be read. */
+  onError(error: Error): void;
+  /** Quiet time after the last change event before loading, in ms. Default 250. */
+  debounceMs?: number;
+  /** Interval of the stat fallback, in ms. Default 5 000. */
+  pollMs?: number;
+  /** Loads of one broken manifest before waiting for it to change. Default 3. */
+  maxAttempts?: number;
+}
+
+export interface SnapshotWatcher {
+  /** Stops watching; a load in progress finishes but is not swapped in. */
+  close(): void;
+}
+
+/**
+ * Starts watching `dataDir/manifest.json`; see {@link WatchSnapshotOptions}.
+ *
+ * A changed manifest is loaded (files read, checksums and records validated), prepared
+ * (indexed), and passed to `onSwap`. Loads never overlap; changes during a load trigger one more load after
+ * it. A manifest that fails is retried at the next polls (the data files may still be on their
+ * way, e.g. during a copy), at most `maxAttempts` times, then left until it changes again.
+ */
+export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnapshotOptions<T>): SnapshotWatcher {
+  const { dataDir, schema } = options;
+  const prepare = options.prepare ?? (createStoreAsync as unknown as (snapshot: Snapshot) => Promise<T>);
+  const manifestPath = path.join(dataDir, 'manifest.json');
+  const debounceMs = options.debounceMs ?? 250;
+  const maxAttempts = options.maxAttempts ?? 3;
+  let currentManifest = options.current ? JSON.stringify(options.current.snapshot.manifest) : null;
+  // Signature of the manifest file last dealt with: served, loaded, or refused for good.
+  let seen: string | null = null;
+  let failedAttempts = 0;
+  let loading = false;
+  let again = false;
+  let closed = false;
+  let debounce: NodeJS.Timeout | null = null;
+
+  const schedule = () => {
+    if (closed) return;
+    if (debounce) clearTimeout(debounce);
+    debounce = setTimeout(() => {
+      debounce = null;
+      void check();
+    }, debounceMs);
+  };
+
+  async function check(): Promise<void> {
+    if (loading) {
+      again = true;
+      return;
+    }
+    loading = true;
+    let signature: string | null = null;
+    try {
+      signature = await stat(manifestPath);
+      if (signature === null || signature === seen) return;
+      // Reading the manifest alone is cheap; the snapshot is loaded only when it says something new.
+      // Read as loadSnapshot reads it: a manifest that is a FIFO, or a link out of dataDir, is refused.
+      if (sameJson(await readManifestText(dataDir, options.readTimeoutMs), currentManifest)) {
+        seen = signature;
+        return;
+      }
+      const snapshot = await loadSnapshot(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs });
+      seen = signature;
+      failedAttempts = 0;
+      if (closed) return;
+      const value = await prepare(snapshot);
+      if (closed) return;
+      currentManifest = JSON.stringify(snapshot.manifest);
+      options.onSwap(value);
+    } catch (error) {
+      failedAttempts++;
+      if (failedAttempts >= maxAttempts) {
+        seen = signature;
+        failedAttempts = 0;
+      }
+      if (!closed) options.onError(error as Error);
+    } finally {
+      loading = false;
+      if (again && !closed) {
+        again = false;
+        void check();
+      }
+    }
+  }
+
+  let watcher: FSWatcher | null = null;
+  try {
+    watcher = watch(dataDir, (_event, name) => {
+      if (name === null || name === 'manifest.json') schedule();
+    });
+    watcher.on('error', (error) => {
+      // The directory went away or cannot be watched: the poll carries on alone.
+      options.onError(error);
+      watcher?.close();
+      watcher = null;
+    });
+  } catch (error) {
+    options.onError(error as Error);
+  }
+  const poll = setInterval(() => void check(), options.pollMs ?? 5_000);
+  poll.unref();
+
+  return {
+    close() {
+      closed = true;
+      watcher?.close();
+      clearInterval(poll);
+      if (debounce) clearTimeout(debounce);
+    },
+  };
+}
+
+function sameJson(text: string, json: string | null): boolean {
+  try {
+    return json !== null && JSON.stringify(JSON.parse(text)) === json;
+  } catch {
+    return false;
+  }
+}
+
+/** Identity of the manifest file as it is now (a rename gives a new inode), or null when absent. */
+async function stat(file: string): Promise<string | null> {
+  try {
+    const s = await fs.stat(file, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Writes snapshots in the format of sync/format.ts: content files first, then the manifest,
+ * which is the commit point.
+ */
+
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, contentPath } from './format.ts';
+
+/** A content file of an earlier version of the same data directory, copied as it is. */
+export interface CarriedFile {
+  carry: FileEntry;
+}
+
+/** What one source contributes to a snapshot. */
+export interface SourceSnapshot {
+  label: string;
+  /** ISO 8601 time the data was fetched (of the oldest part, when some files are carried). */
+  lastSync: string;
+  stale?: boolean;
+  /** Per locale and area: fresh records to write, or a file to carry over from an earlier version. */
+  locales: Partial<Record<Locale, Partial<{ [A in AreaName]: AreaRecords[A][] | CarriedFile }>>>;
+}
+
+/**
+ * Writes a complete snapshot and then commits it by replacing `manifest.json`.
+ *
+ * Content goes to `<version>.tmp/` first, every file is fsynced, the directory is renamed
+ * to `<version>/`, and only then is the manifest replaced through temp-then-rename. A crash
+ * at any point leaves the previous manifest, and so the previous snapshot, intact.
+ * A {@link CarriedFile} is copied from its earlier version after checking its sha256.
+ *
+ * @param options.fixture marks the snapshot as the fixture generator's (see {@link FixtureOrigin})
+ * @throws if `<version>/` already exists (versions are immutable once published), or a carried
+ *   file is missing or no longer matches its sha256
+ */
+export async function writeSnapshot(
+  dataDir: string,
+  version: string,
+  sources: Partial<Record<SourceName, SourceSnapshot>>,
+  now = new Date(),
+  options: { fixture?: FixtureOrigin } = {},
+): Promise<Manifest> {
+  const finalDir = path.join(dataDir, version);
+  const tmpDir = `${finalDir}.tmp`;
+  if (await exists(finalDir)) throw new Error(`snapshot version ${version} already exists in ${dataDir}`);
+  await fs.rm(tmpDir, { recursive: true, force: true });
+
+  const { fixture } = options;
+  const manifest: Manifest = {
+    formatVersion: FORMAT_VERSION,
+    version,
+    createdAt: now.toISOString(),
+    ...(fixture && { fixture: { seed: fixture.seed, scale: fixture.scale } }),
+    sources: {},
+  };
+  try {
+    for (const name of SOURCE_NAMES) {
+      const source = sources[name];
+      if (!source) continue;
+      const entry: SourceEntry = {
+        label: source.label,
+        lastSync: source.lastSync,
+        expiresAt: new Date(Date.parse(source.lastSync) + TTL_MS).toISOString(),
+        stale: source.stale ?? false,
+        locales: {},
+      };
+      for (const locale of LOCALES) {
+        const areas = source.locales[locale];
+        if (!areas) continue;
+        const files: Partial<Record<AreaName, FileEntry>> = {};
+        for (const area of SOURCE_AREAS[name]) {
+          const content = (areas as Partial<Record<AreaName, unknown[] | CarriedFile>>)[area];
+          if (!content) continue;
+          const file = contentPath(version, locale, area);
+          const bytes = Array.isArray(content) ? encodeRecords(content) : await readCarried(dataDir, content.carry);
+          await writeDurably(path.join(tmpDir, locale, `${area}.json.gz`), bytes);
+          files[area] = { file, count: Array.isArray(content) ? content.length : content.carry.count, sha256: sha256(bytes) };
+        }
+        entry.locales[locale] = files;
+      }
+      manifest.sources[name] = entry;
+    }
+    await writeDurably(path.join(tmpDir, 'manifest.json'), encodeManifest(manifest));
+    await fsyncDir(tmpDir);
+    await fs.rename(tmpDir, finalDir);
+    await fsyncDir(dataDir);
+  } catch (error) {
+    await fs.rm(tmpDir, { recursive: true, force: true });
+    throw error;
+  }
+  await writeManifest(dataDir, manifest);
+  return manifest;
+}
+
+/** Replaces `manifest.json` atomically: temp file beside it, fsync, rename, fsync the directory. */
+export async function writeManifest(dataDir: string, manifest: Manifest): Promise<void> {
+  const target = path.join(dataDir, 'manifest.json');
+  const tmp = `${target}.${process.pid}.tmp`;
+  try {
+    await writeDurably(tmp, encodeManifest(manifest));
+    await fs.rename(tmp, target);
+    await fsyncDir(dataDir);
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+}
+
+/**
+ * Reads a data directory's `manifest.json` as it is, without checking it.
+ *
+ * @returns the parsed manifest, or null when there is none
+ * @throws when the file cannot be read or is not JSON
+ */
+export async function readManifest(dataDir: string): Promise<Manifest | null> {
+  const file = path.join(dataDir, 'manifest.json');
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as Manifest;
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function encodeManifest(manifest: Manifest): Buffer {
+  return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
+  const file = path.join(dataDir, entry.file);
+  const bytes = await fs.readFile(file);
+  const actual = sha256(bytes);
+  if (actual !== entry.sha256) throw new Error(`cannot carry ${file} over: sha256 ${actual}, expected ${entry.sha256}`);
+  return bytes;
+}
+
+/**
+ * One JSON array, one record per line (readable with `zcat`), gzip-compressed deterministically.
+ * Characters outside ASCII are written as `\uXXXX` escapes, so the file is ASCII: the server
+ * decodes an ASCII file as Latin-1 (server/snapshot/load.ts), a plain copy, where UTF-8 with
+ * accented letters has to be decoded; the escapes cost little, since gzip takes most of them back.
+ */
+export function encodeRecords(records: readonly unknown[]): Buffer {
+  const json = records.length === 0 ? '[]\n' : `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
+  return gzipSync(json.replace(NON_ASCII, escapeUnicode), { level: 9 });
+}
+
+// Every UTF-16 unit above ASCII; the halves of a surrogate pair are escaped one by one, as JSON allows.
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+function escapeUnicode(unit: string): string {
+  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** Hex sha256 of some bytes, as stored in {@link FileEntry.sha256}. */
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function writeDurably(file: string, bytes: Uint8Array): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const handle = await fs.open(file, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,139 @@
+import { cpuCount } from '../../../server/config/cpuCount.ts';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '../../../server/config/config.ts';
+
+describe('readConfig', () => {
+  it('has a documented default for every setting', () => {
+    expect(readConfig({})).toEqual({
+      port: 4000,
+      host: '0.0.0.0',
+      dataDir: 'data',
+      snapshotReadTimeoutMs: 30_000,
+      allowedOrigins: [],
+      logLevel: 'info',
+      introspection: true,
+      limits: {
+        maxBodyBytes: 102_400,
+        maxTokens: 2000,
+        maxDepth: 10,
+        maxAliases: 30,
+        maxDirectives: 20,
+        maxCost: 25_000,
+        maxResponseBytes: 4_194_304,
+        executionTimeoutMs: 2000,
+      },
+      timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5000 },
+      cache: { maxAgeS: 300, staleWhileRevalidateS: 60 },
+      apqCacheBytes: 8_388_608,
+      responseCacheBytes: 67_108_864,
+      recordCacheBytes: 33_554_432,
+      operationCacheSize: 1000,
+      jit: true,
+      workers: cpuCount(),
+      shutdownGraceMs: 10_000,
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, maxCartItems: 50, maxHeldPlaces: 200 },
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = readConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/srv/data',
+      SNAPSHOT_READ_TIMEOUT_MS: '5000',
+      ALLOWED_ORIGINS: 'https://www.example.ch, https://app.example.ch/',
+      LOG_LEVEL: 'WARN',
+      INTROSPECTION: 'false',
+      MAX_BODY_BYTES: '4096',
+      MAX_TOKENS: '500',
+      MAX_DEPTH: '6',
+      MAX_ALIASES: '5',
+      MAX_DIRECTIVES: '3',
+      MAX_COST: '1000',
+      MAX_RESPONSE_BYTES: '65536',
+      EXECUTION_TIMEOUT_MS: '250',
+      HEADERS_TIMEOUT_MS: '2000',
+      REQUEST_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '65000',
+      CACHE_MAX_AGE_S: '60',
+      CACHE_STALE_WHILE_REVALIDATE_S: '0',
+      APQ_CACHE_BYTES: '0',
+      RESPONSE_CACHE_BYTES: '1048576',
+      RECORD_CACHE_BYTES: '2097152',
+      OPERATION_CACHE_SIZE: '50',
+      GRAPHQL_JIT: 'false',
+      WORKERS: '3',
+      SHUTDOWN_GRACE_MS: '25000',
+      TRUST_PROXY: '1',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/srv/data',
+      snapshotReadTimeoutMs: 5000,
+      allowedOrigins: ['https://www.example.ch', 'https://app.example.ch'],
+      logLevel: 'warn',
+      introspection: false,
+      limits: { maxBodyBytes: 4096, maxTokens: 500, maxDepth: 6, maxAliases: 5, maxDirectives: 3, maxCost: 1000, maxResponseBytes: 65_536, executionTimeoutMs: 250 },
+      timeouts: { headersMs: 2000, requestMs: 4000, keepAliveMs: 65_000 },
+      cache: { maxAgeS: 60, staleWhileRevalidateS: 0 },
+      apqCacheBytes: 0,
+      responseCacheBytes: 1_048_576,
+      recordCacheBytes: 2_097_152,
+      operationCacheSize: 50,
+      jit: false,
+      workers: 3,
+      shutdownGraceMs: 25_000,
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 1, maxCartItems: 50, maxHeldPlaces: 200 },
+    });
+  });
+
+  it('reads 1 and 0 as booleans too, and treats blank values as unset', () => {
+    expect(readConfig({ INTROSPECTION: '0' }).introspection).toBe(false);
+    expect(readConfig({ INTROSPECTION: '1', PORT: '  ', LOG_LEVEL: '' })).toMatchObject({ introspection: true, port: 4000, logLevel: 'info' });
+  });
+
+  it('turns the response cache off with RESPONSE_CACHE=0 or false, still checking its size', () => {
+    expect(readConfig({ RESPONSE_CACHE: '0' }).responseCacheBytes).toBe(0);
+    expect(readConfig({ RESPONSE_CACHE: 'false', RESPONSE_CACHE_BYTES: '2097152' }).responseCacheBytes).toBe(0);
+    expect(readConfig({ RESPONSE_CACHE: 'true', RESPONSE_CACHE_BYTES: '2097152' }).responseCacheBytes).toBe(2_097_152);
+    expect(() => readConfig({ RESPONSE_CACHE: '0', RESPONSE_CACHE_BYTES: '64MB' })).toThrow('RESPONSE_CACHE_BYTES="64MB"');
+  });
+
+  it('turns the record bytes cache off with RECORD_CACHE=0 or false, still checking its size', () => {
+    expect(readConfig({ RECORD_CACHE: '0' }).recordCacheBytes).toBe(0);
+    expect(readConfig({ RECORD_CACHE: 'false', RECORD_CACHE_BYTES: '2097152' }).recordCacheBytes).toBe(0);
+    expect(readConfig({ RECORD_CACHE: 'true', RECORD_CACHE_BYTES: '2097152' }).recordCacheBytes).toBe(2_097_152);
+    expect(() => readConfig({ RECORD_CACHE: '0', RECORD_CACHE_BYTES: '32MB' })).toThrow('RECORD_CACHE_BYTES="32MB"');
+  });
+
+  it.each([
+    [{ WORKERS: '0' }, 'WORKERS="0": expected an integer from 1 to 256'],
+    [{ SNAPSHOT_READ_TIMEOUT_MS: '10' }, 'SNAPSHOT_READ_TIMEOUT_MS="10": expected an integer from 100 to 3600000'],
+    [{ WORKERS: 'all' }, 'WORKERS="all": expected an integer from 1 to 256'],
+    [{ RESPONSE_CACHE: 'on' }, 'RESPONSE_CACHE="on": expected true or false (or 1 or 0)'],
+    [{ RESPONSE_CACHE_BYTES: '1024' }, 'RESPONSE_CACHE_BYTES="1024": expected an integer from 65536 to 17179869184'],
+    [{ RECORD_CACHE: 'yes' }, 'RECORD_CACHE="yes": expected true or false (or 1 or 0)'],
+    [{ RECORD_CACHE_BYTES: '1024' }, 'RECORD_CACHE_BYTES="1024": expected an integer from 65536 to 17179869184'],
+    [{ OPERATION_CACHE_SIZE: '-1' }, 'OPERATION_CACHE_SIZE="-1": expected an integer from 0 to 100000'],
+    [{ GRAPHQL_JIT: 'yes' }, 'GRAPHQL_JIT="yes": expected true or false (or 1 or 0)'],
+  ])('refuses the performance setting %o with a message naming it', (env, message) => {
+    expect(() => readConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it.each([
+    [{ PORT: 'http' }, 'PORT="http": expected an integer from 0 to 65535'],
+    [{ PORT: '70000' }, 'PORT="70000": expected an integer from 0 to 65535'],
+    [{ MAX_COST: '0' }, 'MAX_COST="0": expected an integer from 1 to 100000000'],
+    [{ MAX_RESPONSE_BYTES: '100' }, 'MAX_RESPONSE_BYTES="100": expected an integer from 1024 to 1073741824'],
+    [{ MAX_DEPTH: '2.5' }, 'MAX_DEPTH="2.5": expected an integer from 1 to 100'],
+    [{ MAX_BODY_BYTES: '1e6' }, 'MAX_BODY_BYTES="1e6": expected an integer from 1024 to 10485760'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent'],
+    [{ INTROSPECTION: 'maybe' }, 'INTROSPECTION="maybe": expected true or false (or 1 or 0)'],
+    [{ HEADERS_TIMEOUT_MS: '40000' }, 'REQUEST_TIMEOUT_MS=30000 is below HEADERS_TIMEOUT_MS=40000; the whole request includes its headers'],
+    [{ ALLOWED_ORIGINS: 'https://example.ch/app' }, 'ALLOWED_ORIGINS: "https://example.ch/app" is not an origin; expected scheme://host[:port] without a path, e.g. https://www.example.ch'],
+    [{ ALLOWED_ORIGINS: 'example.ch' }, 'ALLOWED_ORIGINS: "example.ch" is not an origin; expected e.g. https://www.example.ch'],
+  ])('refuses %o with a message naming the variable', (env, message) => {
+    expect(() => readConfig(env)).toThrow(new ConfigError(message));
+  });
+});

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../../server/config/config.ts';
+import { createLogger } from '../../../server/ops/log.ts';
+import { startServer, type RunningServer } from '../../../server/main.ts';
+import type { StatusReport } from '../../../server/ops/status.ts';
+import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
+import { tempStateDir } from '../../helpers/api.ts';
+
+let snapshot: TinySnapshot;
+let running: RunningServer;
+const lastSync = new Date(Date.now() - 3_600_000).toISOString();
+
+beforeAll(async () => {
+  snapshot = await createTinySnapshot({ count: 4, lastSync, staleSources: ['tours'], omitSources: ['attractions'] });
+  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
+});
+
+afterAll(async () => {
+  await running.close();
+  await snapshot.remove();
+});
+
+async function status(): Promise<StatusReport> {
+  return (await (await fetch(`${running.url}/api/status`)).json()) as StatusReport;
+}
+
+describe('GET /api/status', () => {
+  it('reports the snapshot, and per source its dates, staleness and counts per locale', async () => {
+    const report = await status();
+    expect(report.snapshot).toEqual({ version: '2026-11-21T04-00-00Z', createdAt: lastSync, fixture: null, stale: true });
+    expect(report.ready).toBe(true);
+    const expiresAt = new Date(Date.parse(lastSync) + 86_400_000).toISOString();
+    const counts = (areas: Record<string, number>) => ({ 'de-CH': areas, 'en-CH': areas, 'fr-CH': areas, 'it-CH': areas });
+    expect(report.sources).toEqual([
+      {
+        name: 'activities',
+        label: 'Swiss Activities',
+        lastSync,
+        expiresAt,
+        stale: false,
+        staleReason: null,
+        counts: counts({ activities: 4, locations: 4, types: 4 }),
+      },
+      { name: 'snowdata', label: 'Snowdata', lastSync, expiresAt, stale: false, staleReason: null, counts: counts({ stations: 4, routes: 8 }) },
+      { name: 'tours', label: 'MySwitzerland tours', lastSync, expiresAt, stale: true, staleReason: 'last sync failed', counts: counts({ tours: 4 }) },
+      { name: 'attractions', label: 'attractions', lastSync: null, expiresAt: null, stale: true, staleReason: 'never synced', counts: counts({ attractions: 0 }) },
+    ]);
+  });
+
+  it('reports uptime and where things are', async () => {
+    const report = await status();
+    expect(report.uptimeS).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(report.startedAt)).toBeLessThanOrEqual(Date.now());
+    expect(report.links).toEqual({
+      playground: '/api/graphql',
+      schema: '/api/schema',
+      sampleQueries: '/api/schema?format=queries',
+      status: '/api/status',
+      metrics: '/metrics',
+      health: '/healthz',
+      readiness: '/readyz',
+    });
+  });
+
+  it('lists every Query field with its signature, description and sample queries that open in the playground', async () => {
+    const report = await status();
+    expect(report.operations.map((operation) => operation.name)).toEqual([
+      'activities',
+      'activity',
+      'locations',
+      'types',
+      'snowdataStations',
+      'snowdataStation',
+      'snowdataRoutes',
+      'tours',
+      'tour',
+      'attractions',
+      'attraction',
+    ]);
+    const activity = report.operations.find((operation) => operation.name === 'activity')!;
+    expect(activity.signature).toBe('activity(id: String!, locale: String = "de-CH"): Activity');
+    expect(activity.description).not.toBe('');
+    expect(activity.samples).toEqual([{ name: 'Activity', description: 'One activity by id.', playground: expect.stringMatching(/^\/api\/graphql#query=/) }]);
+    const link = new URLSearchParams(activity.samples[0]!.playground.split('#')[1]);
+    expect(link.get('query')).toMatch(/^query Activity\(\$id: String!\)/);
+    expect(JSON.parse(link.get('variables')!)).toEqual({ id: 'act-0' });
+    for (const operation of report.operations) expect(operation.samples.length, operation.name).toBeGreaterThan(0);
+  });
+
+  it('marks every source stale once now is past its expiresAt, and answers are then revalidated every time', async () => {
+    const old = await createTinySnapshot({ lastSync: new Date(Date.now() - 2 * 86_400_000).toISOString() });
+    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: old.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
+    try {
+      const report = (await (await fetch(`${server.url}/api/status`)).json()) as StatusReport;
+      expect(report.sources.map((source) => [source.name, source.stale, source.staleReason])).toEqual([
+        ['activities', true, 'expired'],
+        ['snowdata', true, 'expired'],
+        ['tours', true, 'expired'],
+        ['attractions', true, 'expired'],
+      ]);
+      expect(report.snapshot).toMatchObject({ fixture: null, stale: true });
+      expect(await (await fetch(`${server.url}/`)).text()).toContain('<span class="stale">some data is stale</span>');
+      expect((await fetch(`${server.url}/api/graphql?query=%7Btypes%7Bid%7D%7D`)).headers.get('cache-control')).toBe('public, max-age=0, stale-while-revalidate=60');
+    } finally {
+      await server.close();
+      await old.remove();
+    }
+  });
+
+  it('calls a fixture snapshot one, with its generation date, and neither warns that it is stale nor shortens caching', async () => {
+    // Dated two days back, as the committed fixture snapshot soon is: synced data this old has expired.
+    const generatedAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const fixture = await createTinySnapshot({ lastSync: generatedAt, fixture: { seed: 2026, scale: 1 } });
+    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: fixture.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
+    try {
+      const report = (await (await fetch(`${server.url}/api/status`)).json()) as StatusReport;
+      expect(report.snapshot).toEqual({ version: '2026-11-21T04-00-00Z', createdAt: generatedAt, fixture: { seed: 2026, scale: 1 }, stale: false });
+      expect(report.sources.map((source) => [source.name, source.lastSync, source.stale, source.staleReason])).toEqual([
+        ['activities', generatedAt, false, null],
+        ['snowdata', generatedAt, false, null],
+        ['tours', generatedAt, false, null],
+        ['attractions', generatedAt, false, null],
+      ]);
+      const html = await (await fetch(`${server.url}/`)).text();
+      expect(html).toContain(
+        `<span id="snapshot-origin">Fixture snapshot</span> <code id="snapshot-version">2026-11-21T04-00-00Z</code> (generated ${generatedAt} by <code>npm run fixtures</code>, seed 2026, scale 1)`,
+      );
+      expect(html).not.toContain('class="stale"');
+      expect(html).toContain('<span class="fresh">fixture data, does not expire</span>');
+      expect((await fetch(`${server.url}/api/graphql?query=%7Btypes%7Bid%7D%7D`)).headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=60');
+    } finally {
+      await server.close();
+      await fixture.remove();
+    }
+  });
+
+  it('is never cached', async () => {
+    const response = await fetch(`${running.url}/api/status`);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+});
+
+describe('GET /', () => {
+  it('renders the status as an HTML page without scripts, under a strict CSP', async () => {
+    const response = await fetch(`${running.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[\w+/=]+'/);
+    const html = await response.text();
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('<code id="snapshot-version">2026-11-21T04-00-00Z</code>');
+    expect(html).toContain('<td class="count" data-source="snowdata" data-locale="fr-CH" data-area="routes">8</td>');
+    expect(html).toContain('<span class="stale">stale: last sync failed</span>');
+    expect(html).toContain('<span class="stale">stale: never synced</span>');
+    expect(html).toMatch(/<li data-operation="tours"><code>tours\(q: String, routeType: String/);
+    expect(html).toMatch(/Try it: <a href="\/api\/graphql#query=[^"]+" title="[^"]+">HikesNearInterlaken<\/a>/);
+  });
+
+  it('escapes what it shows', async () => {
+    const html = await (await fetch(`${running.url}/`)).text();
+    // Signatures hold quotes (default values); they appear escaped, never as markup.
+    expect(html).toContain('locale: String = &#34;de-CH&#34;');
+  });
+
+  // Last in this file: draining cannot be undone.
+  it('says when the service is draining', async () => {
+    running.service.drain();
+    const report = await status();
+    expect(report.ready).toBe(false);
+    expect(await (await fetch(`${running.url}/`)).text()).toContain('<span class="stale">draining</span>');
+  });
+});

@@ -1,0 +1,250 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
+import type { Manifest } from '../../../sync/format.ts';
+import { DATA_DIR } from '../../helpers/api.ts';
+
+const schema = createSchema(readSdl(), resolvers);
+let dir: string;
+let manifest: Manifest;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'snapshot-'));
+  await cp(DATA_DIR, dir, { recursive: true });
+  manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const toursFile = () => manifest.sources.tours!.locales['de-CH']!.tours!;
+const writeManifest = () => writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+
+/** Rewrites the de-CH tours file with edited records and a matching checksum, as a buggy sync could. */
+async function rewriteTours(edit: (records: Record<string, unknown>[]) => void) {
+  const file = path.join(dir, toursFile().file);
+  const records = JSON.parse(gunzipSync(await readFile(file)).toString('utf8'));
+  edit(records);
+  const bytes = gzipSync(JSON.stringify(records));
+  await writeFile(file, bytes);
+  toursFile().sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+  toursFile().count = records.length;
+  await writeManifest();
+}
+
+async function refusal(): Promise<string> {
+  const error = await loadSnapshot(dir, schema).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SnapshotError);
+  return (error as Error).message;
+}
+
+describe('loadSnapshot', () => {
+  it('loads the committed snapshot with every area of every locale', async () => {
+    const snapshot = await loadSnapshot(dir, schema);
+    expect(snapshot.version).toBe(manifest.version);
+    for (const locale of ['de-CH', 'en-CH', 'fr-CH', 'it-CH'] as const) {
+      for (const [area, records] of Object.entries(snapshot.locales[locale])) {
+        expect(records.length, `${locale} ${area}`).toBeGreaterThan(0);
+      }
+    }
+    expect(Object.isFrozen(snapshot.locales['de-CH'].tours[0])).toBe(true);
+  });
+
+  it('refuses a file changed after the manifest was written, naming the file and both checksums', async () => {
+    const file = path.join(dir, toursFile().file);
+    const bytes = await readFile(file);
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 0xff, bytes.length - 10);
+    await writeFile(file, bytes);
+    expect(await refusal()).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: sha256 [0-9a-f]{64}, expected ${toursFile().sha256}`));
+  });
+
+  it('reads a file written as UTF-8, as other writers would, the same as the ASCII the sync writes', async () => {
+    const ascii = await loadSnapshot(dir, schema);
+    await rewriteTours(() => {});
+    const utf8 = await readFile(path.join(dir, toursFile().file));
+    expect(gunzipSync(utf8).toString('utf8')).toMatch(/[\u0080-\uffff]/);
+    const reread = await loadSnapshot(dir, schema);
+    expect(reread.locales['de-CH'].tours).toEqual(ascii.locales['de-CH'].tours);
+    expect(reread.locales['de-CH'].tours.some((tour) => /[äöü]/.test(tour.name))).toBe(true);
+  });
+
+  it('reads a file of two gzip members, whose trailer states the size of the second only', async () => {
+    const whole = await loadSnapshot(dir, schema);
+    const file = path.join(dir, toursFile().file);
+    const text = gunzipSync(await readFile(file));
+    const half = text.indexOf('\n', text.length >> 1);
+    const bytes = Buffer.concat([gzipSync(text.subarray(0, half)), gzipSync(text.subarray(half))]);
+    expect(bytes.readUInt32LE(bytes.length - 4)).toBe(text.length - half);
+    await writeFile(file, bytes);
+    toursFile().sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema)).locales['de-CH'].tours).toEqual(whole.locales['de-CH'].tours);
+  });
+
+  it('keeps every value as the files have it, strings repeated within and across files included', async () => {
+    const abstract = 'Gratwanderung mit Aussicht auf Eiger, Mönch und Jungfrau.';
+    await rewriteTours((records) => {
+      // Repeated values in a field and in an array, within the file; the other locales' files
+      // repeat many of this one's strings, and differ in the rest.
+      records[0]!.abstract = abstract;
+      records[1]!.abstract = abstract;
+      records[1]!.views = [...(records[0]!.views as string[]), ...(records[0]!.views as string[])];
+      records[2]!.name = records[0]!.name;
+    });
+    const snapshot = await loadSnapshot(dir, schema);
+    for (const entry of Object.values(manifest.sources)) {
+      for (const [locale, areas] of Object.entries(entry!.locales)) {
+        for (const [area, file] of Object.entries(areas!)) {
+          const records = JSON.parse(gunzipSync(await readFile(path.join(dir, file!.file))).toString('utf8'));
+          expect(snapshot.locales[locale as 'de-CH'][area as 'tours'], `${locale} ${area}`).toEqual(records);
+        }
+      }
+    }
+    expect(snapshot.locales['de-CH'].tours[1]!.abstract).toBe(abstract);
+  });
+
+  it('refuses another format version, saying which it expected', async () => {
+    (manifest as { formatVersion: number }).formatVersion = 2;
+    await writeManifest();
+    expect(await refusal()).toBe(`${path.join(dir, 'manifest.json')}: formatVersion 2, expected 1`);
+  });
+
+  it('reads the fixture mark when there is one, and a manifest without it as before', async () => {
+    manifest.fixture = { seed: 2026, scale: 1 };
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).manifest.fixture).toEqual({ seed: 2026, scale: 1 });
+    delete manifest.fixture;
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).manifest.fixture).toBeUndefined();
+  });
+
+  it('refuses a fixture mark other than the one the generator writes, saying what it must be', async () => {
+    (manifest as unknown as { fixture: unknown }).fixture = { seed: 2026 };
+    await writeManifest();
+    expect(await refusal()).toBe(
+      `${path.join(dir, 'manifest.json')}: "fixture" must be { seed: integer, scale: number > 0 } (written by npm run fixtures) or absent, found {"seed":2026}`,
+    );
+  });
+
+  it('refuses a record that does not match its GraphQL type, naming the record and the field', async () => {
+    await rewriteTours((records) => {
+      records[3]!.isRoundtrip = null;
+    });
+    const message = await refusal();
+    expect(message).toContain(`${toursFile().file}: record 3 (id `);
+    expect(message).toContain('field "isRoundtrip": expected Boolean!, found null');
+  });
+
+  it('refuses a file whose item count differs from the manifest', async () => {
+    await rewriteTours(() => {});
+    toursFile().count += 1;
+    await writeManifest();
+    expect(await refusal()).toContain(`records, expected ${toursFile().count}`);
+  });
+
+  it('refuses a missing content file', async () => {
+    await rm(path.join(dir, toursFile().file));
+    expect(await refusal()).toContain(`${toursFile().file}: listed in the manifest but missing`);
+  });
+
+  it('refuses a manifest that points outside the data directory', async () => {
+    toursFile().file = '../../etc/passwd';
+    await writeManifest();
+    expect(await refusal()).toContain('must be a relative path inside the data directory');
+  });
+
+  it('refuses a file that is a symbolic link out of the data directory, before reading it', async () => {
+    // A valid file with the checksum the manifest states: only where it lies is wrong.
+    const outside = await mkdtemp(path.join(tmpdir(), 'outside-'));
+    try {
+      const file = path.join(dir, toursFile().file);
+      await rename(file, path.join(outside, 'tours.json.gz'));
+      await symlink(path.join(outside, 'tours.json.gz'), file);
+      const message = await refusal();
+      expect(message).toBe(
+        `${file}: resolves to ${await realpath(path.join(outside, 'tours.json.gz'))}, outside the data directory ${await realpath(dir)}; a snapshot's files must be inside it (symbolic links leading out are refused)`,
+      );
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a data directory whose version directory links out of it', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'outside-'));
+    try {
+      await rename(path.join(dir, manifest.version), path.join(outside, manifest.version));
+      await symlink(path.join(outside, manifest.version), path.join(dir, manifest.version));
+      expect(await refusal()).toContain('outside the data directory');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a file that is a symbolic link to another file inside the data directory', async () => {
+    const file = path.join(dir, toursFile().file);
+    await rename(file, path.join(dir, 'tours-de.json.gz'));
+    await symlink(path.join(dir, 'tours-de.json.gz'), file);
+    expect((await loadSnapshot(dir, schema, { areas: ['tours'] })).locales['de-CH'].tours).toHaveLength(toursFile().count);
+  });
+
+  it('refuses a FIFO named by the manifest without waiting for a writer', async () => {
+    const file = path.join(dir, toursFile().file);
+    await rm(file);
+    execFileSync('mkfifo', [file]);
+    expect(await refusal()).toBe(`${file}: a FIFO (named pipe), not a regular file; a snapshot's files must be regular files inside the data directory`);
+  });
+
+  it('refuses a manifest that is a FIFO without waiting for a writer', async () => {
+    const file = path.join(dir, 'manifest.json');
+    await rm(file);
+    execFileSync('mkfifo', [file]);
+    expect(await refusal()).toBe(`${file}: a FIFO (named pipe), not a regular file; a snapshot's files must be regular files inside the data directory`);
+  });
+
+  it('gives up on a file not read, checked and inflated within readTimeoutMs, naming the file and the setting', async () => {
+    // 256 MiB of spaces compress to some 256 kB: inflating them takes far longer than 50 ms,
+    // while the small manifest, read under the same limit, takes far less.
+    const bytes = gzipSync(Buffer.alloc(256 * 1024 * 1024, ' '));
+    const file = path.join(dir, toursFile().file);
+    await writeFile(file, bytes);
+    toursFile().sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+    await writeManifest();
+    const error = await loadSnapshot(dir, schema, { areas: ['tours'], readTimeoutMs: 50 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toBe(`${file}: not read within 50 ms (SNAPSHOT_READ_TIMEOUT_MS); is the file system stalled?`);
+  });
+
+  it('tells how to create a snapshot when there is none', async () => {
+    await rm(path.join(dir, 'manifest.json'));
+    expect(await refusal()).toContain('manifest.json not found: run `npm run sync`');
+  });
+
+  it('loads a data directory where only some sources were synced, with the other areas empty', async () => {
+    delete manifest.sources.activities;
+    delete manifest.sources.snowdata;
+    await writeManifest();
+    const snapshot = await loadSnapshot(dir, schema);
+    expect(snapshot.locales['fr-CH'].activities).toEqual([]);
+    expect(snapshot.locales['fr-CH'].stations).toEqual([]);
+    expect(snapshot.locales['fr-CH'].tours.length).toBe(2000);
+  });
+
+  it('reads only the areas asked for, leaving the others empty and their files unread', async () => {
+    await rm(path.join(dir, toursFile().file));
+    const snapshot = await loadSnapshot(dir, schema, { areas: ['activities'] });
+    expect(snapshot.locales['it-CH'].activities.length).toBeGreaterThan(0);
+    expect(snapshot.locales['it-CH'].locations).toEqual([]);
+    expect(snapshot.locales['de-CH'].tours).toEqual([]);
+    expect(Object.isFrozen(snapshot.locales['it-CH'].activities[0]!.summary)).toBe(true);
+  });
+});

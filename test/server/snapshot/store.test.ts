@@ -1,0 +1,74 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSnapshot, type Snapshot } from '../../../server/snapshot/load.ts';
+import { LOCALES } from '../../../server/snapshot/locales.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
+import { createStore, createStoreAsync } from '../../../server/snapshot/store.ts';
+import { DATA_DIR } from '../../helpers/api.ts';
+
+let snapshot: Snapshot;
+
+beforeAll(async () => {
+  snapshot = await loadSnapshot(DATA_DIR, createSchema(readSdl(), resolvers));
+});
+
+describe('default orders', () => {
+  it('orders routes by type, then number in natural order ("2" before "10", "469" before "469b"), then id', () => {
+    const store = createStore(snapshot);
+    for (const locale of LOCALES) {
+      const routes = store.locales[locale].routes.records;
+      expect(routes.length).toBeGreaterThan(100);
+      for (let i = 1; i < routes.length; i++) {
+        const [a, b] = [routes[i - 1]!, routes[i]!];
+        if (a.type !== b.type) {
+          expect(a.type < b.type, `${locale}: type ${a.type} before ${b.type}`).toBe(true);
+          continue;
+        }
+        const [na, nb] = [parseInt(a.number, 10), parseInt(b.number, 10)];
+        expect(na <= nb, `${locale} ${a.type}: number ${a.number} before ${b.number}`).toBe(true);
+        if (a.number === b.number) expect(a.id < b.id).toBe(true);
+        else if (na === nb) expect(naturalBefore(a.number, b.number), `${a.number} before ${b.number}`).toBe(true);
+      }
+    }
+  });
+});
+
+/** Whether `a` sorts before `b` comparing runs of digits as numbers and the rest as text ("132-2" before "132-10", "469" before "469b"). */
+function naturalBefore(a: string, b: string): boolean {
+  const [ra, rb] = [a.match(/\d+|\D+/g)!, b.match(/\d+|\D+/g)!];
+  for (let i = 0; i < Math.min(ra.length, rb.length); i++) {
+    const [x, y] = [ra[i]!, rb[i]!];
+    if (x === y) continue;
+    return /^\d/.test(x) && /^\d/.test(y) ? Number(x) < Number(y) : x < y;
+  }
+  return ra.length < rb.length;
+}
+
+describe('createStoreAsync', () => {
+  it('builds the store createStore builds: the same records in the same order, the same search and near-me answers', async () => {
+    const [sync, async] = [createStore(snapshot), await createStoreAsync(snapshot)];
+    expect(async.snapshot).toBe(sync.snapshot);
+    for (const locale of LOCALES) {
+      for (const [area, built] of Object.entries(async.locales[locale])) {
+        const expected = sync.locales[locale][area as keyof typeof sync.locales[typeof locale]];
+        expect(built.records, `${locale} ${area}`).toEqual(expected.records);
+        expect([...built.byId.keys()]).toEqual([...expected.byId.keys()]);
+      }
+      expect(async.locales[locale].tours.text.search('alp')).toEqual(sync.locales[locale].tours.text.search('alp'));
+      expect(async.locales[locale].tours.geo.nearest(7.86, 46.69, 30, null, 5)).toEqual(sync.locales[locale].tours.geo.nearest(7.86, 46.69, 30, null, 5));
+    }
+    expect(async.source('tours')).toEqual(sync.source('tours'));
+  });
+
+  it('lets the event loop run after each area of each locale', async () => {
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    try {
+      await createStoreAsync(snapshot);
+    } finally {
+      clearInterval(ticking);
+    }
+    // 7 areas in 4 locales; a 0 ms interval fires at most once per turn.
+    expect(turns).toBeGreaterThanOrEqual(20);
+  });
+});
