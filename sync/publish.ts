@@ -37,6 +37,7 @@ import {
   writeManifest,
   writeSnapshot,
 } from './snapshot.ts';
+import { joinSnapshotRoutes } from './winterJoin.ts';
 
 /** Largest share of rejected upstream records a locale and area may have and still publish. */
 export const MAX_REJECTED_SHARE = 0.02;
@@ -211,6 +212,7 @@ async function publishLocked(options: PublishOptions & { keep: number; now: Date
 
   if (reports.length > 0 && reports.every((r) => r.status === 'failed')) return { version: null, manifest: previous, sources: reports, pruned: [] };
 
+  await joinSnapshotRoutes(dataDir, sources);
   const version = options.version ?? (await freeVersion(dataDir, versionId(now)));
   const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture });
   const pruned = await prune(dataDir, keep);
