@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { isStationActive, type StnetStation, stationRouteItems } from './sources/snowdata.ts';
-import { type CarriedFile, LOCALES, type Locale, type RouteRecord, type SourceSnapshot, type StationRecord, type TourRecord } from './snapshot.ts';
+import { type CarriedFile, LOCALES, type Locale, type RouteRecord, type SourceSnapshot, sha256, type StationRecord, type TourRecord } from './snapshot.ts';
 
 /** Farthest a tour may start from the station item it joins (or the station, for items without coordinates), in kilometres. */
 export const JOIN_RADIUS_KM = 5;
@@ -74,7 +74,9 @@ export function joinWinterTours(
   const byKey = new Map<string, typeof items>();
   for (const item of items) {
     const key = `${item.route.type}|${normalizeName(item.name)}`;
-    byKey.set(key, [...(byKey.get(key) ?? []), item]);
+    const same = byKey.get(key);
+    if (same) same.push(item);
+    else byKey.set(key, [item]);
   }
   const pairs: { tour: WinterTour; routeId: string; km: number }[] = [];
   for (const tour of winter) {
@@ -125,7 +127,7 @@ function snowshoeRoutes(
     const at = lngLat(station);
     return at ? [{ station, at }] : [];
   });
-  const out: { route: RouteRecord; tour: WinterTour; stationId: number }[] = [];
+  const found: { tour: WinterTour; station: StationRecord }[] = [];
   for (const tour of winter) {
     if (tour.type !== 'snowshoe') continue;
     let best: { station: StationRecord; km: number } | null = null;
@@ -133,33 +135,30 @@ function snowshoeRoutes(
       const km = distanceKm(tour.start, at);
       if (km <= JOIN_RADIUS_KM && (best === null || km < best.km || (km === best.km && station.id < best.station.id))) best = { station, km };
     }
-    if (!best) continue;
-    const station = best.station;
-    const trail = items.find((item) => item.station === station && item.route.type === 'winterhiking' && tour.names.includes(normalizeName(item.name)));
-    out.push({
-      stationId: station.id,
-      tour,
-      route: {
-        id: tour.id,
-        type: 'snowshoe',
-        number: tour.number ?? `${station.id}-S`,
-        status: trail?.route.status ?? 'NOINFO',
-        lastUpdated: station.lastUpdate,
-        link: null,
-        isStationActive: isStationActive(station.raw as StnetStation),
-      },
-    });
+    if (best) found.push({ tour, station: best.station });
   }
-  out.sort((a, b) => a.stationId - b.stationId || compare(a.tour.id, b.tour.id));
+  found.sort((a, b) => a.station.id - b.station.id || compare(a.tour.id, b.tour.id));
   // A station's snowshoe routes without a SwitzerlandMobility number are numbered S1, S2… in that order.
-  const counts = new Map<number, number>();
-  for (const entry of out) {
-    if (entry.route.number !== `${entry.stationId}-S`) continue;
-    const n = (counts.get(entry.stationId) ?? 0) + 1;
-    counts.set(entry.stationId, n);
-    entry.route.number = `${entry.stationId}-S${n}`;
-  }
-  return out.map(({ route, tour }) => ({ route, tour }));
+  const unnumbered = new Map<number, number>();
+  return found.map(({ tour, station }) => {
+    let number = tour.number;
+    if (number === null) {
+      const n = (unnumbered.get(station.id) ?? 0) + 1;
+      unnumbered.set(station.id, n);
+      number = `${station.id}-S${n}`;
+    }
+    const trail = items.find((item) => item.station === station && item.route.type === 'winterhiking' && tour.names.includes(normalizeName(item.name)));
+    const route: RouteRecord = {
+      id: tour.id,
+      type: 'snowshoe',
+      number,
+      status: trail?.route.status ?? 'NOINFO',
+      lastUpdated: station.lastUpdate,
+      link: null,
+      isStationActive: isStationActive(station.raw as StnetStation),
+    };
+    return { route, tour };
+  });
 }
 
 interface WinterTour {
@@ -217,7 +216,7 @@ function compare(a: string, b: string): number {
  * with the snapshot's tours (fresh, or read from the carried files). Routes carried from an
  * earlier version keep the join they were published with.
  *
- * @throws Error when a carried tours file cannot be read or is not a JSON array
+ * @throws Error when a carried tours file cannot be read, fails its sha256 or is not a JSON array
  */
 export async function joinSnapshotRoutes(dataDir: string, sources: { snowdata?: SourceSnapshot; tours?: SourceSnapshot }): Promise<void> {
   const snowdata = sources.snowdata;
@@ -239,9 +238,13 @@ export async function joinSnapshotRoutes(dataDir: string, sources: { snowdata?: 
   for (const [locale, list] of Object.entries(joined) as [Locale, RouteRecord[]][]) snowdata.locales[locale]!.routes = list;
 }
 
+/** The records of a file the new snapshot carries over, checked against its sha256 like the copy will be. */
 async function readCarriedRecords<R>(dataDir: string, file: CarriedFile): Promise<R[]> {
   const name = path.join(dataDir, file.carry.file);
-  const records: unknown = JSON.parse(gunzipSync(await fs.readFile(name)).toString('latin1'));
-  if (!Array.isArray(records)) throw new Error(`${name}: expected a JSON array of tours`);
+  const bytes = await fs.readFile(name);
+  if (sha256(bytes) !== file.carry.sha256) throw new Error(`cannot join the winter routes with ${name}: it does not match its sha256`);
+  // The files are ASCII (snapshot.ts escapes the rest), so Latin-1 decodes them as they are.
+  const records: unknown = JSON.parse(gunzipSync(bytes).toString('latin1'));
+  if (!Array.isArray(records)) throw new Error(`cannot join the winter routes with ${name}: expected a JSON array of tours`);
   return records as R[];
 }
