@@ -208,8 +208,11 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     try {
       return { kind: 'ok', value: JSON.parse(text) };
     } catch (error) {
-      // A cut-off body parses up to its end and fails there; anything else is malformed.
-      const what = text.trim() === '' ? 'an empty body' : /end of (JSON )?input|Unterminated/i.test((error as Error).message) ? `truncated JSON (${text.length} bytes)` : 'malformed JSON';
+      // A cut-off body parses up to its end and fails there (a cut after a comma fails "at
+      // position <length>" rather than at "end of input"); anything else is malformed.
+      const message = (error as Error).message;
+      const failsAtEnd = /end of (JSON )?input|Unterminated/i.test(message) || Number(/at position (\d+)/.exec(message)?.[1]) >= text.trimEnd().length;
+      const what = text.trim() === '' ? 'an empty body' : failsAtEnd ? `truncated JSON (${text.length} bytes)` : 'malformed JSON';
       return {
         kind: 'final',
         error: new FetchError(method, shown, statusCode, `${statusLine} with ${what}, expected JSON: ${(error as Error).message}`, attemptNo, error),

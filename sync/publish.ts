@@ -20,6 +20,7 @@ import type { HttpClient, RetryEvent } from './client.ts';
 import { withPublishLock } from './publishLock.ts';
 import { type AreaName, type AreaRecords, type FixtureOrigin, LOCALES, type Locale, type Manifest, SOURCE_AREAS, SOURCE_NAMES, type SourceEntry, type SourceName, versionId } from './format.ts';
 import { type CarriedFile, readManifest, type SourceSnapshot, sha256, writeManifest, writeSnapshot } from './write.ts';
+import { joinSnapshotRoutes } from './winterJoin.ts';
 
 /** Largest share of rejected upstream records a locale and area may have and still publish. */
 export const MAX_REJECTED_SHARE = 0.02;
@@ -194,6 +195,7 @@ async function publishLocked(options: PublishOptions & { keep: number; now: Date
 
   if (reports.length > 0 && reports.every((r) => r.status === 'failed')) return { version: null, manifest: previous, sources: reports, pruned: [] };
 
+  await joinSnapshotRoutes(dataDir, sources);
   const version = options.version ?? (await freeVersion(dataDir, versionId(now)));
   const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture });
   const pruned = await prune(dataDir, keep);

@@ -461,11 +461,25 @@ function readMobilityRoutes(items: Many<StnetItem>, lang: string): SnowdataMobil
  * out: the name is what keeps a route's id stable from one day to the next.
  */
 export function stationRoutes(raw: StnetStation): RouteRecord[] {
+  return stationRouteItems(raw).map((item) => item.route);
+}
+
+/** A station route with what the tour join (winterJoin.ts) matches it by. */
+export interface StationRouteItem {
+  route: RouteRecord;
+  /** The item's name as the service gives it. */
+  name: string;
+  /** The item's own `[lng, lat]`, null when it has none (trails never do). */
+  position: [number, number] | null;
+}
+
+/** {@link stationRoutes}, each with the item's name and position. */
+export function stationRouteItems(raw: StnetStation): StationRouteItem[] {
   const stationId = integer(raw?.id);
   if (stationId === null) return [];
   const active = isStationActive(raw);
   const lastUpdated = timestamp(raw.lastUpdate);
-  const routes: RouteRecord[] = [];
+  const items: StationRouteItem[] = [];
   for (const { type, section, array } of ROUTE_ARRAYS) {
     const seen = new Map<string, number>();
     for (const [index, item] of list((raw[section] as Record<string, Many<StnetItem>> | null | undefined)?.[array]).entries()) {
@@ -475,7 +489,7 @@ export function stationRoutes(raw: StnetStation): RouteRecord[] {
       const repeat = (seen.get(name) ?? 0) + 1;
       seen.set(name, repeat);
       const order = integer(item.info?.sortOrder);
-      routes.push({
+      const route: RouteRecord = {
         id: nameUuid(`${stationId}/${type}/${name}${repeat > 1 ? `#${repeat}` : ''}`),
         type,
         number: `${stationId}-${order ?? index + 1}`,
@@ -483,14 +497,15 @@ export function stationRoutes(raw: StnetStation): RouteRecord[] {
         lastUpdated,
         link: null,
         isStationActive: active,
-      });
+      };
+      items.push({ route, name, position: position(item) });
     }
   }
-  return routes;
+  return items;
 }
 
 /** A station is active while one of its lifts, slopes, tracks, trails or runs is open. */
-function isStationActive(raw: StnetStation): boolean {
+export function isStationActive(raw: StnetStation): boolean {
   if (list(raw.liftInfo?.liftsArray).some((lift) => integer(lift.info?.status?.id) === LIFT_OPEN)) return true;
   const items = [...list(raw.ski?.slopesArray), ...ROUTE_ARRAYS.flatMap(({ section, array }) => list((raw[section] as Record<string, Many<StnetItem>> | null | undefined)?.[array]))];
   return items.some((item) => routeStatus(item.info?.condition) === 'OPEN');

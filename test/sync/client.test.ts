@@ -195,6 +195,17 @@ describe('createHttpClient', () => {
     expect(error.message).toMatch(/^\[GET\] ".*\/a": 200 OK with truncated JSON \(64 bytes\), expected JSON: /);
   });
 
+  it('says a body cut off just after a comma was cut off, not malformed', async () => {
+    serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"meta":{"page":0,');
+    });
+    const error = (await client()
+      .json(`${base}/a`)
+      .catch((e: unknown) => e)) as FetchError;
+    expect(error.message).toMatch(/^\[GET\] ".*\/a": 200 OK with truncated JSON \(18 bytes\), expected JSON: /);
+  });
+
   it('retries a body shorter than its Content-Length, as a network failure', async () => {
     serve((_req, res, hit) => {
       if (hit === 2) return sendJson(res, 200, { ok: true });
