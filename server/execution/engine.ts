@@ -11,7 +11,7 @@
  *   would otherwise fill the cache with operations used once, pushing out those used again and
  *   again and giving the garbage collector their trees to move and mark, for nothing.
  * - Documents that differ only in the scalar literals of their field arguments share a template
- *   (server/execution/literalTemplate.ts), checked and compiled once from the second such document on;
+ *   (server/execution/literalsAsVariables.ts), checked and compiled once from the second such document on;
  *   each later one is parsed and answered as the template with its literals as variables.
  *   Whatever the template would not answer exactly as the document (a literal its type refuses,
  *   a cost over the limit, an answer with errors, whose locations are the document's) goes the
@@ -78,7 +78,7 @@ import { isPromise } from '../util/isPromise.ts';
 import { AnswerTooLargeError, jsonBytes } from './json/jsonBytes.ts';
 import { costVariables, estimateAnswerBytes, measureCost, responseTooLarge, type CheckedOperation, type QueryChecker } from './limits.ts';
 import { h32 } from '../util/xxhash.ts';
-import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalTemplate.ts';
+import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalsAsVariables.ts';
 import type { RecordBytesCache } from './json/recordBytesCache.ts';
 
 /** Characters of document text the cache may hold per entry of its size, on average (see {@link createOperationCache}). */
@@ -248,7 +248,7 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
 
   /**
    * Prepares a document not in the cache from the template of its literals
-   * (server/execution/literalTemplate.ts), or returns undefined for the checks to take it: when it has no
+   * (server/execution/literalsAsVariables.ts), or returns undefined for the checks to take it: when it has no
    * template, when its template is not built and may not be (`mayBuild`: a document requested
    * for the first time, whose template another document was requested with before; a one-off
    * document is not worth a second check), when the template cannot be used, or when this

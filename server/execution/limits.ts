@@ -7,7 +7,7 @@
  *    before the (costlier) validation rules run;
  * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
  *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
- *    handed to `validate` as one rule (server/execution/rulesInParallel.ts);
+ *    handed to `validate` as one rule (server/execution/combineValidationRules.ts);
  * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
  *    selection once per item it can return (`limit` for the paginated lists);
  * 5. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
@@ -53,7 +53,7 @@ import {
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { QueryLimits } from '../config/config.ts';
 import { countNodes, forEachNode } from './astWalk.ts';
-import { rulesInParallel } from './rulesInParallel.ts';
+import { combineValidationRules } from './combineValidationRules.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
 
 /**
@@ -126,7 +126,7 @@ export function createQueryChecker(
 ): QueryChecker {
   const ruleList: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
   if (!options.introspection) ruleList.push(NoSchemaIntrospectionCustomRule);
-  const rules = [rulesInParallel(ruleList)];
+  const rules = [combineValidationRules(ruleList)];
 
   return ({ query, operationName, variables, document: parsed }, sizes) => {
     let document: DocumentNode;

@@ -18,7 +18,7 @@ import { Counter, Gauge } from 'prom-client';
 import { JsonTooDeepError, MAX_JSON_DEPTH } from './canonicalJson.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from '../compress.ts';
 import { startDeadline, withDeadline } from '../../execution/deadline.ts';
-import { endLater } from './endLater.ts';
+import { endAtEndOfTurn } from './endAtEndOfTurn.ts';
 import { errorBody, formatError, isInternalError, type ErrorCode } from '../formatError.ts';
 import type { HttpOptions, ServedSnapshot } from '../requestState.ts';
 import { cacheControl, etagOf, matchesIfNoneMatch, NO_STORE } from '../httpCache.ts';
@@ -505,14 +505,14 @@ function writeSuccess(res: ServerResponse, state: RequestState, contentType: str
     const headers: OutgoingHttpHeaders = { 'content-type': contentType, etag, 'cache-control': caching };
     if (encoding !== 'identity') headers['content-encoding'] = encoding;
     headers['content-length'] = body.length;
-    endLater(res.writeHead(200, headers), body);
+    endAtEndOfTurn(res.writeHead(200, headers), body);
     return;
   }
   const headers = baseHeaders(state);
   headers.push('content-type', contentType, 'etag', etag, 'cache-control', caching);
   if (encoding !== 'identity') headers.push('content-encoding', encoding);
   headers.push('content-length', String(body.length));
-  endLater(res.writeHead(200, headers), body);
+  endAtEndOfTurn(res.writeHead(200, headers), body);
 }
 
 /** Counts of the response cache's lookups, read by the metrics at each scrape. */

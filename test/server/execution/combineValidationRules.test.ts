@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { resolvers } from '../../../server/resolvers/index.ts';
-import { rulesInParallel } from '../../../server/execution/rulesInParallel.ts';
+import { combineValidationRules } from '../../../server/execution/combineValidationRules.ts';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 
 const schema = createSchema(readSdl(), resolvers);
@@ -48,9 +48,9 @@ const DOCUMENTS = [
   'mutation M { tours { total } }',
 ];
 
-describe('rulesInParallel', () => {
+describe('combineValidationRules', () => {
   it.each(DOCUMENTS)('gives the errors of the rules run by graphql-js, in the same order: %s', (source) => {
-    expect(seen(source, [rulesInParallel(rules)])).toEqual(seen(source, rules));
+    expect(seen(source, [combineValidationRules(rules)])).toEqual(seen(source, rules));
   });
 
   it('finds errors in the documents above, so that the comparison compares something', () => {
@@ -62,7 +62,7 @@ describe('rulesInParallel', () => {
     const source = `{ ${Array.from({ length: 8 }, (_, i) => `a${i}: nope${i}`).join(' ')} }`;
     const expected = seen(source, rules, 3);
     expect(expected.at(-1)?.message).toMatch(/Too many validation errors/);
-    expect(seen(source, [rulesInParallel(rules)], 3)).toEqual(expected);
+    expect(seen(source, [combineValidationRules(rules)], 3)).toEqual(expected);
   });
 
   it('skips a subtree for the one rule that asked, and ends the walk of a rule that returned BREAK', () => {
@@ -91,7 +91,7 @@ describe('rulesInParallel', () => {
         field('watcher', () => undefined),
       ];
     };
-    const merged = walk((log) => [rulesInParallel(recording(log))]);
+    const merged = walk((log) => [combineValidationRules(recording(log))]);
     expect(merged).toEqual(walk(recording));
     expect(merged).not.toContain('skipper enters id');
     expect(merged).toContain('skipper enters stations');
@@ -112,7 +112,7 @@ describe('rulesInParallel', () => {
           },
         },
       );
-    validate(schema, parse('{ tours { total } }'), [rulesInParallel([rule])]);
+    validate(schema, parse('{ tours { total } }'), [combineValidationRules([rule])]);
     expect([...asked].sort()).toEqual([Kind.FIELD, 'enter', 'leave']);
   });
 
@@ -140,6 +140,6 @@ describe('rulesInParallel', () => {
     const expected = walk(ruleList);
     expect(expected).toEqual(expect.arrayContaining(['class enters query', 'hidden enters total', 'generic enters SelectionSet', 'both leaves tours']));
     expect(expected).not.toContain('generic enters Field');
-    expect(walk([rulesInParallel(ruleList)])).toEqual(expected);
+    expect(walk([combineValidationRules(ruleList)])).toEqual(expected);
   });
 });

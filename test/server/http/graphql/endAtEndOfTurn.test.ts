@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endLater } from '../../../../server/http/graphql/endLater.ts';
+import { endAtEndOfTurn } from '../../../../server/http/graphql/endAtEndOfTurn.ts';
 
 let server: Server | undefined;
 
@@ -20,11 +20,11 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-describe('endLater', () => {
+describe('endAtEndOfTurn', () => {
   it('ends the response at the end of the turn, not before', async () => {
     const seen: { endedAtOnce: boolean; endedByCheckPhase: boolean }[] = [];
     const url = await serve((_req, res) => {
-      endLater(res.writeHead(200, { 'content-type': 'text/plain' }), Buffer.from('answer'));
+      endAtEndOfTurn(res.writeHead(200, { 'content-type': 'text/plain' }), Buffer.from('answer'));
       const endedAtOnce = res.writableEnded;
       setImmediate(() => seen.push({ endedAtOnce, endedByCheckPhase: res.writableEnded }));
     });
@@ -34,7 +34,7 @@ describe('endLater', () => {
   });
 
   it('ends every answer of a busy turn, each with its own body', async () => {
-    const url = await serve((req, res) => endLater(res.writeHead(200), Buffer.from(`answer to ${req.url}`)));
+    const url = await serve((req, res) => endAtEndOfTurn(res.writeHead(200), Buffer.from(`answer to ${req.url}`)));
     const paths = Array.from({ length: 40 }, (_, i) => `/${i}`);
     const bodies = await Promise.all(paths.map(async (path) => (await fetch(url + path)).text()));
     expect(bodies).toEqual(paths.map((path) => `answer to ${path}`));
@@ -47,7 +47,7 @@ describe('endLater', () => {
       if (req.url === '/gone') {
         // The client is gone before the answer is written: end() on a destroyed response is a no-op.
         res.destroy();
-        endLater(res, Buffer.from('never read'));
+        endAtEndOfTurn(res, Buffer.from('never read'));
         return;
       }
       if (req.url === '/first') {
@@ -56,8 +56,8 @@ describe('endLater', () => {
       }
       // Queued while the queue is being written (by a listener of the first answer's end): it
       // must go out in a later turn, not be left behind until some other answer comes.
-      first!.once('prefinish', () => endLater(res, Buffer.from('second')));
-      endLater(first!, Buffer.from('first'));
+      first!.once('prefinish', () => endAtEndOfTurn(res, Buffer.from('second')));
+      endAtEndOfTurn(first!, Buffer.from('first'));
     });
     await expect(fetch(`${url}/gone`)).rejects.toThrow();
     const firstAnswer = fetch(`${url}/first`);

@@ -22,7 +22,7 @@ let responses: ServerResponse[] = [];
 let bodies: Buffer[] = [];
 
 /** Ends `res` with `body` at the end of this event-loop turn; its head must be written already. */
-export function endLater(res: ServerResponse, body: Buffer): void {
+export function endAtEndOfTurn(res: ServerResponse, body: Buffer): void {
   if (responses.push(res) === 1) setImmediate(flush);
   bodies.push(body);
 }

@@ -27,7 +27,7 @@ interface KindHandlers {
 }
 
 /** Runs `rules` as one rule: see the module comment. */
-export function rulesInParallel(rules: readonly ValidationRule[]): ValidationRule {
+export function combineValidationRules(rules: readonly ValidationRule[]): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const visitors = rules.map((rule) => rule(context));
     // Per rule: null while it runs, the node whose subtree it skips, or BREAK once it stopped.
