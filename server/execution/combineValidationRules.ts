@@ -3,14 +3,11 @@
  * for a kind of node only when the rule names that kind and the document has a node of it.
  *
  * `validate` merges the visitors of its rules with `visitInParallel`, which asks every rule for
- * its handlers of every kind of node there is (49 kinds × 28 rules here) before it looks at the
- * document: a sixth of the server's time answering documents it had not seen before (bench's
- * `unseen-documents`, `node --cpu-prof`: graphql-js's `getEnterLeaveForKind`). Asking only
- * about the dozen kinds a query has still left a tenth there, since each question is a property
- * read, usually of a property that is not there, on a visitor of another shape. Yet a rule's
- * visitor names the few kinds it handles (`Field: …`) and may have `enter` and `leave` for every
- * kind; so each visitor's property names are read once, and a kind's handlers are its generic
- * ones unless the visitor names the kind. Handed the one rule made here, `validate` asks one
+ * its handlers of every kind of node there is before it looks at the document, each question a
+ * property read (usually missing) on a visitor of another shape: costly for every document not
+ * seen before. Yet a rule's visitor names the few kinds it handles (`Field: …`) and may have
+ * `enter` and `leave` for every kind; so each visitor's property names are read once, and a
+ * kind's handlers are its generic ones unless the visitor names the kind. Handed the one rule made here, `validate` asks one
  * visitor, whose `enter` and `leave` serve every kind.
  *
  * The rules see what they see under `visitInParallel`: their own visitor as `this`, the same

@@ -203,7 +203,8 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
     if (maxEntries === 0) return false;
     const key = `${h32(text)} ${operationName ?? ''}`;
     if (seenOnce.delete(key)) return true;
-    // A collision of hashes only keeps a document on its first request, as before.
+    // A collision of hashes only keeps a document on its first request: the cost of a collision
+    // is one early entry, never a wrong answer (entries are keyed by the whole text).
     if (seenOnce.size >= maxEntries * SEEN_ONCE_PER_ENTRY) seenOnce.clear();
     seenOnce.add(key);
     return false;

@@ -45,7 +45,7 @@ export function negotiateEncoding(acceptEncoding: string | undefined): Encoding 
  * Compresses a body with a coding.
  *
  * @param quality `fast` for answers made per request (brotli 4, gzip 6), `best` for static files
- *   compressed once (brotli 9, gzip 9; brotli 11 takes 2 s on GraphiQL's bundle)
+ *   compressed once (brotli 9, gzip 9; brotli 11 would keep the first request for GraphiQL's bundle waiting)
  */
 export async function compress(body: Buffer, encoding: Exclude<Encoding, 'identity'>, quality: 'fast' | 'best' = 'fast'): Promise<Buffer> {
   if (encoding === 'br') {

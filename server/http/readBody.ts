@@ -25,8 +25,8 @@ export type BodyCallback<C> = (context: C, error: Error | null, body?: Buffer) =
  * beyond `maxBytes`. `done` is always called later, never before this returns; it runs in the
  * request's event listeners, so it must not throw.
  *
- * A callback rather than a promise: an answer from the response cache costs a few microseconds,
- * and the promise's turns through the microtask queue were a tenth of them.
+ * A callback rather than a promise: an answer from the response cache is cheap enough that the
+ * promise's turns through the microtask queue would show.
  */
 export function readBodyThen<C>(req: IncomingMessage, maxBytes: number, done: BodyCallback<C>, context: C): void {
   const declared = Number(req.headers['content-length']);

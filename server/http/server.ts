@@ -134,7 +134,7 @@ export function createHttpService(options: HttpOptions): HttpService {
     const target = req.url ?? '/';
     const queryStart = target.indexOf('?');
     const path = queryStart === -1 ? target : target.slice(0, queryStart);
-    // Left unparsed: most requests never read it, and parsing it costs a cached GET a tenth of its time.
+    // Left unparsed: most requests never read it, and a cached GET would pay for parsing it.
     const query = queryStart === -1 ? '' : target.slice(queryStart + 1);
     // The common case first: a GraphQL query without CORS, whose headers go out in one go.
     if (path === GRAPHQL_PATH && req.headers.origin === undefined && (req.method === 'GET' || req.method === 'POST')) {

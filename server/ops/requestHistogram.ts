@@ -2,9 +2,9 @@
  * A Prometheus histogram with the labels `route`, `operation` and `status`, for the one metric
  * every request updates (`http_request_duration_seconds`, server/ops/metrics.ts).
  *
- * prom-client's Histogram validates the labels of each observation and joins them into a key:
- * 0.6 µs per call on our host, a few per cent of a cached answer. Here a series is found by the
- * label values the caller already holds, through one map per label, for 0.02 µs. The registry
+ * prom-client's Histogram validates the labels of each observation and joins them into a key on
+ * every request, a cost a cached answer notices. Here a series is found by the label values the
+ * caller already holds, through one map per label. The registry
  * reads it as it reads prom-client's metrics (`get()`, the values in the shape a Histogram gives
  * them), so the text format and the sum over a cluster's workers (AggregatorRegistry) are
  * prom-client's; prom-client's own AggregatorRegistry registers such plain metric objects too.

@@ -64,7 +64,7 @@ export function envelope<R extends object>(
   offset: number,
 ) {
   const page = pageOf(selection, limit, offset);
-  // Spelled out: an object spread here took a sixth of a short list query's execution.
+  // Spelled out rather than spread: this runs for every list answer, and a spread copies slowly.
   return {
     data: page.data,
     total: page.total,

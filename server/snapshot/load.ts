@@ -239,9 +239,8 @@ function readFile(root: string, dataDir: string, entry: FileEntry, readTimeoutMs
 /**
  * The size a gzip file inflates to, as its trailer states (ISIZE, the size of its last member
  * modulo 2^32), plus one byte so that zlib finds the end within the first chunk, which then is
- * the whole file. In zlib's default 16 kB chunks each chunk cost a callback on the main thread
- * and all of them a copy into one buffer at the end: inflating the 10x dataset's 275 MB took
- * 0.9 to 1.7 s that way and 0.5 s in one chunk. Only a hint: a file of several gzip members
+ * the whole file. In zlib's default chunks each chunk costs a callback on the main thread and all
+ * of them a copy into one buffer at the end. Only a hint: a file of several gzip members
  * inflates into more chunks, to the same bytes.
  */
 function inflatedSizeHint(gzip: Buffer): number {
@@ -269,8 +268,8 @@ async function readRecords(
   let records: unknown;
   try {
     // The sync writes ASCII (sync/write.ts encodeRecords), which is also Latin-1 and decodes
-    // as that at the speed of a copy; Node 20's UTF-8 decoder is several times slower on
-    // accented text. A file written otherwise is still read as UTF-8.
+    // as that at the speed of a copy, where UTF-8 decoding of accented text is much slower.
+    // A file written otherwise is still read as UTF-8.
     records = JSON.parse(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
   } catch (error) {
     throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
@@ -305,12 +304,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * With a twin, the same record read in another locale, each string equal to the one at the same
  * place in the twin is replaced by the twin's. JSON.parse makes a string of every value, and a
  * record repeats most of its strings in all four locales: its id, URLs, enumerations, and the
- * texts no one translated. Sharing them took the fixture snapshot's live heap from 115 to 100 MB
- * and the 10x dataset's from 439 to 364 MB (the bundle, after the sample queries twenty times,
- * collected with --expose-gc), and left fewer pages of the old generation for every
- * young-generation collection to go over (docs/deploy.md). The comparisons cost about 20 ms at
- * the fixture scale and 160 ms at 10x (the walk alone); one Map pooling every string would have
- * cost 110 ms and 1.6 s, and saved no more at the fixture scale.
+ * texts no one translated. Sharing them shrinks the live heap and leaves fewer pages of the old
+ * generation for every young-generation collection to go over (docs/deploy.md). Comparing with
+ * the twin, place by place, is cheaper than pooling every string in one Map and saves as much.
  */
 function deepFreeze<T>(value: T, twin?: unknown): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

@@ -61,8 +61,7 @@ const byTitle = (collator: Intl.Collator) => (a: { title: string; id: string }, 
 const noPoint = () => null;
 /**
  * Route numbers in their natural order ("2" before "10"), the same in every locale. One collator
- * for all comparisons: `localeCompare` with options builds one per call, which made sorting the
- * 10x dataset's routes take 0.6 s.
+ * for all comparisons: `localeCompare` with options builds one per call.
  */
 const ROUTE_NUMBERS = new Intl.Collator('de-CH', { numeric: true });
 

@@ -6,17 +6,11 @@
  * holds the record and its own distance, and its prototype has a getter per other field that
  * reads the record's. Executors read an item as they read a record (graphql-js's default resolver
  * and graphql-jit read `item[field]`), server/execution/json/answerWriter.ts writes it from what it kept of the
- * record, and JSON.stringify gets the whole record with the distance (toJSON). The ways tried
- * before cost more:
- * - A copy in one compiled object literal: 0.2 µs and about 300 bytes per 33-field tour, 8 of the
- *   30 KB a near-me request allocated. Items of this class hold two fields: the bench's near-me
- *   tours took 59 instead of 67 µs of CPU per answer (71 instead of 78 at 10x).
- * - A spread (`{ ...record, distance_km }`): about 0.9 µs per 33-field record.
- * - A record as the prototype of a small object holding the distance: V8 gives an object that
- *   becomes a prototype a hidden class of its own, for good. After near-me requests across the
- *   country nearly every record had one, and every query's reads of record fields met hundreds of
- *   classes instead of one: a 100-tour list took 19 % longer to execute and serialise, the
- *   activities list 18 %. Here the prototype is one per area, made once.
+ * record, and JSON.stringify gets the whole record with the distance (toJSON). An item holds two
+ * fields, where a copy of the record (literal or spread) would allocate all of them per item.
+ * The record itself is never a prototype: V8 gives an object that becomes one a hidden class of
+ * its own for good, and reads of record fields would then meet a class per record instead of
+ * one; here the prototype is one per area, made once.
  */
 
 /** A near-me item: an object that reads as the record with the distance field set (in km). */

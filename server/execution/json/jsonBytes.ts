@@ -1,14 +1,11 @@
 /**
  * The UTF-8 bytes of `JSON.stringify(value)`, written straight into bytes.
  *
- * An uncached answer spent about a third of the server's CPU on JSON.stringify and on encoding its
- * text to UTF-8 (perf, activities list). Writing the bytes of a result in one walk skips the text
- * in between: a string of the answer's length, held in two bytes per character as soon as one
- * title has a character above U+00FF, allocated and collected for every answer. In-process the
- * two ways cost the same over the 15 sample answers (about 110 µs for all of them; this way is
- * faster on answers of many short strings and slower on ones of long ASCII strings), but under
- * load, with garbage collection counted, the server answered 10–11 % more requests per second
- * (the activities list and the mix of sample queries, old and new build in turns).
+ * JSON.stringify and encoding its text to UTF-8 are a large share of an uncached answer. Writing
+ * the bytes of a result in one walk skips the text in between: a string of the answer's length,
+ * held in two bytes per character as soon as one title has a character above U+00FF, allocated
+ * and collected for every answer. The gain is in garbage collection, so it shows under load
+ * rather than in one call.
  *
  * Only what an execution result is made of is written here: objects whose prototype is
  * Object.prototype or null, arrays, strings, numbers, booleans and null. Anything else (a Date,
@@ -133,8 +130,8 @@ export function writtenSince(start: number): Uint8Array {
 /** Writes bytes as they are: JSON text written before, a literal, or punctuation and a key. */
 export function writeBytes(bytes: Uint8Array): void {
   ensure(bytes.length);
-  // Up to 7 bytes (`null`, `,"id":`) cost less copied one by one than through set(): 10 ns
-  // rather than 16 for 4 bytes, 24 rather than 19 for 8, and set() keeps at 20 ns up to 64.
+  // Up to 7 bytes (`null`, `,"id":`) cost less copied one by one than through set(), whose
+  // fixed cost only pays from 8 bytes on.
   if (bytes.length < 8) {
     for (let i = 0; i < bytes.length; i++) out[pos++] = bytes[i]!;
     return;
@@ -249,8 +246,8 @@ function writeObject(object: object, depth: number): boolean {
 
 /**
  * Writes a number that is a whole number of thousandths below 2^31 in them, as String() would;
- * false, having written nothing, for any other. String() of a fraction costs 100 ns on this
- * host, and a near-me page holds twenty distances of three decimals.
+ * false, having written nothing, for any other. String() of a fraction is slow, and a near-me page
+ * holds a distance of three decimals per item.
  * For such a number, k/1000 is the shortest decimal that reads back as it: it does, being the
  * decimal the number is nearest to, and any other decimal of three places or fewer lies 0.001
  * away, far outside the number's rounding interval (2^-31 wide at most below 2^31 / 1000),

@@ -12,15 +12,11 @@
  *
  * Parts are copied side by side into chunks of {@link CHUNK_BYTES}, each kept as a view of its
  * chunk. An allocation of its own per part (an ArrayBuffer, its backing store and their
- * bookkeeping, anywhere in memory) cost about 230 bytes beyond the part's rather than 140, and
- * reading them back cost more: with the parts side by side, the server's own work (operation
- * cache and answer, in-process) for near-me answers around a different point each, whose 20
- * records each are found anywhere in the cache, took 9 % less at 10x and 5 % at the fixture
- * scale; answers that meet the same few records again and again took the same time or 1-3 % less.
+ * bookkeeping, anywhere in memory) costs more memory, and reading parts scattered over memory
+ * back is slower than reading them side by side.
  */
 
-// Measured with 100,000 parts of 40 to 200 bytes (heap and array buffers after a full GC): an
-// entry of one view took 139 bytes beyond its own, one with holes around two segments 339.
+// What a view and its map slots take on the heap, rounded: enough to keep the budget honest.
 /** What an entry costs besides its bytes: its view and its slots in two maps. */
 const ENTRY_OVERHEAD_BYTES = 140;
 /** What each segment of a {@link PartWithHoles} costs besides its bytes: its view. */

@@ -191,7 +191,7 @@ interface Alias {
 /**
  * The aliases of one method, found by the XXH32 of their bytes and told apart by comparing them.
  * Keyed by a number rather than by the bytes as a string: a string made of each request's body
- * would be decoded and hashed anew by every lookup, which took a cached answer about a microsecond.
+ * would be decoded and hashed anew by every lookup, on the path of every cached answer.
  */
 class AliasMap {
   readonly #byHash = new Map<number, Alias>();

@@ -79,8 +79,8 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
   const encodingOf = memoize(negotiateEncoding);
   const isJson = memoize(isJsonContentType);
 
-  // Requests the fast path below does not take are answered by graphql-http, as they were before
-  // it existed: errors in the request, refusals of the checks, the media types it refuses.
+  // Requests the fast path below does not take are answered by graphql-http: errors in the
+  // request, refusals of the checks, the media types it refuses.
   const handler = createHandler<IncomingMessage, RequestState, OperationContext>({
     schema: executableSchema,
     formatError,
