@@ -1,61 +1,8 @@
 /**
- * The operation cache: a bounded LRU of checked (parsed, validated, limited) operations keyed by
- * document text and operation name, each compiled with graphql-jit on its second execution.
- *
- * - The limits of server/execution/limits.ts apply exactly as before: a document seen for the first time
- *   goes through the whole checker. Later requests with the same document only coerce their
- *   variables and count the cost (which may depend on them); when either fails, the whole
- *   checker runs again to produce its exact errors.
- * - A document is kept from its second request on: the first only leaves a hash of its text (a
- *   bounded set, emptied when full). A client that never sends a document twice (a query builder)
- *   would otherwise fill the cache with operations used once, pushing out those used again and
- *   again and giving the garbage collector their trees to move and mark, for nothing.
- * - Documents that differ only in the scalar literals of their field arguments share a template
- *   (server/execution/literalsAsVariables.ts), checked and compiled once from the second such document on;
- *   each later one is parsed and answered as the template with its literals as variables.
- *   Whatever the template would not answer exactly as the document (a literal its type refuses,
- *   a cost over the limit, an answer with errors, whose locations are the document's) goes the
- *   way of a document of its own.
- * - The estimated size of an answer (server/execution/limits.ts estimateAnswerBytes) depends on the sizes
- *   of the snapshot as well as the variables: an operation remembers the sizes it was measured
- *   with, and measures itself again, once, with those of a new snapshot (a pointer compared per
- *   request), so that one allowed before a reload is refused after it when its answer grew.
- * - Answers are bounded by MAX_RESPONSE_BYTES while they are written too, since the estimate
- *   counts averages: one that grows past it is refused with RESPONSE_TOO_LARGE, never sent.
- * - Refusals are cached only when they cannot depend on the variables: parse, validation and
- *   operation-resolution failures. Limit refusals (QUERY_TOO_COMPLEX) are not, since the cost
- *   refusal shares their code and depends on the variables, nor are RESPONSE_TOO_LARGE ones,
- *   which depend on the variables and the snapshot.
- * - With the record bytes cache on, an operation is answered by its answer writer
- *   (server/execution/json/answerWriter.ts, compiled on first use, keeping records' bytes from its second
- *   answer on) wherever that writes what executing it would give; it is executed, as below, for
- *   everything else.
- * - graphql-jit (https://github.com/zalando-incubator/graphql-jit) executes an operation from its
- *   second execution on (a one-off document is not worth compiling). Introspection always runs on
- *   graphql-js: it is rare and takes tens of ms to compile.
- * - Compiled operations copy leaf values as they are (jit's disableLeafSerialization) instead of
- *   passing each through its scalar's serializer, which jit calls with a freshly built path and
- *   locations per value: 60 % of the bench's activities list's execution time (4.9 → 1.9 µs)
- *   and 70 % of its allocations (46 → 14 KB). The serializers of String, Int, Float and Boolean
- *   return a value of their own kind unchanged, and every leaf of the schema is one of those or
- *   JSON (which still serializes; test/server/execution/engine.test.ts fails if an enum or ID joins
- *   them). Records reach the executor only through the snapshot's validation
- *   (server/snapshot/validateRecord.ts), which checks each scalar as graphql-js serializes it, and the
- *   values resolvers compute are numbers, strings and booleans of the right kind, so the answers
- *   are the same; null in a non-null field is still an error.
- * - Where jit's answers differ from graphql-js's, graphql-js answers. A result without errors
- *   is the same. So is one with a single GraphQLError thrown by a resolver (BAD_USER_INPUT,
- *   EXECUTION_TIMEOUT), null propagation included, once its keys are put back in graphql-js's
- *   order (`{ errors, data }`; jit has `{ data, errors }`). Everything else differs: jit drops
- *   the `locations` of an error that is not a GraphQLError (a bug in a resolver); its own errors
- *   (a null in a non-null field, a value a scalar cannot serialise) carry no original error, so
- *   they would reach the client instead of "Internal server error"; and with several errors it
- *   keeps running the siblings of a failed non-null field, reporting errors graphql-js never
- *   meets, in another order. Such a result is thrown away and the operation executed again by
- *   graphql-js, with the deadline's decisions of the first run replayed (each root field that
- *   started then starts again, each one refused is refused again), so the answer is the one
- *   graphql-js would have given in the first place. That costs a second execution, for these
- *   answers only; a run that hit the deadline can so take up to twice its budget.
+ * The engine: a request's document is parsed, checked against the limits (server/execution/limits.ts)
+ * and kept in the operation cache, then executed (compiled by graphql-jit from its second
+ * execution on) or written by the answer writer. Where it sits in a request, and how its cache
+ * relates to the others: docs/architecture.md.
  */
 
 import {
@@ -106,7 +53,11 @@ const COMPILE_AT_EXECUTION = 2;
  */
 const KEEP_RECORDS_AT_ANSWER = 2;
 
-/** The codes of refusals that depend on the document and operation name alone. */
+/**
+ * The codes of refusals that depend on the document and operation name alone, the only ones
+ * cached: QUERY_TOO_COMPLEX is shared with the cost refusal, which depends on the variables, and
+ * RESPONSE_TOO_LARGE depends on the variables and the snapshot.
+ */
 const DOCUMENT_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'OPERATION_RESOLUTION_FAILURE']);
 
 /** Whether a refusal holds whatever the variables: every error's code is one of DOCUMENT_ERROR_CODES. */
@@ -126,7 +77,7 @@ export interface PreparedOperation {
    * written; with the execution's result when it has errors (a RESPONSE_TOO_LARGE refusal when
    * the answer grew past MAX_RESPONSE_BYTES). Synchronous when every resolver is (ours are).
    * When the writer gives up, the execution takes the deadline's decisions the writer took, as a
-   * second execution after graphql-jit does (see the module comment).
+   * second execution after graphql-jit does (see {@link usable}).
    *
    * @param deadline the execution's root value (server/execution/deadline.ts startDeadline)
    * @param variables the request's variables, as sent; they passed the checks
@@ -178,7 +129,7 @@ export interface OperationCacheOptions {
 }
 
 /**
- * Creates an operation cache; see the module comment. Once it holds more than `maxEntries`
+ * Creates an operation cache. Once it holds more than `maxEntries`
  * operations, or more than `maxEntries` × {@link DOCUMENT_CHARS_PER_ENTRY} characters of
  * document text (a parsed document takes about 100 to 500 bytes per token, so large documents
  * are bounded by their size rather than their number), documents leave with their operations:
@@ -194,7 +145,9 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
   let operations = 0;
   let chars = 0;
 
-  // Hashes of the documents (and templates) requested once, by operation name: see the module comment.
+  // Hashes of the documents (and templates) requested once, by operation name: a document is kept
+  // from its second request on, so a client that never repeats one (a query builder) cannot fill
+  // the cache with operations used once and push out those used again and again.
   const seenOnce = new Set<string>();
 
   /** Whether a document (or template) was requested before; if not, notes that it now has been. */
@@ -345,7 +298,8 @@ export function createOperationCache(options: OperationCacheOptions): OperationC
       if (cached.refusal) return { errors: cached.refusal };
       const prepared = cached.operation;
       const measure = prepared.measure(request.variables, sizes);
-      // Bad variables, too high a cost or too large an answer: the checker words the refusal.
+      // Bad variables, too high a cost or too large an answer: the whole checker runs again, so
+      // a refusal reads exactly as it did the first time.
       if (!withinLimits(measure)) {
         const checked = check(request, sizes);
         return checked.errors ? checked : { operation: prepared, cost: checked.cost };
@@ -461,6 +415,7 @@ function prepareOperation(
   };
   if (fixed === undefined) keepCoercion(JSON.stringify(sent ?? {}), { variables: checked.variables, measure: checkedMeasure, sizes });
   let executions = 0;
+  // Introspection always runs on graphql-js: it is rare and costly to compile.
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
   let writer: AnswerWriter | null | undefined;
   let answers = 0;
@@ -496,6 +451,10 @@ function prepareOperation(
     variables: Readonly<Record<string, unknown>> | null | undefined,
   ): ExecutionResult | Promise<ExecutionResult> {
     if (compiled === undefined && ++executions >= COMPILE_AT_EXECUTION) {
+      // Leaves are copied as they are: the serializers of String, Int, Float and Boolean return a
+      // value of their own kind unchanged, every other leaf is JSON (engine.test.ts fails if an
+      // enum or ID joins them), and records passed server/snapshot/validateRecord.ts, which checks
+      // each scalar as graphql-js serializes it. A null in a non-null field is still an error.
       const result = compileQuery(executableSchema, document, operationName ?? undefined, { disableLeafSerialization: true });
       compiled = isCompiledQuery(result) ? result : null;
     }
@@ -597,7 +556,14 @@ function isTooLarge(result: ExecutionResult): boolean {
   return result.errors?.length === 1 && result.errors[0]!.extensions.code === 'RESPONSE_TOO_LARGE';
 }
 
-/** A jit result as graphql-js would give it, or undefined when graphql-js must execute again (see the module comment). */
+/**
+ * A jit result as graphql-js would give it, or undefined when graphql-js must execute again. They
+ * agree on a result without errors and on one with a single GraphQLError thrown by a resolver,
+ * once the keys are in graphql-js's order. Otherwise jit drops the locations of other errors,
+ * gives its own errors no original error (they would reach the client unmasked) and keeps running
+ * the siblings of a failed non-null field; graphql-js then executes again with the deadline's
+ * decisions replayed, so a run that hit the deadline can take up to twice its budget.
+ */
 function usable(result: ExecutionResult): ExecutionResult | undefined {
   if (!result.errors) return result;
   if (result.errors.length === 1 && isGraphQLError(result.errors[0]!.originalError)) return { errors: result.errors, data: result.data };

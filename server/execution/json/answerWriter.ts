@@ -1,31 +1,21 @@
 /**
  * Writes the JSON bytes of a successful answer straight from what the Query fields' resolvers
- * return, copying the part each record makes from the record bytes cache once it was written.
+ * return, copying each record's part from the record bytes cache once it was written. Where it
+ * sits in a request: docs/architecture.md.
  *
- * Executing an operation builds its answer as new objects (graphql-jit copies each selected field
- * of each record into one), and jsonBytes writes those out: the part of the answer a record makes
- * is built and written again for every request, though it cannot change. Below the Query fields
- * no field of schema.graphql has a resolver of its own, so that part is the record's properties
- * as the selection picks them, and records are frozen once read (server/snapshot/load.ts). This writer
- * follows the operation's selections through the resolvers' values, writes each frozen object
- * (one not inside another being written so) once per selection into the cache
- * (server/execution/json/recordBytesCache.ts), and copies it from there afterwards. A near-me item, which reads
- * as its record with its distance (server/snapshot/withDistance.ts), is written from what was kept of its
- * record, with its own distance written in; envelopes and every other object built per request
- * are written field by field.
- * Without the response cache, the bench's activities list cost the server 31 µs of CPU per answer
- * instead of 51 µs (executed by graphql-jit, written by jsonBytes), the near-me tours 52–55
- * instead of 62–66 µs.
+ * A record's part cannot change: below the Query fields no field of schema.graphql has a resolver
+ * of its own, so it is the record's properties as the selection picks them, and records are frozen
+ * once read (server/snapshot/load.ts). A near-me item (server/snapshot/withDistance.ts) is written
+ * from what was kept of its record, with its own distance written in.
  *
- * The bytes are those graphql-js's result gives with JSON.stringify: fields in the order graphql-js
- * collects them (aliases, fragments and repeated fields merged as it merges them), leaves through
- * their type's serialize, `__typename` as the type's name. Only what is sure to come out that way
- * is written here. {@link compileAnswerWriter} takes no operation with a directive (@skip and
- * @include depend on the variables), a meta-field other than `__typename`, a field below Query
- * with a resolver of its own or a type with isTypeOf; {@link AnswerWriter.write} gives up on any
- * resolver error, promise, null in a non-null field, value a leaf's serialize refuses, or value
- * jsonBytes would leave to JSON.stringify. Then the operation is executed as before, and its
- * answer, errors included, is exactly the executor's.
+ * The bytes are those graphql-js's result gives with JSON.stringify: its field order (aliases,
+ * fragments and repeated fields merged as it merges them), leaves through their serialize,
+ * `__typename` as the type's name. {@link compileAnswerWriter} takes no operation with a directive
+ * (@skip and @include depend on the variables), a meta-field other than `__typename`, a field below
+ * Query with a resolver of its own or a type with isTypeOf; {@link AnswerWriter.write} gives up on
+ * any resolver error, promise, null in a non-null field, value a leaf's serialize refuses, or value
+ * jsonBytes would leave to JSON.stringify. The operation is then executed, so its answer, errors
+ * included, is exactly the executor's.
  */
 
 import {
