@@ -78,8 +78,8 @@ function onData(this: ReadingMessage, chunk: Buffer): void {
 
 function onEnd(this: ReadingMessage): void {
   const reading = stop(this);
-  // A body of one chunk, as most are, is that chunk: concat would copy it into a new buffer,
-  // about a microsecond of a cached answer. A stream never reuses the memory of a chunk it gave.
+  // A body of one chunk, as most are, is that chunk: concat would copy it into a new buffer on
+  // the path of every cached answer. A stream never reuses the memory of a chunk it gave.
   const { chunks } = reading;
   reading.done(reading.context, null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, reading.size));
 }
