@@ -15,12 +15,12 @@
  * build.
  *
  * The matches are found by walking the postings one by one, or, when the words are found in
- * so many documents that reading sets of them 32 at a time costs less, by levelSearch.ts.
+ * so many documents that reading sets of them 32 at a time costs less, by matchLevelSearch.ts.
  */
 
 import { Index } from 'flexsearch';
 import { hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from '../filterIndex.ts';
-import { LevelSearch, type Level } from './levelSearch.ts';
+import { MatchLevelSearch, type MatchLevel } from './matchLevelSearch.ts';
 import { holdsAsBitset, PostingListsBuilder, type PostingLists } from './postingLists.ts';
 
 /** A search over the documents given to {@link createTextIndex}. */
@@ -137,7 +137,7 @@ export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>
   // FlexSearch's postings of every word, taken once, in the order of the sorted words, with
   // what a search weighs them by: a search of FlexSearch costs 0.18 µs a word, mostly its
   // options, and a one-letter prefix reads the postings of thousands of words. Long postings
-  // are bitsets too, for levelSearch.ts (a few hundred kB for 20,000 tours).
+  // are bitsets too, for matchLevelSearch.ts (a few hundred kB for 20,000 tours).
   const size = docs.length;
   const terms = [...vocabulary].sort();
   const entries = terms.length * fieldCount;
@@ -172,7 +172,7 @@ export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>
  * entry i × field count + f is word i's in field f. Per entry its scores (bit `score` set when
  * it has positions of that score), its lists (one per score it has, in score order, numbered
  * from firstLists[entry] on in the index's PostingLists), its number of positions, and what
- * reading them costs levelSearch.ts (in bitset words: the bitset's length where a list has one,
+ * reading them costs matchLevelSearch.ts (in bitset words: the bitset's length where a list has one,
  * else a word per position).
  */
 interface TermPostings {
@@ -209,8 +209,8 @@ interface WordPostings {
   held: number;
   /** Whether its postings are merged (see #merge): one list per level, disjoint. */
   merged: boolean;
-  /** Its levels for levelSearch.ts, made on first use (levelsOf). */
-  levels: Level[] | undefined;
+  /** Its levels for matchLevelSearch.ts, made on first use (levelsOf). */
+  levels: MatchLevel[] | undefined;
 }
 
 class FuzzyTextIndex implements TextIndex {
@@ -237,7 +237,7 @@ class FuzzyTextIndex implements TextIndex {
   /** Scratch of #best: its heap, a packed rank and a position per entry. */
   readonly #heap = new Int32Array(2 * MAX_HEAP_END);
 
-  readonly #levelSearch: LevelSearch;
+  readonly #matchLevelSearch: MatchLevelSearch;
 
   /**
    * Query words expanded before, with where they match. A short prefix expands into thousands
@@ -262,7 +262,7 @@ class FuzzyTextIndex implements TextIndex {
     this.#fieldCount = fieldCount;
     this.#termPostings = termPostings;
     this.#lists = lists;
-    this.#levelSearch = new LevelSearch(size, addMatch);
+    this.#matchLevelSearch = new MatchLevelSearch(size, addMatch);
     this.#terms = terms;
     this.#typos = typos;
     this.#mark = new Int32Array(size);
@@ -282,7 +282,7 @@ class FuzzyTextIndex implements TextIndex {
     if (options.end !== undefined && options.end <= MAX_HEAP_END && costs.bitsets < costs.walk) {
       // The levels give up once they have cost what the walk would have, which words whose
       // levels rarely meet can make them do, and the walk takes over.
-      const found = this.#levelSearch.search(perWord.map(levelsOf), filter, options.end, costs.walk - costs.bitsets);
+      const found = this.#matchLevelSearch.search(perWord.map(levelsOf), filter, options.end, costs.walk - costs.bitsets);
       if (found !== null) return found;
     }
     const found = this.#intersect(perWord);
@@ -296,7 +296,7 @@ class FuzzyTextIndex implements TextIndex {
     const perWord = this.#wordPostings(query);
     if (perWord === null) return null;
     const costs = this.#costs(perWord);
-    if (costs.bitsets < costs.walk) return this.#levelSearch.matchSet(perWord);
+    if (costs.bitsets < costs.walk) return this.#matchLevelSearch.matchSet(perWord);
     const found = this.#intersect(perWord);
     return positionSetOf(this.#mark.length, this.#candidates.subarray(0, found.count));
   }
@@ -311,7 +311,7 @@ class FuzzyTextIndex implements TextIndex {
   }
 
   /**
-   * What finding the matches costs, in bitset words read: by levelSearch.ts, which reads a few
+   * What finding the matches costs, in bitset words read: by matchLevelSearch.ts, which reads a few
    * bitsets per level and the postings that have none, before it combines levels; and by
    * walking the postings (#intersect), which reads every posting and ranks every match.
    * Measured on the benchmark's 10x tours, a posting walked costs about as much as four bitset
@@ -614,7 +614,7 @@ class FuzzyTextIndex implements TextIndex {
     starts.push(count);
     const positions = new Int32Array(count);
     for (let i = 0; i < count; i++) positions[cursors[mergedLevel(ranks[matches[i]!]!)]!++] = matches[i]!;
-    // Merged lists have no bitsets: levelSearch.ts reads them position by position.
+    // Merged lists have no bitsets: matchLevelSearch.ts reads them position by position.
     const merged: PostingLists = { positions, starts: Int32Array.from(starts), bitsets: NO_BITSETS };
     const numbers = Int32Array.from({ length: listCount }, (_, list) => list);
     const bitsetCost = count + 2 * listCount * wordCount(this.#mark.length);
@@ -721,13 +721,13 @@ function firstMerged(word: WordPostings, end: number): TextMatches {
   return { total, positions };
 }
 
-/** A word's postings as levels (levelSearch.ts): one per tier and score with lists, best first; made once per word. */
-function levelsOf(word: WordPostings): Level[] {
+/** A word's postings as levels (matchLevelSearch.ts): one per tier and score with lists, best first; made once per word. */
+function levelsOf(word: WordPostings): MatchLevel[] {
   return (word.levels ??= levelsOfWord(word));
 }
 
-function levelsOfWord({ lists, levelStarts, numbers }: WordPostings): Level[] {
-  const levels: Level[] = [];
+function levelsOfWord({ lists, levelStarts, numbers }: WordPostings): MatchLevel[] {
+  const levels: MatchLevel[] = [];
   for (let level = 0; level + 1 < levelStarts.length; level++) {
     const start = levelStarts[level]!;
     const end = levelStarts[level + 1]!;
