@@ -21,7 +21,12 @@
 import { Index } from 'flexsearch';
 import { hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from '../filterIndex.ts';
 import { MatchLevelSearch, type MatchLevel } from './matchLevelSearch.ts';
+import { lowerBound } from './lowerBound.ts';
 import { holdsAsBitset, PostingListsBuilder, type PostingLists } from './postingLists.ts';
+import { createTypoFinder, MIN_TYPO_WORD_LENGTH } from './typos.ts';
+import { documentWords, queryWords } from './words.ts';
+
+export { MIN_TYPO_WORD_LENGTH } from './typos.ts';
 
 /** A search over the documents given to {@link createTextIndex}. */
 export interface TextIndex {
@@ -58,9 +63,6 @@ export interface TextMatches {
   /** The first matches, best first (see {@link TextIndex.search}). */
   positions: ArrayLike<number>;
 }
-
-/** Query words shorter than this match only exactly or as a prefix, never with a typo. */
-export const MIN_TYPO_WORD_LENGTH = 5;
 
 /** Distinct query words beyond this many are ignored, which bounds the cost of a search. */
 export const MAX_QUERY_WORDS = 10;
@@ -766,198 +768,4 @@ function siftDown(heap: Int32Array, size: number, rank: number, position: number
  */
 function keyOf(rank: number, tierSpan: number, scoreSpan: number): number {
   return ((rank >>> WORST_TIER_SHIFT) * tierSpan + ((rank >>> TIER_SUM_SHIFT) & SUM_MASK)) * scoreSpan + (rank & SUM_MASK);
-}
-
-/** The index of the first element of the sorted `values` (words, or numbers) that is not below `value`. */
-function lowerBound<T extends string | number>(values: ArrayLike<T>, value: T): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-// ---------------------------------------------------------------------------------------
-// Normalisation: one fold for documents and queries.
-
-// Letters that NFD does not decompose, spelled the way a keyboard without them would.
-const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i',
-};
-const SPECIAL_LETTER = /[ßæœøłđðþı]/g;
-// A word with its diacritics as combining marks; hyphens join the parts of a compound.
-const WORD = /[\p{L}\p{N}\p{M}]+(?:[-\u2010\u2011][\p{L}\p{N}\p{M}]+)*/gu;
-const HYPHEN = /[-\u2010\u2011]/;
-// The first combining mark (\p{M}): no character below it is one.
-const FIRST_MARK = 0x300;
-const MARKS = /\p{M}/gu;
-const GERMAN_UMLAUT = /([aou])\u0308/g;
-const HAS_GERMAN_UMLAUT = /[aou]\u0308/;
-const ASCII = /^[\x00-\x7f]*$/;
-const ASCII_WORD = /[a-z0-9]+/g;
-
-function decompose(text: string): string {
-  return text.toLowerCase().normalize('NFD').replace(SPECIAL_LETTER, (c) => SPECIAL_LETTERS[c]!);
-}
-
-/**
- * The words of a document field in reading order, folded. A word with a German umlaut is
- * followed by its ae/oe/ue spelling ("zürich" → "zurich", "zuerich"), and a hyphenated
- * compound by its parts joined ("saas-fee" → "saas", "fee", "saasfee"), so that either
- * spelling of the query finds it.
- */
-function documentWords(text: string): string[] {
-  const words: string[] = [];
-  // match() rather than matchAll(): an array of strings, not a match object per word. With
-  // foldMarks, folding the fixture's 32,727 texts went from 140 to 105 ms.
-  for (const compound of decompose(text).match(WORD) ?? []) {
-    if (!hasHyphen(compound)) {
-      pushFolded(words, compound);
-      continue;
-    }
-    const parts = compound.split(HYPHEN);
-    for (const part of parts) pushFolded(words, part);
-    const joined = foldMarks(parts.join(''));
-    if (joined) words.push(joined);
-  }
-  return words;
-}
-
-/** Adds a word of a document, and its ae/oe/ue spelling when it has a German umlaut. */
-function pushFolded(words: string[], part: string): void {
-  const folded = foldMarks(part);
-  if (!folded) return;
-  words.push(folded);
-  if (folded !== part && HAS_GERMAN_UMLAUT.test(part)) words.push(part.replace(GERMAN_UMLAUT, '$1e').replace(MARKS, ''));
-}
-
-/**
- * The word without its combining marks. Most words have none, and every mark is at U+0300 or
- * above: a scan of the word costs less than the Unicode regular expression.
- */
-function foldMarks(word: string): string {
-  for (let i = 0; i < word.length; i++) {
-    if (word.charCodeAt(i) >= FIRST_MARK) return word.replace(MARKS, '');
-  }
-  return word;
-}
-
-/** Whether the word has one of HYPHEN's characters; a scan, as in foldMarks. */
-function hasHyphen(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    if (code === 0x2d || code === 0x2010 || code === 0x2011) return true;
-  }
-  return false;
-}
-
-/** The words of a query, folded like {@link documentWords}; compounds count as their parts. */
-function queryWords(query: string): string[] {
-  // Most queries are plain ASCII, where folding is lower case and a word is a run of letters
-  // and digits (\p{L}, \p{N} and \p{M} hold no other ASCII character): no NFD, no Unicode classes.
-  if (ASCII.test(query)) return query.toLowerCase().match(ASCII_WORD) ?? [];
-  const words: string[] = [];
-  for (const compound of decompose(query).match(WORD) ?? []) {
-    for (const part of compound.split(HYPHEN)) {
-      const folded = foldMarks(part);
-      if (folded) words.push(folded);
-    }
-  }
-  return words;
-}
-
-// ---------------------------------------------------------------------------------------
-// Typo candidates.
-
-/**
- * Returns a function listing the words of `terms` (sorted) one edit away from a query word
- * (of at least MIN_TYPO_WORD_LENGTH letters), found through their single-letter deletions, as
- * their indexes in `terms`.
- *
- * The deletions are kept as hashes rather than strings: a Map from each deletion's text to its
- * words held 184k keys over the fixture's indexes. A deletion's hash and its word's index in
- * `terms` make one number; the numbers, sorted, are searched for the hashes of the query
- * word's deletions. Every word found is taken only when it is one edit from the query word, so
- * a collision of hashes adds nothing: a word one edit away shares a deletion with the query
- * word in fact, and is found through it.
- */
-function createTypoFinder(terms: readonly string[]): (word: string) => Iterable<number> {
-  if (terms.length > WORDS_PER_HASH) throw new RangeError(`${terms.length} words; at most ${WORDS_PER_HASH} fit the typo index`);
-  const sorted = sortedDeletionKeys(terms);
-
-  return (word) => {
-    const found = new Set<number>();
-    /** Adds the words with a deletion of this hash that are one edit from the word. */
-    const collect = (hash: number) => {
-      for (let k = lowerBound(sorted, hash * WORDS_PER_HASH); k < sorted.length && Math.floor(sorted[k]! / WORDS_PER_HASH) === hash; k++) {
-        const at = sorted[k]! % WORDS_PER_HASH;
-        const candidate = terms[at]!;
-        if (candidate !== word && withinOneEdit(word, candidate)) found.add(at);
-      }
-    };
-    // An inserted letter in the word: the indexed word is one of its deletions.
-    // A missing letter: the word is a deletion of the indexed word.
-    // A substituted or swapped letter: both share a deletion.
-    collect(deletionHash(word, -1));
-    for (let i = 0; i < word.length; i++) {
-      const key = word.slice(0, i) + word.slice(i + 1);
-      const at = lowerBound(terms, key);
-      if (terms[at] === key) found.add(at);
-      collect(deletionHash(word, i));
-    }
-    return found;
-  };
-}
-
-/**
- * The deletions of the `terms` that need them as numbers, each its hash × WORDS_PER_HASH + the
- * word's index, sorted by hash, then by index. Only words that can be one edit from a
- * typo-eligible query word need their deletions: a 5-letter query reaches 4-letter words by a
- * deletion of its own, looked up in `terms`. A function of its own, so that the list it builds
- * them in is not kept: a closure made in the same function as the finder's would hold it in
- * the scope they share (1.9 MB of the fixture's indexes).
- */
-function sortedDeletionKeys(terms: readonly string[]): Float64Array {
-  const keys: number[] = [];
-  terms.forEach((word, at) => {
-    if (word.length < MIN_TYPO_WORD_LENGTH) return;
-    for (let i = 0; i < word.length; i++) {
-      // Dropping either of two equal letters side by side leaves the same deletion.
-      if (i > 0 && word[i] === word[i - 1]) continue;
-      keys.push(deletionHash(word, i) * WORDS_PER_HASH + at);
-    }
-  });
-  return Float64Array.from(keys).sort();
-}
-
-/** Words a typo index tells apart: a hash (< 2^32) times this, plus a word's index, stays an exact double. */
-const WORDS_PER_HASH = 2 ** 21;
-
-/** A 32-bit hash (FNV-1a over UTF-16 code units) of `word` without its letter at `skip` (-1: the whole word). */
-function deletionHash(word: string, skip: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) {
-    if (i !== skip) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** True when a and b differ by at most one insertion, deletion, substitution or swap of neighbours. */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const restA = endA - start;
-  const restB = endB - start;
-  if (restA <= 1 && restB <= 1) return true;
-  return restA === 2 && restB === 2 && a[start] === b[start + 1] && a[start + 1] === b[start];
 }
