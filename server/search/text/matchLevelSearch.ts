@@ -15,7 +15,7 @@
 import { bitCount, wordCount, type Intersection, type PositionSet } from '../filterIndex.ts';
 import { holdsAsBitset, type ListSelection } from './postingLists.ts';
 
-/** One level of a query word: its packed match rank (textIndex.ts) and the postings lists that reach it (at least one). */
+/** One level of a query word: its packed match rank (matchRanks.ts) and the postings lists that reach it (at least one). */
 export interface MatchLevel extends ListSelection {
   rank: number;
 }

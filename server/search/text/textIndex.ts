@@ -23,6 +23,7 @@ import { indexTerms } from './termPostings.ts';
 import { createTypoFinder } from './typos.ts';
 import { queryWords } from './words.ts';
 
+// The limits callers check their input against, from the modules that set them.
 export { MAX_FIELDS, MAX_QUERY_WORDS } from './matchRanks.ts';
 export { MIN_TYPO_WORD_LENGTH } from './typos.ts';
 
