@@ -27,7 +27,6 @@ const MAX_EXPANDED_WORDS = 256;
  */
 const MERGE_ABOVE_LISTS = 16;
 
-
 /**
  * Where one query word matches: its postings lists by level, a level being a tier (KINDS ×
  * field + kind) and a score, numbered tier × RESOLUTION + score, so in rank order; their total
@@ -121,7 +120,8 @@ export class Expansions {
    * `word`'s postings merged: one list per level, which holds each position once, under its
    * best match, as a search ranks it. A prefix matches thousands of words, each in a few
    * documents, so a one-letter prefix reads hundreds of lists, where merged it reads one per
-   * level, or, alone and unfiltered, only its first page (textIndex.ts firstMerged). Costs a walk of the postings, once per word kept.
+   * level, or, alone and unfiltered, only its first page (textIndex.ts firstMerged). Costs a
+   * walk of the postings, once per word kept.
    */
   #merge(word: WordPostings): WordPostings {
     const { count } = this.#walk.intersect([word]);

@@ -1,8 +1,9 @@
 /**
  * The postings of every indexed word, taken out of FlexSearch once built
  * (https://github.com/nextapps-de/flexsearch; "strict" tokenizer, one index per field): per
- * word and field, which documents hold it at which score. Prefixes are then expanded through
- * the sorted vocabulary rather than indexed, which indexing every prefix would cost at build.
+ * word and field, which documents hold it at which score. Only whole words are indexed:
+ * prefixes are expanded at search time through the sorted vocabulary (expansions.ts), since
+ * indexing every prefix would make building far slower.
  */
 
 import { Index } from 'flexsearch';
