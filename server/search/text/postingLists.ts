@@ -11,6 +11,7 @@
 
 import { positionSetOf, wordCount, type PositionSet } from '../filterIndex.ts';
 
+/** Numbered postings lists: list k is positions[starts[k]] up to positions[starts[k + 1]]. */
 export interface PostingLists {
   /** Every list's positions, ascending within a list, list after list. */
   readonly positions: Int32Array;
@@ -67,6 +68,7 @@ export class PostingListsBuilder {
     return this.#starts.length - 1;
   }
 
+  /** The lists added so far, in arrays of their own size. */
   build(): PostingLists {
     return {
       positions: this.#positions.slice(0, this.#length),

@@ -1,27 +1,31 @@
 /**
- * Fuzzy full-text search over a fixed array of documents, built once per locale and area.
+ * Fuzzy full-text search over a fixed array of documents, built once per locale and area: the
+ * public surface of text/.
  *
- * Documents and queries are folded the same way (case, diacritics, ß → ss; see
- * documentWords). A query word matches a document word that starts with it (an exact word
- * being the shortest case), or, when the query word has MIN_TYPO_WORD_LENGTH letters or
- * more, a document word one edit away from it (insertion, deletion, substitution or swap of
- * two neighbours). A document matches when every query word matches one of its words.
+ * Documents and queries are folded the same way (words.ts). A query word matches a document
+ * word that starts with it (an exact word being the shortest case), or, when the query word
+ * has MIN_TYPO_WORD_LENGTH letters or more, a document word one edit away from it (typos.ts).
+ * A document matches when every query word matches one of its words.
  *
- * FlexSearch ("strict" tokenizer, one index per field) builds the postings of each word with
- * its position score (https://github.com/nextapps-de/flexsearch), taken out of it once built.
- * Prefixes are expanded through the sorted vocabulary, and typos through the hashes of its
- * single-letter deletions (SymSpell, edit distance 1: https://github.com/wolfgarbe/SymSpell).
- * Indexing every prefix with FlexSearch's "forward" tokenizer instead took 7 times longer to
- * build.
- *
- * The matches are found by walking the postings one by one, or, when the words are found in
- * so many documents that reading sets of them 32 at a time costs less, by levelSearch.ts.
+ * Where each query word matches comes from the postings of the indexed words (termPostings.ts,
+ * expansions.ts). The matches are then found by walking those postings one by one
+ * (postingsWalk.ts, then ranking.ts), or, when the words are found in so many documents that
+ * reading sets of them 32 at a time costs less, by matchLevelSearch.ts.
  */
 
-import { Index } from 'flexsearch';
-import { hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from '../filterIndex.ts';
-import { LevelSearch, type Level } from './levelSearch.ts';
-import { holdsAsBitset, PostingListsBuilder, type PostingLists } from './postingLists.ts';
+import { positionSetOf, type Intersection, type PositionSet } from '../filterIndex.ts';
+import { Expansions, levelsOf, type WordPostings } from './expansions.ts';
+import { MatchLevelSearch } from './matchLevelSearch.ts';
+import { addMatch, MAX_FIELDS, MAX_QUERY_WORDS } from './matchRanks.ts';
+import { PostingsWalk } from './postingsWalk.ts';
+import { MAX_HEAP_END, Ranking } from './ranking.ts';
+import { indexTerms } from './termPostings.ts';
+import { createTypoFinder } from './typos.ts';
+import { queryWords } from './words.ts';
+
+// The limits callers check their input against, from the modules that set them.
+export { MAX_FIELDS, MAX_QUERY_WORDS } from './matchRanks.ts';
+export { MIN_TYPO_WORD_LENGTH } from './typos.ts';
 
 /** A search over the documents given to {@link createTextIndex}. */
 export interface TextIndex {
@@ -52,56 +56,13 @@ export interface TextIndex {
   matchSet(query: string): PositionSet | null;
 }
 
+/** What {@link TextIndex.search} finds. */
 export interface TextMatches {
   /** Number of matches. */
   total: number;
   /** The first matches, best first (see {@link TextIndex.search}). */
   positions: ArrayLike<number>;
 }
-
-/** Query words shorter than this match only exactly or as a prefix, never with a typo. */
-export const MIN_TYPO_WORD_LENGTH = 5;
-
-/** Distinct query words beyond this many are ignored, which bounds the cost of a search. */
-export const MAX_QUERY_WORDS = 10;
-
-// FlexSearch's default: a word scores 0..8 by its position in its field.
-const RESOLUTION = 9;
-// Match kinds inside a field, best first.
-const EXACT = 0;
-const PREFIX = 1;
-const TYPO = 2;
-const KINDS = 3;
-
-// A candidate's match ranks packed into one integer, compared as it is: its worst tier above
-// the sum of its tiers above the sum of its scores. The sums add up without carrying over, so
-// a word's match is added to both in one step. Ten bits hold a sum of MAX_QUERY_WORDS tiers
-// for up to MAX_FIELDS fields, and of as many scores.
-const TIER_SUM_SHIFT = 10;
-const WORST_TIER_SHIFT = 20;
-const SUM_MASK = (1 << TIER_SUM_SHIFT) - 1;
-const SUMS = (1 << WORST_TIER_SHIFT) - 1;
-/** Most text fields per document (see the packing above). */
-export const MAX_FIELDS = Math.floor(SUM_MASK / MAX_QUERY_WORDS / KINDS);
-
-/**
- * Most postings lists and merged positions the expansions of query words kept per index hold
- * (FuzzyTextIndex #expansions), unless it has more than a quarter as many documents (see
- * #maxExpandedEntries), and most words. Every one- and two-letter query (702) over all 28
- * indexes of the fixture or of the bench's 10x dataset left 3.3 to 3.6 MB more heap in all,
- * every one-letter query 2.7 to 3.2 MB.
- */
-const MAX_EXPANDED_ENTRIES = 20_000;
-const MAX_EXPANDED_WORDS = 256;
-
-/**
- * A query word matching in more postings lists than this has them merged (FuzzyTextIndex
- * #merge): past it, going from list to list costs a search more than the positions it reads.
- */
-const MERGE_ABOVE_LISTS = 16;
-
-/** Pages ending up to here are picked from many matches with a heap of their size (#best). */
-const MAX_HEAP_END = 128;
 
 /**
  * Builds the index.
@@ -114,161 +75,23 @@ const MAX_HEAP_END = 128;
 export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>>): TextIndex {
   const fieldCount = docs[0]?.length ?? 0;
   if (fieldCount > MAX_FIELDS) throw new RangeError(`documents have ${fieldCount} text fields; at most ${MAX_FIELDS} are supported`);
-  const fields: Index[] = [];
-  for (let f = 0; f < fieldCount; f++) {
-    // Fields arrive as folded words joined by spaces, and queries one folded word at a time.
-    fields.push(new Index({ tokenize: 'strict', resolution: RESOLUTION, encode: splitOnSpaces }));
-  }
-  const vocabulary = new Set<string>();
-  docs.forEach((doc, position) => {
-    if (doc.length !== fieldCount) {
-      throw new RangeError(`document ${position} has ${doc.length} text fields, expected ${fieldCount}`);
-    }
-    for (let f = 0; f < fieldCount; f++) {
-      const text = doc[f];
-      if (!text) continue;
-      const words = documentWords(text);
-      if (words.length === 0) continue;
-      for (const word of words) vocabulary.add(word);
-      fields[f]!.add(position, words.join(' '));
-    }
-  });
-
-  // FlexSearch's postings of every word, taken once, in the order of the sorted words, with
-  // what a search weighs them by: a search of FlexSearch costs 0.18 µs a word, mostly its
-  // options, and a one-letter prefix reads the postings of thousands of words. Long postings
-  // are bitsets too, for levelSearch.ts (a few hundred kB for 20,000 tours).
-  const size = docs.length;
-  const terms = [...vocabulary].sort();
-  const entries = terms.length * fieldCount;
-  const lists = new PostingListsBuilder(size);
-  const postings: TermPostings = {
-    firstLists: new Int32Array(entries),
-    sizes: new Int32Array(entries),
-    readCosts: new Int32Array(entries),
-    scores: new Uint16Array(entries),
-  };
-  let entry = 0;
-  for (const term of terms) {
-    for (const field of fields) {
-      const buckets = field.search(term, { resolve: false }).result as Buckets;
-      postings.firstLists[entry] = lists.count;
-      // In score order, so the entry's lists are numbered in the order of its scores' bits.
-      buckets.forEach((ids, score) => {
-        if (!ids || ids.length === 0) return;
-        lists.add(ids);
-        postings.sizes[entry]! += ids.length;
-        postings.scores[entry]! |= 1 << score;
-        postings.readCosts[entry]! += holdsAsBitset(ids.length, size) ? wordCount(size) : ids.length;
-      });
-      entry++;
-    }
-  }
-  return new FuzzyTextIndex(size, fieldCount, terms, postings, lists.build(), createTypoFinder(terms));
-}
-
-/**
- * The postings of every word in every field, word by word in sorted order, field by field:
- * entry i × field count + f is word i's in field f. Per entry its scores (bit `score` set when
- * it has positions of that score), its lists (one per score it has, in score order, numbered
- * from firstLists[entry] on in the index's PostingLists), its number of positions, and what
- * reading them costs levelSearch.ts (in bitset words: the bitset's length where a list has one,
- * else a word per position).
- */
-interface TermPostings {
-  firstLists: Int32Array;
-  sizes: Int32Array;
-  readCosts: Int32Array;
-  scores: Uint16Array;
-}
-
-function splitOnSpaces(text: string): string[] {
-  return text.split(' ');
-}
-
-/** FlexSearch's postings of one word in one field: buckets[score] = positions, ascending. */
-type Buckets = ReadonlyArray<readonly number[] | undefined>;
-
-/**
- * Where one query word matches: its postings lists by level, a level being a tier (KINDS ×
- * field + kind) and a score, numbered tier × RESOLUTION + score, so in rank order; their total
- * length, and what reading them as bitsets would cost (in 32-bit words, see #costs).
- */
-interface WordPostings {
-  /** The index's lists, or the word's own when merged. */
-  lists: PostingLists;
-  /** Level l's lists are numbers[levelStarts[l]] up to numbers[levelStarts[l + 1]], of `lists`. */
-  levelStarts: Int32Array;
-  numbers: Int32Array;
-  size: number;
-  bitsetCost: number;
-  /**
-   * What keeping the word costs (see #expansions): the postings lists `numbers` names, and the
-   * positions of those that are its own rather than the index's (see #merge).
-   */
-  held: number;
-  /** Whether its postings are merged (see #merge): one list per level, disjoint. */
-  merged: boolean;
-  /** Its levels for levelSearch.ts, made on first use (levelsOf). */
-  levels: Level[] | undefined;
+  const { terms, postings, lists } = indexTerms(docs, fieldCount);
+  const walk = new PostingsWalk(docs.length);
+  const expansions = new Expansions(fieldCount, terms, postings, lists, createTypoFinder(terms), walk);
+  return new FuzzyTextIndex(walk, new Ranking(walk, fieldCount), expansions, new MatchLevelSearch(docs.length, addMatch));
 }
 
 class FuzzyTextIndex implements TextIndex {
-  readonly #fieldCount: number;
-  /** Every indexed word, sorted, so the words with a given prefix are a contiguous run. */
-  readonly #terms: readonly string[];
-  readonly #termPostings: TermPostings;
-  readonly #lists: PostingLists;
-  /** The indexes in #terms of the words one edit away from a query word (createTypoFinder). */
-  readonly #typos: (word: string) => Iterable<number>;
-  // Scratch state per position, reused across searches (search is synchronous). A position
-  // matches the words seen so far while mark[position] equals the latest word's stamp,
-  // which spares clearing the arrays on every search. candidates lists those positions.
-  readonly #mark: Int32Array;
-  /** Match ranks, packed (see WORST_TIER_SHIFT). */
-  readonly #ranks: Int32Array;
-  readonly #candidates: Int32Array;
-  #stamp = 0;
-  // Scratch of #rank, grown to the largest size asked so far: the counts per key, and the
-  // keys per candidate. Typed arrays above 64 bytes live outside the JS heap and cost a
-  // malloc each, which a search of a few matches would otherwise spend most of its time on.
-  #counts = new Int32Array(0);
-  #keys = new Int32Array(0);
-  /** Scratch of #best: its heap, a packed rank and a position per entry. */
-  readonly #heap = new Int32Array(2 * MAX_HEAP_END);
+  readonly #walk: PostingsWalk;
+  readonly #ranking: Ranking;
+  readonly #expansions: Expansions;
+  readonly #matchLevelSearch: MatchLevelSearch;
 
-  readonly #levelSearch: LevelSearch;
-
-  /**
-   * Query words expanded before, with where they match. A short prefix expands into thousands
-   * of words whose postings a search gathers anew each time (on the bench's one-letter
-   * attractions search, 40 % of the server's CPU, and 13 % on two common words); the expansion
-   * depends on the word alone. Bounded by what they hold (#expandedEntries: a postings list
-   * and a merged position each cost a number), forgotten all at once past #maxExpandedEntries.
-   */
-  readonly #expansions = new Map<string, WordPostings>();
-  #expandedEntries = 0;
-  /** MAX_EXPANDED_ENTRIES, or four per document where more: room for a few merged one-letter prefixes. */
-  readonly #maxExpandedEntries: number;
-
-  constructor(
-    size: number,
-    fieldCount: number,
-    terms: readonly string[],
-    termPostings: TermPostings,
-    lists: PostingLists,
-    typos: (word: string) => Iterable<number>,
-  ) {
-    this.#fieldCount = fieldCount;
-    this.#termPostings = termPostings;
-    this.#lists = lists;
-    this.#levelSearch = new LevelSearch(size, addMatch);
-    this.#terms = terms;
-    this.#typos = typos;
-    this.#mark = new Int32Array(size);
-    this.#ranks = new Int32Array(size);
-    this.#candidates = new Int32Array(size);
-    this.#maxExpandedEntries = Math.max(MAX_EXPANDED_ENTRIES, 4 * size);
+  constructor(walk: PostingsWalk, ranking: Ranking, expansions: Expansions, matchLevelSearch: MatchLevelSearch) {
+    this.#walk = walk;
+    this.#ranking = ranking;
+    this.#expansions = expansions;
+    this.#matchLevelSearch = matchLevelSearch;
   }
 
   search(query: string, options: { filter?: Intersection | null; end?: number } = {}): TextMatches | null {
@@ -282,40 +105,40 @@ class FuzzyTextIndex implements TextIndex {
     if (options.end !== undefined && options.end <= MAX_HEAP_END && costs.bitsets < costs.walk) {
       // The levels give up once they have cost what the walk would have, which words whose
       // levels rarely meet can make them do, and the walk takes over.
-      const found = this.#levelSearch.search(perWord.map(levelsOf), filter, options.end, costs.walk - costs.bitsets);
+      const found = this.#matchLevelSearch.search(perWord.map(levelsOf), filter, options.end, costs.walk - costs.bitsets);
       if (found !== null) return found;
     }
-    const found = this.#intersect(perWord);
-    const total = filter === null ? found.count : this.#keepOnly(filter, found.count);
+    const found = this.#walk.intersect(perWord);
+    const total = filter === null ? found.count : this.#walk.keepOnly(filter, found.count);
     const end = Math.min(options.end ?? Infinity, total);
     if (end === 0) return { total, positions: [] };
-    return { total, positions: this.#rank(total, found.stamp, found.wordCount, end) };
+    return { total, positions: this.#ranking.rank(total, found.stamp, found.wordCount, end) };
   }
 
   matchSet(query: string): PositionSet | null {
     const perWord = this.#wordPostings(query);
     if (perWord === null) return null;
     const costs = this.#costs(perWord);
-    if (costs.bitsets < costs.walk) return this.#levelSearch.matchSet(perWord);
-    const found = this.#intersect(perWord);
-    return positionSetOf(this.#mark.length, this.#candidates.subarray(0, found.count));
+    if (costs.bitsets < costs.walk) return this.#matchLevelSearch.matchSet(perWord);
+    const found = this.#walk.intersect(perWord);
+    return positionSetOf(this.#walk.mark.length, this.#walk.candidates.subarray(0, found.count));
   }
 
   /** Where each distinct word of `query` matches (up to MAX_QUERY_WORDS), rarest first; null when it has no word. */
   #wordPostings(query: string): WordPostings[] | null {
     const words = [...new Set(queryWords(query))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return null;
-    const perWord = words.map((word) => this.#postings(word));
+    const perWord = words.map((word) => this.#expansions.postingsOf(word));
     // The rarest word first keeps the candidate set small from the start.
     return perWord.sort((a, b) => a.size - b.size);
   }
 
   /**
-   * What finding the matches costs, in bitset words read: by levelSearch.ts, which reads a few
+   * What finding the matches costs, in bitset words read: by matchLevelSearch.ts, which reads a few
    * bitsets per level and the postings that have none, before it combines levels; and by
-   * walking the postings (#intersect), which reads every posting and ranks every match.
-   * Measured on the benchmark's 10x tours, a posting walked costs about as much as four bitset
-   * words read; three keeps words where both are close on the walk.
+   * walking the postings (postingsWalk.ts), which reads every posting and ranks every match.
+   * A posting walked is weighed as three bitset words read, which keeps words on the walk
+   * where both cost about the same.
    */
   #costs(perWord: readonly WordPostings[]): { bitsets: number; walk: number } {
     let bitsets = 0;
@@ -326,385 +149,6 @@ class FuzzyTextIndex implements TextIndex {
     }
     return { bitsets, walk: 3 * size };
   }
-
-  /**
-   * Finds the documents matching every word: they are the first `count` entries of #candidates,
-   * and marked with `stamp` in #mark, their match ranks in #ranks.
-   */
-  #intersect(perWord: readonly WordPostings[]): { count: number; stamp: number; wordCount: number } {
-    let count = 0;
-    let previous = 0;
-    // Each word takes a fresh stamp; start over before they could run out mid-search. Stamps
-    // start at 1, so a mark of 0 is never a match.
-    if (this.#stamp > 0x7fffffff - MAX_QUERY_WORDS) {
-      this.#mark.fill(0);
-      this.#stamp = 0;
-    }
-
-    for (let w = 0; w < perWord.length; w++) {
-      const first = w === 0;
-      const current = ++this.#stamp;
-      const { lists, levelStarts, numbers } = perWord[w]!;
-      const { positions, starts } = lists;
-      // The candidates that match this word too are listed anew, as its postings reach them.
-      let kept = 0;
-      // Levels in rank order, so the first posting of a position is its best match for this word.
-      for (let level = 0; level + 1 < levelStarts.length; level++) {
-        const end = levelStarts[level + 1]!;
-        let n = levelStarts[level]!;
-        if (n === end) continue;
-        const rank = levelRank(level);
-        for (; n < end; n++) {
-          const list = numbers[n]!;
-          kept = first
-            ? this.#collect(positions, starts[list]!, starts[list + 1]!, rank, current, kept)
-            : this.#narrow(positions, starts[list]!, starts[list + 1]!, rank, previous, current, kept);
-        }
-      }
-      count = kept;
-      previous = current;
-      if (count === 0) break;
-    }
-    return { count, stamp: previous, wordCount: perWord.length };
-  }
-
-  /**
-   * Lists the positions[start..end) not yet marked with `stamp` as candidates from `count` on,
-   * with the packed rank of their match.
-   */
-  #collect(positions: Int32Array, start: number, end: number, rank: number, stamp: number, count: number): number {
-    const mark = this.#mark;
-    const ranks = this.#ranks;
-    const candidates = this.#candidates;
-    for (let i = start; i < end; i++) {
-      const position = positions[i]!;
-      if (mark[position] === stamp) continue;
-      mark[position] = stamp;
-      ranks[position] = rank;
-      candidates[count++] = position;
-    }
-    return count;
-  }
-
-  /**
-   * Moves the positions[start..end) still marked `previous` (candidates of the words before) on
-   * to `stamp`, adding the packed rank of their match, and lists them as candidates from `count` on.
-   */
-  #narrow(positions: Int32Array, start: number, end: number, match: number, previous: number, stamp: number, count: number): number {
-    const mark = this.#mark;
-    const ranks = this.#ranks;
-    const candidates = this.#candidates;
-    for (let i = start; i < end; i++) {
-      const position = positions[i]!;
-      if (mark[position] !== previous) continue;
-      mark[position] = stamp;
-      ranks[position] = addMatch(ranks[position]!, match);
-      candidates[count++] = position;
-    }
-    return count;
-  }
-
-  /** Keeps the first `count` candidates that are in `filter` (unmarking the others); returns how many. */
-  #keepOnly(filter: Intersection, count: number): number {
-    const mark = this.#mark;
-    const candidates = this.#candidates;
-    let kept = 0;
-    for (let i = 0; i < count; i++) {
-      const position = candidates[i]!;
-      if (hasPosition(filter, position)) candidates[kept++] = position;
-      else mark[position] = 0;
-    }
-    return kept;
-  }
-
-  /**
-   * The first `end` (1..count) of the first `count` candidates (all marked with `stamp`) by worst
-   * tier, tier sum, score sum, then position. Those keys are small integers. A few candidates are
-   * sorted on key and position packed into one 32-bit integer. Otherwise a first page well short
-   * of them all is picked in one pass with a heap of its size (#best), the usual case. Past that,
-   * the candidates per key are counted; when only some are needed, that tells the key of the
-   * last one needed, and only the candidates up to it are sorted (#firstRanked). Otherwise all
-   * are ordered by a counting sort over the keys fed in position order, which a scan of every
-   * position gives.
-   */
-  #rank(count: number, stamp: number, wordCount: number, end: number): ArrayLike<number> {
-    const ranks = this.#ranks;
-    const size = this.#mark.length;
-    const tierCount = KINDS * this.#fieldCount;
-    const tierSpan = (tierCount - 1) * wordCount + 1;
-    const scoreSpan = (RESOLUTION - 1) * wordCount + 1;
-    const keyCount = tierCount * tierSpan * scoreSpan;
-    const keys = this.#scratchKeys(count);
-    const inOrder = this.#candidates.subarray(0, count);
-
-    if (count * 16 < size && keyCount * size <= 0x7fffffff) {
-      for (let i = 0; i < count; i++) {
-        const p = inOrder[i]!;
-        keys[i] = keyOf(ranks[p]!, tierSpan, scoreSpan) * size + p;
-      }
-      keys.sort();
-      const ranked = new Array<number>(end);
-      for (let i = 0; i < end; i++) ranked[i] = keys[i]! % size;
-      return ranked;
-    }
-
-    // A page near the count would take most candidates through the heap: counting is cheaper then.
-    if (end <= MAX_HEAP_END && end * 4 < count) return this.#best(inOrder, end);
-
-    // Only ordering them all needs the candidates in position order.
-    if (end === count) this.#marked(stamp, inOrder);
-    const counts = this.#zeroedCounts(keyCount + 1);
-    for (let i = 0; i < count; i++) {
-      const p = inOrder[i]!;
-      const key = keyOf(ranks[p]!, tierSpan, scoreSpan);
-      keys[i] = key;
-      counts[key + 1]!++;
-    }
-    if (end < count) return this.#firstRanked(counts, inOrder, keys, stamp, end, tierSpan, scoreSpan);
-    for (let k = 1; k < counts.length; k++) counts[k]! += counts[k - 1]!;
-    const ranked = new Int32Array(count);
-    for (let i = 0; i < count; i++) ranked[counts[keys[i]!]!++] = inOrder[i]!;
-    return ranked;
-  }
-
-  /**
-   * The first `end` candidates in rank order, given the number of candidates per key
-   * (counts[key + 1]) and each candidate's key (keys[i] for candidates[i]). Those with a key below
-   * the last one's are fewer than `end` and sorted. Of those sharing the last one's key, the
-   * ones with the smallest positions are needed: when they are few they are sorted too, else
-   * found by scanning positions upwards, which stops once it has them.
-   */
-  #firstRanked(counts: Int32Array, candidates: Int32Array, keys: Int32Array, stamp: number, end: number, tierSpan: number, scoreSpan: number): ArrayLike<number> {
-    const size = this.#mark.length;
-    // The last one needed has key `last`; `before` candidates have a smaller key.
-    let last = 0;
-    let before = 0;
-    while (before + counts[last + 1]! < end) before += counts[1 + last++]!;
-    const ties = counts[last + 1]!;
-    // Scanning finds `end - before` of the ties in about size × (end - before) / ties positions.
-    const sortTies = ties <= 4 * (end - before) + 32;
-    // Key and position as one exact double, for any number of words.
-    const sorted = new Float64Array(before + (sortTies ? ties : 0));
-    let n = 0;
-    for (let i = 0; i < candidates.length; i++) {
-      const key = keys[i]!;
-      if (key < last || (sortTies && key === last)) sorted[n++] = key * size + candidates[i]!;
-    }
-    sorted.sort();
-    const ranked = end * 16 < size ? new Array<number>(end) : new Int32Array(end);
-    const fromSorted = sortTies ? end : before;
-    for (let i = 0; i < fromSorted; i++) ranked[i] = sorted[i]! % size;
-    if (sortTies) return ranked;
-    const mark = this.#mark;
-    const ranks = this.#ranks;
-    for (let p = 0, i = before; i < end; p++) {
-      if (mark[p] === stamp && keyOf(ranks[p]!, tierSpan, scoreSpan) === last) ranked[i++] = p;
-    }
-    return ranked;
-  }
-
-  /**
-   * The first `end` of `candidates` in rank order, picked in one pass: a max-heap holds the best
-   * so far by packed rank (which orders as the keys do) then position, and a candidate that does
-   * not beat its top, as most do not, costs two comparisons. Cheaper than counting the keys of
-   * them all while `end` is small. The heap is then emptied worst first into the answer.
-   */
-  #best(candidates: Int32Array, end: number): ArrayLike<number> {
-    const ranks = this.#ranks;
-    const heap = this.#heap;
-    let filled = 0;
-    // The top of the heap once it is full, kept at hand: what a candidate has to beat.
-    let worstRank = 0;
-    let worstPosition = 0;
-    for (let i = 0; i < candidates.length; i++) {
-      const position = candidates[i]!;
-      const rank = ranks[position]!;
-      if (filled === end) {
-        if (!ranksBefore(rank, position, worstRank, worstPosition)) continue;
-        siftDown(heap, end, rank, position);
-      } else {
-        // Sift up from the end.
-        let at = filled++;
-        while (at > 0) {
-          const parent = (at - 1) >> 1;
-          if (ranksBefore(rank, position, heap[2 * parent]!, heap[2 * parent + 1]!)) break;
-          heap[2 * at] = heap[2 * parent]!;
-          heap[2 * at + 1] = heap[2 * parent + 1]!;
-          at = parent;
-        }
-        heap[2 * at] = rank;
-        heap[2 * at + 1] = position;
-      }
-      worstRank = heap[0]!;
-      worstPosition = heap[1]!;
-    }
-    const ranked = new Array<number>(end);
-    for (let size = end; size > 0; size--) {
-      ranked[size - 1] = heap[1]!;
-      siftDown(heap, size - 1, heap[2 * (size - 1)]!, heap[2 * (size - 1) + 1]!);
-    }
-    return ranked;
-  }
-
-  /** Writes the positions marked with `stamp`, ascending, into `positions` (as many as it holds). */
-  #marked(stamp: number, positions: Int32Array): void {
-    const mark = this.#mark;
-    for (let p = 0, i = 0; i < positions.length; p++) {
-      if (mark[p] === stamp) positions[i++] = p;
-    }
-  }
-
-  /** `length` zeroed counts, in the scratch array. */
-  #zeroedCounts(length: number): Int32Array {
-    if (this.#counts.length < length) this.#counts = new Int32Array(length);
-    const counts = this.#counts.subarray(0, length);
-    counts.fill(0);
-    return counts;
-  }
-
-  /** Room for `length` keys, in the scratch array. */
-  #scratchKeys(length: number): Int32Array {
-    if (this.#keys.length < length) this.#keys = new Int32Array(length);
-    return this.#keys.subarray(0, length);
-  }
-
-  #postings(word: string): WordPostings {
-    const known = this.#expansions.get(word);
-    if (known !== undefined) return known;
-    let postings = this.#expand(word);
-    // As expanded, a word holds its postings lists only.
-    if (postings.held > MERGE_ABOVE_LISTS) postings = this.#merge(postings);
-    const max = this.#maxExpandedEntries;
-    if (this.#expandedEntries + postings.held > max || this.#expansions.size >= MAX_EXPANDED_WORDS) {
-      this.#expansions.clear();
-      this.#expandedEntries = 0;
-    }
-    if (postings.held <= max) {
-      this.#expansions.set(word, postings);
-      this.#expandedEntries += postings.held;
-    }
-    return postings;
-  }
-
-  /**
-   * `word`'s postings merged: one list per level, which holds each position once, under its
-   * best match, as a search ranks it. A prefix matches thousands of words, each in a few
-   * documents: the one-letter search of the bench's attractions read 3,237 positions in 853
-   * lists, 47 % of the server's CPU, where merged it reads 1,205 in 32 lists, or, alone and
-   * unfiltered, only its first page (firstMerged). Costs a walk of the postings, once per word kept.
-   */
-  #merge(word: WordPostings): WordPostings {
-    const { count } = this.#intersect([word]);
-    const ranks = this.#ranks;
-    const levelCount = word.levelStarts.length - 1;
-    // In position order, so each list is ascending.
-    const matches = this.#candidates.subarray(0, count).sort();
-    // Where each level's list will start: its matches counted, then summed up.
-    const cursors = new Int32Array(levelCount + 1);
-    for (let i = 0; i < count; i++) cursors[mergedLevel(ranks[matches[i]!]!) + 1]!++;
-    const levelStarts = new Int32Array(levelCount + 1);
-    const starts: number[] = [];
-    for (let level = 0; level < levelCount; level++) {
-      levelStarts[level] = starts.length;
-      if (cursors[level + 1]! > 0) starts.push(cursors[level]!);
-      cursors[level + 1]! += cursors[level]!;
-    }
-    const listCount = starts.length;
-    levelStarts[levelCount] = listCount;
-    starts.push(count);
-    const positions = new Int32Array(count);
-    for (let i = 0; i < count; i++) positions[cursors[mergedLevel(ranks[matches[i]!]!)]!++] = matches[i]!;
-    // Merged lists have no bitsets: levelSearch.ts reads them position by position.
-    const merged: PostingLists = { positions, starts: Int32Array.from(starts), bitsets: NO_BITSETS };
-    const numbers = Int32Array.from({ length: listCount }, (_, list) => list);
-    const bitsetCost = count + 2 * listCount * wordCount(this.#mark.length);
-    return { lists: merged, levelStarts, numbers, size: count, bitsetCost, held: listCount + count, merged: true, levels: undefined };
-  }
-
-  /** Where a query word matches: the words it is a prefix of, or one typo away from, and their postings. */
-  #expand(word: string): WordPostings {
-    const terms = this.#terms;
-    // Indexes into #terms of the words matched, and how.
-    const matches: Array<{ at: number; kind: number }> = [];
-    for (let i = lowerBound(terms, word); i < terms.length && terms[i]!.startsWith(word); i++) {
-      matches.push({ at: i, kind: terms[i] === word ? EXACT : PREFIX });
-    }
-    if (word.length >= MIN_TYPO_WORD_LENGTH) {
-      for (const at of this.#typos(word)) {
-        if (!terms[at]!.startsWith(word)) matches.push({ at, kind: TYPO });
-      }
-    }
-    const fieldCount = this.#fieldCount;
-    const tierCount = KINDS * fieldCount;
-    const postings = this.#termPostings;
-    // Lists counted per level (at level + 1), then summed up into where each level's lists start.
-    const levelStarts = new Int32Array(tierCount * RESOLUTION + 1);
-    let size = 0;
-    let listCount = 0;
-    // Reading the postings, and per level with lists a pass over two bitsets.
-    let bitsetCost = 0;
-    for (const { at, kind } of matches) {
-      for (let f = 0; f < fieldCount; f++) {
-        const entry = at * fieldCount + f;
-        const entryScores = postings.scores[entry]!;
-        if (entryScores === 0) continue;
-        const tier = KINDS * f + kind;
-        size += postings.sizes[entry]!;
-        bitsetCost += postings.readCosts[entry]!;
-        for (let bits = entryScores; bits !== 0; bits &= bits - 1) {
-          levelStarts[tier * RESOLUTION + lowestBit(bits) + 1]!++;
-          listCount++;
-        }
-      }
-    }
-    const bitsetWords = wordCount(this.#mark.length);
-    for (let level = 0; level + 1 < levelStarts.length; level++) {
-      if (levelStarts[level + 1]! > 0) bitsetCost += 2 * bitsetWords;
-      levelStarts[level + 1]! += levelStarts[level]!;
-    }
-    // Each level's lists in the order of the matches: `filled` is where a level's next one goes.
-    const numbers = new Int32Array(listCount);
-    const filled = levelStarts.slice(0, -1);
-    for (const { at, kind } of matches) {
-      for (let f = 0; f < fieldCount; f++) {
-        const entry = at * fieldCount + f;
-        const tier = KINDS * f + kind;
-        let list = postings.firstLists[entry]!;
-        for (let bits = postings.scores[entry]!; bits !== 0; bits &= bits - 1) {
-          numbers[filled[tier * RESOLUTION + lowestBit(bits)]!++] = list++;
-        }
-      }
-    }
-    return { lists: this.#lists, levelStarts, numbers, size, bitsetCost, held: listCount, merged: false, levels: undefined };
-  }
-}
-
-/** The lists of a merged word have no bitsets. */
-const NO_BITSETS: ReadonlyMap<number, PositionSet> = new Map();
-
-/** The level (tier × RESOLUTION + score) of a single word's match, by its packed rank. */
-function mergedLevel(rank: number): number {
-  return (rank >>> WORST_TIER_SHIFT) * RESOLUTION + (rank & SUM_MASK);
-}
-
-/** The packed rank of a word's match at a level (tier × RESOLUTION + score): mergedLevel's inverse. */
-function levelRank(level: number): number {
-  return rankOf((level / RESOLUTION) | 0, level % RESOLUTION);
-}
-
-/** The index of the lowest bit set in `bits` (not 0). */
-function lowestBit(bits: number): number {
-  return 31 - Math.clz32(bits & -bits);
-}
-
-/** The packed rank of a word's match of a tier and score. */
-function rankOf(tier: number, score: number): number {
-  return (tier << WORST_TIER_SHIFT) | (tier << TIER_SUM_SHIFT) | score;
-}
-
-/** The packed rank of a document's matches, `rank`, with one more word's match (a packed rank). */
-function addMatch(rank: number, match: number): number {
-  return Math.max(rank & ~SUMS, match & ~SUMS) | ((rank & SUMS) + (match & SUMS));
 }
 
 /**
@@ -719,245 +163,4 @@ function firstMerged(word: WordPostings, end: number): TextMatches {
   const merged = word.lists.positions;
   for (let i = 0; i < length; i++) positions[i] = merged[i]!;
   return { total, positions };
-}
-
-/** A word's postings as levels (levelSearch.ts): one per tier and score with lists, best first; made once per word. */
-function levelsOf(word: WordPostings): Level[] {
-  return (word.levels ??= levelsOfWord(word));
-}
-
-function levelsOfWord({ lists, levelStarts, numbers }: WordPostings): Level[] {
-  const levels: Level[] = [];
-  for (let level = 0; level + 1 < levelStarts.length; level++) {
-    const start = levelStarts[level]!;
-    const end = levelStarts[level + 1]!;
-    if (start === end) continue;
-    levels.push({ rank: levelRank(level), lists, numbers: numbers.subarray(start, end) });
-  }
-  return levels;
-}
-
-/** Whether a match (packed rank and position) ranks before another. */
-function ranksBefore(rank: number, position: number, otherRank: number, otherPosition: number): boolean {
-  return rank < otherRank || (rank === otherRank && position < otherPosition);
-}
-
-/**
- * Puts (rank, position) at the top of the max-heap of `size` entries in `heap` (a packed rank and
- * a position per entry, the worst on top), in place of the top, and sifts it down.
- */
-function siftDown(heap: Int32Array, size: number, rank: number, position: number): void {
-  let at = 0;
-  for (let child = 1; child < size; child = 2 * at + 1) {
-    const right = child + 1;
-    if (right < size && ranksBefore(heap[2 * child]!, heap[2 * child + 1]!, heap[2 * right]!, heap[2 * right + 1]!)) child = right;
-    if (ranksBefore(heap[2 * child]!, heap[2 * child + 1]!, rank, position)) break;
-    heap[2 * at] = heap[2 * child]!;
-    heap[2 * at + 1] = heap[2 * child + 1]!;
-    at = child;
-  }
-  heap[2 * at] = rank;
-  heap[2 * at + 1] = position;
-}
-
-/**
- * A packed match rank as a key counted from 0 in the same order, for `tierSpan` possible tier
- * sums and `scoreSpan` possible score sums.
- */
-function keyOf(rank: number, tierSpan: number, scoreSpan: number): number {
-  return ((rank >>> WORST_TIER_SHIFT) * tierSpan + ((rank >>> TIER_SUM_SHIFT) & SUM_MASK)) * scoreSpan + (rank & SUM_MASK);
-}
-
-/** The index of the first element of the sorted `values` (words, or numbers) that is not below `value`. */
-function lowerBound<T extends string | number>(values: ArrayLike<T>, value: T): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-// ---------------------------------------------------------------------------------------
-// Normalisation: one fold for documents and queries.
-
-// Letters that NFD does not decompose, spelled the way a keyboard without them would.
-const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i',
-};
-const SPECIAL_LETTER = /[ßæœøłđðþı]/g;
-// A word with its diacritics as combining marks; hyphens join the parts of a compound.
-const WORD = /[\p{L}\p{N}\p{M}]+(?:[-\u2010\u2011][\p{L}\p{N}\p{M}]+)*/gu;
-const HYPHEN = /[-\u2010\u2011]/;
-// The first combining mark (\p{M}): no character below it is one.
-const FIRST_MARK = 0x300;
-const MARKS = /\p{M}/gu;
-const GERMAN_UMLAUT = /([aou])\u0308/g;
-const HAS_GERMAN_UMLAUT = /[aou]\u0308/;
-const ASCII = /^[\x00-\x7f]*$/;
-const ASCII_WORD = /[a-z0-9]+/g;
-
-function decompose(text: string): string {
-  return text.toLowerCase().normalize('NFD').replace(SPECIAL_LETTER, (c) => SPECIAL_LETTERS[c]!);
-}
-
-/**
- * The words of a document field in reading order, folded. A word with a German umlaut is
- * followed by its ae/oe/ue spelling ("zürich" → "zurich", "zuerich"), and a hyphenated
- * compound by its parts joined ("saas-fee" → "saas", "fee", "saasfee"), so that either
- * spelling of the query finds it.
- */
-function documentWords(text: string): string[] {
-  const words: string[] = [];
-  // match() rather than matchAll(): an array of strings, not a match object per word. With
-  // foldMarks, folding the fixture's 32,727 texts went from 140 to 105 ms.
-  for (const compound of decompose(text).match(WORD) ?? []) {
-    if (!hasHyphen(compound)) {
-      pushFolded(words, compound);
-      continue;
-    }
-    const parts = compound.split(HYPHEN);
-    for (const part of parts) pushFolded(words, part);
-    const joined = foldMarks(parts.join(''));
-    if (joined) words.push(joined);
-  }
-  return words;
-}
-
-/** Adds a word of a document, and its ae/oe/ue spelling when it has a German umlaut. */
-function pushFolded(words: string[], part: string): void {
-  const folded = foldMarks(part);
-  if (!folded) return;
-  words.push(folded);
-  if (folded !== part && HAS_GERMAN_UMLAUT.test(part)) words.push(part.replace(GERMAN_UMLAUT, '$1e').replace(MARKS, ''));
-}
-
-/**
- * The word without its combining marks. Most words have none, and every mark is at U+0300 or
- * above: a scan of the word costs less than the Unicode regular expression.
- */
-function foldMarks(word: string): string {
-  for (let i = 0; i < word.length; i++) {
-    if (word.charCodeAt(i) >= FIRST_MARK) return word.replace(MARKS, '');
-  }
-  return word;
-}
-
-/** Whether the word has one of HYPHEN's characters; a scan, as in foldMarks. */
-function hasHyphen(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    if (code === 0x2d || code === 0x2010 || code === 0x2011) return true;
-  }
-  return false;
-}
-
-/** The words of a query, folded like {@link documentWords}; compounds count as their parts. */
-function queryWords(query: string): string[] {
-  // Most queries are plain ASCII, where folding is lower case and a word is a run of letters
-  // and digits (\p{L}, \p{N} and \p{M} hold no other ASCII character): no NFD, no Unicode classes.
-  if (ASCII.test(query)) return query.toLowerCase().match(ASCII_WORD) ?? [];
-  const words: string[] = [];
-  for (const compound of decompose(query).match(WORD) ?? []) {
-    for (const part of compound.split(HYPHEN)) {
-      const folded = foldMarks(part);
-      if (folded) words.push(folded);
-    }
-  }
-  return words;
-}
-
-// ---------------------------------------------------------------------------------------
-// Typo candidates.
-
-/**
- * Returns a function listing the words of `terms` (sorted) one edit away from a query word
- * (of at least MIN_TYPO_WORD_LENGTH letters), found through their single-letter deletions, as
- * their indexes in `terms`.
- *
- * The deletions are kept as hashes rather than strings: a Map from each deletion's text to its
- * words held 184k keys over the fixture's indexes. A deletion's hash and its word's index in
- * `terms` make one number; the numbers, sorted, are searched for the hashes of the query
- * word's deletions. Every word found is taken only when it is one edit from the query word, so
- * a collision of hashes adds nothing: a word one edit away shares a deletion with the query
- * word in fact, and is found through it.
- */
-function createTypoFinder(terms: readonly string[]): (word: string) => Iterable<number> {
-  if (terms.length > WORDS_PER_HASH) throw new RangeError(`${terms.length} words; at most ${WORDS_PER_HASH} fit the typo index`);
-  const sorted = sortedDeletionKeys(terms);
-
-  return (word) => {
-    const found = new Set<number>();
-    /** Adds the words with a deletion of this hash that are one edit from the word. */
-    const collect = (hash: number) => {
-      for (let k = lowerBound(sorted, hash * WORDS_PER_HASH); k < sorted.length && Math.floor(sorted[k]! / WORDS_PER_HASH) === hash; k++) {
-        const at = sorted[k]! % WORDS_PER_HASH;
-        const candidate = terms[at]!;
-        if (candidate !== word && withinOneEdit(word, candidate)) found.add(at);
-      }
-    };
-    // An inserted letter in the word: the indexed word is one of its deletions.
-    // A missing letter: the word is a deletion of the indexed word.
-    // A substituted or swapped letter: both share a deletion.
-    collect(deletionHash(word, -1));
-    for (let i = 0; i < word.length; i++) {
-      const key = word.slice(0, i) + word.slice(i + 1);
-      const at = lowerBound(terms, key);
-      if (terms[at] === key) found.add(at);
-      collect(deletionHash(word, i));
-    }
-    return found;
-  };
-}
-
-/**
- * The deletions of the `terms` that need them as numbers, each its hash × WORDS_PER_HASH + the
- * word's index, sorted by hash, then by index. Only words that can be one edit from a
- * typo-eligible query word need their deletions: a 5-letter query reaches 4-letter words by a
- * deletion of its own, looked up in `terms`. A function of its own, so that the list it builds
- * them in is not kept: a closure made in the same function as the finder's would hold it in
- * the scope they share (1.9 MB of the fixture's indexes).
- */
-function sortedDeletionKeys(terms: readonly string[]): Float64Array {
-  const keys: number[] = [];
-  terms.forEach((word, at) => {
-    if (word.length < MIN_TYPO_WORD_LENGTH) return;
-    for (let i = 0; i < word.length; i++) {
-      // Dropping either of two equal letters side by side leaves the same deletion.
-      if (i > 0 && word[i] === word[i - 1]) continue;
-      keys.push(deletionHash(word, i) * WORDS_PER_HASH + at);
-    }
-  });
-  return Float64Array.from(keys).sort();
-}
-
-/** Words a typo index tells apart: a hash (< 2^32) times this, plus a word's index, stays an exact double. */
-const WORDS_PER_HASH = 2 ** 21;
-
-/** A 32-bit hash (FNV-1a over UTF-16 code units) of `word` without its letter at `skip` (-1: the whole word). */
-function deletionHash(word: string, skip: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) {
-    if (i !== skip) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** True when a and b differ by at most one insertion, deletion, substitution or swap of neighbours. */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const restA = endA - start;
-  const restB = endB - start;
-  if (restA <= 1 && restB <= 1) return true;
-  return restA === 2 && restB === 2 && a[start] === b[start + 1] && a[start + 1] === b[start];
 }

@@ -15,8 +15,8 @@
 import { bitCount, wordCount, type Intersection, type PositionSet } from '../filterIndex.ts';
 import { holdsAsBitset, type ListSelection } from './postingLists.ts';
 
-/** One level of a query word: its packed match rank (textIndex.ts) and the postings lists that reach it (at least one). */
-export interface Level extends ListSelection {
+/** One level of a query word: its packed match rank (matchRanks.ts) and the postings lists that reach it (at least one). */
+export interface MatchLevel extends ListSelection {
   rank: number;
 }
 
@@ -28,7 +28,11 @@ interface Combination {
   last: number;
 }
 
-export class LevelSearch {
+/**
+ * Finds the matches of query words by match level (field, kind of match: exact, prefix or typo,
+ * and place in the field) over bitsets, best level combinations first.
+ */
+export class MatchLevelSearch {
   /** 32-bit words per bitset. */
   readonly #setLength: number;
   readonly #size: number;
@@ -59,7 +63,7 @@ export class LevelSearch {
    *   can be billions of them.
    * @returns null once it has read `budget` words and the page is not full yet
    */
-  search(words: ReadonlyArray<readonly Level[]>, filter: Intersection | null, end: number, budget: number): { total: number; positions: number[] } | null {
+  search(words: ReadonlyArray<readonly MatchLevel[]>, filter: Intersection | null, end: number, budget: number): { total: number; positions: number[] } | null {
     const { levels, matches, total } = this.#levels(words, filter);
     const positions: number[] = [];
     if (total === 0) return { total, positions };
@@ -150,7 +154,7 @@ export class LevelSearch {
    * Computes every word's levels into the scratch (at their offsets), and the set of matches:
    * the documents in a level of every word and in `filter`, and their number.
    */
-  #levels(words: ReadonlyArray<readonly Level[]>, filter: Intersection | null): { levels: Array<Array<{ rank: number; at: number }>>; matches: number; total: number } {
+  #levels(words: ReadonlyArray<readonly MatchLevel[]>, filter: Intersection | null): { levels: Array<Array<{ rank: number; at: number }>>; matches: number; total: number } {
     const W = this.#setLength;
     let slots = 0;
     for (const wordLevels of words) slots += wordLevels.length + 1;
