@@ -31,6 +31,8 @@ export const DEFAULT_KEEP = 5;
 
 /** Version directories are named by {@link versionId}, with `-<n>` when two runs share a second. */
 const VERSION_DIR = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ(-\d+)?$/;
+/** A temp file of a manifest being replaced (see writeManifest in sync/write.ts). */
+const MANIFEST_TEMP = /^manifest\.json\.\d+(\.tmp)?$/;
 
 /** An upstream record that failed normalisation, left out of the snapshot. */
 export interface Rejection {
@@ -320,9 +322,11 @@ export async function prune(dataDir: string, keep: number): Promise<string[]> {
     .sort(compareVersions)
     .reverse();
   const doomed = versions.slice(keep).filter((name) => name !== current);
-  // Leftovers of a run that was killed: its version dir before the rename, its manifest temp file.
+  // Leftovers of a run that was killed: its version dir before the rename, its manifest temp
+  // file (write-file-atomic's `manifest.json.<n>`, or `manifest.json.<pid>.tmp` in a data
+  // directory an older sync wrote into).
   const leftovers = entries
-    .filter((e) => (e.isDirectory() && e.name.endsWith('.tmp') && VERSION_DIR.test(e.name.slice(0, -4))) || (e.isFile() && /^manifest\.json\.\d+\.tmp$/.test(e.name)))
+    .filter((e) => (e.isDirectory() && e.name.endsWith('.tmp') && VERSION_DIR.test(e.name.slice(0, -4))) || (e.isFile() && MANIFEST_TEMP.test(e.name)))
     .map((e) => e.name);
   for (const name of [...doomed, ...leftovers]) await fs.rm(path.join(dataDir, name), { recursive: true, force: true });
   return doomed;

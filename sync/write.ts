@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import writeFileAtomic from 'write-file-atomic';
 import { FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, contentPath } from './format.ts';
 
 /** A content file of an earlier version of the same data directory, copied as it is. */
@@ -95,17 +96,15 @@ export async function writeSnapshot(
   return manifest;
 }
 
-/** Replaces `manifest.json` atomically: temp file beside it, fsync, rename, fsync the directory. */
+/**
+ * Replaces `manifest.json` atomically: write-file-atomic writes a temp file beside it
+ * (`manifest.json.<n>`), fsyncs and renames it, and removes it when anything fails; the
+ * directory is fsynced after, which write-file-atomic does not do, so that the rename itself
+ * outlives a power loss.
+ */
 export async function writeManifest(dataDir: string, manifest: Manifest): Promise<void> {
-  const target = path.join(dataDir, 'manifest.json');
-  const tmp = `${target}.${process.pid}.tmp`;
-  try {
-    await writeDurably(tmp, encodeManifest(manifest));
-    await fs.rename(tmp, target);
-    await fsyncDir(dataDir);
-  } finally {
-    await fs.rm(tmp, { force: true });
-  }
+  await writeFileAtomic(path.join(dataDir, 'manifest.json'), encodeManifest(manifest));
+  await fsyncDir(dataDir);
 }
 
 /**

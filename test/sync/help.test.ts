@@ -23,6 +23,7 @@ beforeAll(async () => {
     format: 'esm',
     outExtension: { '.js': '.mjs' },
     outdir: path.join(bundleDir, 'dist'),
+    define: { __filename: 'import.meta.filename' },
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     logLevel: 'warning',
   });
@@ -63,6 +64,19 @@ describe('sync --help', () => {
     )) as { code: number; stderr: string };
     expect(failed.code).toBe(2);
     expect(failed.stderr).toMatch(/^sync: --keep must be an integer of at least 1, got "0"\nusage: npx tsx sync\/main\.ts \[/);
+  });
+});
+
+describe('the sync bundle', () => {
+  it('writes a manifest: --rollback restores a missing one', async () => {
+    // The bundled write-file-atomic names its temp files after its own __filename.
+    const dataDir = path.join(bundleDir, 'data');
+    await fs.cp(path.join(root, 'data'), dataDir, { recursive: true });
+    const expected = JSON.parse(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8')) as { version: string };
+    await fs.rm(path.join(dataDir, 'manifest.json'));
+    await run(process.execPath, ['dist/sync.mjs', '--rollback', '--data-dir', dataDir], { cwd: bundleDir });
+    const restored = JSON.parse(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8')) as { version: string };
+    expect(restored.version).toBe(expected.version);
   });
 });
 

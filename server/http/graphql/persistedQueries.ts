@@ -8,6 +8,7 @@
 
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
+import { LRUCache } from 'lru-cache';
 
 /** What a request's `extensions.persistedQuery` asks for. */
 export interface PersistedQueryRequest {
@@ -46,46 +47,35 @@ export interface PersistedQueryRelay {
 /**
  * Creates an empty store holding at most `maxBytes` of query text (UTF-8).
  *
+ * @param maxBytes the budget, at least 1 (APQ_CACHE_BYTES; with 0 the callers keep no store)
  * @param relay where queries newly stored are published, and others' come from
  */
 export function createPersistedQueries(maxBytes: number, relay?: PersistedQueryRelay): PersistedQueries {
-  const queries = new Map<string, { query: string; bytes: number }>();
-  let bytes = 0;
+  // lru-cache sizes entries by positive integers: the empty query counts as one byte.
+  const queries = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (query) => Math.max(1, Buffer.byteLength(query)) });
 
   /** Stores a query unless it is known or too large; true when stored. */
   function store(sha256Hash: string, query: string): boolean {
-    const size = Buffer.byteLength(query);
-    if (size > maxBytes || queries.has(sha256Hash)) return false;
-    queries.set(sha256Hash, { query, bytes: size });
-    bytes += size;
-    for (const [oldest, entry] of queries) {
-      if (bytes <= maxBytes) break;
-      queries.delete(oldest);
-      bytes -= entry.bytes;
-    }
-    return true;
+    if (queries.has(sha256Hash)) return false;
+    // The cache skips an entry larger than maxSize itself; has() tells whether it took this one.
+    queries.set(sha256Hash, query);
+    return queries.has(sha256Hash);
   }
 
   relay?.subscribe(store);
   return {
-    get(sha256Hash) {
-      const entry = queries.get(sha256Hash);
-      if (!entry) return undefined;
-      // Map keeps insertion order: re-inserting marks the entry as the most recently used.
-      queries.delete(sha256Hash);
-      queries.set(sha256Hash, entry);
-      return entry.query;
-    },
+    get: (sha256Hash) => queries.get(sha256Hash),
     set(sha256Hash, query) {
       if (!store(sha256Hash, query)) return false;
       relay?.publish(sha256Hash, query);
       return true;
     },
     *entries() {
-      for (const [sha256Hash, { query }] of queries) yield [sha256Hash, query];
+      // rentries() goes from the least recently used to the most.
+      for (const [sha256Hash, query] of queries.rentries() as Iterable<[string, string]>) yield [sha256Hash, query];
     },
     get bytes() {
-      return bytes;
+      return queries.calculatedSize;
     },
   };
 }

@@ -27,6 +27,11 @@ describe('createPersistedQueries', () => {
     expect(queries.get('b')).toBeUndefined();
     expect(queries.get('a')).toBe('Zürich');
   });
+  it('stores the empty query too, counted as one byte', () => {
+    const queries = createPersistedQueries(10);
+    expect(queries.set('e', '')).toBe(true);
+    expect([queries.get('e'), queries.bytes]).toEqual(['', 1]);
+  });
 });
 
 describe('createPersistedQueries with a relay', () => {
