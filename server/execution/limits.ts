@@ -260,27 +260,10 @@ export function measureCost(
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
 ): number {
-  const fragments = fragmentsOf(document);
-  const memo = new Map<string, number>();
-  const visiting = new Set<string>();
   const root = schema.getRootType(operation.operation);
   if (!root) return 0;
-
-  /** @param pageSize the `limit` of the field that returned `type`, for the lists inside it */
-  function walk(selectionSet: SelectionSetNode, type: GraphQLCompositeType, pageSize: number | undefined): number {
-    let cost = 0;
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        cost += fieldCost(selection, type, pageSize);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        cost += walk(selection.selectionSet, conditionType(schema, selection.typeCondition?.name.value) ?? type, pageSize);
-      } else {
-        cost += spread(selection.name.value, pageSize);
-      }
-      if (cost >= COST_CEILING) return COST_CEILING;
-    }
-    return cost;
-  }
+  /** The context of a selection: the `limit` of the field that returned its type, for the lists inside it. */
+  const walk = sumSelections<number | undefined>(schema, document, fieldCost, (pageSize) => `${pageSize ?? ''}`);
 
   function fieldCost(node: FieldNode, parent: GraphQLCompositeType, pageSize: number | undefined): number {
     const name = node.name.value;
@@ -294,20 +277,6 @@ export function measureCost(
     const isList = isListType(getNullableType(field.type));
     const items = isList ? (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE) : 1;
     return 1 + items * walk(node.selectionSet, type, isList ? undefined : limit);
-  }
-
-  function spread(name: string, pageSize: number | undefined): number {
-    const key = `${name}\0${pageSize ?? ''}`;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    const fragment = fragments.get(name);
-    const type = fragment && conditionType(schema, fragment.typeCondition.name.value);
-    if (!fragment || !type || visiting.has(key)) return 0;
-    visiting.add(key);
-    const cost = walk(fragment.selectionSet, type, pageSize);
-    visiting.delete(key);
-    memo.set(key, cost);
-    return cost;
   }
 
   return Math.min(walk(operation.selectionSet, root, undefined), COST_CEILING);
@@ -337,33 +306,15 @@ export function estimateAnswerBytes(
   variables: Record<string, unknown>,
   sizes: AnswerSizes,
 ): number {
-  const fragments = fragmentsOf(document);
-  const memo = new Map<string, number>();
-  const visiting = new Set<string>();
   const root = schema.getRootType(operation.operation);
   if (!root) return 0;
-
   /**
-   * The bytes of the fields selected on one object.
-   * @param pageSize as in measureCost
-   * @param path where the object lies in a record (`Activity.info`), or undefined outside records
+   * The context of a selection: `pageSize` as in measureCost, and `path`, where the object lies
+   * in a record (`Activity.info`), or undefined outside records.
    */
-  function walk(selectionSet: SelectionSetNode, type: GraphQLCompositeType, pageSize: number | undefined, path: string | undefined): number {
-    let bytes = 0;
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        bytes += fieldBytes(selection, type, pageSize, path);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        bytes += walk(selection.selectionSet, conditionType(schema, selection.typeCondition?.name.value) ?? type, pageSize, path);
-      } else {
-        bytes += spread(selection.name.value, pageSize, path);
-      }
-      if (bytes >= COST_CEILING) return COST_CEILING;
-    }
-    return bytes;
-  }
+  const walk = sumSelections<ByteContext>(schema, document, fieldBytes, ({ pageSize, path }) => `${pageSize ?? ''}\0${path ?? ''}`);
 
-  function fieldBytes(node: FieldNode, parent: GraphQLCompositeType, pageSize: number | undefined, path: string | undefined): number {
+  function fieldBytes(node: FieldNode, parent: GraphQLCompositeType, { pageSize, path }: ByteContext): number {
     const name = node.name.value;
     // `"key":` and the comma before the next field.
     const key = (node.alias ?? node.name).value.length + 4;
@@ -392,26 +343,12 @@ export function estimateAnswerBytes(
           : (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE);
       if (records !== undefined) items = Math.min(items, records);
     }
-    const object = 2 + walk(node.selectionSet, type, isList ? undefined : limit, childPath);
+    const object = 2 + walk(node.selectionSet, type, { pageSize: isList ? undefined : limit, path: childPath });
     return key + (isList ? 2 + items * (object + 1) : object);
   }
 
-  function spread(name: string, pageSize: number | undefined, path: string | undefined): number {
-    const key = `${name}\0${pageSize ?? ''}\0${path ?? ''}`;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    const fragment = fragments.get(name);
-    const type = fragment && conditionType(schema, fragment.typeCondition.name.value);
-    if (!fragment || !type || visiting.has(key)) return 0;
-    visiting.add(key);
-    const bytes = walk(fragment.selectionSet, type, pageSize, path);
-    visiting.delete(key);
-    memo.set(key, bytes);
-    return bytes;
-  }
-
   // `{"data":` and `}`.
-  return Math.ceil(Math.min(10 + walk(operation.selectionSet, root, undefined, undefined), COST_CEILING));
+  return Math.ceil(Math.min(10 + walk(operation.selectionSet, root, { pageSize: undefined, path: undefined }), COST_CEILING));
 }
 
 /**
@@ -460,6 +397,61 @@ function limitOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variabl
   if (!field.args.some((arg) => arg.name === LIMIT_ARGUMENT)) return undefined;
   const limit = getArgumentValues(field, node, variables)[LIMIT_ARGUMENT];
   return typeof limit === 'number' ? Math.min(Math.max(limit, 0), LARGEST_LIMIT) : undefined;
+}
+
+/** Where a selection of {@link estimateAnswerBytes} lies: see its walk. */
+interface ByteContext {
+  pageSize: number | undefined;
+  path: string | undefined;
+}
+
+/**
+ * The walk {@link measureCost} and {@link estimateAnswerBytes} share: sums what `field` gives each
+ * field of a selection set, an inline fragment as its selections on its type condition, and a
+ * spread as its definition's selections, memoised per fragment and context (`contextKey`), a
+ * fragment within itself counting 0; stops at {@link COST_CEILING}. `field` recurses through the
+ * returned walk.
+ */
+function sumSelections<C>(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  field: (node: FieldNode, parent: GraphQLCompositeType, context: C) => number,
+  contextKey: (context: C) => string,
+): (selectionSet: SelectionSetNode, type: GraphQLCompositeType, context: C) => number {
+  const fragments = fragmentsOf(document);
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+
+  function walk(selectionSet: SelectionSetNode, type: GraphQLCompositeType, context: C): number {
+    let sum = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        sum += field(selection, type, context);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        sum += walk(selection.selectionSet, conditionType(schema, selection.typeCondition?.name.value) ?? type, context);
+      } else {
+        sum += spread(selection.name.value, context);
+      }
+      if (sum >= COST_CEILING) return COST_CEILING;
+    }
+    return sum;
+  }
+
+  function spread(name: string, context: C): number {
+    const key = `${name}\0${contextKey(context)}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    const type = fragment && conditionType(schema, fragment.typeCondition.name.value);
+    if (!fragment || !type || visiting.has(key)) return 0;
+    visiting.add(key);
+    const sum = walk(fragment.selectionSet, type, context);
+    visiting.delete(key);
+    memo.set(key, sum);
+    return sum;
+  }
+
+  return walk;
 }
 
 /** The composite type a fragment's condition names, or undefined. */
