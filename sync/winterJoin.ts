@@ -9,12 +9,11 @@
  * this run, or those carried from the current version.
  */
 
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { isStationActive, type StnetStation, stationRouteItems } from './sources/snowdata.ts';
 import { LOCALES, type Locale, type RouteRecord, type StationRecord, type TourRecord } from './format.ts';
-import { type CarriedFile, type SourceSnapshot, sha256 } from './write.ts';
+import { type CarriedFile, readCarried, type SourceSnapshot } from './write.ts';
 
 /** Farthest a tour may start from the station item it joins (or the station, for items without coordinates), in kilometres. */
 export const JOIN_RADIUS_KM = 5;
@@ -239,13 +238,11 @@ export async function joinSnapshotRoutes(dataDir: string, sources: { snowdata?: 
   for (const [locale, list] of Object.entries(joined) as [Locale, RouteRecord[]][]) snowdata.locales[locale]!.routes = list;
 }
 
-/** The records of a file the new snapshot carries over, checked against its sha256 like the copy will be. */
+/** The records of a file the new snapshot carries over, read and checked as the copy will be. */
 async function readCarriedRecords<R>(dataDir: string, file: CarriedFile): Promise<R[]> {
-  const name = path.join(dataDir, file.carry.file);
-  const bytes = await fs.readFile(name);
-  if (sha256(bytes) !== file.carry.sha256) throw new Error(`cannot join the winter routes with ${name}: it does not match its sha256`);
-  // The files are ASCII (snapshot.ts escapes the rest), so Latin-1 decodes them as they are.
+  const bytes = await readCarried(dataDir, file.carry);
+  // The files are ASCII (encodeRecords escapes the rest), so Latin-1 decodes them as they are.
   const records: unknown = JSON.parse(gunzipSync(bytes).toString('latin1'));
-  if (!Array.isArray(records)) throw new Error(`cannot join the winter routes with ${name}: expected a JSON array of tours`);
+  if (!Array.isArray(records)) throw new Error(`cannot join the winter routes with ${path.join(dataDir, file.carry.file)}: expected a JSON array of tours`);
   return records as R[];
 }

@@ -133,7 +133,12 @@ function encodeManifest(manifest: Manifest): Buffer {
   return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
+/**
+ * The bytes of a file an earlier version holds, checked against the sha256 its manifest gives.
+ *
+ * @throws naming the file and both checksums when they differ
+ */
+export async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
   const file = path.join(dataDir, entry.file);
   const bytes = await fs.readFile(file);
   const actual = sha256(bytes);
