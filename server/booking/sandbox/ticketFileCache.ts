@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import type { BookingReply } from '../operations.ts';
 import { TICKET_FILE_TYPES, type TicketFileKind } from '../ticketFiles.ts';
 import { barcodeValue, qrCodePng, ticketPdf } from '../tickets.ts';
@@ -16,9 +17,9 @@ import type { SandboxState } from './state.ts';
 /** Rendered ticket files kept in memory (each a few KiB); the least recently used goes first. */
 const TICKET_FILES_KEPT = 2000;
 
-/** Rendered files by `<ticketId>/<kind>`, least recently used first; a render in flight is shared. */
+/** Rendered files by `<ticketId>/<kind>`, in an LRU cache; a render in flight is shared. */
 export class TicketFileCache {
-  private readonly files = new Map<string, Promise<{ body: Buffer; etag: string }>>();
+  private readonly files = new LRUCache<string, Promise<{ body: Buffer; etag: string }>>({ max: TICKET_FILES_KEPT });
 
   constructor(private readonly state: SandboxState) {}
 
@@ -47,11 +48,8 @@ export class TicketFileCache {
       file = render().then((body) => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
       // A failed render is not kept: the next request tries again.
       file.catch(() => this.files.delete(key));
-      if (this.files.size >= TICKET_FILES_KEPT) this.files.delete(this.files.keys().next().value!);
-    } else {
-      this.files.delete(key);
+      this.files.set(key, file);
     }
-    this.files.set(key, file);
     return file;
   }
 }
