@@ -40,8 +40,8 @@ export class MatchLevelSearch {
   readonly #combine: (rank: number, next: number) => number;
   // Scratch bitsets, one after the other in one array: a typed array of more than 64 bytes
   // costs an allocation outside the JS heap, and a search takes a few dozen of them. It grows
-  // to the largest search so far: a bitset per level and one more per word, 1.4 MB for 10
-  // words of 54 levels each (the most two text fields give) over 20,000 documents.
+  // to the largest search so far: a bitset per level and one more per word, each of one bit
+  // per document, so its size is bounded by the longest query a request may send.
   #scratch = new Uint32Array(0);
 
   /**

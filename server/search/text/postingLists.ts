@@ -1,12 +1,11 @@
 /**
  * Postings lists of a text index (textIndex.ts) in one typed array rather than an array each.
  *
- * A list of positions as a JS array costs 48 bytes of headers and 8 bytes a position (more
- * where it grew by push), and most lists are short: the fixture's indexes hold 80,600 lists,
- * two in three of a single position; the 10x dataset's 97,000 lists 2.8 million positions. Here
- * list k is positions[starts[k]] up to positions[starts[k + 1]], at 4 bytes a position and 4 a
- * list. The heap and array buffers after loading went from 65 to 52.5 MB at the fixture scale,
- * from 325 to 302 MB at 10x, and building the indexes takes no longer.
+ * A list of positions as a JS array costs a header of several words and 8 bytes a position
+ * (more where it grew by push), and most lists are short: in the fixture, two lists in three
+ * hold a single position. Here list k is positions[starts[k]] up to positions[starts[k + 1]],
+ * at 4 bytes a position and 4 a list, which keeps the indexes' heap smaller at no cost to the
+ * build (BENCHMARKS.md gives the heap after loading).
  */
 
 import { positionSetOf, wordCount, type PositionSet } from '../filterIndex.ts';
