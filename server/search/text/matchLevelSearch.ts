@@ -41,7 +41,7 @@ export class MatchLevelSearch {
   // Scratch bitsets, one after the other in one array: a typed array of more than 64 bytes
   // costs an allocation outside the JS heap, and a search takes a few dozen of them. It grows
   // to the largest search so far: a bitset per level and one more per word, each of one bit
-  // per document, so its size is bounded by the longest query a request may send.
+  // per document, so it stays bounded: a query counts at most MAX_QUERY_WORDS words.
   #scratch = new Uint32Array(0);
 
   /**
