@@ -4,8 +4,8 @@
  *
  * 1. tokens: `parse(…, { maxLexicalTokens })` stops reading a document at the limit;
  * 2. shape: directives, depth and aliases, per operation with fragments expanded, by
- *    graphql-armor's rules (server/execution/shapeLimitRule.ts), in a validation pass of their
- *    own before the (costlier) rules of the spec, so that a refusal is the one error answered;
+ *    graphql-armor's rules (server/execution/shapeLimits.ts), before the (costlier) rules of the
+ *    spec, so that a refusal is the one error answered;
  * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
  *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
  *    handed to `validate` as one rule (server/execution/combineValidationRules.ts);
@@ -56,7 +56,7 @@ import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { QueryLimits } from '../config/config.ts';
 import { forEachNode } from './astWalk.ts';
 import { combineValidationRules } from './combineValidationRules.ts';
-import { shapeLimitRule } from './shapeLimitRule.ts';
+import { createShapeCheck } from './shapeLimits.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
 
 /**
@@ -130,7 +130,7 @@ export function createQueryChecker(
   const ruleList: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
   if (!options.introspection) ruleList.push(NoSchemaIntrospectionCustomRule);
   const rules = [combineValidationRules(ruleList)];
-  const shapeRules = [shapeLimitRule(limits)];
+  const checkShape = createShapeCheck(schema, limits);
 
   return ({ query, operationName, variables, document: parsed }, sizes) => {
     let document: DocumentNode;
@@ -145,9 +145,8 @@ export function createQueryChecker(
       return { errors: [withCode(syntaxError, 'GRAPHQL_PARSE_FAILED')] };
     }
 
-    // maxErrors 1: the first refusal ends the pass, and is the one answered.
-    const shapeErrors = validate(schema, document, shapeRules, { maxErrors: 1 });
-    if (shapeErrors.length > 0) return { errors: [shapeErrors[0]!] };
+    const shapeRefusal = checkShape(document);
+    if (shapeRefusal) return { errors: [shapeRefusal] };
 
     const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
     if (validationErrors.length > 0) {
