@@ -16,11 +16,11 @@ export interface QueryLimits {
   maxBodyBytes: number;
   /** Most lexical tokens in a query document; MAX_TOKENS, default 2000. */
   maxTokens: number;
-  /** Deepest field nesting of an operation, root fields at depth 1; MAX_DEPTH, default 10. */
+  /** Deepest field nesting of an operation, fragments expanded, root fields at depth 1; MAX_DEPTH, default 10. */
   maxDepth: number;
   /** Most aliased fields in an operation, fragments expanded; MAX_ALIASES, default 30. */
   maxAliases: number;
-  /** Most directives in a document; MAX_DIRECTIVES, default 20. */
+  /** Most directives in an operation, fragments expanded (once per spread); MAX_DIRECTIVES, default 20. */
   maxDirectives: number;
   /** Largest cost (fields resolved, list fields counted once per item); MAX_COST, default 25000. */
   maxCost: number;

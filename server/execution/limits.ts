@@ -3,8 +3,9 @@
  * is refused in about the time it takes to parse it:
  *
  * 1. tokens: `parse(…, { maxLexicalTokens })` stops reading a document at the limit;
- * 2. shape: depth, aliases and directives, counted on the syntax tree with fragments expanded,
- *    before the (costlier) validation rules run;
+ * 2. shape: directives, depth and aliases, per operation with fragments expanded, by
+ *    graphql-armor's rules (server/execution/shapeLimits.ts), before the (costlier) rules of the
+ *    spec, so that a refusal is the one error answered;
  * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
  *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
  *    handed to `validate` as one rule (server/execution/combineValidationRules.ts);
@@ -18,7 +19,8 @@
  * Introspection (`__schema`, `__type`) is bounded separately rather than costed: it may not use
  * aliases, so repeated selections merge and its answer can never exceed the schema's own size,
  * and MaxIntrospectionDepthRule stops `fields { type { fields … } }` recursion at three levels.
- * Its subtree counts as depth 1 and cost 1, so GraphiQL's introspection query (depth 13) passes.
+ * Its subtree counts cost 1 and `__schema`'s no depth, so GraphiQL's introspection query (depth
+ * 13) passes.
  */
 
 import {
@@ -52,8 +54,9 @@ import {
 } from 'graphql';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { QueryLimits } from '../config/config.ts';
-import { countNodes, forEachNode } from './astWalk.ts';
+import { forEachNode } from './astWalk.ts';
 import { combineValidationRules } from './combineValidationRules.ts';
+import { createShapeCheck } from './shapeLimits.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
 
 /**
@@ -127,6 +130,7 @@ export function createQueryChecker(
   const ruleList: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
   if (!options.introspection) ruleList.push(NoSchemaIntrospectionCustomRule);
   const rules = [combineValidationRules(ruleList)];
+  const checkShape = createShapeCheck(schema, limits);
 
   return ({ query, operationName, variables, document: parsed }, sizes) => {
     let document: DocumentNode;
@@ -141,18 +145,8 @@ export function createQueryChecker(
       return { errors: [withCode(syntaxError, 'GRAPHQL_PARSE_FAILED')] };
     }
 
-    const directives = countNodes(document, Kind.DIRECTIVE);
-    if (directives > limits.maxDirectives) return tooComplex(`Query has ${directives} directives; the limit is ${limits.maxDirectives}`);
-    for (const definition of document.definitions) {
-      if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-      const shape = measureShape(document, definition);
-      if (shape.depth > limits.maxDepth) {
-        return tooComplex(`Query is ${shape.depth} levels deep; the limit is ${limits.maxDepth}`, definition);
-      }
-      if (shape.aliases > limits.maxAliases) {
-        return tooComplex(`Query has ${shape.aliases} aliases (fragments expanded); the limit is ${limits.maxAliases}`, definition);
-      }
-    }
+    const shapeRefusal = checkShape(document);
+    if (shapeRefusal) return { errors: [shapeRefusal] };
 
     const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
     if (validationErrors.length > 0) {
@@ -183,62 +177,6 @@ export function createQueryChecker(
     if (bytes > limits.maxResponseBytes) return { errors: [responseTooLarge(bytes, limits.maxResponseBytes, operation)] };
     return { document, operation, cost, bytes, variables: coerced.coerced };
   };
-}
-
-/** Depth (root fields at 1) and number of aliases of an operation, fragments expanded. */
-export interface Shape {
-  depth: number;
-  aliases: number;
-}
-
-/**
- * Measures an operation on its syntax alone, before validation: fragment spreads are expanded
- * by their definitions (memoized, so a fragment used many times is walked once; a spread of an
- * unknown fragment or a cycle counts nothing, as validation refuses both). An introspection
- * field (`__schema`, `__type`) counts as depth 1; its subtree is bounded by validation instead.
- */
-export function measureShape(document: DocumentNode, operation: OperationDefinitionNode): Shape {
-  const fragments = fragmentsOf(document);
-  const memo = new Map<string, Shape>();
-  const visiting = new Set<string>();
-
-  function walk(selectionSet: SelectionSetNode): Shape {
-    let depth = 0;
-    let aliases = 0;
-    for (const selection of selectionSet.selections) {
-      let inner: Shape;
-      if (selection.kind === Kind.FIELD) {
-        if (selection.alias) aliases++;
-        if (!selection.selectionSet || INTROSPECTION_FIELDS.has(selection.name.value)) {
-          inner = { depth: 1, aliases: 0 };
-        } else {
-          const child = walk(selection.selectionSet);
-          inner = { depth: child.depth + 1, aliases: child.aliases };
-        }
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        inner = walk(selection.selectionSet);
-      } else {
-        inner = spread(selection.name.value);
-      }
-      depth = Math.max(depth, inner.depth);
-      aliases = Math.min(aliases + inner.aliases, COST_CEILING);
-    }
-    return { depth, aliases };
-  }
-
-  function spread(name: string): Shape {
-    const known = memo.get(name);
-    if (known) return known;
-    const fragment = fragments.get(name);
-    if (!fragment || visiting.has(name)) return { depth: 0, aliases: 0 };
-    visiting.add(name);
-    const shape = walk(fragment.selectionSet);
-    visiting.delete(name);
-    memo.set(name, shape);
-    return shape;
-  }
-
-  return walk(operation.selectionSet);
 }
 
 /**

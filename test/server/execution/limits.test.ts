@@ -2,7 +2,7 @@ import { execute, getIntrospectionQuery, parse, getOperationAST } from 'graphql'
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
 import type { AnswerSizes } from '../../../server/snapshot/answerSizes.ts';
-import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, measureShape, type CheckedQuery, type QueryChecker } from '../../../server/execution/limits.ts';
+import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, type CheckedQuery, type QueryChecker } from '../../../server/execution/limits.ts';
 import { loadSnapshot } from '../../../server/snapshot/load.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { sampleQueries } from '../../../server/ops/sampleQueries.ts';
@@ -193,37 +193,80 @@ describe('the estimated size of an answer', () => {
 });
 
 describe('shape', () => {
+  /** A checker of the fixture snapshot's requests with some limits changed. */
+  const checkWith = (limits: Partial<typeof defaults>) => withSizes(createQueryChecker(schema, { ...defaults, ...limits }, { introspection: true }));
+
   it('measures depth from 1 at the root fields, and aliases with fragments expanded', () => {
-    const document = parse(`
+    const query = `
       query Q { a: types { ...T } b: types { ...T } snowdataStation(id: 1) { hiking { routes { title } } } }
       fragment T on ActivityType { x: id y: title }
-    `);
-    expect(measureShape(document, getOperationAST(document)!)).toEqual({ depth: 4, aliases: 6 });
+    `;
+    expect(outcome(checkWith({ maxDepth: 4, maxAliases: 6 })({ query }))).toEqual({ cost: expect.any(Number) });
+    expect(outcome(checkWith({ maxDepth: 3 })({ query }))).toEqual(['QUERY_TOO_COMPLEX: Query is 4 levels deep; the limit is 3']);
+    expect(outcome(checkWith({ maxAliases: 5 })({ query }))).toEqual(['QUERY_TOO_COMPLEX: Query has 6 aliases (fragments expanded); the limit is 5']);
   });
 
-  it('refuses a query deeper than the limit, naming the limit and the depth', () => {
-    const strict = withSizes(createQueryChecker(schema, { ...defaults, maxDepth: 3 }, { introspection: true }));
-    expect(outcome(strict({ query: '{ snowdataStation(id: 1) { hiking { routes { title } } } }' }))).toEqual([
-      'QUERY_TOO_COMPLEX: Query is 4 levels deep; the limit is 3',
+  it('refuses a query deeper than the limit, naming the limit and the depth, at its operation', () => {
+    const result = checkWith({ maxDepth: 3 })({ query: '{ snowdataStation(id: 1) { hiking { routes { title } } } }' });
+    expect(outcome(result)).toEqual(['QUERY_TOO_COMPLEX: Query is 4 levels deep; the limit is 3']);
+    expect(result.errors?.[0]?.locations).toEqual([{ line: 1, column: 1 }]);
+  });
+
+  it('sees depth through fragment spreads and inline fragments, which are no level of their own', () => {
+    const query = `{ ...A }
+      fragment A on Query { snowdataStation(id: 1) { ...B } }
+      fragment B on SnowdataStation { ... on SnowdataStation { hiking { ...C } } }
+      fragment C on SnowdataHiking { routes { ...D } }
+      fragment D on SnowdataMobilityRoute { title }`;
+    expect(outcome(checkWith({ maxDepth: 4 })({ query }))).toEqual({ cost: expect.any(Number) });
+    expect(outcome(checkWith({ maxDepth: 3 })({ query }))).toEqual(['QUERY_TOO_COMPLEX: Query is 4 levels deep; the limit is 3']);
+  });
+
+  it('refuses a depth attack built from a chain of fragments before validating it', () => {
+    const levels = 100;
+    const fragments = Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { types { ...F${i + 1} } }`).join('\n');
+    const query = `{ ...F0 }\n${fragments}\nfragment F${levels} on ActivityType { id }`;
+    expect(outcome(check({ query }))).toEqual(['QUERY_TOO_COMPLEX: Query is 101 levels deep; the limit is 10']);
+  });
+
+  it('counts a fragment spread many times once per spread, and leaves a fragment within itself to validation', () => {
+    const doubling = (levels: number) =>
+      `query Q { ...F0 }\n${Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join('\n')}\nfragment F${levels} on Query { a: __typename }`;
+    expect(outcome(check({ query: doubling(40) }))).toEqual([`QUERY_TOO_COMPLEX: Query has ${2 ** 40} aliases (fragments expanded); the limit is 30`]);
+    // 2^80 is written 1.2089258196146292e+24.
+    expect(outcome(check({ query: doubling(80) }))).toEqual(['QUERY_TOO_COMPLEX: Query has more than 30 aliases (fragments expanded); the limit is 30']);
+    expect(outcome(check({ query: '{ ...A } fragment A on Query { types { id } ...A }' }))).toEqual([
+      'GRAPHQL_VALIDATION_FAILED: Cannot spread fragment "A" within itself.',
     ]);
   });
 
-  it('refuses more aliases than the limit, counted through fragments', () => {
-    const query = `{ ...A ...B }
-      fragment A on Query { ${Array.from({ length: 16 }, (_, i) => `a${i}: types { id }`).join(' ')} }
+  it('refuses more aliases than the limit, counted through fragments, and allows as many as the limit', () => {
+    const aliases = (typesAliases: number) => `{ ...A ...B }
+      fragment A on Query { ${Array.from({ length: typesAliases }, (_, i) => `a${i}: types { id }`).join(' ')} }
       fragment B on Query { ${Array.from({ length: 15 }, (_, i) => `b${i}: __typename`).join(' ')} }`;
-    expect(outcome(check({ query }))).toEqual(['QUERY_TOO_COMPLEX: Query has 31 aliases (fragments expanded); the limit is 30']);
+    expect(outcome(check({ query: aliases(16) }))).toEqual(['QUERY_TOO_COMPLEX: Query has 31 aliases (fragments expanded); the limit is 30']);
+    expect(outcome(check({ query: aliases(15) }))).toEqual({ cost: expect.any(Number) });
   });
 
-  it('refuses more directives than the limit', () => {
-    const query = `{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename @include(if: true)`).join(' ')} }`;
-    const generous = withSizes(createQueryChecker(schema, { ...defaults, maxAliases: 100 }, { introspection: true }));
-    expect(outcome(generous({ query }))).toEqual(['QUERY_TOO_COMPLEX: Query has 21 directives; the limit is 20']);
+  it('refuses more directives than the limit, and allows as many as the limit', () => {
+    const directives = (count: number) => `{ ${Array.from({ length: count }, (_, i) => `t${i}: __typename @include(if: true)`).join(' ')} }`;
+    const generous = checkWith({ maxAliases: 100 });
+    expect(outcome(generous({ query: directives(21) }))).toEqual(['QUERY_TOO_COMPLEX: Query has 21 directives; the limit is 20']);
+    expect(outcome(generous({ query: directives(20) }))).toEqual({ cost: expect.any(Number) });
   });
 
-  it('refuses a document of more tokens than the limit while parsing it', () => {
+  it('counts the directives of a fragment once per spread', () => {
+    const spreadTwice = `{ ...D ...D } fragment D on Query { ${Array.from({ length: 11 }, (_, i) => `t${i}: __typename @skip(if: false)`).join(' ')} }`;
+    expect(outcome(checkWith({ maxAliases: 100 })({ query: spreadTwice }))).toEqual(['QUERY_TOO_COMPLEX: Query has 22 directives; the limit is 20']);
+  });
+
+  it('refuses a document of more tokens than the limit while parsing it, and allows as many as the limit', () => {
     const query = `{ types { ${'id '.repeat(2000)} } }`;
     expect(outcome(check({ query }))).toEqual(['QUERY_TOO_COMPLEX: Query has more than 2000 tokens, the limit']);
+    // `{ types {`, the ids and `} }`: 5 tokens and one per id.
+    const ids = (count: number) => `{ types { ${'id '.repeat(count)}} }`;
+    expect(outcome(checkWith({ maxTokens: 20 })({ query: ids(15) }))).toEqual({ cost: expect.any(Number) });
+    expect(outcome(checkWith({ maxTokens: 20 })({ query: ids(16) }))).toEqual(['QUERY_TOO_COMPLEX: Query has more than 20 tokens, the limit']);
   });
 });
 
