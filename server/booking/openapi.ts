@@ -12,8 +12,7 @@ import { BOOKING_LOCALES } from './bookingLocale.ts';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
 import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, type Operation, OPERATIONS, type OperationId } from './operations.ts';
-import { REQUEST_BODIES, User } from './requestSchemas.ts';
-import { DEFAULT_AVAILABILITY_LIMIT, MAX_AVAILABILITY_LIMIT } from './sandbox/queries.ts';
+import { AVAILABILITY_PARAMETERS, LOCALE_PARAMETER, REQUEST_BODIES, User } from './requestSchemas.ts';
 import { TICKET_FILE_TYPES, ticketFileTemplate, TICKET_ID_PATTERN, type TicketFileKind } from './ticketFiles.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
 
@@ -41,8 +40,7 @@ const LOCALE = { type: 'string', enum: LOCALE_VALUES };
 /** Sandbox ids of availabilities: `<activityId>-<YYYYMMDD>-<HHMM>`. */
 const AVAILABILITY_ID = string('Pass it back as received. Sandbox: `<activityId>-<YYYYMMDD>-<HHMM>`.', { pattern: '^\\d+-\\d{8}-\\d{4}$' });
 
-// Written as JSON: TypeBox marks the request schemas with symbol keys that are no part of the document.
-const SCHEMAS: Record<string, Schema> = JSON.parse(JSON.stringify({
+const SCHEMAS: Record<string, Schema> = {
   Error: object({
     error: object({
       code: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Stable; branch on it.' },
@@ -181,7 +179,7 @@ const SCHEMAS: Record<string, Schema> = JSON.parse(JSON.stringify({
     createdAt: assumed(DATE_TIME, 'when it was checked out.'),
   }),
   ...Object.fromEntries(Object.values(REQUEST_BODIES).map(({ name, schema }) => [name, schema])),
-} satisfies Record<string, Schema>));
+};
 
 /** Statuses, besides the success, that every operation may answer. */
 const ALWAYS = [400, 500, 502, 503, 504];
@@ -296,20 +294,10 @@ function parametersOf(operation: Operation): Schema[] {
     in: 'query',
     required: false,
     description: 'de_CH (default), en_CH, fr_CH or it_CH; the hyphen form (de-CH) is accepted and forwarded as de_CH.',
-    schema: { type: 'string', enum: [...LOCALE_VALUES, ...Object.keys(BOOKING_LOCALES)] },
+    schema: LOCALE_PARAMETER,
   });
   if (operation.id === 'listAvailabilities') {
-    parameters.push(
-      { name: 'startsAfter', in: 'query', required: false, description: 'First date; default today.', schema: DATE },
-      { name: 'untilEndOfDay', in: 'query', required: false, description: 'Last date, included; default the last day of the booking window.', schema: DATE },
-      {
-        name: 'limit',
-        in: 'query',
-        required: false,
-        description: `Most availabilities answered, the earliest first; default ${DEFAULT_AVAILABILITY_LIMIT}.`,
-        schema: { type: 'integer', minimum: 1, maximum: MAX_AVAILABILITY_LIMIT },
-      },
-    );
+    for (const [name, schema] of Object.entries(AVAILABILITY_PARAMETERS)) parameters.push({ name, in: 'query', required: false, description: schema.description, schema });
   }
   if (operation.method !== 'GET') {
     parameters.push({
@@ -365,7 +353,8 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
     },
   };
 
-  return {
+  // Written as JSON: TypeBox marks its schemas with symbol keys that are no part of the document.
+  return JSON.parse(JSON.stringify({
     openapi: '3.1.0',
     info: {
       title: 'Booking interface',
@@ -382,5 +371,5 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
     servers: [{ url: '/' }],
     paths,
     components: { schemas: SCHEMAS },
-  };
+  }));
 }

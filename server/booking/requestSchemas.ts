@@ -1,5 +1,5 @@
 /**
- * The request bodies of the booking interface as JSON Schema (TypeBox,
+ * The request bodies and query parameters of the booking interface as JSON Schema (TypeBox,
  * https://github.com/sinclairzx81/typebox): the routes validate with these schemas (input.ts)
  * and the OpenAPI document (openapi.ts) publishes these very objects, so the two cannot drift.
  * They are the partner's bodies as far as they are known; "Assumed" marks a field of ours.
@@ -10,6 +10,7 @@
 
 import { FormatRegistry, type TSchema, Type } from '@sinclair/typebox';
 import { BookingError } from './errors.ts';
+import { isDate } from './availability.ts';
 import { BOOKING_LOCALES, unknownLocale } from './bookingLocale.ts';
 import { REFUSAL, type Refusal } from './input.ts';
 import type { OperationId } from './operations.ts';
@@ -37,6 +38,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // `format` tells a reader of the document what a string is; TypeBox checks a format only once it
 // is registered, with the same rule the pattern beside it states.
 FormatRegistry.Set('email', (value) => EMAIL.test(value));
+FormatRegistry.Set('date', isDate);
 FormatRegistry.Set('uri', (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol));
 
 /** A string that is not blank, at most `maxLength` characters, refused as `<field> must be <refusal>` when it fails `pattern`. */
@@ -137,4 +139,24 @@ export const REQUEST_BODIES: Partial<Record<OperationId, { name: string; schema:
   checkOutCart: { name: 'CheckOutRequest', schema: CheckOutRequest, required: true },
   createPaymentAttempt: { name: 'PaymentAttemptRequest', schema: PaymentAttemptRequest, required: true },
   cancelBookingItem: { name: 'CancelRequest', schema: CancelRequest, required: false },
+};
+
+/** How many availabilities one answer lists unless `limit` says otherwise. */
+export const DEFAULT_AVAILABILITY_LIMIT = 50;
+/** The most availabilities one answer lists, whatever `limit` says. */
+export const MAX_AVAILABILITY_LIMIT = 500;
+
+/** The query parameter `locale` of every operation. */
+export const LOCALE_PARAMETER = locale('Language of the answer:');
+
+/** The query parameters of `GET /activities/{id}/availabilities` besides `locale`, in the order the document lists them. */
+export const AVAILABILITY_PARAMETERS = {
+  startsAfter: Type.String({ format: 'date', description: 'First date, YYYY-MM-DD; default today.' }),
+  untilEndOfDay: Type.String({ format: 'date', description: 'Last date, YYYY-MM-DD, included; default the last day of the booking window.' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: MAX_AVAILABILITY_LIMIT,
+    default: DEFAULT_AVAILABILITY_LIMIT,
+    description: `Most availabilities answered, the earliest first; default ${DEFAULT_AVAILABILITY_LIMIT}.`,
+  }),
 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../../server/booking/errors.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { OPENAPI_PATH, OPERATIONS } from '../../../server/booking/operations.ts';
-import { REQUEST_BODIES } from '../../../server/booking/requestSchemas.ts';
+import { AVAILABILITY_PARAMETERS, LOCALE_PARAMETER, REQUEST_BODIES } from '../../../server/booking/requestSchemas.ts';
 import { CHECK_OUT, hold, request, sandboxForFile, validate } from './helpers.ts';
 
 type Document = {
@@ -80,6 +80,12 @@ describe('the OpenAPI document', () => {
       for (const content of Object.values(operation.requestBody.content)) expect(content.schema).toEqual({ $ref: `#/components/schemas/${name}` });
       expect(document.components.schemas[name], name).toEqual(JSON.parse(JSON.stringify(schema)));
     }
+  });
+
+  it('publishes as query parameters the schemas the routes check them with', () => {
+    const parameters = (document.paths['/v1/activities/{id}/availabilities']!.get as unknown as { parameters: { name: string; in: string; schema: unknown }[] }).parameters;
+    const query = Object.fromEntries(parameters.filter((parameter) => parameter.in === 'query').map(({ name, schema }) => [name, schema]));
+    expect(query).toEqual(JSON.parse(JSON.stringify({ locale: LOCALE_PARAMETER, ...AVAILABILITY_PARAMETERS })));
   });
 
   it("refuses by the document's schema every body the route refuses for its shape", async () => {
