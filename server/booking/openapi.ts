@@ -35,8 +35,8 @@ const assumed = (schema: Schema, description: string): Schema => ({ ...schema, d
 const DATE = { type: 'string', format: 'date', description: 'YYYY-MM-DD' };
 const DATE_TIME = { type: 'string', format: 'date-time' };
 
-const LOCALE_VALUES = Object.values(BOOKING_LOCALES);
-const LOCALE = { type: 'string', enum: LOCALE_VALUES };
+/** A locale as the interface answers it (requests may also write de-CH). */
+const LOCALE = { type: 'string', enum: Object.values(BOOKING_LOCALES) };
 /** Sandbox ids of availabilities: `<activityId>-<YYYYMMDD>-<HHMM>`. */
 const AVAILABILITY_ID = string('Pass it back as received. Sandbox: `<activityId>-<YYYYMMDD>-<HHMM>`.', { pattern: '^\\d+-\\d{8}-\\d{4}$' });
 

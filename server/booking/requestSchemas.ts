@@ -36,7 +36,7 @@ export const DECLINED_PAYMENT_METHOD = 'sandbox_declined';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 // `format` tells a reader of the document what a string is; TypeBox checks a format only once it
-// is registered, with the same rule the pattern beside it states.
+// is registered, here with the rule the sandbox applies (a calendar date, an http(s) URL).
 FormatRegistry.Set('email', (value) => EMAIL.test(value));
 FormatRegistry.Set('date', isDate);
 FormatRegistry.Set('uri', (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol));
@@ -64,7 +64,7 @@ const id = (description?: string) => Type.Integer({ minimum: 1, maximum: MAX_ID,
 
 /** A locale written either way (`de_CH`, as the partner writes it, or `de-CH`). */
 const locale = (description: string) =>
-  oneOf([...Object.values(BOOKING_LOCALES), ...Object.keys(BOOKING_LOCALES)], unknownLocale, `${description} de_CH, en_CH, fr_CH or it_CH (de-CH is read as de_CH).`);
+  oneOf([...Object.values(BOOKING_LOCALES), ...Object.keys(BOOKING_LOCALES)], unknownLocale, `${description}: de_CH, en_CH, fr_CH or it_CH (de-CH is read as de_CH).`);
 
 /** An absolute http(s) URL. */
 const returnUrl = (description: string) => text(2000, { pattern: /^[Hh][Tt][Tt][Pp][Ss]?:/, format: 'uri', refusal: 'an absolute http(s) URL', description });
@@ -83,7 +83,7 @@ export const ReservationRequest = Type.Object(
       maxItems: MAX_SELECTION,
       description: `One entry per ticket category, none twice; at most ${MAX_GUESTS} guests in all.`,
     }),
-    locale: optional(locale('Language of labels, the booking and its tickets; default de_CH.')),
+    locale: optional(locale('Language of labels, the booking and its tickets (default de_CH)')),
     doCreateCart: optional(Type.Boolean({ description: 'true (or left out) without cartId: a new cart is made; not true together with cartId.' })),
     cartId: optional(text(128, { description: 'Add the hold to this open cart; required when doCreateCart is false.' })),
   },
@@ -125,7 +125,7 @@ export const PaymentAttemptRequest = Type.Object(
     ),
     successReturnUrl: optional(returnUrl('Where the payer goes once paid: the sandbox answers it as redirectUrl.')),
     failureReturnUrl: optional(returnUrl('Where the payer goes when the payment fails.')),
-    language: optional(locale('Language of the payment page:')),
+    language: optional(locale('Language of the payment page')),
   },
   { additionalProperties: false },
 );
@@ -142,12 +142,12 @@ export const REQUEST_BODIES: Partial<Record<OperationId, { name: string; schema:
 };
 
 /** How many availabilities one answer lists unless `limit` says otherwise. */
-export const DEFAULT_AVAILABILITY_LIMIT = 50;
+const DEFAULT_AVAILABILITY_LIMIT = 50;
 /** The most availabilities one answer lists, whatever `limit` says. */
-export const MAX_AVAILABILITY_LIMIT = 500;
+const MAX_AVAILABILITY_LIMIT = 500;
 
 /** The query parameter `locale` of every operation. */
-export const LOCALE_PARAMETER = locale('Language of the answer:');
+export const LOCALE_PARAMETER = locale('Language of the answer (default de_CH)');
 
 /** The query parameters of `GET /activities/{id}/availabilities` besides `locale`, in the order the document lists them. */
 export const AVAILABILITY_PARAMETERS = {
