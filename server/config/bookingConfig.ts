@@ -84,20 +84,10 @@ export const BOOKING_SETTINGS = {
 };
 
 /**
- * Reads the booking settings:
- *
- * | Variable | Default | |
- * |---|---|---|
- * | BOOKING_MODE | `proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox` | `proxy` or `sandbox` |
- * | BOOKING_UPSTREAM_URL | {@link DEFAULT_UPSTREAM_URL} (proxy) | http(s) URL, no credentials, query or fragment |
- * | BOOKING_API_KEY | (none; required for proxy) | visible ASCII, no spaces |
- * | SWISSACTIVITIES_AUTH_HEADER | `Authorization` (proxy) | an HTTP header name |
- * | BOOKING_UPSTREAM_TIMEOUT_MS | 10000 | 100 to 120000 |
- * | BOOKING_RATE_LIMIT | 60 | POST/PATCH per client per minute, 0 to 100000 (0 = off) |
- * | TRUST_PROXY | 0 | reverse proxies in front of the server, 0 to 10 (0 = X-Forwarded-For ignored) |
- * | STATE_DIR | `.state` | sandbox journal directory |
- * | BOOKING_MAX_CART_ITEMS | 50 | sandbox: reservations per cart, 1 to 1000 |
- * | BOOKING_MAX_HELD_PLACES | 200 | sandbox: places one client holds at once, 1 to 100000 |
+ * Reads the booking settings: {@link BOOKING_SETTINGS}, and BOOKING_UPSTREAM_URL (default
+ * {@link DEFAULT_UPSTREAM_URL}), BOOKING_API_KEY (required for proxy),
+ * SWISSACTIVITIES_AUTH_HEADER (default {@link DEFAULT_AUTH_HEADER}) and STATE_DIR (default
+ * `.state`). docs/booking.md#configuration lists them all.
  *
  * @throws ConfigError naming the variable when a value is invalid or a proxy setting is missing
  */
