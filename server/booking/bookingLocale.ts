@@ -24,12 +24,19 @@ for (const locale of LOCALES) {
  */
 export function parseBookingLocale(value: string, where: string): Locale {
   const locale = BY_NAME.get(value);
-  if (locale === undefined) {
-    const allowed = Object.values(BOOKING_LOCALES);
-    throw new BookingError('INVALID_REQUEST', `Unknown locale ${JSON.stringify(value)} in ${where}; allowed: ${allowed.join(', ')} (or written with "-", e.g. de-CH)`, {
-      field: where,
-      allowed,
-    });
-  }
+  if (locale === undefined) throw unknownLocale(value, where);
   return locale;
+}
+
+/**
+ * The refusal of a locale that is not one of our four, naming the allowed values.
+ *
+ * @param where what carried the value, e.g. `query parameter locale` or the body field
+ */
+export function unknownLocale(value: string, where: string): BookingError {
+  const allowed = Object.values(BOOKING_LOCALES);
+  return new BookingError('INVALID_REQUEST', `Unknown locale ${JSON.stringify(value)} in ${where}; allowed: ${allowed.join(', ')} (or written with "-", e.g. de-CH)`, {
+    field: where,
+    allowed,
+  });
 }

@@ -1,11 +1,50 @@
 /**
- * Strict reading of JSON request bodies: a missing, mistyped or unknown field is a 400 that
- * names the field (`details.field`, dotted for nested fields) and what is expected.
+ * Strict reading of JSON request bodies against their schemas (requestSchemas.ts, checked by
+ * TypeBox's compiled checkers): a missing, mistyped or unknown field is a 400 that names the
+ * field (`details.field`, dotted for nested fields, `[i]` for array entries) and what is allowed.
  */
 
+import { Kind, type Static, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { BookingError } from './errors.ts';
 
 export type JsonObject = Record<string, unknown>;
+
+/**
+ * What a string schema's value that fails its pattern or list of values is told: a phrase read as
+ * `<field> must be <phrase>`, or a function building the whole refusal.
+ */
+export type Refusal = string | ((value: string, field: string) => BookingError);
+
+/** The key under which a string schema carries its {@link Refusal}; a symbol, so it stays out of the published document. */
+export const REFUSAL = Symbol('refusal');
+
+/** A compiled reader of one body schema. */
+export interface BodyReader<T extends TSchema> {
+  /**
+   * Parses the body, trims its strings and checks it against the schema.
+   *
+   * @throws BookingError INVALID_REQUEST naming the field at fault and what is allowed
+   */
+  read(body: Buffer): Static<T>;
+}
+
+/**
+ * Compiles a reader for a body schema.
+ *
+ * @param required when false, an empty body reads as `{}`
+ */
+export function bodyReader<T extends TSchema>(schema: T, required: boolean): BodyReader<T> {
+  const checker = TypeCompiler.Compile(schema);
+  return {
+    read(raw) {
+      const body = trimStrings(parseJsonObject(raw, required));
+      if (checker.Check(body)) return body;
+      throw refusalOf([...checker.Errors(body)]);
+    },
+  };
+}
 
 /**
  * Parses a request body as a JSON object.
@@ -24,109 +63,8 @@ export function parseJsonObject(body: Buffer, required: boolean): JsonObject {
   } catch (error) {
     throw invalid('body', `The body is not valid JSON: ${(error as Error).message}`);
   }
-  if (!isObject(value)) throw invalid('body', 'The body must be a JSON object');
-  return value;
-}
-
-/**
- * Refuses fields a request does not define, so a misspelt field fails instead of being ignored.
- *
- * @param prefix the object's own field path with a trailing dot, e.g. `customer.`; '' for the body
- * @throws BookingError INVALID_REQUEST naming the first unknown field and the allowed ones
- */
-export function checkFields(object: JsonObject, allowed: readonly string[], prefix = ''): void {
-  for (const name of Object.keys(object)) {
-    if (!allowed.includes(name)) {
-      throw new BookingError('INVALID_REQUEST', `Unknown field ${prefix}${name}; allowed: ${allowed.map((field) => prefix + field).join(', ')}`, {
-        field: prefix + name,
-        allowed: allowed.map((field) => prefix + field),
-      });
-    }
-  }
-}
-
-interface StringRule {
-  maxLength: number;
-  /** A pattern the value must match, and how to describe it in the error. */
-  pattern?: { regex: RegExp; hint: string };
-}
-
-/**
- * Reads a required string field (trimmed; must not be empty).
- *
- * @throws BookingError INVALID_REQUEST when absent, not a string, empty, too long or not matching
- */
-export function requiredString(object: JsonObject, name: string, rule: StringRule, prefix = ''): string {
-  const value = optionalString(object, name, rule, prefix);
-  if (value === undefined) throw invalid(prefix + name, `${prefix}${name} is required`);
-  return value;
-}
-
-/**
- * Reads an optional string field; `null` counts as absent.
- *
- * @throws BookingError INVALID_REQUEST as {@link requiredString}, except when absent
- */
-export function optionalString(object: JsonObject, name: string, rule: StringRule, prefix = ''): string | undefined {
-  const value = object[name];
-  if (value === undefined || value === null) return undefined;
-  const field = prefix + name;
-  if (typeof value !== 'string') throw invalid(field, `${field} must be a string`);
-  const text = value.trim();
-  if (text === '') throw invalid(field, `${field} must not be empty`);
-  if (text.length > rule.maxLength) throw invalid(field, `${field} must be at most ${rule.maxLength} characters`);
-  if (rule.pattern && !rule.pattern.regex.test(text)) throw invalid(field, `${field} must be ${rule.pattern.hint}`);
-  return text;
-}
-
-/**
- * Reads a required integer field.
- *
- * @throws BookingError INVALID_REQUEST when absent, not an integer, or outside min..max
- */
-export function requiredInteger(object: JsonObject, name: string, min: number, max: number, prefix = ''): number {
-  const value = object[name];
-  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
-    throw invalid(prefix + name, `${prefix}${name} must be an integer from ${min} to ${max}`);
-  }
-  return value as number;
-}
-
-/**
- * Reads an optional boolean field; `null` counts as absent.
- *
- * @throws BookingError INVALID_REQUEST when present and not a boolean
- */
-export function optionalBoolean(object: JsonObject, name: string): boolean | undefined {
-  const value = object[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw invalid(name, `${name} must be true or false`);
-  return value;
-}
-
-/**
- * Reads a required object field.
- *
- * @throws BookingError INVALID_REQUEST when absent or not an object
- */
-export function requiredObject(object: JsonObject, name: string): JsonObject {
-  const value = object[name];
-  if (!isObject(value)) throw invalid(name, `${name} must be an object`);
-  return value;
-}
-
-/**
- * Reads a required array of objects with `min` to `max` entries.
- *
- * @throws BookingError INVALID_REQUEST when absent, not an array, of the wrong length, or holding a non-object (named `name[i]`)
- */
-export function requiredObjectArray(object: JsonObject, name: string, min: number, max: number): JsonObject[] {
-  const value = object[name];
-  if (!Array.isArray(value) || value.length < min || value.length > max) throw invalid(name, `${name} must be an array of ${min} to ${max} objects`);
-  value.forEach((entry, index) => {
-    if (!isObject(entry)) throw invalid(`${name}[${index}]`, `${name}[${index}] must be an object`);
-  });
-  return value as JsonObject[];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('body', 'The body must be a JSON object');
+  return value as JsonObject;
 }
 
 /** A 400 about one field. */
@@ -134,6 +72,71 @@ export function invalid(field: string, message: string): BookingError {
   return new BookingError('INVALID_REQUEST', message, { field });
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Surrounding white space of a string field is not part of its value (a pasted name, an e-mail address). */
+function trimStrings<T>(value: T): T {
+  if (typeof value === 'string') return value.trim() as T;
+  if (Array.isArray(value)) return value.map(trimStrings) as T;
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, trimStrings(entry)])) as T;
+  return value;
+}
+
+/**
+ * The refusal of the first error met reading the body field by field, except that an unknown
+ * field of an object on the way to it comes first: a misspelt field explains a missing one.
+ */
+function refusalOf(errors: ValueError[]): BookingError {
+  const first = errors[0]!;
+  const unknown = errors
+    .filter((error) => error.type === ValueErrorType.ObjectAdditionalProperties && first.path.startsWith(`${parentOf(error.path)}/`))
+    .sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
+  if (unknown !== undefined) {
+    const prefix = parentOf(unknown.path) === '' ? '' : `${fieldOf(parentOf(unknown.path))}.`;
+    const allowed = Object.keys(unknown.schema.properties as object).map((name) => prefix + name);
+    const field = fieldOf(unknown.path);
+    return new BookingError('INVALID_REQUEST', `Unknown field ${field}; allowed: ${allowed.join(', ')}`, { field, allowed });
+  }
+  return refusal(first.schema, first.value, fieldOf(first.path));
+}
+
+/** Says what the schema allows of the field: the message follows its type, not the keyword that failed. */
+function refusal(schema: TSchema, value: unknown, field: string): BookingError {
+  const expected = withoutNull(schema);
+  switch (expected[Kind]) {
+    case 'Integer':
+      return invalid(field, `${field} must be an integer from ${expected.minimum} to ${expected.maximum}`);
+    case 'Boolean':
+      return invalid(field, `${field} must be true or false`);
+    case 'Object':
+      return invalid(field, `${field} must be an object`);
+    case 'Array':
+      return invalid(field, `${field} must be an array of ${expected.minItems} to ${expected.maxItems} objects`);
+  }
+  // Every other schema of a request is a string, or a list of strings.
+  if (value === undefined || value === null) return invalid(field, `${field} is required`);
+  if (typeof value !== 'string') return invalid(field, `${field} must be a string`);
+  if (value === '') return invalid(field, `${field} must not be empty`);
+  if (typeof expected.maxLength === 'number' && value.length > expected.maxLength) return invalid(field, `${field} must be at most ${expected.maxLength} characters`);
+  const said = (expected as { [REFUSAL]?: Refusal })[REFUSAL];
+  if (typeof said === 'function') return said(value, field);
+  return invalid(field, `${field} must be ${said ?? `a string matching ${expected.pattern}`}`);
+}
+
+/** The schema an optional field's value must match when it is not `null`. */
+function withoutNull(schema: TSchema): TSchema {
+  if (schema[Kind] !== 'Union') return schema;
+  const variants = (schema.anyOf as TSchema[]).filter((variant) => variant[Kind] !== 'Null');
+  return variants.length === 1 ? variants[0]! : schema;
+}
+
+/** `/selection/0/numGuests` → `selection[0].numGuests`. */
+function fieldOf(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce((field, token) => (/^\d+$/.test(token) ? `${field}[${token}]` : field === '' ? token : `${field}.${token}`), '');
+}
+
+function parentOf(pointer: string): string {
+  return pointer.slice(0, pointer.lastIndexOf('/'));
 }

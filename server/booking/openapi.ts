@@ -2,8 +2,9 @@
  * The OpenAPI 3.1 description of the booking interface (https://spec.openapis.org/oas/v3.1.0),
  * served at /v1/openapi.json. The bodies are the partner's (Swiss Activities' booking API) as far
  * as they are known, which the sandbox takes and answers; a field described "Assumed" is one of
- * ours whose partner counterpart is not known. test/server/booking/openapi.test.ts checks the
- * document against the routes and every response the tests receive against its schema.
+ * ours whose partner counterpart is not known. The request bodies are the schemas the routes
+ * validate with (requestSchemas.ts); the responses are described here. test/server/booking/openapi.test.ts
+ * checks the document against the routes and every response the tests receive against its schema.
  */
 
 import { BOOKING_WINDOW_DAYS, SLOT_TIMES, TIME_ZONE } from './availability.ts';
@@ -11,9 +12,7 @@ import { BOOKING_LOCALES } from './bookingLocale.ts';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
 import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, type Operation, OPERATIONS, type OperationId } from './operations.ts';
-import { MAX_GUESTS } from './partnerRequests.ts';
-import { DECLINED_PAYMENT_METHOD, PAYMENT_METHODS } from './sandbox/pay.ts';
-import { DEFAULT_AVAILABILITY_LIMIT, MAX_AVAILABILITY_LIMIT } from './sandbox/queries.ts';
+import { AVAILABILITY_PARAMETERS, LOCALE_PARAMETER, REQUEST_BODIES, User } from './requestSchemas.ts';
 import { TICKET_FILE_TYPES, ticketFileTemplate, TICKET_ID_PATTERN, type TicketFileKind } from './ticketFiles.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
 
@@ -36,8 +35,8 @@ const assumed = (schema: Schema, description: string): Schema => ({ ...schema, d
 const DATE = { type: 'string', format: 'date', description: 'YYYY-MM-DD' };
 const DATE_TIME = { type: 'string', format: 'date-time' };
 
-const LOCALE_VALUES = Object.values(BOOKING_LOCALES);
-const LOCALE = { type: 'string', enum: LOCALE_VALUES };
+/** A locale as the interface answers it (requests may also write de-CH). */
+const LOCALE = { type: 'string', enum: Object.values(BOOKING_LOCALES) };
 /** Sandbox ids of availabilities: `<activityId>-<YYYYMMDD>-<HHMM>`. */
 const AVAILABILITY_ID = string('Pass it back as received. Sandbox: `<activityId>-<YYYYMMDD>-<HHMM>`.', { pattern: '^\\d+-\\d{8}-\\d{4}$' });
 
@@ -96,17 +95,6 @@ const SCHEMAS: Record<string, Schema> = {
     ticketCategories: array(ref('TicketCategory')),
   }),
   OfferList: array(ref('Offer'), 'Empty when nothing is offered in the range.'),
-  ReservationRequest: object(
-    {
-      activityId: integer('The activity of the availability.'),
-      availabilityId: AVAILABILITY_ID,
-      selection: array(object({ ticketCategoryId: integer(), numGuests: integer(undefined, { minimum: 1, maximum: MAX_GUESTS }) }), `One entry per ticket category; at most ${MAX_GUESTS} guests in all.`),
-      locale: { ...LOCALE, description: 'Language of labels, the booking and its tickets; default de_CH.' },
-      doCreateCart: { type: 'boolean', description: 'true (or left out) without cartId: a new cart is made.' },
-      cartId: string('Add the hold to this open cart.'),
-    },
-    ['activityId', 'availabilityId', 'selection'],
-  ),
   TicketReservation: object({
     ticketReservationId: string(),
     ticketCategory: ref('TicketCategory'),
@@ -132,36 +120,7 @@ const SCHEMAS: Record<string, Schema> = {
     createdAt: assumed(DATE_TIME, 'when the hold was made.'),
     expiresAt: { ...DATE_TIME, description: 'createdAt + 15 minutes; the places are free again from then on.' },
   }),
-  User: object(
-    {
-      givenName: string(undefined, { maxLength: 100 }),
-      familyName: string(undefined, { maxLength: 100 }),
-      email: string(undefined, { format: 'email', maxLength: 254 }),
-      phone: nullable(string(undefined, { maxLength: 40 })),
-      countryCode: nullable(string('ISO 3166-1 alpha-2, e.g. CH', { pattern: '^[A-Z]{2}$' })),
-    },
-    ['givenName', 'familyName', 'email'],
-  ),
-  CheckOutRequest: object(
-    {
-      user: ref('User'),
-      partnerReference: assumed(string(undefined, { maxLength: 64 }), "the distribution partner's own booking reference; printed on the tickets."),
-    },
-    ['user'],
-  ),
-  PaymentAttemptRequest: object(
-    {
-      paymentMethod: {
-        type: 'string',
-        enum: [...PAYMENT_METHODS, DECLINED_PAYMENT_METHOD],
-        description: `Sandbox: every method settles at once; "${DECLINED_PAYMENT_METHOD}" is always declined (422 PAYMENT_DECLINED).`,
-      },
-      successReturnUrl: string('Where the payer goes once paid: the sandbox answers it as redirectUrl.', { format: 'uri' }),
-      failureReturnUrl: string('Where the payer goes when the payment fails.', { format: 'uri' }),
-      language: { ...LOCALE, description: 'Language of the payment page.' },
-    },
-    ['paymentMethod'],
-  ),
+  User,
   PaymentAttempt: object({
     paymentAttemptId: string(),
     bookingId: assumed(string(), 'the booking paid.'),
@@ -219,7 +178,7 @@ const SCHEMAS: Record<string, Schema> = {
     tickets: array(ref('Ticket'), 'Assumed: one per booked item once the booking is confirmed (paid); empty before.'),
     createdAt: assumed(DATE_TIME, 'when it was checked out.'),
   }),
-  CancelRequest: object({ reason: assumed(string(undefined, { maxLength: 500 }), 'why, kept with the item.') }, []),
+  ...Object.fromEntries(Object.values(REQUEST_BODIES).map(({ name, schema }) => [name, schema])),
 };
 
 /** Statuses, besides the success, that every operation may answer. */
@@ -282,13 +241,6 @@ const SUCCESS: Record<OperationId, { status: number; schema: string; summary: st
   },
 };
 
-const REQUEST_BODIES: Partial<Record<OperationId, { schema: string; required: boolean }>> = {
-  createReservation: { schema: 'ReservationRequest', required: true },
-  checkOutCart: { schema: 'CheckOutRequest', required: true },
-  createPaymentAttempt: { schema: 'PaymentAttemptRequest', required: true },
-  cancelBookingItem: { schema: 'CancelRequest', required: false },
-};
-
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request',
   404: 'Not found',
@@ -342,20 +294,10 @@ function parametersOf(operation: Operation): Schema[] {
     in: 'query',
     required: false,
     description: 'de_CH (default), en_CH, fr_CH or it_CH; the hyphen form (de-CH) is accepted and forwarded as de_CH.',
-    schema: { type: 'string', enum: [...LOCALE_VALUES, ...Object.keys(BOOKING_LOCALES)] },
+    schema: LOCALE_PARAMETER,
   });
   if (operation.id === 'listAvailabilities') {
-    parameters.push(
-      { name: 'startsAfter', in: 'query', required: false, description: 'First date; default today.', schema: DATE },
-      { name: 'untilEndOfDay', in: 'query', required: false, description: 'Last date, included; default the last day of the booking window.', schema: DATE },
-      {
-        name: 'limit',
-        in: 'query',
-        required: false,
-        description: `Most availabilities answered, the earliest first; default ${DEFAULT_AVAILABILITY_LIMIT}.`,
-        schema: { type: 'integer', minimum: 1, maximum: MAX_AVAILABILITY_LIMIT },
-      },
-    );
+    for (const [name, schema] of Object.entries(AVAILABILITY_PARAMETERS)) parameters.push({ name, in: 'query', required: false, description: schema.description, schema });
   }
   if (operation.method !== 'GET') {
     parameters.push({
@@ -386,7 +328,7 @@ function operationObject(operation: Operation): Record<string, unknown> {
       ? {
           requestBody: {
             required: requestBody.required,
-            content: Object.fromEntries(BODY_MEDIA_TYPES[operation.method as 'POST' | 'PATCH'].map((type) => [type, { schema: ref(requestBody.schema) }])),
+            content: Object.fromEntries(BODY_MEDIA_TYPES[operation.method as 'POST' | 'PATCH'].map((type) => [type, { schema: ref(requestBody.name) }])),
           },
         }
       : {}),
@@ -411,7 +353,8 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
     },
   };
 
-  return {
+  // Written as JSON: TypeBox marks its schemas with symbol keys that are no part of the document.
+  return JSON.parse(JSON.stringify({
     openapi: '3.1.0',
     info: {
       title: 'Booking interface',
@@ -428,5 +371,5 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
     servers: [{ url: '/' }],
     paths,
     components: { schemas: SCHEMAS },
-  };
+  }));
 }

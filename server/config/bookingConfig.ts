@@ -5,7 +5,8 @@
  */
 
 import { ConfigError } from './configError.ts';
-import { integerSetting } from './settings.ts';
+import { integer, oneOf, readInteger, valuesOf } from './settings.ts';
+import { Value } from '@sinclair/typebox/value';
 
 interface CommonConfig {
   /** POST/PATCH requests per client (remote address) per minute; 0 turns the limit off. BOOKING_RATE_LIMIT, default 60. */
@@ -69,20 +70,24 @@ export const DEFAULT_AUTH_HEADER = 'Authorization';
 const MAX_TRUSTED_PROXIES = 10;
 
 /**
- * Reads the booking settings:
- *
- * | Variable | Default | |
- * |---|---|---|
- * | BOOKING_MODE | `proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox` | `proxy` or `sandbox` |
- * | BOOKING_UPSTREAM_URL | {@link DEFAULT_UPSTREAM_URL} (proxy) | http(s) URL, no credentials, query or fragment |
- * | BOOKING_API_KEY | (none; required for proxy) | visible ASCII, no spaces |
- * | SWISSACTIVITIES_AUTH_HEADER | `Authorization` (proxy) | an HTTP header name |
- * | BOOKING_UPSTREAM_TIMEOUT_MS | 10000 | 100 to 120000 |
- * | BOOKING_RATE_LIMIT | 60 | POST/PATCH per client per minute, 0 to 100000 (0 = off) |
- * | TRUST_PROXY | 0 | reverse proxies in front of the server, 0 to 10 (0 = X-Forwarded-For ignored) |
- * | STATE_DIR | `.state` | sandbox journal directory |
- * | BOOKING_MAX_CART_ITEMS | 50 | sandbox: reservations per cart, 1 to 1000 |
- * | BOOKING_MAX_HELD_PLACES | 200 | sandbox: places one client holds at once, 1 to 100000 |
+ * The booking settings that are a type and a range (settings.ts reads them); the URL, the key
+ * and the header name are checked by hand below, for what no schema keyword says (no
+ * credentials in the URL, a key never shown in a message).
+ */
+export const BOOKING_SETTINGS = {
+  BOOKING_MODE: oneOf(['proxy', 'sandbox'], undefined, '`proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox`.'),
+  BOOKING_UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000, 'Proxy: whole-call deadline per upstream request, in ms.'),
+  BOOKING_RATE_LIMIT: integer(0, 100_000, 60, 'POST/PATCH requests per client per minute; 0 turns the limit off.'),
+  TRUST_PROXY: integer(0, MAX_TRUSTED_PROXIES, 0, 'Reverse proxies in front of the server whose X-Forwarded-For names the client; 0 ignores the header.'),
+  BOOKING_MAX_CART_ITEMS: integer(1, 1000, DEFAULT_MAX_CART_ITEMS, 'Sandbox: reservations per cart.'),
+  BOOKING_MAX_HELD_PLACES: integer(1, 100_000, DEFAULT_MAX_HELD_PLACES, 'Sandbox: places one client holds at once.'),
+};
+
+/**
+ * Reads the booking settings: {@link BOOKING_SETTINGS}, and BOOKING_UPSTREAM_URL (default
+ * {@link DEFAULT_UPSTREAM_URL}), BOOKING_API_KEY (required for proxy),
+ * SWISSACTIVITIES_AUTH_HEADER (default {@link DEFAULT_AUTH_HEADER}) and STATE_DIR (default
+ * `.state`). docs/booking.md#configuration lists them all.
  *
  * @throws ConfigError naming the variable when a value is invalid or a proxy setting is missing
  */
@@ -90,8 +95,8 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
   const upstream = env.BOOKING_UPSTREAM_URL?.trim() ?? '';
   const modeRaw = env.BOOKING_MODE?.trim() ?? '';
   const mode = modeRaw === '' ? (upstream === '' ? 'sandbox' : 'proxy') : modeRaw;
-  const rateLimitPerMinute = integerSetting(env, 'BOOKING_RATE_LIMIT', 60, 0, 100_000);
-  const trustedProxies = integerSetting(env, 'TRUST_PROXY', 0, 0, MAX_TRUSTED_PROXIES);
+  const rateLimitPerMinute = readInteger(env, 'BOOKING_RATE_LIMIT', BOOKING_SETTINGS.BOOKING_RATE_LIMIT);
+  const trustedProxies = readInteger(env, 'TRUST_PROXY', BOOKING_SETTINGS.TRUST_PROXY);
 
   if (mode === 'sandbox') {
     return {
@@ -99,19 +104,20 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
       rateLimitPerMinute,
       trustedProxies,
       stateDir: env.STATE_DIR?.trim() || '.state',
-      maxCartItems: integerSetting(env, 'BOOKING_MAX_CART_ITEMS', DEFAULT_MAX_CART_ITEMS, 1, 1000),
-      maxHeldPlaces: integerSetting(env, 'BOOKING_MAX_HELD_PLACES', DEFAULT_MAX_HELD_PLACES, 1, 100_000),
+      maxCartItems: readInteger(env, 'BOOKING_MAX_CART_ITEMS', BOOKING_SETTINGS.BOOKING_MAX_CART_ITEMS),
+      maxHeldPlaces: readInteger(env, 'BOOKING_MAX_HELD_PLACES', BOOKING_SETTINGS.BOOKING_MAX_HELD_PLACES),
     };
   }
-  if (mode !== 'proxy') throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected proxy or sandbox`);
+  // Case matters here, unlike LOG_LEVEL: the message names both values as they must be written.
+  if (!Value.Check(BOOKING_SETTINGS.BOOKING_MODE, mode)) throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected ${valuesOf(BOOKING_SETTINGS.BOOKING_MODE).join(' or ')}`);
   return {
-    mode,
+    mode: 'proxy',
     rateLimitPerMinute,
     trustedProxies,
     upstreamUrl: upstreamUrl(upstream === '' ? DEFAULT_UPSTREAM_URL : upstream),
     apiKey: apiKey(env.BOOKING_API_KEY),
     authHeader: authHeader(env.SWISSACTIVITIES_AUTH_HEADER),
-    upstreamTimeoutMs: integerSetting(env, 'BOOKING_UPSTREAM_TIMEOUT_MS', 10_000, 100, 120_000),
+    upstreamTimeoutMs: readInteger(env, 'BOOKING_UPSTREAM_TIMEOUT_MS', BOOKING_SETTINGS.BOOKING_UPSTREAM_TIMEOUT_MS),
   };
 }
 

@@ -1,13 +1,14 @@
 /**
  * All settings, read from the environment once at start and validated: a bad value stops
- * the start with a message naming the variable, the value and what is allowed.
- * docs/operations.md lists every variable with its default.
+ * the start with a message naming the variable, the value and what is allowed. Each setting is
+ * declared in serverSettings.ts (type, range, default); docs/operations.md lists every variable.
  */
 
 import type { LevelWithSilent } from 'pino';
 import { type BookingConfig, readBookingConfig } from './bookingConfig.ts';
 import { ConfigError } from './configError.ts';
-import { integerSetting } from './settings.ts';
+import { SERVER_SETTINGS } from './serverSettings.ts';
+import { readBoolean, readInteger, readOneOf } from './settings.ts';
 import { cpuCount } from './cpuCount.ts';
 
 /** Limits on one GraphQL request, applied before execution (see server/execution/limits.ts). */
@@ -100,7 +101,7 @@ export interface Config {
 
 export { ConfigError };
 
-const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const S = SERVER_SETTINGS;
 
 /**
  * Reads and validates every setting.
@@ -109,67 +110,55 @@ const LOG_LEVELS: readonly LevelWithSilent[] = ['fatal', 'error', 'warn', 'info'
  * @throws ConfigError for the first variable with a value that is not allowed
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const headersMs = integerSetting(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
-  const requestMs = integerSetting(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersMs = readInteger(env, 'HEADERS_TIMEOUT_MS', S.HEADERS_TIMEOUT_MS);
+  const requestMs = readInteger(env, 'REQUEST_TIMEOUT_MS', S.REQUEST_TIMEOUT_MS);
   // Node requires it: a request cannot take less time than its headers.
   if (requestMs < headersMs) {
     throw new ConfigError(`REQUEST_TIMEOUT_MS=${requestMs} is below HEADERS_TIMEOUT_MS=${headersMs}; the whole request includes its headers`);
   }
   // The size is checked even when the cache is off, so a typo shows before it is turned on.
-  const cacheBytes = integerSetting(env, 'RESPONSE_CACHE_BYTES', 67_108_864, 65_536, 17_179_869_184);
-  const responseCacheBytes = boolean(env, 'RESPONSE_CACHE', true) ? cacheBytes : 0;
-  const recordBytes = integerSetting(env, 'RECORD_CACHE_BYTES', 33_554_432, 65_536, 17_179_869_184);
-  const recordCacheBytes = boolean(env, 'RECORD_CACHE', true) ? recordBytes : 0;
+  const cacheBytes = readInteger(env, 'RESPONSE_CACHE_BYTES', S.RESPONSE_CACHE_BYTES);
+  const responseCacheBytes = readBoolean(env, 'RESPONSE_CACHE', S.RESPONSE_CACHE) ? cacheBytes : 0;
+  const recordBytes = readInteger(env, 'RECORD_CACHE_BYTES', S.RECORD_CACHE_BYTES);
+  const recordCacheBytes = readBoolean(env, 'RECORD_CACHE', S.RECORD_CACHE) ? recordBytes : 0;
   return {
-    port: integerSetting(env, 'PORT', 4000, 0, 65535),
+    port: readInteger(env, 'PORT', S.PORT),
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: env.DATA_DIR?.trim() || 'data',
-    snapshotReadTimeoutMs: integerSetting(env, 'SNAPSHOT_READ_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    snapshotReadTimeoutMs: readInteger(env, 'SNAPSHOT_READ_TIMEOUT_MS', S.SNAPSHOT_READ_TIMEOUT_MS),
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
-    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
-    introspection: boolean(env, 'INTROSPECTION', true),
+    logLevel: readOneOf(env, 'LOG_LEVEL', S.LOG_LEVEL),
+    introspection: readBoolean(env, 'INTROSPECTION', S.INTROSPECTION),
     limits: {
-      maxBodyBytes: integerSetting(env, 'MAX_BODY_BYTES', 102_400, 1024, 10_485_760),
-      maxTokens: integerSetting(env, 'MAX_TOKENS', 2000, 10, 100_000),
-      maxDepth: integerSetting(env, 'MAX_DEPTH', 10, 1, 100),
-      maxAliases: integerSetting(env, 'MAX_ALIASES', 30, 0, 10_000),
-      maxDirectives: integerSetting(env, 'MAX_DIRECTIVES', 20, 0, 10_000),
-      maxCost: integerSetting(env, 'MAX_COST', 25_000, 1, 100_000_000),
-      maxResponseBytes: integerSetting(env, 'MAX_RESPONSE_BYTES', 4_194_304, 1024, 1_073_741_824),
-      executionTimeoutMs: integerSetting(env, 'EXECUTION_TIMEOUT_MS', 2000, 1, 600_000),
+      maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', S.MAX_BODY_BYTES),
+      maxTokens: readInteger(env, 'MAX_TOKENS', S.MAX_TOKENS),
+      maxDepth: readInteger(env, 'MAX_DEPTH', S.MAX_DEPTH),
+      maxAliases: readInteger(env, 'MAX_ALIASES', S.MAX_ALIASES),
+      maxDirectives: readInteger(env, 'MAX_DIRECTIVES', S.MAX_DIRECTIVES),
+      maxCost: readInteger(env, 'MAX_COST', S.MAX_COST),
+      maxResponseBytes: readInteger(env, 'MAX_RESPONSE_BYTES', S.MAX_RESPONSE_BYTES),
+      executionTimeoutMs: readInteger(env, 'EXECUTION_TIMEOUT_MS', S.EXECUTION_TIMEOUT_MS),
     },
-    timeouts: { headersMs, requestMs, keepAliveMs: integerSetting(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 0, 600_000) },
+    timeouts: { headersMs, requestMs, keepAliveMs: readInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', S.KEEP_ALIVE_TIMEOUT_MS) },
     cache: {
-      maxAgeS: integerSetting(env, 'CACHE_MAX_AGE_S', 300, 0, 86_400),
-      staleWhileRevalidateS: integerSetting(env, 'CACHE_STALE_WHILE_REVALIDATE_S', 60, 0, 86_400),
+      maxAgeS: readInteger(env, 'CACHE_MAX_AGE_S', S.CACHE_MAX_AGE_S),
+      staleWhileRevalidateS: readInteger(env, 'CACHE_STALE_WHILE_REVALIDATE_S', S.CACHE_STALE_WHILE_REVALIDATE_S),
     },
-    apqCacheBytes: integerSetting(env, 'APQ_CACHE_BYTES', 8_388_608, 0, 1_073_741_824),
+    apqCacheBytes: readInteger(env, 'APQ_CACHE_BYTES', S.APQ_CACHE_BYTES),
     responseCacheBytes,
     recordCacheBytes,
-    operationCacheSize: integerSetting(env, 'OPERATION_CACHE_SIZE', 1000, 0, 100_000),
-    jit: boolean(env, 'GRAPHQL_JIT', true),
-    workers: integerSetting(env, 'WORKERS', cpuCount(), 1, 256),
-    shutdownGraceMs: integerSetting(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    operationCacheSize: readInteger(env, 'OPERATION_CACHE_SIZE', S.OPERATION_CACHE_SIZE),
+    jit: readBoolean(env, 'GRAPHQL_JIT', S.GRAPHQL_JIT),
+    workers: readInteger(env, 'WORKERS', S.WORKERS, cpuCount()),
+    shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', S.SHUTDOWN_GRACE_MS),
     booking: readBookingConfig(env),
   };
 }
 
-
-function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (!raw) return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name}="${env[name]}": expected true or false (or 1 or 0)`);
-}
-
-function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: T, allowed: readonly T[]): T {
-  const raw = env[name]?.trim().toLowerCase();
-  if (!raw) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name}="${env[name]}": expected one of ${allowed.join(', ')}`);
-  return raw as T;
-}
-
+/**
+ * Kept by hand rather than as a schema: an origin is what `new URL` makes of the text, and the
+ * check is that the text is already that origin, which no JSON Schema keyword says.
+ */
 function origins(env: NodeJS.ProcessEnv, name: string): string[] {
   const raw = env[name]?.trim();
   if (!raw) return [];

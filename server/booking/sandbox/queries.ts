@@ -2,20 +2,17 @@
 
 import type { ActivityRecord } from '../../../sync/format.ts';
 import type { Locale } from '../../snapshot/locales.ts';
-import { bookingWindow, isDate } from '../availability.ts';
+import { Value } from '@sinclair/typebox/value';
+import { bookingWindow } from '../availability.ts';
 import { DEFAULT_BOOKING_LOCALE, parseBookingLocale } from '../bookingLocale.ts';
 import { invalid } from '../input.ts';
 import { type BookingCall, type BookingReply, jsonReply } from '../operations.ts';
 import { activitySummaryView, offersView } from '../partnerViews.ts';
+import { AVAILABILITY_PARAMETERS } from '../requestSchemas.ts';
 import { type Catalog, isBookable, offeredSlots, unitPrice } from './catalog.ts';
 import type { SandboxContext } from './context.ts';
 import { notFound } from './refusals.ts';
 import { fullBookingView, ticketsOf } from './views.ts';
-
-/** How many availabilities one answer lists unless `limit` says otherwise. */
-export const DEFAULT_AVAILABILITY_LIMIT = 50;
-/** The most availabilities one answer lists, whatever `limit` says. */
-export const MAX_AVAILABILITY_LIMIT = 500;
 
 /**
  * Answers `GET /activities`, building each list once per snapshot and locale: it depends on
@@ -78,17 +75,19 @@ function localeOf(value: string | null): Locale {
   return parseBookingLocale(value ?? DEFAULT_BOOKING_LOCALE, 'query parameter locale');
 }
 
-function dateParameter(query: URLSearchParams, name: string): string | undefined {
+function dateParameter(query: URLSearchParams, name: 'startsAfter' | 'untilEndOfDay'): string | undefined {
   const value = query.get(name);
   if (value === null) return undefined;
-  if (!isDate(value)) throw invalid(name, `Query parameter ${name} must be a date written YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  if (!Value.Check(AVAILABILITY_PARAMETERS[name], value)) throw invalid(name, `Query parameter ${name} must be a date written YYYY-MM-DD, got ${JSON.stringify(value)}`);
   return value;
 }
 
+/** A query parameter is text: only digits are read as a number (not `1e2`, `0x10` or ` 5`), then checked against the schema. */
 function limitParameter(query: URLSearchParams): number {
+  const schema = AVAILABILITY_PARAMETERS.limit;
   const value = query.get('limit');
-  if (value === null) return DEFAULT_AVAILABILITY_LIMIT;
-  const limit = /^\d{1,4}$/.test(value) ? Number(value) : 0;
-  if (limit < 1 || limit > MAX_AVAILABILITY_LIMIT) throw invalid('limit', `Query parameter limit must be an integer from 1 to ${MAX_AVAILABILITY_LIMIT}, got ${JSON.stringify(value)}`);
-  return limit;
+  if (value === null) return schema.default as number;
+  const limit = /^\d{1,4}$/.test(value) ? Number(value) : undefined;
+  if (!Value.Check(schema, limit)) throw invalid('limit', `Query parameter limit must be an integer from ${schema.minimum} to ${schema.maximum}, got ${JSON.stringify(value)}`);
+  return limit as number;
 }

@@ -191,8 +191,8 @@ export function checkDocumented(method: string, pathname: string, status: number
 
 /**
  * Validates a value against the JSON Schema subset the document uses ($ref, type, properties,
- * required, additionalProperties: false, items, enum, const, anyOf, pattern, minimum, maximum,
- * minLength, maxLength); returns the problems, each with its JSON path.
+ * required, additionalProperties: false, items, minItems, maxItems, enum, const, anyOf, pattern,
+ * minimum, maximum, minLength, maxLength); returns the problems, each with its JSON path.
  */
 export function validate(value: unknown, schema: unknown, at = '$'): string[] {
   const s = schema as Record<string, unknown>;
@@ -223,6 +223,10 @@ export function validate(value: unknown, schema: unknown, at = '$'): string[] {
   if (typeof value === 'number') {
     if (typeof s.minimum === 'number' && value < s.minimum) problems.push(`${at}: below ${s.minimum}`);
     if (typeof s.maximum === 'number' && value > s.maximum) problems.push(`${at}: above ${s.maximum}`);
+  }
+  if (Array.isArray(value)) {
+    if (typeof s.minItems === 'number' && value.length < s.minItems) problems.push(`${at}: fewer than ${s.minItems} items`);
+    if (typeof s.maxItems === 'number' && value.length > s.maxItems) problems.push(`${at}: more than ${s.maxItems} items`);
   }
   if (Array.isArray(value) && s.items !== undefined) value.forEach((item, index) => problems.push(...validate(item, s.items, `${at}[${index}]`)));
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {

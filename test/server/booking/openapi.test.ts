@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../../server/booking/errors.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { OPENAPI_PATH, OPERATIONS } from '../../../server/booking/operations.ts';
-import { request, sandboxForFile, validate } from './helpers.ts';
+import { AVAILABILITY_PARAMETERS, LOCALE_PARAMETER, REQUEST_BODIES } from '../../../server/booking/requestSchemas.ts';
+import { CHECK_OUT, hold, request, sandboxForFile, validate } from './helpers.ts';
 
 type Document = {
   openapi: string;
@@ -68,6 +69,56 @@ describe('the OpenAPI document', () => {
     for (const [name, body] of bodies) expect(validate(body, { $ref: `#/components/schemas/${name}` }), name).toEqual([]);
     const checkOut = document.paths['/v1/carts/{id}/check_out']!.patch as unknown as { requestBody: { content: Record<string, unknown> } };
     expect(Object.keys(checkOut.requestBody.content)).toEqual(['application/merge-patch+json', 'application/json']);
+  });
+
+  it("publishes as each operation's request body the schema its route validates with", () => {
+    const withBodies = Object.values(document.paths).flatMap((methods) => Object.values(methods)).filter((operation) => 'requestBody' in operation);
+    expect(withBodies.map((operation) => operation.operationId).sort()).toEqual(Object.keys(REQUEST_BODIES).sort());
+    for (const operation of withBodies as unknown as { operationId: keyof typeof REQUEST_BODIES; requestBody: { required: boolean; content: Record<string, { schema: unknown }> } }[]) {
+      const { name, schema, required } = REQUEST_BODIES[operation.operationId]!;
+      expect(operation.requestBody.required, operation.operationId).toBe(required);
+      for (const content of Object.values(operation.requestBody.content)) expect(content.schema).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect(document.components.schemas[name], name).toEqual(JSON.parse(JSON.stringify(schema)));
+    }
+  });
+
+  it('publishes as query parameters the schemas the routes check them with', () => {
+    const parameters = (document.paths['/v1/activities/{id}/availabilities']!.get as unknown as { parameters: { name: string; in: string; schema: unknown }[] }).parameters;
+    const query = Object.fromEntries(parameters.filter((parameter) => parameter.in === 'query').map(({ name, schema }) => [name, schema]));
+    expect(query).toEqual(JSON.parse(JSON.stringify({ locale: LOCALE_PARAMETER, ...AVAILABILITY_PARAMETERS })));
+  });
+
+  it("refuses by the document's schema every body the route refuses for its shape", async () => {
+    const { body: reservation } = await request(sandbox().url, 'POST', '/v1/reservations', { body: hold('9-20261121-0900', 1) });
+    const { body: booking } = await request(sandbox().url, 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { body: CHECK_OUT });
+    const valid = hold('9-20261121-0900', 1);
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, activityId: 0 }],
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, activityId: '9' }],
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, availabilityId: 'tomorrow' }],
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, selection: [] }],
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, selection: [{ ticketCategoryId: 1, numGuests: 51 }] }],
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, locale: 'rm_CH' }],
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, cartId: '' }],
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, cartId: 'c'.repeat(129) }],
+      ['ReservationRequest', 'POST', '/v1/reservations', { ...valid, cart: 'x' }],
+      ['CheckOutRequest', 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { ...CHECK_OUT, user: { ...CHECK_OUT.user, email: 'anna' } }],
+      ['CheckOutRequest', 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { ...CHECK_OUT, user: { ...CHECK_OUT.user, givenName: '' } }],
+      ['CheckOutRequest', 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { ...CHECK_OUT, user: { ...CHECK_OUT.user, countryCode: 'ch' } }],
+      ['CheckOutRequest', 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { ...CHECK_OUT, partnerReference: 'r'.repeat(65) }],
+      ['CheckOutRequest', 'PATCH', `/v1/carts/${reservation.cart.cartId}/check_out`, { partnerReference: 'x' }],
+      ['PaymentAttemptRequest', 'POST', `/v1/bookings/${booking.bookingId}/payment_attempts`, { paymentMethod: 'cash' }],
+      ['PaymentAttemptRequest', 'POST', `/v1/bookings/${booking.bookingId}/payment_attempts`, { paymentMethod: 'card', successReturnUrl: '/paid' }],
+      ['PaymentAttemptRequest', 'POST', `/v1/bookings/${booking.bookingId}/payment_attempts`, { paymentMethod: 'card', language: 'de_DE' }],
+      ['PaymentAttemptRequest', 'POST', `/v1/bookings/${booking.bookingId}/payment_attempts`, {}],
+      ['CancelRequest', 'PATCH', `/v1/booking_items/${booking.items[0].bookingItemId}/cancel`, { reason: 5 }],
+      ['CancelRequest', 'PATCH', `/v1/booking_items/${booking.items[0].bookingItemId}/cancel`, { why: 'x' }],
+    ];
+    for (const [name, method, path, body] of cases) {
+      const answer = await request(sandbox().url, method, path, { body });
+      expect(answer.body.error?.code, `${name} ${JSON.stringify(body)}`).toBe('INVALID_REQUEST');
+      expect(validate(body, { $ref: `#/components/schemas/${name}` }), `${name} ${JSON.stringify(body)}`).not.toEqual([]);
+    }
   });
 
   it('resolves every $ref', () => {
