@@ -152,9 +152,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       const booking = createBookingForwarder(process.env, logger);
       let registry: Registry | undefined;
       const clusterMetrics = workerMetrics(() => registry);
-      let running: RunningServer | undefined;
-      const reloadTurn = workerReloadTurn(logger, () => running!.holder.store.snapshot.version);
-      running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries, reloadTurn });
+      const reloadTurn = workerReloadTurn();
+      const running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries, reloadTurn });
       registry = running.service.metrics.registry;
       logListening(running);
       primary.serve(running.service);
@@ -184,15 +183,26 @@ function logListening(running: RunningServer): void {
 
 /**
  * Hot reload: a newly committed snapshot is loaded and indexed beside the one being served, then
- * swapped in; a broken one is refused and the current one keeps serving.
+ * swapped in; a broken one is refused and the current one keeps serving. With `turn`, the load
+ * waits for it, and its start and end are logged at info so that operators see the turns.
  */
 function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: SnapshotHolder, logger: Logger, turn?: () => Promise<() => void>): SnapshotWatcher {
+  const served = () => holder.store.snapshot.version;
+  const loggedTurn = async () => {
+    const release = await turn!();
+    logger.info({ serving: served() }, `snapshot reload started (serving ${served()} meanwhile)`);
+    return () => {
+      // Logged before the turn goes to the next worker, so the log shows the reloads in order.
+      logger.info({ snapshot: served() }, `snapshot reload finished: serving ${served()}`);
+      release();
+    };
+  };
   return watchSnapshot({
     dataDir: config.dataDir,
     schema,
     readTimeoutMs: config.snapshotReadTimeoutMs,
     current: holder.store,
-    turn,
+    turn: turn && loggedTurn,
     onSwap: (store) => {
       holder.replace(store);
       logger.info({ snapshot: store.snapshot.version }, `serving new snapshot ${store.snapshot.version}`);

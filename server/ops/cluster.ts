@@ -63,7 +63,7 @@ export function runPrimary(config: Config, logger: Logger, services: PrimaryServ
   relayPersistedQueries({ maxBytes: config.apqCacheBytes, maxQueryBytes: config.limits.maxBodyBytes });
   grantReloadTurns(logger);
   const supervisor = new Supervisor(config, logger, services);
-  services.started.catch((error: unknown) => supervisor.fail(`${(error as Error).message}`));
+  services.started.catch((error: unknown) => supervisor.fail((error as Error).message));
   cluster.on('online', (worker: Worker) => logger.info({ worker: worker.id, pid: worker.process.pid }, `worker ${worker.id} started`));
   cluster.on('listening', (worker: Worker, address: AddressInfo) => supervisor.listening(worker, address));
   cluster.on('exit', (worker: Worker, code: number | null, signal: NodeJS.Signals | null) => supervisor.exited(worker, code, signal));

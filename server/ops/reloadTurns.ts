@@ -61,12 +61,10 @@ export function grantReloadTurns(logger: Logger): void {
 
 /**
  * A worker's side: the `turn` hook of watchSnapshot (server/snapshot/reload.ts). It asks the
- * primary for a turn and resolves once granted, logging the start of the reload at info; the
- * release it returns logs its end, with the snapshot served then, and gives the turn back.
- *
- * @param served the version of the snapshot being served now
+ * primary for a turn and resolves once granted; the release it returns gives the turn back
+ * (once, however often it is called).
  */
-export function workerReloadTurn(logger: Logger, served: () => string): () => Promise<() => void> {
+export function workerReloadTurn(): () => Promise<() => void> {
   // Resolvers of this worker's own asks, in order: the primary grants them in the order sent.
   const asked: (() => void)[] = [];
   process.on('message', (message: unknown) => {
@@ -75,14 +73,10 @@ export function workerReloadTurn(logger: Logger, served: () => string): () => Pr
   return () =>
     new Promise((resolve) => {
       asked.push(() => {
-        const from = served();
-        logger.info({ serving: from }, `snapshot reload started (serving ${from} meanwhile)`);
         let released = false;
         resolve(() => {
           if (released) return;
           released = true;
-          const now = served();
-          logger.info({ snapshot: now }, `snapshot reload finished: serving ${now}`);
           if (process.connected) process.send!({ type: TURN_RELEASED } satisfies TurnMessage);
         });
       });
