@@ -1,8 +1,9 @@
 /**
  * The server's single entry: load the snapshot → build the indexes → wire the schema → listen.
  * `npm start` runs this file; tests start the same server through {@link startServer}. With
- * WORKERS above 1 it is the primary of a cluster (server/ops/cluster.ts), and each worker it forks
- * runs this file again to serve.
+ * WORKERS above 1 it is the primary of a cluster (server/ops/cluster.ts): it builds the booking
+ * interface the workers share (server/booking/forwarder.ts) and hands it to the supervisor, and
+ * each worker it forks runs this file again to serve.
  */
 
 import cluster from 'node:cluster';
@@ -10,17 +11,21 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
-import { createBookingHandler } from './booking/routes.ts';
+import { createBookingForwarder, serveBookingToWorkers } from './booking/forwarder.ts';
+import { createBookingHandler, type BookingHandler } from './booking/routes.ts';
 import { type ClusterMetrics, workerMetrics } from './ops/clusterMetrics.ts';
-import { BOOKING_TOKEN_ENV, BOOKING_URL_ENV, createBookingForwarder, listenToPrimary, runPrimary } from './ops/cluster.ts';
+import { listenToPrimary, runPrimary } from './ops/cluster.ts';
 import { workerPersistedQueries } from './http/graphql/clusterPersistedQueries.ts';
 import { type Config, ConfigError, readConfig } from './config/config.ts';
 import { createHttpService, type HttpService } from './http/server.ts';
-import { loadSnapshot, SnapshotError } from './snapshot/load.ts';
+import { loadSnapshot, SnapshotError, type Snapshot } from './snapshot/load.ts';
 import { createLogger, type Logger } from './ops/log.ts';
+import { createMetrics } from './ops/metrics.ts';
 import type { PersistedQueryRelay } from './http/graphql/persistedQueries.ts';
-import { watchSnapshot } from './snapshot/reload.ts';
+import { type SnapshotWatcher, watchSnapshot } from './snapshot/reload.ts';
+import { workerReloadTurn } from './ops/reloadTurns.ts';
 import { resolvers } from './resolvers/index.ts';
 import { sampleQueries } from './ops/sampleQueries.ts';
 import { createSchema, readSdl } from './execution/schema.ts';
@@ -55,13 +60,20 @@ export interface MountedBooking {
  *   the mode of `config.booking`
  * @param options.clusterMetrics in a cluster worker, where `/metrics` gets every worker's metrics
  * @param options.persistedQueries in a cluster worker, what shares persisted queries with the others
+ * @param options.reloadTurn in a cluster worker, waits for this worker's turn to reload a new
+ *   snapshot (watchSnapshot's `turn`)
  * @throws SnapshotError when the snapshot is missing or broken; Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
  */
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
-  options: { booking?: MountedBooking; clusterMetrics?: ClusterMetrics; persistedQueries?: PersistedQueryRelay } = {},
+  options: {
+    booking?: MountedBooking;
+    clusterMetrics?: ClusterMetrics;
+    persistedQueries?: PersistedQueryRelay;
+    reloadTurn?: () => Promise<() => void>;
+  } = {},
 ): Promise<RunningServer> {
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
@@ -85,6 +97,7 @@ export async function startServer(
   const startedAtMs = Date.now();
   const service = createHttpService({
     booking: booking.handle,
+    metrics: createMetrics(() => holder.served),
     clusterMetrics: options.clusterMetrics,
     persistedQueries: options.persistedQueries,
     trustedProxies: config.booking.trustedProxies,
@@ -102,19 +115,7 @@ export async function startServer(
     logger,
   });
   const { server } = service;
-  // Hot reload: a newly committed snapshot is loaded and indexed beside the one being served,
-  // then swapped in; a broken one is refused and the current one keeps serving.
-  const watcher = watchSnapshot({
-    dataDir: config.dataDir,
-    schema,
-    readTimeoutMs: config.snapshotReadTimeoutMs,
-    current: holder.store,
-    onSwap: (store) => {
-      holder.replace(store);
-      logger.info({ snapshot: store.snapshot.version }, `serving new snapshot ${store.snapshot.version}`);
-    },
-    onError: (error) => logger.error({ err: error }, `new snapshot refused, still serving ${holder.store.snapshot.version}: ${error.message}`),
-  });
+  const watcher = watchServedSnapshot(config, schema, holder, logger, options.reloadTurn);
   server.once('close', () => {
     watcher.close();
     void booking.close();
@@ -148,15 +149,16 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       logger = logger.child({ worker: cluster.worker!.id });
       const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger });
       const persistedQueries = config.apqCacheBytes > 0 ? workerPersistedQueries() : undefined;
-      const booking = createBookingForwarder(process.env[BOOKING_URL_ENV]!, process.env[BOOKING_TOKEN_ENV]!, logger);
+      const booking = createBookingForwarder(process.env, logger);
       let registry: Registry | undefined;
       const clusterMetrics = workerMetrics(() => registry);
-      const running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries });
+      const reloadTurn = workerReloadTurn();
+      const running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries, reloadTurn });
       registry = running.service.metrics.registry;
       logListening(running);
       primary.serve(running.service);
     } else if (config.workers > 1) {
-      await runPrimary(config, logger);
+      await startPrimary(config, logger);
     } else {
       const running = await startServer(config, logger);
       logListening(running);
@@ -177,4 +179,94 @@ function logListening(running: RunningServer): void {
     { url: running.url, port, playground: `${running.url}/api/graphql`, status: `${running.url}/` },
     `listening on ${running.url}: GraphQL API and playground at /api/graphql, status at /`,
   );
+}
+
+/**
+ * Hot reload: a newly committed snapshot is loaded and indexed beside the one being served, then
+ * swapped in; a broken one is refused and the current one keeps serving. With `turn`, the load
+ * waits for it, and its start and end are logged at info so that operators see the turns.
+ */
+function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: SnapshotHolder, logger: Logger, turn?: () => Promise<() => void>): SnapshotWatcher {
+  const served = () => holder.store.snapshot.version;
+  const loggedTurn = async () => {
+    const release = await turn!();
+    logger.info({ serving: served() }, `snapshot reload started (serving ${served()} meanwhile)`);
+    return () => {
+      // Logged before the turn goes to the next worker, so the log shows the reloads in order.
+      logger.info({ snapshot: served() }, `snapshot reload finished: serving ${served()}`);
+      release();
+    };
+  };
+  return watchSnapshot({
+    dataDir: config.dataDir,
+    schema,
+    readTimeoutMs: config.snapshotReadTimeoutMs,
+    current: holder.store,
+    turn: turn && loggedTurn,
+    onSwap: (store) => {
+      holder.replace(store);
+      logger.info({ snapshot: store.snapshot.version }, `serving new snapshot ${store.snapshot.version}`);
+    },
+    onError: (error) => logger.error({ err: error }, `new snapshot refused, still serving ${holder.store.snapshot.version}: ${error.message}`),
+  });
+}
+
+/**
+ * The primary of a cluster: the one booking interface its workers share, served to them on an
+ * internal port, then the supervisor of the workers.
+ */
+async function startPrimary(config: Config, logger: Logger): Promise<void> {
+  const booking = startSharedBooking(config, logger);
+  const shared = await serveBookingToWorkers(booking.handler, logger);
+  runPrimary(config, logger, {
+    workerEnv: shared.workerEnv,
+    started: booking.handler.catch((error: unknown) => {
+      throw new Error(`the booking interface: ${(error as Error).message}`);
+    }),
+    async close() {
+      shared.close();
+      await booking.close();
+    },
+  });
+}
+
+/**
+ * The booking interface of a cluster's primary, in the configured mode; in sandbox mode over the
+ * activities of the snapshot, which the primary loads (that area alone) and reloads as the
+ * workers do, without waiting for a turn: it indexes nothing.
+ */
+function startSharedBooking(config: Config, logger: Logger): { handler: Promise<BookingHandler>; close(): Promise<void> } {
+  let snapshot: Snapshot | undefined;
+  let watcher: SnapshotWatcher | undefined;
+  const handler = (async () => {
+    if (config.booking.mode === 'sandbox') {
+      const schema = createSchema(readSdl(), resolvers);
+      const areas = ['activities'] as const;
+      const loaded = { snapshot: await loadSnapshot(config.dataDir, schema, { areas, readTimeoutMs: config.snapshotReadTimeoutMs }) };
+      snapshot = loaded.snapshot;
+      watcher = watchSnapshot({
+        dataDir: config.dataDir,
+        schema,
+        areas,
+        readTimeoutMs: config.snapshotReadTimeoutMs,
+        current: loaded,
+        prepare: (next) => ({ snapshot: next }),
+        onSwap: (next) => (snapshot = next.snapshot),
+        onError: (error) => logger.error({ err: error }, `booking: new snapshot refused, still booking from ${snapshot!.version}: ${error.message}`),
+      });
+    }
+    return createBookingHandler({
+      ...config.booking,
+      activities: (locale) => snapshot?.locales[locale].activities ?? [],
+      allowedOrigins: config.allowedOrigins,
+      logger,
+    });
+  })();
+  return {
+    handler,
+    async close() {
+      watcher?.close();
+      await handler.then((booking) => booking.close()).catch(() => {});
+    },
+  };
 }

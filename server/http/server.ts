@@ -5,12 +5,19 @@ import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
-import { requestIdOf } from '../ops/log.ts';
-import { createMetrics, type Metrics } from '../ops/metrics.ts';
-import { createPlayground, type StaticAsset } from './playground.ts';
-import { setDeferredHeaders, setRequestHeaders, type Handle, type HttpOptions, type RequestState } from './requestState.ts';
+import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
+import { requestIdOf } from './requestId.ts';
+import {
+  setDeferredHeaders,
+  setRequestHeaders,
+  type Fail,
+  type Handle,
+  type HttpLogger,
+  type HttpMetrics,
+  type HttpOptions,
+  type RequestState,
+} from './requestState.ts';
 import { JSON_TYPE, sendError, sendText } from './respond.ts';
-import { renderStatusPage, STATUS_PAGE_CSP } from '../ops/status.ts';
 
 /** URL path of the schema: the SDL, or with `?format=queries` the sample queries. */
 export const SCHEMA_PATH = '/api/schema';
@@ -22,7 +29,8 @@ const DEFAULT_PLAYGROUND_QUERY = '{ types { id title } }';
 export interface HttpService {
   /** A node:http server, not yet listening. */
   readonly server: Server;
-  readonly metrics: Metrics;
+  /** What it counts: {@link HttpOptions.metrics}. */
+  readonly metrics: HttpMetrics;
   /** Requests being answered now. */
   readonly inFlight: number;
   /** True once {@link HttpService.drain} was called. */
@@ -74,21 +82,58 @@ interface Route {
  * @throws Error when an allowed origin is malformed or a playground bundle is missing
  */
 export function createHttpService(options: HttpOptions): HttpService {
-  const { config, logger, trustedProxies = 0 } = options;
-  const cors = createCors(config.allowedOrigins);
-  const metrics = createMetrics(() => {
-    const { version, lastSyncMs } = options.snapshot();
-    return { version, lastSyncMs };
-  });
+  const { metrics } = options;
+  const lifecycle: Lifecycle = { draining: false, inFlight: 0, idleWaiters: [] };
   const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
-  const lifecycle = { draining: false, inFlight: 0, idleWaiters: [] as (() => void)[] };
-
+  const fail = failWith(options.logger);
   const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail);
+  const routes = createRoutes(options, lifecycle, graphqlRoute, playground);
+  const handle = createDispatcher(options, routes, graphqlRoute);
+  const server = createRequestServer(options, lifecycle, routes, handle, fail);
+  return {
+    server,
+    metrics,
+    get inFlight() {
+      return lifecycle.inFlight;
+    },
+    get draining() {
+      return lifecycle.draining;
+    },
+    drain() {
+      lifecycle.draining = true;
+    },
+    idle() {
+      if (lifecycle.inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => lifecycle.idleWaiters.push(resolve));
+    },
+  };
+}
+
+/** Whether the service drains, and the requests it is answering. */
+interface Lifecycle {
+  draining: boolean;
+  inFlight: number;
+  /** Called once no request is in flight. */
+  idleWaiters: (() => void)[];
+}
+
+/** Every path the service answers but /v1 (the booking interface's), by path. */
+function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: Handle, playground: Playground): Map<string, Route> {
+  const { status } = options;
   const routes = new Map<string, Route>([
     [GRAPHQL_PATH, { methods: ['GET', 'POST'], handle: graphqlRoute }],
     [SCHEMA_PATH, { methods: ['GET', 'HEAD'], handle: createSchemaRoute(options) }],
-    ['/', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, renderStatusPage(options.status(!lifecycle.draining)), 'text/html; charset=utf-8', { 'Content-Security-Policy': STATUS_PAGE_CSP, 'Cache-Control': NO_STORE }) }],
-    ['/api/status', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, JSON.stringify(options.status(!lifecycle.draining)), JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
+    [
+      '/',
+      {
+        methods: ['GET', 'HEAD'],
+        handle: (req, res) => {
+          const page = status.page(!lifecycle.draining);
+          return sendText(req, res, 200, page.html, 'text/html; charset=utf-8', { 'Content-Security-Policy': page.contentSecurityPolicy, 'Cache-Control': NO_STORE });
+        },
+      },
+    ],
+    ['/api/status', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, JSON.stringify(status.report(!lifecycle.draining)), JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
     ['/healthz', { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendText(req, res, 200, '{"status":"ok"}', JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
     [
       '/readyz',
@@ -101,30 +146,37 @@ export function createHttpService(options: HttpOptions): HttpService {
         },
       },
     ],
-    [
-      '/metrics',
-      {
-        methods: ['GET'],
-        quiet: true,
-        handle: async (req, res) => {
-          let text: string;
-          try {
-            text = options.clusterMetrics ? await options.clusterMetrics.scrape() : await metrics.registry.metrics();
-          } catch (error) {
-            // An incomplete sum would read as a counter reset: the scrape fails instead.
-            logger.warn({ err: error }, `metrics scrape refused: ${(error as Error).message}`);
-            return sendText(req, res, 503, `metrics unavailable: ${(error as Error).message}\n`, 'text/plain; charset=utf-8', { 'Cache-Control': NO_STORE });
-          }
-          return sendText(req, res, 200, text, metrics.registry.contentType, { 'Cache-Control': NO_STORE });
-        },
-      },
-    ],
+    ['/metrics', { methods: ['GET'], quiet: true, handle: createMetricsRoute(options) }],
   ]);
   const compressedAssets = new Map<StaticAsset, Map<Encoding, Promise<Buffer>>>();
   for (const [path, asset] of playground.assets) {
     routes.set(path, { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendAsset(req, res, asset, compressedAssets) });
   }
+  return routes;
+}
 
+/** `/metrics`: this process's registry, or in a cluster worker every worker's metrics. */
+function createMetricsRoute(options: HttpOptions): Handle {
+  const { logger, metrics } = options;
+  return async (req, res) => {
+    let text: string;
+    try {
+      text = options.clusterMetrics ? await options.clusterMetrics.scrape() : await metrics.registry.metrics();
+    } catch (error) {
+      // An incomplete sum would read as a counter reset: the scrape fails instead.
+      logger.warn({ err: error }, `metrics scrape refused: ${(error as Error).message}`);
+      return sendText(req, res, 503, `metrics unavailable: ${(error as Error).message}\n`, 'text/plain; charset=utf-8', { 'Cache-Control': NO_STORE });
+    }
+    return sendText(req, res, 200, text, metrics.registry.contentType, { 'Cache-Control': NO_STORE });
+  };
+}
+
+/**
+ * Picks the answer of a request: the GraphQL route, the booking interface, CORS preflights, a
+ * route, or a 404 or 405.
+ */
+function createDispatcher(options: HttpOptions, routes: Map<string, Route>, graphqlRoute: Handle) {
+  const cors = createCors(options.config.allowedOrigins);
   const allowed = new Map([...routes].map(([path, route]) => [path, [...route.methods, 'OPTIONS'].join(', ')]));
 
   // Not async itself: an async function returning the GraphQL route's promise would wrap it in
@@ -170,7 +222,31 @@ export function createHttpService(options: HttpOptions): HttpService {
     await route.handle(req, res, state, query);
   }
 
-  const server = createServer(
+  return handle;
+}
+
+/**
+ * The node:http server: gives each request its state, answers it with `handle`, and once its
+ * response closes counts it, logs it and wakes whoever waits for the service to be idle.
+ */
+function createRequestServer(
+  options: HttpOptions,
+  lifecycle: Lifecycle,
+  routes: Map<string, Route>,
+  handle: (req: IncomingMessage, res: ServerResponse, state: RequestState) => Promise<void> | void,
+  fail: Fail,
+): Server {
+  const { config, logger, trustedProxies = 0 } = options;
+  const finish = createFinish(options, routes);
+
+  // Shared by every response, which carries its state: a closure per request costs on the hot path.
+  function onClose(this: StatefulResponse): void {
+    lifecycle.inFlight--;
+    finish(this.req, this, this[STATE]);
+    if (lifecycle.inFlight === 0) for (const resolve of lifecycle.idleWaiters.splice(0)) resolve();
+  }
+
+  return createServer(
     {
       headersTimeout: config.timeouts.headersMs,
       requestTimeout: config.timeouts.requestMs,
@@ -194,32 +270,21 @@ export function createHttpService(options: HttpOptions): HttpService {
       lifecycle.inFlight++;
       (res as StatefulResponse)[STATE] = state;
       res.on('close', onClose);
-      serve(req, res, state);
+      // Not async: most answers are sent before the handler returns, and an async function costs
+      // each of them a promise. Anything thrown is answered by `fail`.
+      try {
+        const pending = handle(req, res, state);
+        if (pending) pending.catch((error: unknown) => fail(req, res, state, error));
+      } catch (error) {
+        fail(req, res, state, error);
+      }
     },
   );
+}
 
-  // Shared by every response, which carries its state: a closure per request costs on the hot path.
-  function onClose(this: StatefulResponse): void {
-    lifecycle.inFlight--;
-    finish(this.req, this, this[STATE]);
-    if (lifecycle.inFlight === 0) for (const resolve of lifecycle.idleWaiters.splice(0)) resolve();
-  }
-
-  /**
-   * Answers a request; anything thrown is answered by {@link fail}. Not async: most answers are
-   * sent before the handler returns, and an async function costs each of them a promise.
-   */
-  function serve(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
-    try {
-      const pending = handle(req, res, state);
-      if (pending) pending.catch((error: unknown) => fail(req, res, state, error));
-    } catch (error) {
-      fail(req, res, state, error);
-    }
-  }
-
-  /** Logs a failed request's error and answers 500, or cuts the connection once the head is out. */
-  function fail(req: IncomingMessage, res: ServerResponse, state: RequestState, error: unknown): void {
+/** Logs a failed request's error and answers 500, or cuts the connection once the head is out. */
+function failWith(logger: HttpLogger): Fail {
+  return (req, res, state, error) => {
     logger.error({ reqId: state.id, err: error, method: req.method, path: pathOf(req) }, 'internal error');
     if (res.headersSent) {
       res.destroy();
@@ -227,9 +292,13 @@ export function createHttpService(options: HttpOptions): HttpService {
     }
     setDeferredHeaders(res, state);
     sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
-  }
+  };
+}
 
-  function finish(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+/** Counts an answered (or aborted) request in the metrics and writes its log line. */
+function createFinish(options: HttpOptions, routes: Map<string, Route>) {
+  const { logger, metrics } = options;
+  return (req: IncomingMessage, res: ServerResponse, state: RequestState): void => {
     const durationS = (performance.now() - state.arrivedAt) / 1000;
     const status = res.writableFinished ? res.statusCode : 499;
     metrics.observeRequest(state.route, state.operation, status, durationS);
@@ -251,24 +320,6 @@ export function createHttpService(options: HttpOptions): HttpService {
       },
       status === 499 ? 'request aborted' : 'request',
     );
-  }
-
-  return {
-    server,
-    metrics,
-    get inFlight() {
-      return lifecycle.inFlight;
-    },
-    get draining() {
-      return lifecycle.draining;
-    },
-    drain() {
-      lifecycle.draining = true;
-    },
-    idle() {
-      if (lifecycle.inFlight === 0) return Promise.resolve();
-      return new Promise((resolve) => lifecycle.idleWaiters.push(resolve));
-    },
   };
 }
 

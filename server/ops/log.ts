@@ -4,7 +4,6 @@
  * operation name, status and duration; query text, variables and keys are never logged.
  */
 
-import { randomUUID } from 'node:crypto';
 import pino, { type DestinationStream, type LevelWithSilent, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -23,15 +22,4 @@ export function createLogger(level: LevelWithSilent, destination?: DestinationSt
     formatters: { level: (label: string) => ({ level: label }) },
   };
   return destination ? pino(options, destination) : pino(options);
-}
-
-/** A client's `x-request-id` is kept when it is a short token: no spaces, quotes or control characters. */
-const SANE_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
-
-/**
- * The id of a request: the client's `x-request-id` when sane (so a trace spans proxies), else
- * a new UUID. Echoed in the response's `X-Request-Id` and on every log line of the request.
- */
-export function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : randomUUID();
 }

@@ -7,6 +7,7 @@
  */
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { HttpMetrics } from '../http/requestState.ts';
 import { createRequestHistogram } from './requestHistogram.ts';
 
 /** What a scrape reads about the snapshot being served. */
@@ -16,21 +17,8 @@ export interface SnapshotFacts {
   readonly lastSyncMs: Readonly<Record<string, number>>;
 }
 
-export interface Metrics {
-  readonly registry: Registry;
-  /**
-   * Records one answered request.
-   *
-   * @param route a fixed route name, e.g. `/api/graphql`
-   * @param operation the GraphQL root field (`activities`), `multiple`, `introspection`, or `-`
-   * @param durationS from the request's arrival to the end of its answer, in seconds
-   */
-  observeRequest(route: string, operation: string, status: number, durationS: number): void;
-  /** Records a lookup in a cache: `etag` (a conditional request) or `apq` (a persisted query). */
-  observeCache(cache: 'etag' | 'apq', hit: boolean): void;
-  /** Records the cost of an operation that passed the limits (see server/execution/limits.ts). */
-  observeCost(cost: number): void;
-}
+/** What the service counts; declared by the HTTP layer, which does the counting. */
+export type Metrics = HttpMetrics;
 
 /**
  * Creates a registry with the process metrics of prom-client (memory, CPU, event loop lag, GC)

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
 import { SOURCE_AREAS, type AreaName, type FixtureOrigin, type SourceName } from '../../sync/format.ts';
 import { LOCALES, type Locale } from '../snapshot/locales.ts';
+import type { StatusProvider } from '../http/requestState.ts';
 import type { SampleQuery } from './sampleQueries.ts';
 import type { Store } from '../snapshot/store.ts';
 
@@ -71,8 +72,8 @@ export interface StatusReport {
 }
 
 /**
- * Creates the status reporter: called with whether the service is ready (false while draining),
- * it returns the report. The operations come from the schema once; the rest is read at each call
+ * Creates the status reporter the HTTP layer serves: given whether the service is ready (false
+ * while draining), the report as data and as the HTML page. The operations come from the schema once; the rest is read at each call
  * from the store current then.
  *
  * @param options.samples the sample queries of a store (server/ops/sampleQueries.ts)
@@ -83,7 +84,7 @@ export function createStatusReporter(options: {
   store: () => Store;
   samples: (store: Store) => readonly SampleQuery[];
   startedAtMs: number;
-}): (ready: boolean) => StatusReport {
+}): StatusProvider {
   const fields = Object.values(options.schema.getQueryType()?.getFields() ?? {});
   const samplesByStore = new WeakMap<Store, Map<string, OperationStatus['samples']>>();
 
@@ -101,7 +102,7 @@ export function createStatusReporter(options: {
     return byField;
   }
 
-  return (ready) => {
+  const report = (ready: boolean): StatusReport => {
     const store = options.store();
     const nowMs = Date.now();
     const fixture = store.snapshot.manifest.fixture ?? null;
@@ -128,6 +129,7 @@ export function createStatusReporter(options: {
       links: LINKS,
     };
   };
+  return { report, page: (ready) => ({ html: renderStatusPage(report(ready)), contentSecurityPolicy: STATUS_PAGE_CSP }) };
 }
 
 /** @param nowMs the time expiresAt is judged against; null when the data does not expire (fixture data). */

@@ -46,6 +46,13 @@ export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
   pollMs?: number;
   /** Loads of one broken manifest before waiting for it to change. Default 3. */
   maxAttempts?: number;
+  /**
+   * Waits until this process may load and prepare a new snapshot, and returns the release to
+   * call once done; called before each load, released when it is swapped in, fails or the
+   * watcher closes. A cluster's workers take turns through it, so that they do not all stall at
+   * once (server/ops/reloadTurns.ts). Default: load at once.
+   */
+  turn?: () => Promise<() => void>;
 }
 
 export interface SnapshotWatcher {
@@ -92,6 +99,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
     }
     loading = true;
     let signature: string | null = null;
+    let release: (() => void) | undefined;
     try {
       signature = await stat(manifestPath);
       if (signature === null || signature === seen) return;
@@ -101,6 +109,8 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
         seen = signature;
         return;
       }
+      release = await options.turn?.();
+      if (closed) return;
       const snapshot = await loadSnapshot(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs });
       seen = signature;
       failedAttempts = 0;
@@ -117,6 +127,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       }
       if (!closed) options.onError(error as Error);
     } finally {
+      release?.();
       loading = false;
       if (again && !closed) {
         again = false;

@@ -6,7 +6,7 @@ import { createSizeTally } from '../../../server/snapshot/answerSizes.ts';
 import { readConfig } from '../../../server/config/config.ts';
 import { createHttpService, type HttpService } from '../../../server/http/server.ts';
 import { createLogger } from '../../../server/ops/log.ts';
-import type { StatusReport } from '../../../server/ops/status.ts';
+import { createMetrics } from '../../../server/ops/metrics.ts';
 import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
 import { type BookingHandler, createBookingHandler } from '../../../server/booking/routes.ts';
 import { ACTIVITIES, tempStateDir } from './helpers.ts';
@@ -35,9 +35,13 @@ beforeAll(async () => {
     sdl,
     snapshot: () => ({ version: 'v1', context: {}, sizes: createSizeTally().sizes(), expiresAtMs: Date.now() + 60_000, lastSyncMs: {} }),
     sampleQueries: () => [],
-    status: (ready) => ({ service: 'test', ready }) as StatusReport,
+    status: {
+      report: (ready) => ({ service: 'test', ready }),
+      page: (ready) => ({ html: `<p>ready: ${ready}</p>`, contentSecurityPolicy: "default-src 'none'" }),
+    },
     config: readConfig({ ALLOWED_ORIGINS: 'https://www.operator.example' }),
     logger: createLogger('silent'),
+    metrics: createMetrics(() => ({ version: 'v1', lastSyncMs: {} })),
     booking: booking.handle,
   });
   service.server.listen(0, '127.0.0.1');

@@ -17,8 +17,8 @@ import { readConfig } from '../../../server/config/config.ts';
 import type { HttpOptions, ServedSnapshot } from '../../../server/http/requestState.ts';
 import { createHttpService, type HttpService } from '../../../server/http/server.ts';
 import { createLogger } from '../../../server/ops/log.ts';
+import { createMetrics } from '../../../server/ops/metrics.ts';
 import { hashQuery } from '../../../server/http/graphql/persistedQueries.ts';
-import type { StatusReport } from '../../../server/ops/status.ts';
 
 const sdl = /* GraphQL */ `
   scalar Code
@@ -105,14 +105,19 @@ const logStream = new Writable({
 });
 
 function options(env: Record<string, string> = {}): HttpOptions {
+  const snapshot = () => (typeof served === 'function' ? served() : served);
   return {
     schema,
     sdl,
-    snapshot: () => (typeof served === 'function' ? served() : served),
+    snapshot,
     sampleQueries: () => sampleQueries,
-    status: (ready) => ({ service: 'test', ready }) as StatusReport,
+    status: {
+      report: (ready) => ({ service: 'test', ready }),
+      page: (ready) => ({ html: `<p>ready: ${ready}</p>`, contentSecurityPolicy: "default-src 'none'" }),
+    },
     config: readConfig({ ALLOWED_ORIGINS: 'https://tourism.example', MAX_BODY_BYTES: '2048', EXECUTION_TIMEOUT_MS: '20', MAX_COST: '500', ...env }),
     logger: createLogger('debug', logStream),
+    metrics: createMetrics(snapshot),
     playgroundQuery: '{ greeting(name: "Genève") }',
   };
 }
