@@ -39,13 +39,14 @@ export interface PairedResult {
   peers?: PeerResult[];
 }
 
-/** A peer's figures over the same rounds as the real server and the raw twin. */
+/** A peer's figures over the same rounds as the real server and the raw twin, or why it has none. */
 export interface PeerResult {
   name: string;
-  /** The peer's req/s over the raw twin's, both summed over every round. */
-  ratio: number;
+  /** The peer's req/s over the raw twin's, both summed over every round; null with an error. */
+  ratio: number | null;
   roundRatios: number[];
-  figures: SideFigures;
+  figures: SideFigures | null;
+  error: string | null;
 }
 
 /** A peer to measure in the rounds: its origin and the requests it is sent (the real server's, or their nearest equivalent). */
@@ -53,6 +54,8 @@ export interface PeerSide {
   name: string;
   url: string;
   requests: readonly BenchRequest[];
+  /** Why the peer is not measured (it did not start, or answered with errors); it then only appears in the result with it. */
+  error: string | null;
 }
 
 /** CPU time per 2xx answer over a side's rounds, in µs. */
@@ -122,7 +125,7 @@ export async function warmUp(url: string, requests: readonly BenchRequest[], con
 
 /** Runs the warm-up, then `rounds` × (real, raw, each peer), and sums them up per side. */
 export async function runPaired(options: PairedOptions): Promise<PairedResult> {
-  const peers = options.peers ?? [];
+  const peers = (options.peers ?? []).filter((peer) => peer.error === null);
   if (options.warmupS > 0) {
     await load(options.realUrl, options, options.warmupS);
     await load(options.rawUrl, options, options.warmupS);
@@ -147,11 +150,13 @@ export async function runPaired(options: PairedOptions): Promise<PairedResult> {
     raw: rawTotal,
     rounds: real.map((r, i) => ({ real: r.figures, raw: raw[i]!.figures })),
     ...(options.realCpuS && options.rawCpuS ? { cpu: realCpu && rawCpu ? { real: realCpu, raw: rawCpu } : null } : {}),
-    ...(peers.length > 0
+    ...((options.peers ?? []).length > 0
       ? {
-          peers: peers.map(({ name }, i) => {
+          peers: options.peers!.map(({ name, error }): PeerResult => {
+            const i = peers.findIndex((peer) => peer.name === name);
+            if (i < 0) return { name, ratio: null, roundRatios: [], figures: null, error };
             const figures = combine(peerRuns[i]!);
-            return { name, ratio: figures.reqPerS / rawTotal.reqPerS, roundRatios: peerRuns[i]!.map((r, j) => r.figures.reqPerS / raw[j]!.figures.reqPerS), figures };
+            return { name, ratio: figures.reqPerS / rawTotal.reqPerS, roundRatios: peerRuns[i]!.map((r, j) => r.figures.reqPerS / raw[j]!.figures.reqPerS), figures, error: null };
           }),
         }
       : {}),

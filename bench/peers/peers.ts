@@ -4,6 +4,8 @@
  * process, measured in the same rounds as the real server and its raw twin (bench/paired.ts).
  */
 
+import { readFileSync } from 'node:fs';
+import type { PeerSide } from '../paired.ts';
 import type { BenchRequest, ServerSetup } from '../scenarios.ts';
 import { startAnnouncing, type Child } from '../servers.ts';
 
@@ -13,6 +15,8 @@ export interface Peer {
   name: string;
   /** Its process entry, relative to the repository root. */
   entry: string;
+  /** The packages it runs, whose versions the report gives. */
+  packages: string[];
   /** What RESPONSE_CACHE=1 turns on in it, for the report. */
   cached: string;
   /**
@@ -26,17 +30,18 @@ const asIs = (request: BenchRequest) => request;
 
 /** Every peer, in report order. */
 export const PEERS: readonly Peer[] = [
-  { name: 'graphql-yoga', entry: 'bench/peers/yoga.ts', cached: '@graphql-yoga/plugin-response-cache', adapt: asIs },
+  { name: 'graphql-yoga', entry: 'bench/peers/yoga.ts', packages: ['graphql-yoga', '@graphql-yoga/plugin-response-cache'], cached: '@graphql-yoga/plugin-response-cache', adapt: asIs },
   {
     name: 'Apollo',
     entry: 'bench/peers/apollo.ts',
+    packages: ['@apollo/server', '@apollo/server-plugin-response-cache'],
     cached: '@apollo/server-plugin-response-cache, default cache hint',
     // CSRF prevention (on by default) refuses a GET that a browser could send cross-site
     // unless it carries this header (https://www.apollographql.com/docs/apollo-server/security/cors#preventing-cross-site-request-forgery-csrf).
     adapt: (request) => (request.method === 'GET' ? { ...request, headers: { ...request.headers, 'apollo-require-preflight': 'true' } } : request),
   },
-  { name: 'mercurius', entry: 'bench/peers/mercurius.ts', cached: 'mercurius-cache (per Query field)', adapt: asIs },
-  { name: 'graphql-http', entry: 'bench/peers/graphqlHttp.ts', cached: 'none (no cache of its own)', adapt: asIs },
+  { name: 'mercurius', entry: 'bench/peers/mercurius.ts', packages: ['mercurius', 'fastify', 'mercurius-cache'], cached: 'mercurius-cache (per Query field)', adapt: asIs },
+  { name: 'graphql-http', entry: 'bench/peers/graphqlHttp.ts', packages: ['graphql-http', 'graphql'], cached: 'none (no cache of its own)', adapt: asIs },
 ];
 
 /**
@@ -107,4 +112,41 @@ export async function checkPeerAnswers(url: string, requests: readonly BenchRequ
     if (response.status !== 200 || errors) return `${request.name}: status ${response.status}${errors ? `, errors: ${errors.map((e) => e.message).join('; ')}` : ''}`;
   }
   return null;
+}
+
+/** The peers of one server start: running, or the reason none could start. */
+export type PeersOfRun = { running: RunningPeer[]; error: null } | { running: []; error: string };
+
+/**
+ * Each peer's side of a scenario's rounds: its origin and the requests adapted to it, or why it
+ * is left out (the peers did not start, or it answered with errors).
+ */
+export async function peerSides(peers: PeersOfRun, requests: readonly BenchRequest[]): Promise<PeerSide[]> {
+  if (peers.error !== null) return PEERS.map((peer) => ({ name: peer.name, url: '', requests, error: `cannot start the peers: ${peers.error}` }));
+  const sides: PeerSide[] = [];
+  for (const { peer, url } of peers.running) {
+    const adapted = requests.map(peer.adapt);
+    let error: string | null;
+    try {
+      error = await checkPeerAnswers(url, adapted);
+    } catch (cause) {
+      error = (cause as Error).message;
+    }
+    sides.push({ name: peer.name, url, requests: adapted, error });
+  }
+  return sides;
+}
+
+/** How a peer ran, for the report. */
+export interface PeerInfo {
+  name: string;
+  /** Package and version, e.g. `graphql-yoga 5.24.1`. */
+  packages: string[];
+  cached: string;
+}
+
+/** Every peer with the versions of its packages, as installed (node_modules). */
+export function describePeers(): PeerInfo[] {
+  const version = (name: string) => (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+  return PEERS.map((peer) => ({ name: peer.name, packages: peer.packages.map((name) => `${name} ${version(name)}`), cached: peer.cached }));
 }
