@@ -60,8 +60,9 @@ export interface RunningPeer {
 }
 
 /**
- * Starts every peer on the snapshot in `dataDir`, one after the other (each loads the snapshot).
- * @param env on top of the harness's environment: RESPONSE_CACHE, NODE_ENV
+ * Starts every peer on the snapshot in `dataDir`, one after the other (each loads the snapshot),
+ * with NODE_ENV=production, as the real server runs.
+ * @param responseCache the peers' cached configuration (RESPONSE_CACHE=1) or their plain one
  * @throws Error with the peer's output when one cannot start; the ones started are stopped
  */
 export async function startPeers(dataDir: string, responseCache: boolean): Promise<RunningPeer[]> {
@@ -69,7 +70,6 @@ export async function startPeers(dataDir: string, responseCache: boolean): Promi
   try {
     for (const peer of PEERS) {
       const { child, url } = await startAnnouncing(peer.name, [peer.entry], {
-        // As the real server runs: the production defaults of each library.
         NODE_ENV: 'production',
         DATA_DIR: dataDir,
         RESPONSE_CACHE: responseCache ? '1' : '0',
