@@ -427,7 +427,7 @@ export function renderMarkdown(results: BenchResults): string {
   out.push(`| Server | ${results.server} |`);
   out.push(`| Load generator | ${results.loadGenerator} |`);
   out.push(
-    `| Runs | ${options.connections} connections; after each server start ${options.serverWarmupS} s of every scenario's requests; per scenario a warm-up of ${options.warmupS} s per side, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} × ${options.durationS} s per side (real, raw, real, raw…); server LOG_LEVEL=${options.logLevel} |`,
+    `| Runs | ${options.connections} connections; after each server start ${options.serverWarmupS} s of every scenario's requests; per scenario a warm-up of ${options.warmupS} s per side, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} × ${options.durationS} s per side (real, raw, real, raw…, or real, raw, each peer… where the peers ran); server LOG_LEVEL=${options.logLevel} |`,
   );
   out.push('');
 
@@ -633,6 +633,9 @@ export function renderMarkdown(results: BenchResults): string {
     '  one rotation shared by every connection, more than the operation cache keeps, so that none comes back before it is',
     '  forgotten. They run with the response cache off only, and are not held to the uncached targets, which are set',
     '  for one document asked again.',
+    '- The peers (bench/peers/) answer the same requests with the same `data` (test/bench/peers.test.ts), each with its',
+    '  own headers and body bytes; where one would refuse a request, it gets the nearest equivalent (docs/performance.md, Peers).',
+    '  They run one process each, beside the one-worker real server only, and take their turns after the raw twin.',
     '- The machine is shared: compare the ratios of one run, whose two sides alternate, rather than absolute req/s across runs.',
     '- Memory and cold start are normalised per 20k records over every locale and area (the targets are',
     '  per 20k records of one area); the totals are next to them.',
