@@ -222,6 +222,8 @@ async function main(): Promise<void> {
   const git = gitCommit();
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
+  // Read before measuring: a peer package missing from node_modules stops the run here, not at its end.
+  const peerInfo = options.http ? describePeers() : [];
 
   for (const scale of options.scales) ensureDataset(scale, options.regenerate, log);
   const datasets = options.scales.map(readDataset);
@@ -409,7 +411,7 @@ async function main(): Promise<void> {
     server: `node ${SERVER_BUNDLE}, bundled by \`npm run build\` at the start of the run, with NODE_ENV=production, as the container runs it`,
     loadGenerator: `autocannon ${autocannonVersion()} in the harness process (one thread), on the same machine as the servers`,
     settings,
-    peers: options.http ? describePeers() : [],
+    peers: peerInfo,
     datasets,
     http,
     scaling,
