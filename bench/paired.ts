@@ -1,7 +1,8 @@
 /**
  * Paired load runs: autocannon against the real server (A) and the raw twin (B) in turns,
  * A B A B…, so that both see the same machine, whatever else it is doing at the time
- * (https://github.com/mcollina/autocannon#api).
+ * (https://github.com/mcollina/autocannon#api). Peers (bench/peers/), when given, take their
+ * turns after the twin in each round: A B P1 P2… A B P1 P2…
  */
 
 import autocannon from 'autocannon';
@@ -34,6 +35,27 @@ export interface PairedResult {
   rounds: { real: SideFigures; raw: SideFigures }[];
   /** What each side's answers cost in CPU over its rounds; null unless both sides' clocks were given and read. */
   cpu?: { real: SideCpu; raw: SideCpu } | null;
+  /** Each peer's figures, in the order given; absent when no peers ran. */
+  peers?: PeerResult[];
+}
+
+/** A peer's figures over the same rounds as the real server and the raw twin, or why it has none. */
+export interface PeerResult {
+  name: string;
+  /** The peer's req/s over the raw twin's, both summed over every round; null with an error. */
+  ratio: number | null;
+  roundRatios: number[];
+  figures: SideFigures | null;
+  error: string | null;
+}
+
+/** A peer to measure in the rounds: its origin and the requests it is sent (the real server's, or their nearest equivalent). */
+export interface PeerSide {
+  name: string;
+  url: string;
+  requests: readonly BenchRequest[];
+  /** Why the peer is not measured (it did not start, or answered with errors); it then only appears in the result with it. */
+  error: string | null;
 }
 
 /** CPU time per 2xx answer over a side's rounds, in µs. */
@@ -62,6 +84,8 @@ export interface PairedOptions {
   /** Each side's CPU clock: given both, the result tells what an answer cost each server and the load generator ({@link PairedResult.cpu}). */
   realCpuS?: CpuClock;
   rawCpuS?: CpuClock;
+  /** Measured after the raw twin in every round, and warmed up like it. */
+  peers?: readonly PeerSide[];
 }
 
 /** CPU time per answer of both sides, each sent the same requests at the same fixed rate. */
@@ -99,17 +123,21 @@ export async function warmUp(url: string, requests: readonly BenchRequest[], con
   await load(url, { requests, connections, unseen }, seconds);
 }
 
-/** Runs the warm-up, then `rounds` × (real, raw), and sums them up per side. */
+/** Runs the warm-up, then `rounds` × (real, raw, each peer), and sums them up per side. */
 export async function runPaired(options: PairedOptions): Promise<PairedResult> {
+  const peers = (options.peers ?? []).filter((peer) => peer.error === null);
   if (options.warmupS > 0) {
     await load(options.realUrl, options, options.warmupS);
     await load(options.rawUrl, options, options.warmupS);
+    for (const peer of peers) await load(peer.url, { ...options, requests: peer.requests }, options.warmupS);
   }
   const real: Measured[] = [];
   const raw: Measured[] = [];
+  const peerRuns = peers.map((): Measured[] => []);
   for (let round = 0; round < options.rounds; round++) {
     real.push(await load(options.realUrl, options, options.durationS, undefined, options.realCpuS));
     raw.push(await load(options.rawUrl, options, options.durationS, undefined, options.rawCpuS));
+    for (const [i, peer] of peers.entries()) peerRuns[i]!.push(await load(peer.url, { ...options, requests: peer.requests }, options.durationS));
   }
   const realTotal = combine(real);
   const rawTotal = combine(raw);
@@ -122,6 +150,16 @@ export async function runPaired(options: PairedOptions): Promise<PairedResult> {
     raw: rawTotal,
     rounds: real.map((r, i) => ({ real: r.figures, raw: raw[i]!.figures })),
     ...(options.realCpuS && options.rawCpuS ? { cpu: realCpu && rawCpu ? { real: realCpu, raw: rawCpu } : null } : {}),
+    ...((options.peers ?? []).length > 0
+      ? {
+          peers: options.peers!.map(({ name, error }): PeerResult => {
+            const i = peers.findIndex((peer) => peer.name === name);
+            if (i < 0) return { name, ratio: null, roundRatios: [], figures: null, error };
+            const figures = combine(peerRuns[i]!);
+            return { name, ratio: figures.reqPerS / rawTotal.reqPerS, roundRatios: peerRuns[i]!.map((r, j) => r.figures.reqPerS / raw[j]!.figures.reqPerS), figures, error: null };
+          }),
+        }
+      : {}),
   };
 }
 

@@ -8,6 +8,8 @@ import type { MicroResult } from './micro.ts';
 import type { CpuCost, PairedResult } from './paired.ts';
 import type { ServerSetup } from './scenarios.ts';
 import type { SettingProbe } from './servers.ts';
+import type { PeerInfo } from './peers/peers.ts';
+import { checkPeers, peerCells, peerColumns, peersFigure, peersIntro } from './peers/report.ts';
 
 /** One scenario measured against one server start. */
 export interface HttpRun {
@@ -88,6 +90,8 @@ export interface BenchResults {
   server: string;
   loadGenerator: string;
   settings: SettingProbe[];
+  /** The peers measured beside the real server (bench/peers/), with their versions; absent from older results. */
+  peers?: PeerInfo[];
   datasets: { scale: number; dir: string; version: string; records: number }[];
   http: HttpRun[];
   /** The scaling of the CPU-bound scenarios, one worker and every core measured in turns. */
@@ -234,6 +238,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
         note: run.error ?? workersNote(run) ?? unseenNote,
       });
     }
+    checks.push(...checkPeers(run, where));
   }
 
   for (const scaling of multiCoreScaling(results.http)) {
@@ -403,11 +408,12 @@ export function renderMarkdown(results: BenchResults): string {
     'the search and the near-me indexes at the fixture scale (`data/`) and at 10x (`bench/data/x10`).',
     '',
     '```sh',
-    'npm run bench              # the full run (about 20 minutes on 2 cores); writes bench/results.json and this file',
+    'npm run bench              # the full run (about 40 minutes on 2 cores, peers included); writes bench/results.json and this file',
     'npm run bench -- --quick   # about 2 minutes; writes bench/data/results.quick.json and BENCHMARKS.quick.md',
     'npm run bench -- --help    # rounds, durations, scales, scenarios',
     '```',
     '',
+    ...peersIntro(results.peers),
   );
   out.push('| | |', '|---|---|');
   out.push(`| Date | ${results.date} |`);
@@ -421,7 +427,7 @@ export function renderMarkdown(results: BenchResults): string {
   out.push(`| Server | ${results.server} |`);
   out.push(`| Load generator | ${results.loadGenerator} |`);
   out.push(
-    `| Runs | ${options.connections} connections; after each server start ${options.serverWarmupS} s of every scenario's requests; per scenario a warm-up of ${options.warmupS} s per side, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} × ${options.durationS} s per side (real, raw, real, raw…); server LOG_LEVEL=${options.logLevel} |`,
+    `| Runs | ${options.connections} connections; after each server start ${options.serverWarmupS} s of every scenario's requests; per scenario a warm-up of ${options.warmupS} s per side, then ${options.rounds} round${options.rounds === 1 ? '' : 's'} × ${options.durationS} s per side (real, raw, real, raw…, or real, raw, each peer… where the peers ran); server LOG_LEVEL=${options.logLevel} |`,
   );
   out.push('');
 
@@ -458,13 +464,14 @@ export function renderMarkdown(results: BenchResults): string {
     const runs = results.http.filter((r) => r.scenario === name);
     const first = runs[0]!;
     out.push(`### ${name}`, '', `${first.description}. Operations: ${[...new Set(first.operations)].join(', ')}; response ${first.responseBytes.length === 1 ? `${integer(first.responseBytes[0]!)} bytes` : `${integer(Math.min(...first.responseBytes))}–${integer(Math.max(...first.responseBytes))} bytes`}.`, '');
-    out.push('| Dataset | Cache | Workers | Ratio | Real req/s | Raw req/s | Real p50 / p99 ms | Raw p50 / p99 ms | Target |');
-    out.push('|---|---|---|---|---:|---:|---:|---:|---|');
+    const peerColumn = peerColumns();
+    out.push(`| Dataset | Cache | Workers | Ratio | Real req/s | Raw req/s | Real p50 / p99 ms | Raw p50 / p99 ms | Target | ${peerColumn.header.join(' | ')} |`);
+    out.push(`|---|---|---|---|---:|---:|---:|---:|---|${peerColumn.align.join('|')}|`);
     for (const run of runs) {
       const { setup, paired } = run;
       const workers = `${setup.workers}${run.serverProcesses !== null && setup.workers > 1 ? ` (${run.serverProcesses} process${run.serverProcesses === 1 ? '' : 'es'})` : ''}`;
       if (!paired) {
-        out.push(`| ${setup.scale}x | ${setup.responseCache ? 'on' : 'off'} | ${workers} | error: ${escapeCell(run.error ?? 'no figures')} | | | | | |`);
+        out.push(`| ${setup.scale}x | ${setup.responseCache ? 'on' : 'off'} | ${workers} | error: ${escapeCell(run.error ?? 'no figures')} | | | | | |${peerColumn.header.map(() => ' |').join('')}`);
         continue;
       }
       const spread = paired.roundRatios.length > 1 ? ` (${percent(Math.min(...paired.roundRatios))}–${percent(Math.max(...paired.roundRatios))})` : '';
@@ -474,7 +481,7 @@ export function renderMarkdown(results: BenchResults): string {
       const target = checks.map((check, i) => `${mark(check.met)} ${short[i]}`).join(', ');
       const failures = paired.real.non2xx + paired.real.errors + paired.real.timeouts + paired.raw.non2xx + paired.raw.errors + paired.raw.timeouts;
       out.push(
-        `| ${setup.scale}x | ${setup.responseCache ? 'on' : 'off'} | ${workers} | **${percent(paired.ratio)}**${spread} | ${integer(paired.real.reqPerS)} | ${integer(paired.raw.reqPerS)} | ${paired.real.p50Ms} / ${paired.real.p99Ms} | ${paired.raw.p50Ms} / ${paired.raw.p99Ms} | ${target}${failures > 0 ? ` (${failures} failed requests)` : ''} |`,
+        `| ${setup.scale}x | ${setup.responseCache ? 'on' : 'off'} | ${workers} | **${percent(paired.ratio)}**${spread} | ${integer(paired.real.reqPerS)} | ${integer(paired.raw.reqPerS)} | ${paired.real.p50Ms} / ${paired.real.p99Ms} | ${paired.raw.p50Ms} / ${paired.raw.p99Ms} | ${target}${failures > 0 ? ` (${failures} failed requests)` : ''} | ${peerCells(run, results.targets.find((t) => t.figure === peersFigure(where))).join(' | ')} |`,
       );
     }
     out.push('');
@@ -626,6 +633,9 @@ export function renderMarkdown(results: BenchResults): string {
     '  one rotation shared by every connection, more than the operation cache keeps, so that none comes back before it is',
     '  forgotten. They run with the response cache off only, and are not held to the uncached targets, which are set',
     '  for one document asked again.',
+    '- The peers (bench/peers/) answer the same requests with the same `data` (test/bench/peers.test.ts), each with its',
+    '  own headers and body bytes; where one would refuse a request, it gets the nearest equivalent (docs/performance.md, Peers).',
+    '  They run one process each, beside the one-worker real server only, and take their turns after the raw twin.',
     '- The machine is shared: compare the ratios of one run, whose two sides alternate, rather than absolute req/s across runs.',
     '- Memory and cold start are normalised per 20k records over every locale and area (the targets are',
     '  per 20k records of one area); the totals are next to them.',

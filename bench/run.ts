@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: a benchmark, not a test. Generates the 10x dataset when missing,
  * measures each dataset in-process (bench/micro.ts), then starts the real server per setting
- * and runs each scenario against it paired with a raw node:http twin (bench/paired.ts), and
+ * and runs each scenario against it paired with a raw node:http twin (bench/paired.ts) and, with
+ * one worker at 1x, with the peers (bench/peers/), and
  * writes bench/results.json and BENCHMARKS.md (bench/report.ts). Loopback only; every process
  * it starts is stopped on exit, on error and on Ctrl-C.
  */
@@ -22,6 +23,7 @@ import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
 import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
+import { describePeers, PEERS, peerSides, peersRunIn, startPeers, stopPeers, type PeersOfRun } from './peers/peers.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
 
 const HELP = `npm run bench [-- options]
@@ -220,6 +222,8 @@ async function main(): Promise<void> {
   const git = gitCommit();
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
+  // Read before measuring: a peer package missing from node_modules stops the run here, not at its end.
+  const peerInfo = options.http ? describePeers() : [];
 
   for (const scale of options.scales) ensureDataset(scale, options.regenerate, log);
   const datasets = options.scales.map(readDataset);
@@ -249,6 +253,7 @@ async function main(): Promise<void> {
       const label = `${setup.scale}x, RESPONSE_CACHE=${env.RESPONSE_CACHE}, WORKERS=${env.WORKERS}`;
       log(`starting the server: ${label}`);
       let server: RealServer | null = null;
+      let peers: PeersOfRun = { running: [], error: null };
       let startError: string | null = null;
       const codeHash = await serverCodeHash();
       try {
@@ -260,6 +265,14 @@ async function main(): Promise<void> {
       }
       try {
         let samples: SampleQuery[] = [];
+        if (server && peersRunIn(setup)) {
+          log(`  starting the peers: ${PEERS.map((p) => p.name).join(', ')}`);
+          peers = await startPeers(datasetDir(setup.scale), setup.responseCache).then(
+            (running): PeersOfRun => ({ running, error: null }),
+            (error: Error): PeersOfRun => ({ running: [], error: error.message }),
+          );
+          if (peers.error !== null) log(`  peers cannot start: ${peers.error}`);
+        }
         if (server) {
           try {
             samples = await fetchSamples(server.url);
@@ -276,9 +289,12 @@ async function main(): Promise<void> {
                     }
                   });
               const repeated = requestsOf(false).flat();
-              if (repeated.length > 0) await warmUp(server.url, repeated, options.connections, options.serverWarmupS);
-              for (const unseen of requestsOf(true)) {
-                if (unseen.length > 0) await warmUp(server.url, unseen, options.connections, options.serverWarmupS, true);
+              // The peers get the same warm-up as the real server, each in its turn.
+              for (const { url, adapt } of [{ url: server.url, adapt: (r: BenchRequest) => r }, ...peers.running.map((p) => ({ url: p.url, adapt: p.peer.adapt }))]) {
+                if (repeated.length > 0) await warmUp(url, repeated.map(adapt), options.connections, options.serverWarmupS);
+                for (const unseen of requestsOf(true)) {
+                  if (unseen.length > 0) await warmUp(url, unseen.map(adapt), options.connections, options.serverWarmupS, true);
+                }
               }
             }
           } catch (error) {
@@ -326,6 +342,7 @@ async function main(): Promise<void> {
                 durationS: options.durationS,
                 warmupS: options.warmupS,
                 unseen,
+                ...(peersRunIn(setup) ? { peers: await peerSides(peers, requests) } : {}),
               });
               if (setup.workers === 1 && options.cpuDurationS > 0) {
                 // Half the rate the real server reached: both sides keep up, neither is saturated.
@@ -346,8 +363,9 @@ async function main(): Promise<void> {
             }
             const { ratio, real, raw: twin } = run.paired;
             const cpu = run.cpuCost ? `; CPU per answer at ${run.cpuCost.ratePerS} req/s: real ${run.cpuCost.realUs} µs, raw ${run.cpuCost.rawUs} µs` : '';
+            const peerFigures = (run.paired.peers ?? []).map((p) => `${p.name} ${p.ratio === null ? `n/a (${p.error})` : `${(p.ratio * 100).toFixed(1)} %`}`);
             log(
-              `  [${done}/${total}] ${scenario.name}: ${(ratio * 100).toFixed(1)} % of raw; real ${Math.round(real.reqPerS)} req/s p50 ${real.p50Ms} p99 ${real.p99Ms} ms; raw ${Math.round(twin.reqPerS)} req/s p50 ${twin.p50Ms} p99 ${twin.p99Ms} ms${cpu}`,
+              `  [${done}/${total}] ${scenario.name}: ${(ratio * 100).toFixed(1)} % of raw; real ${Math.round(real.reqPerS)} req/s p50 ${real.p50Ms} p99 ${real.p99Ms} ms; raw ${Math.round(twin.reqPerS)} req/s p50 ${twin.p50Ms} p99 ${twin.p99Ms} ms${cpu}${peerFigures.length > 0 ? `; peers: ${peerFigures.join(', ')}` : ''}`,
             );
           } catch (error) {
             run.error = (error as Error).message;
@@ -356,6 +374,7 @@ async function main(): Promise<void> {
         }
       } finally {
         await server?.child.stop();
+        await stopPeers(peers.running);
       }
     }
   }
@@ -392,6 +411,7 @@ async function main(): Promise<void> {
     server: `node ${SERVER_BUNDLE}, bundled by \`npm run build\` at the start of the run, with NODE_ENV=production, as the container runs it`,
     loadGenerator: `autocannon ${autocannonVersion()} in the harness process (one thread), on the same machine as the servers`,
     settings,
+    peers: peerInfo,
     datasets,
     http,
     scaling,

@@ -1,6 +1,6 @@
 /**
- * The processes of a benchmark run: the real server (its bundle, as the container runs it) and
- * the raw twin (bench/raw.ts), each started in its own process group on loopback so that it and
+ * The processes of a benchmark run: the real server (its bundle, as the container runs it),
+ * the raw twin (bench/raw.ts) and the peers (bench/peers/), each started in its own process group on loopback so that it and
  * any cluster workers it forks are stopped together, on success, on error and on exit.
  */
 
@@ -15,7 +15,7 @@ import type { RawAnswer } from './raw.ts';
 /** Loopback only: the benchmark never listens on another interface. */
 const HOST = '127.0.0.1';
 
-/** Runs the raw twin's TypeScript the way `npm start` runs the server's. */
+/** Runs the raw twin's and the peers' TypeScript the way `npm start` runs the server's. */
 const TSX = ['--import', 'tsx'];
 
 /**
@@ -271,25 +271,41 @@ export async function startRawTwin(answers: readonly RawAnswer[], workers: numbe
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-raw-'));
   const file = path.join(dir, 'answers.json');
   await fs.writeFile(file, JSON.stringify(answers));
+  try {
+    return await startAnnouncing('the raw twin', ['bench/raw.ts', file], { WORKERS: String(workers) });
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Time a process started by {@link startAnnouncing} gets to say it is ready, in ms. */
+const ANNOUNCE_TIMEOUT_MS = 60_000;
+
+/**
+ * Starts a TypeScript entry (the raw twin, a peer under bench/peers/) on a free loopback port
+ * with an IPC channel, and waits for its `ready` message.
+ * @param what names the process in errors
+ * @param env on top of this process's environment, PORT and HOST
+ * @throws Error with the process's output when it exits or is not ready within a minute
+ */
+export async function startAnnouncing(what: string, args: string[], env: Record<string, string>): Promise<RawTwin> {
   const port = await freePort();
-  const { child, handle } = startChild([...TSX, 'bench/raw.ts', file], { ...process.env, PORT: String(port), HOST, WORKERS: String(workers) }, true);
+  const { child, handle } = startChild([...TSX, ...args], { ...process.env, ...env, PORT: String(port), HOST }, true);
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the raw twin was not ready within 30 s')), 30_000);
+      const timer = setTimeout(() => reject(new Error(`${what} was not ready within ${ANNOUNCE_TIMEOUT_MS / 1000} s`)), ANNOUNCE_TIMEOUT_MS);
       child.once('message', () => {
         clearTimeout(timer);
         resolve();
       });
       void handle.exited.then((code) => {
         clearTimeout(timer);
-        reject(new Error(`the raw twin exited with ${code}`));
+        reject(new Error(`${what} exited with ${code}`));
       });
     });
   } catch (error) {
     await handle.stop();
     throw new Error(`${(error as Error).message}; its output:\n${handle.output()}`);
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
   }
   return { child: handle, url: `http://${HOST}:${port}` };
 }

@@ -113,3 +113,48 @@ describe('runPaired', () => {
     expect(unreadable.cpu).toBeNull();
   });
 });
+
+describe('runPaired with peers', () => {
+  it('measures each peer after the twin in every round, with its own requests, and keeps a left-out peer with its reason', async () => {
+    let peerAnswered = 0;
+    const peerPaths = new Set<string>();
+    const peer = createServer((req, res) => {
+      peerAnswered++;
+      peerPaths.add(req.url ?? '');
+      res.end('{"data":{}}');
+    });
+    peer.listen(0, '127.0.0.1');
+    await once(peer, 'listening');
+    try {
+      const peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+      const result = await runPaired({
+        realUrl: urls.real,
+        rawUrl: urls.raw,
+        requests,
+        connections: 2,
+        rounds: 2,
+        durationS: 0.5,
+        warmupS: 0,
+        peers: [
+          { name: 'adapted', url: peerUrl, requests: [{ ...requests[0]!, path: '/adapted' }], error: null },
+          { name: 'refused', url: 'http://127.0.0.1:1', requests, error: 'answered with errors' },
+        ],
+      });
+      expect(peerAnswered).toBeGreaterThan(0);
+      expect([...peerPaths]).toEqual(['/adapted']);
+      const [adapted, refused] = result.peers!;
+      expect(adapted!.name).toBe('adapted');
+      expect(adapted!.error).toBeNull();
+      expect(adapted!.roundRatios).toHaveLength(2);
+      expect(adapted!.ratio).toBeCloseTo(adapted!.figures!.reqPerS / result.raw.reqPerS, 6);
+      expect(refused).toEqual({ name: 'refused', ratio: null, roundRatios: [], figures: null, error: 'answered with errors' });
+    } finally {
+      peer.close();
+    }
+  });
+
+  it('gives no peers entry when none were given', async () => {
+    const result = await runPaired({ realUrl: urls.real, rawUrl: urls.raw, requests, connections: 2, rounds: 1, durationS: 0.5, warmupS: 0 });
+    expect(result.peers).toBeUndefined();
+  });
+});
