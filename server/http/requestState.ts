@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config/config.ts';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
-import type { PreparedRequest } from '../execution/engine.ts';
 import type { ClusterMetrics } from '../ops/clusterMetrics.ts';
 import type { Logger } from '../ops/log.ts';
 import type { StatusReport } from '../ops/status.ts';
@@ -85,12 +84,6 @@ export interface RequestState {
   executed: boolean;
   /** The result carries errors (never cached). */
   hasErrors: boolean;
-  /** Hash of a persisted query sent with its text, registered once the query passes the checks. */
-  persistedHash?: string;
-  /** The body of a POST once read, or the error that ended its reading (graphql-http's path reads it from here). */
-  body?: Buffer | Error;
-  /** A refusal of the checks the fast path met, for graphql-http's path to answer. */
-  prepared?: PreparedRequest;
   /** Every response closes its connection: the service was draining when the request arrived. */
   readonly closeConnection: boolean;
   /**
