@@ -40,7 +40,6 @@ const ALLOWED: ReadonlyMap<string, string> = new Map([
   ['http/requestState.ts -> ops/log.ts', 'HttpOptions.logger'],
   ['http/requestState.ts -> ops/status.ts', 'HttpOptions.status returns a StatusReport'],
   ['http/requestState.ts -> ops/clusterMetrics.ts', 'HttpOptions.clusterMetrics'],
-  ['http/graphql/route.ts -> ops/metrics.ts', 'the route counts its caches and refusals'],
   // The cluster primary runs the one booking interface the workers share and forwards their
   // booking requests to it; moving that forwarder into booking/ splits a function, not a file.
   ['ops/cluster.ts -> booking/errors.ts', 'the forwarder answers booking errors'],
