@@ -38,6 +38,46 @@ export const GRAPHQL_PATH = '/api/graphql';
  * @param metrics what the route counts (server/ops/metrics.ts implements it)
  */
 export function createGraphqlRoute(options: HttpOptions, playground: Playground, metrics: GraphqlMetrics, fail: Fail): Handle {
+  const pipeline = createPipeline(options, metrics);
+  const { post, get } = createReaders(pipeline, fail);
+  const mediaTypeOf = memoize(acceptedMediaType);
+  const isJson = memoize(isJsonContentType);
+  const maxBodyBytes = options.config.limits.maxBodyBytes;
+
+  async function servePlayground(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+    setDeferredHeaders(res, state);
+    await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
+      'Content-Security-Policy': playground.contentSecurityPolicy,
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  }
+
+  // Not async: a request answered from the response cache is answered without a promise.
+  return (req, res, state, query) => {
+    // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
+    if (state.headersSet) res.appendHeader('Vary', 'Accept, Accept-Encoding');
+    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && isPlaygroundQuery(query)) {
+      return servePlayground(req, res, state);
+    }
+    const mediaType = mediaTypeOf(req.headers.accept);
+    if (req.method === 'POST' && mediaType !== null && isJson(req.headers['content-type'])) {
+      const call: GraphqlCall = { req, res, state, mediaType, method: 'POST', raw: undefined };
+      readBodyThen(req, maxBodyBytes, post, call);
+      return;
+    }
+    pipeline.takeSnapshot(state);
+    if (req.method === 'GET' && mediaType !== null) return get({ req, res, state, mediaType, method: 'GET', raw: undefined }, query);
+    // graphql-http answers other methods and media types (405, 406, 415).
+    return pipeline.slow(req, res, state);
+  };
+}
+
+/** The parts a request goes through, built once per route. */
+type Pipeline = ReturnType<typeof createPipeline>;
+
+/** Builds the engine, the caches, the fast path and graphql-http's side, wired together. */
+function createPipeline(options: HttpOptions, metrics: GraphqlMetrics) {
   const { config, logger } = options;
   const executableSchema = withDeadline(options.schema);
   const engine = createEngine({
@@ -63,38 +103,30 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
   };
   const slow = createGraphqlHttp({ schema: options.schema, executableSchema, engine, persisted, metrics, send, executionTimeoutMs, logErrors });
   const fast = createFastPath({ engine, responses, records, persisted, metrics, lookups, send, executionTimeoutMs, logErrors, leave: slow });
-  const mediaTypeOf = memoize(acceptedMediaType);
-  const isJson = memoize(isJsonContentType);
+  return {
+    responses,
+    lookups,
+    send,
+    slow,
+    fast,
+    /** Takes the snapshot the request is answered from. */
+    takeSnapshot(state: RequestState): ServedSnapshot {
+      const served = options.snapshot();
+      state.served = served;
+      responses?.use(served);
+      records?.use(served);
+      return served;
+    },
+  };
+}
 
-  /** Takes the snapshot the request is answered from. */
-  function takeSnapshot(state: RequestState): ServedSnapshot {
-    const served = options.snapshot();
-    state.served = served;
-    responses?.use(served);
-    records?.use(served);
-    return served;
-  }
-
-  /**
-   * Takes over once the body of a POST is read (readBodyThen): see {@link servePost}. Whatever
-   * it throws or rejects with is answered as the HTTP layer answers it (`fail`): this runs in
-   * the request's event listeners, where nobody else would catch it.
-   */
-  function onPostBody(call: GraphqlCall, error: Error | null, body?: Buffer): void {
-    const { req, res, state } = call;
-    try {
-      const pending = servePost(call, error, body);
-      if (pending) pending.catch((failure: unknown) => fail(req, res, state, failure));
-    } catch (failure) {
-      fail(req, res, state, failure);
-    }
-  }
-
-  /**
-   * Answers a POST whose body is read: from the response cache when its bytes are an alias of a
-   * cached answer, at once and without a promise (the common case under load, and the cheapest);
-   * else from its parameters.
-   */
+/**
+ * The readers of a request's parameters: a POST's body once read, a GET's query string. Each
+ * answers from the response cache when the request's bytes are an alias of a cached answer, at
+ * once and without a promise (the common case under load, and the cheapest), else from the
+ * parameters it reads.
+ */
+function createReaders({ responses, lookups, send, slow, fast, takeSnapshot }: Pipeline, fail: Fail) {
   function servePost(call: GraphqlCall, error: Error | null, raw?: Buffer): Promise<void> | void {
     const { req, res, state } = call;
     const served = takeSnapshot(state);
@@ -120,52 +152,37 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     return fast.answer(call, bodyParams(body));
   }
 
-  /**
-   * Answers a GET: as {@link servePost} answers a POST, the request's bytes being its query
-   * string (`query`, past the target's first `?`), parsed only when they are not an alias.
-   */
-  function serveGet(call: GraphqlCall, query: string): Promise<void> | void {
-    const { req, res, state } = call;
-    // graphql-http reads only up to a second `?`: such a query string is never an alias.
-    if (responses && !query.includes('?')) {
-      call.raw = Buffer.from(query);
-      const hit = responses.getByAlias(state.served!, 'GET', call.raw);
-      if (hit) {
-        lookups.hits++;
-        return fast.cached(call, hit);
+  return {
+    /**
+     * Takes over once the body of a POST is read (readBodyThen). Whatever it throws or rejects
+     * with is answered as the HTTP layer answers it (`fail`): this runs in the request's event
+     * listeners, where nobody else would catch it.
+     */
+    post(call: GraphqlCall, error: Error | null, body?: Buffer): void {
+      const { req, res, state } = call;
+      try {
+        const pending = servePost(call, error, body);
+        if (pending) pending.catch((failure: unknown) => fail(req, res, state, failure));
+      } catch (failure) {
+        fail(req, res, state, failure);
       }
-    }
-    const sent = readSearchParams(query);
-    if (sent === undefined) return slow(req, res, state);
-    return fast.answer(call, sent);
-  }
-
-  async function servePlayground(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
-    setDeferredHeaders(res, state);
-    await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
-      'Content-Security-Policy': playground.contentSecurityPolicy,
-      'Cache-Control': 'no-cache',
-      'X-Content-Type-Options': 'nosniff',
-    });
-  }
-
-  // Not async: a request answered from the response cache is answered without a promise.
-  return (req, res, state, query) => {
-    // The same URL answers JSON or HTML depending on Accept, compressed depending on Accept-Encoding.
-    if (state.headersSet) res.appendHeader('Vary', 'Accept, Accept-Encoding');
-    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && isPlaygroundQuery(query)) {
-      return servePlayground(req, res, state);
-    }
-    const mediaType = mediaTypeOf(req.headers.accept);
-    if (req.method === 'POST' && mediaType !== null && isJson(req.headers['content-type'])) {
-      const call: GraphqlCall = { req, res, state, mediaType, method: 'POST', raw: undefined };
-      readBodyThen(req, config.limits.maxBodyBytes, onPostBody, call);
-      return;
-    }
-    takeSnapshot(state);
-    if (req.method === 'GET' && mediaType !== null) return serveGet({ req, res, state, mediaType, method: 'GET', raw: undefined }, query);
-    // graphql-http answers other methods and media types (405, 406, 415).
-    return slow(req, res, state);
+    },
+    /** Answers a GET, its bytes being its query string (`query`, past the target's first `?`). */
+    get(call: GraphqlCall, query: string): Promise<void> | void {
+      const { req, res, state } = call;
+      // graphql-http reads only up to a second `?`: such a query string is never an alias.
+      if (responses && !query.includes('?')) {
+        call.raw = Buffer.from(query);
+        const hit = responses.getByAlias(state.served!, 'GET', call.raw);
+        if (hit) {
+          lookups.hits++;
+          return fast.cached(call, hit);
+        }
+      }
+      const sent = readSearchParams(query);
+      if (sent === undefined) return slow(req, res, state);
+      return fast.answer(call, sent);
+    },
   };
 }
 
