@@ -5,7 +5,7 @@
  */
 
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import { AnswerTooLargeError, jsonBytes } from './json/jsonBytes.ts';
+import { AnswerTooLargeError, type JsonWriter } from './json/jsonWriter.ts';
 import { utf8Bytes } from './json/utf8Bytes.ts';
 import { responseTooLarge } from './limits.ts';
 
@@ -29,12 +29,13 @@ export type FormatError = (error: Readonly<GraphQLError | Error>) => GraphQLErro
 /**
  * The answer of an execution's result: its bytes, or the RESPONSE_TOO_LARGE refusal when they
  * pass `maxBytes`; a result with errors serialised as graphql-http does (its makeResponse).
+ * @param out the writer of the bytes
  * @throws TypeError as JSON.stringify throws it (a bigint, a cycle)
  */
-export function answerOf(result: ExecutionResult, maxBytes: number, formatError: FormatError): Answer {
+export function answerOf(result: ExecutionResult, maxBytes: number, formatError: FormatError, out: JsonWriter): Answer {
   if (result.errors) return errorAnswer(result, result.errors, formatError);
   try {
-    return { bytes: jsonBytes(result, maxBytes) };
+    return { bytes: out.bytesOf(result, maxBytes) };
   } catch (error) {
     if (error instanceof AnswerTooLargeError) return tooLargeAnswer(maxBytes, formatError);
     throw error;

@@ -12,8 +12,9 @@ import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { QueryLimits } from '../config/config.ts';
 import type { QueryChecker } from './limits.ts';
 import { DocumentCache } from './documentCache.ts';
+import { JsonWriter } from './json/jsonWriter.ts';
 import { findHoles, templateVariables, writeTemplate, type Holes, type Template } from './literalsAsVariables.ts';
-import { literalOperation, prepareOperation, type CachedOperation, type Measure, type PreparedOperation, type SentVariables } from './preparedOperation.ts';
+import { literalOperation, prepareOperation, type CachedOperation, type Measure, type OperationOptions, type PreparedOperation, type SentVariables } from './preparedOperation.ts';
 
 export { DOCUMENT_CHARS_PER_ENTRY } from './documentCache.ts';
 export type { Answer, FormatError } from './answer.ts';
@@ -88,7 +89,9 @@ type Outcome =
 /** Creates the engine, its cache of operations bounded as {@link DocumentCache} says. */
 export function createEngine(options: EngineOptions): Engine {
   const documents = new DocumentCache<Outcome>(options.maxEntries);
-  const templates = createTemplates(documents, options);
+  // One writer for the engine's answers: writing is synchronous, so one answer at a time uses it.
+  const operationOptions: EngineOptions & OperationOptions = { ...options, out: new JsonWriter() };
+  const templates = createTemplates(documents, operationOptions);
   return {
     prepare(request, sizes) {
       const name = request.operationName ?? null;
@@ -137,7 +140,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (keep && dependsOnDocumentAlone(checked.errors)) documents.remember(request.query, name, { refusal: checked.errors });
       return checked;
     }
-    const operation = prepareOperation(checked, request.operationName, request.variables, sizes, options);
+    const operation = prepareOperation(checked, request.operationName, request.variables, sizes, operationOptions);
     if (keep) documents.remember(request.query, name, { operation });
     return { operation, cost: checked.cost };
   }
@@ -149,7 +152,7 @@ function withinLimits(measure: Measure | null, options: EngineOptions): measure 
 }
 
 /** Documents answered as the template of their literals (server/execution/literalsAsVariables.ts). */
-function createTemplates(documents: DocumentCache<Outcome>, options: EngineOptions) {
+function createTemplates(documents: DocumentCache<Outcome>, options: EngineOptions & OperationOptions) {
   /**
    * Writes and checks the template of the second document of it requested, and keeps it, or
    * keeps that it cannot be used. Returns the template with this document's literals as its

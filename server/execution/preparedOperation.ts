@@ -8,7 +8,7 @@ import { execute, getVariableValues, Kind, type DocumentNode, type ExecutionResu
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { answerOf, isTooLarge, tooLargeAnswer, type Answer, type FormatError } from './answer.ts';
 import { compileAnswerWriter, type AnswerWriter } from './json/answerWriter.ts';
-import { AnswerTooLargeError } from './json/jsonBytes.ts';
+import { AnswerTooLargeError, type JsonWriter } from './json/jsonWriter.ts';
 import type { RecordBytesCache } from './json/recordBytesCache.ts';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { QueryLimits } from '../config/config.ts';
@@ -81,6 +81,8 @@ export interface OperationOptions {
   limits: Pick<QueryLimits, 'maxResponseBytes'>;
   jit: boolean;
   formatError: FormatError;
+  /** The writer of every answer's bytes (one answer at a time). */
+  out: JsonWriter;
 }
 
 /** Variables as sent, coerced, and what they measure with the sizes they were last measured with. */
@@ -118,7 +120,7 @@ export function prepareOperation(
     label,
     measure: variables.measure,
     answer(deadline, context, sentVariables, records) {
-      if (records && writer === undefined) writer = label === 'introspection' ? null : compileAnswerWriter(options.executableSchema, document, operation);
+      if (records && writer === undefined) writer = label === 'introspection' ? null : compileAnswerWriter(options.executableSchema, document, operation, options.out);
       const coerced = records && writer ? variables.coerce(sentVariables) : undefined;
       if (!coerced) return run(deadline, context, sentVariables);
       const recording = new RecordingDeadline(deadline);
@@ -218,7 +220,7 @@ function createRunner(document: DocumentNode, operationName: string | null | und
   let executions = 0;
   // Introspection always runs on graphql-js: it is rare and costly to compile.
   let compiled: CompiledQuery | null | undefined = options.jit && label !== 'introspection' ? undefined : null;
-  const written = (result: ExecutionResult) => answerOf(result, maxResponseBytes, formatError);
+  const written = (result: ExecutionResult) => answerOf(result, maxResponseBytes, formatError, options.out);
   const executeJs = (deadline: Deadline, context: unknown, variables: SentVariables) =>
     execute({ schema: executableSchema, document, operationName, variableValues: variables, contextValue: context, rootValue: deadline });
 
@@ -259,7 +261,7 @@ export function literalOperation(
 ): PreparedOperation {
   const { executableSchema } = options;
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const written = (result: ExecutionResult) => answerOf(result, options.limits.maxResponseBytes, options.formatError);
+  const written = (result: ExecutionResult) => answerOf(result, options.limits.maxResponseBytes, options.formatError, options.out);
   return {
     document,
     operation,
