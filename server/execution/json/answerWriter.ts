@@ -158,7 +158,46 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   }
+  let roots: (RootPlan | TypenamePlan)[];
+  try {
+    roots = planRoots(queryType, operation, fragments);
+  } catch (error) {
+    if (error instanceof Unsupported) return null;
+    throw error;
+  }
+  const plan: OperationPlan = { schema, queryType, operation, fragments, roots };
+  return {
+    write(rootValue, context, variables, cache, maxBytes) {
+      const values = resolveRoots(plan, rootValue, context, variables);
+      if (values === null) return null;
+      out.begin(maxBytes);
+      out.bytes(DATA_OPEN);
+      for (let i = 0; i < roots.length; i++) {
+        const root = roots[i]!;
+        out.bytes(root.head);
+        if (root.typename) out.bytes(root.typename);
+        else if (!writeValue(out, root.shape, values[i], cache)) return out.end(false);
+      }
+      out.bytes(DATA_CLOSE);
+      return out.end();
+    },
+  };
+}
 
+/** What writing an operation's answer reads of it. */
+interface OperationPlan {
+  readonly schema: GraphQLSchema;
+  readonly queryType: GraphQLObjectType;
+  readonly operation: OperationDefinitionNode;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  readonly roots: readonly (RootPlan | TypenamePlan)[];
+}
+
+/**
+ * Plans the Query fields of an operation, and below them the fields of each selection.
+ * @throws Unsupported for an operation the writer does not take
+ */
+function planRoots(queryType: GraphQLObjectType, operation: OperationDefinitionNode, fragments: Readonly<Record<string, FragmentDefinitionNode>>): (RootPlan | TypenamePlan)[] {
   /**
    * Plans the fields selected on `type` under `parents`, in graphql-js's order: `__typename` as
    * the type's name, every other field by `plan`.
@@ -202,71 +241,58 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
     throw new Unsupported();
   }
 
-  let roots: (RootPlan | TypenamePlan)[];
-  try {
-    roots = plansOf(queryType, [{ selectionSet: operation.selectionSet }], (field, nodes, head) => ({
-      head,
-      typename: null,
-      name: field.name,
-      shape: shapeOf(field.type, nodes),
-      field,
-      resolve: field.resolve ?? defaultFieldResolver,
-      fieldNodes: nodes,
-      args: countNodes(nodes[0]!, Kind.VARIABLE, 1) > 0 ? null : staticArguments(field, nodes[0]!),
-      last: null,
-    }));
-  } catch (error) {
-    if (error instanceof Unsupported) return null;
-    throw error;
+  return plansOf(queryType, [{ selectionSet: operation.selectionSet }], (field, nodes, head) => ({
+    head,
+    typename: null,
+    name: field.name,
+    shape: shapeOf(field.type, nodes),
+    field,
+    resolve: field.resolve ?? defaultFieldResolver,
+    fieldNodes: nodes,
+    args: countNodes(nodes[0]!, Kind.VARIABLE, 1) > 0 ? null : staticArguments(field, nodes[0]!),
+    last: null,
+  }));
+}
+
+/**
+ * The values of the Query fields, by their resolvers, in the order of `plan.roots` (undefined for
+ * a `__typename`); null when one throws or returns a promise (the execution answers instead).
+ */
+function resolveRoots(plan: OperationPlan, rootValue: unknown, context: unknown, variables: Readonly<Record<string, unknown>>): unknown[] | null {
+  const { schema, queryType, operation, fragments } = plan;
+  const values: unknown[] = [];
+  for (const root of plan.roots) {
+    if (root.typename) {
+      values.push(undefined);
+      continue;
+    }
+    const info: GraphQLResolveInfo = {
+      fieldName: root.name,
+      fieldNodes: root.fieldNodes,
+      returnType: root.field.type,
+      parentType: queryType,
+      path: { prev: undefined, key: responseKeyOf(root.fieldNodes[0]!), typename: queryType.name },
+      schema,
+      fragments,
+      rootValue,
+      operation,
+      variableValues: variables,
+    };
+    let value: unknown;
+    try {
+      const args = root.args ?? argumentsOf(root, variables);
+      value = root.resolve(rootValue, args, context, info);
+    } catch {
+      return null;
+    }
+    if (isPromise(value)) {
+      // Settled by the execution that answers instead; this one is dropped unobserved.
+      value.then(undefined, () => {});
+      return null;
+    }
+    values.push(value);
   }
-
-  return {
-    write(rootValue, context, variables, cache, maxBytes) {
-      const values: unknown[] = [];
-      for (const root of roots) {
-        if (root.typename) {
-          values.push(undefined);
-          continue;
-        }
-        const info: GraphQLResolveInfo = {
-          fieldName: root.name,
-          fieldNodes: root.fieldNodes,
-          returnType: root.field.type,
-          parentType: queryType,
-          path: { prev: undefined, key: responseKeyOf(root.fieldNodes[0]!), typename: queryType.name },
-          schema,
-          fragments,
-          rootValue,
-          operation,
-          variableValues: variables,
-        };
-        let value: unknown;
-        try {
-          const args = root.args ?? argumentsOf(root, variables);
-          value = root.resolve(rootValue, args, context, info);
-        } catch {
-          return null;
-        }
-        if (isPromise(value)) {
-          // Settled by the execution that answers instead; this one is dropped unobserved.
-          value.then(undefined, () => {});
-          return null;
-        }
-        values.push(value);
-      }
-
-      out.begin(maxBytes);
-      out.bytes(DATA_OPEN);
-      for (let i = 0; i < roots.length; i++) {
-        const root = roots[i]!;
-        out.bytes(root.head);
-        if (root.typename) out.bytes(root.typename);
-        else if (!writeValue(out, root.shape, values[i], cache)) return out.end(false);
-      }
-      out.bytes(DATA_CLOSE);
-      return out.end();
-    },
-  };
+  return values;
 }
 
 /** The arguments of a Query field that reads variables; graphql-js's error when they do not coerce. */
