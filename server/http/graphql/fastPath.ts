@@ -51,7 +51,7 @@ export interface FastPathOptions {
 /** The fast path, bound to the route's engine, caches and senders. */
 export interface FastPath {
   /** Answers from the response cache; at once unless compressing, else resolves once sent. */
-  cached(call: GraphqlCall, entry: CachedResponse): Promise<void> | void;
+  cached(req: IncomingMessage, res: ServerResponse, state: RequestState, mediaType: MediaType, entry: CachedResponse): Promise<void> | void;
   /** Answers a request from its parameters as read (see the module comment); resolves once sent. */
   answer(call: GraphqlCall, sent: SentParams): Promise<void>;
 }
@@ -61,7 +61,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
   const { engine, responses, records, persisted, metrics, lookups, send } = options;
   const observeApq = (hit: boolean) => metrics.observeCache('apq', hit);
 
-  function cached({ req, res, state, mediaType }: GraphqlCall, entry: CachedResponse): Promise<void> | void {
+  function cached(req: IncomingMessage, res: ServerResponse, state: RequestState, mediaType: MediaType, entry: CachedResponse): Promise<void> | void {
     state.operation = entry.label;
     state.operationName = entry.operationName;
     state.cost = entry.cost;
@@ -99,7 +99,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
       if (hit) {
         register(lookup, sent.query);
         if (call.raw) responses!.alias(state.served!, call.method, call.raw, hit);
-        return cached(call, hit);
+        return cached(req, res, state, call.mediaType, hit);
       }
     }
     const prepared = engine.prepare(sent, state.served!.sizes);

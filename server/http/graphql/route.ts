@@ -19,7 +19,7 @@ import { sendText } from '../respond.ts';
 import { createFastPath, type GraphqlCall } from './fastPath.ts';
 import { createGraphqlHttp } from './graphqlHttp.ts';
 import { registerCacheMetrics, type GraphqlMetrics } from './graphqlMetrics.ts';
-import { acceptedMediaType, isJsonContentType, memoize } from './mediaType.ts';
+import { acceptedMediaType, isJsonContentType, memoize, type MediaType } from './mediaType.ts';
 import { createPersistedQueries } from './persistedQueries.ts';
 import { payloadTooLarge } from './refusals.ts';
 import { bodyParams, parseJsonBody, readSearchParams } from './requestParams.ts';
@@ -67,7 +67,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       return;
     }
     pipeline.takeSnapshot(state);
-    if (req.method === 'GET' && mediaType !== null) return get({ req, res, state, mediaType, method: 'GET', raw: undefined }, query);
+    if (req.method === 'GET' && mediaType !== null) return get(req, res, state, mediaType, query);
     // graphql-http answers other methods and media types (405, 406, 415).
     return pipeline.slow(req, res, state);
   };
@@ -138,7 +138,7 @@ function createReaders({ responses, lookups, send, slow, fast, takeSnapshot }: P
     const hit = responses?.getByAlias(served, 'POST', raw);
     if (hit) {
       lookups.hits++;
-      return fast.cached(call, hit);
+      return fast.cached(req, res, state, call.mediaType, hit);
     }
     let body: unknown;
     try {
@@ -168,20 +168,20 @@ function createReaders({ responses, lookups, send, slow, fast, takeSnapshot }: P
       }
     },
     /** Answers a GET, its bytes being its query string (`query`, past the target's first `?`). */
-    get(call: GraphqlCall, query: string): Promise<void> | void {
-      const { req, res, state } = call;
+    get(req: IncomingMessage, res: ServerResponse, state: RequestState, mediaType: MediaType, query: string): Promise<void> | void {
+      let raw: Buffer | undefined;
       // graphql-http reads only up to a second `?`: such a query string is never an alias.
       if (responses && !query.includes('?')) {
-        call.raw = Buffer.from(query);
-        const hit = responses.getByAlias(state.served!, 'GET', call.raw);
+        raw = Buffer.from(query);
+        const hit = responses.getByAlias(state.served!, 'GET', raw);
         if (hit) {
           lookups.hits++;
-          return fast.cached(call, hit);
+          return fast.cached(req, res, state, mediaType, hit);
         }
       }
       const sent = readSearchParams(query);
       if (sent === undefined) return slow(req, res, state);
-      return fast.answer(call, sent);
+      return fast.answer({ req, res, state, mediaType, method: 'GET', raw }, sent);
     },
   };
 }
