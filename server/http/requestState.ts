@@ -8,7 +8,6 @@ import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.ts';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
-import type { PreparedRequest } from '../execution/engine.ts';
 import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
 
 /** What a request is served from; taken once per request, so the snapshot may change between requests. */
@@ -120,12 +119,6 @@ export interface RequestState {
   executed: boolean;
   /** The result carries errors (never cached). */
   hasErrors: boolean;
-  /** Hash of a persisted query sent with its text, registered once the query passes the checks. */
-  persistedHash?: string;
-  /** The body of a POST once read, or the error that ended its reading (graphql-http's path reads it from here). */
-  body?: Buffer | Error;
-  /** A refusal of the checks the fast path met, for graphql-http's path to answer. */
-  prepared?: PreparedRequest;
   /** Every response closes its connection: the service was draining when the request arrived. */
   readonly closeConnection: boolean;
   /**

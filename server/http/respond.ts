@@ -8,16 +8,16 @@ import { NO_STORE } from './httpCache.ts';
 /** The content type of our JSON bodies other than GraphQL answers (errors, status, health). */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Sends a text body, compressed when it is large enough and the client accepts a coding. */
+/** Sends a text body (or its UTF-8 bytes), compressed when it is large enough and the client accepts a coding. */
 export async function sendText(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
-  text: string,
+  text: string | Buffer,
   contentType: string,
   headers: Record<string, string> = {},
 ): Promise<void> {
-  const bytes = Buffer.from(text);
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
   const encoding = bytes.length >= MIN_COMPRESS_BYTES ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
   await sendBytes(res, status, bytes, encoding, { ...headers, 'content-type': contentType });
 }

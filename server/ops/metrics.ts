@@ -17,9 +17,6 @@ export interface SnapshotFacts {
   readonly lastSyncMs: Readonly<Record<string, number>>;
 }
 
-/** What the service counts; declared by the HTTP layer, which does the counting. */
-export type Metrics = HttpMetrics;
-
 /**
  * Creates a registry with the process metrics of prom-client (memory, CPU, event loop lag, GC)
  * and the service's own:
@@ -31,7 +28,7 @@ export type Metrics = HttpMetrics;
  *
  * @param snapshot read at each scrape
  */
-export function createMetrics(snapshot: () => SnapshotFacts): Metrics {
+export function createMetrics(snapshot: () => SnapshotFacts): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 

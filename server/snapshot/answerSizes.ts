@@ -6,7 +6,7 @@
  *
  * Averages rather than largest values: an estimate refuses before anything is built, so it must
  * not refuse a page that would fit; a page of the largest records is stopped while it is written
- * (server/execution/json/jsonBytes.ts). The bytes are counted as JSON text, a string as its UTF-16 length
+ * (server/execution/json/jsonWriter.ts). The bytes are counted as JSON text, a string as its UTF-16 length
  * (near enough to its UTF-8 bytes for an estimate).
  */
 

@@ -18,11 +18,25 @@ export type WithDistance<R> = (record: R, distanceKm: number) => R;
 
 /**
  * The keys under which an item holds its record and names the one field it replaces (the
- * distance), so that server/execution/json/answerWriter.ts can reuse what it wrote of the record for every other
- * field. Symbols: no answer, JSON.stringify or for…in sees them.
+ * distance). Symbols: no answer, JSON.stringify or for…in sees them; the answer writer reads
+ * them through {@link nearItemRecord} and {@link nearItemReplaces}.
  */
-export const COPY_OF = Symbol('copy of');
-export const COPY_REPLACES = Symbol('copy replaces');
+const RECORD = Symbol('near item record');
+const REPLACES = Symbol('near item replaces');
+
+/**
+ * The record a near-me item reads as, or undefined for any other object: what
+ * server/execution/json/answerWriter.ts wrote of the record serves every field of the item but
+ * the one it replaces ({@link nearItemReplaces}).
+ */
+export function nearItemRecord(value: object): object | undefined {
+  return (value as { [RECORD]?: object })[RECORD];
+}
+
+/** The field a near-me item replaces (the distance); for an item {@link nearItemRecord} answered. */
+export function nearItemReplaces(item: object): string {
+  return (item as { [REPLACES]: string })[REPLACES];
+}
 
 /**
  * Compiles the item class of an area's records. Its getters are written out with each field's
@@ -41,20 +55,20 @@ export function compileWithDistance<R extends object>(fields: readonly string[],
   // computed key makes even "constructor" an ordinary getter.
   const key = JSON.stringify;
   const copied = fields.filter((field) => field !== distanceField);
-  const getters = copied.map((field) => `get [${key(field)}]() { return this[COPY_OF][${key(field)}]; }`);
+  const getters = copied.map((field) => `get [${key(field)}]() { return this[RECORD][${key(field)}]; }`);
   const plain = [...copied.map((field) => `${key(field)}: record[${key(field)}]`), `${key(distanceField)}: this[${key(distanceField)}]`];
   const body = `class NearItem {
   constructor(record, distanceKm) {
-    this[COPY_OF] = record;
+    this[RECORD] = record;
     this[${key(distanceField)}] = distanceKm;
   }
   ${getters.join('\n  ')}
   toJSON() {
-    const record = this[COPY_OF];
+    const record = this[RECORD];
     return { ${plain.join(', ')} };
   }
 }
-NearItem.prototype[COPY_REPLACES] = ${key(distanceField)};
+NearItem.prototype[REPLACES] = ${key(distanceField)};
 return (record, distanceKm) => new NearItem(record, distanceKm);`;
-  return new Function('COPY_OF', 'COPY_REPLACES', body)(COPY_OF, COPY_REPLACES) as WithDistance<R>;
+  return new Function('RECORD', 'REPLACES', body)(RECORD, REPLACES) as WithDistance<R>;
 }

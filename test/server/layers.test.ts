@@ -26,15 +26,6 @@ const RANKS: Readonly<Record<string, number>> = {
 /** The one module of sync/ the server may import: the snapshot format, which does no I/O. */
 const SYNC_FORMAT = 'sync/format.ts';
 
-/**
- * Arrows that still point the wrong way, each as `importer -> imported` (paths under server/),
- * with the reason it stays for now. Fixing them needs more than moving files.
- */
-const ALLOWED: ReadonlyMap<string, string> = new Map([
-  // The GraphQL route still types its metrics by ops' alias of the HTTP layer's HttpMetrics.
-  ['http/graphql/route.ts -> ops/metrics.ts', 'the route counts its caches and refusals'],
-]);
-
 /** Every .ts file under a directory, as paths relative to it with forward slashes. */
 function tsFiles(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -79,7 +70,6 @@ function violations(): string[] {
       if (importedRoom === room) continue;
       const importedRank = RANKS[importedRoom];
       if (importedRank !== undefined && importedRank < rank) continue;
-      if (ALLOWED.has(`${file} -> ${imported}`)) continue;
       const below = Object.keys(RANKS).filter((other) => RANKS[other]! < rank);
       found.push(
         `server/${file}: imports '${specifier}' (server/${imported}); a file in ${room}/ may import only its own folder` +
@@ -93,15 +83,6 @@ function violations(): string[] {
 describe('the rooms of server/', () => {
   it('each file imports only its own folder and the folders below it, and of sync/ only the format', () => {
     expect(violations()).toEqual([]);
-  });
-
-  it('every allowed exception is still an import of the code', () => {
-    const imports = new Set(
-      tsFiles(SERVER).flatMap((file) =>
-        importsOf(file).map((specifier) => `${file} -> ${path.posix.join(path.posix.dirname(file), specifier)}`),
-      ),
-    );
-    expect([...ALLOWED.keys()].filter((arrow) => !imports.has(arrow))).toEqual([]);
   });
 
   it('every top-level entry of server/ has a rank', () => {

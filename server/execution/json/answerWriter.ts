@@ -14,7 +14,7 @@
  * (@skip and @include depend on the variables), a meta-field other than `__typename`, a field below
  * Query with a resolver of its own or a type with isTypeOf; {@link AnswerWriter.write} gives up on
  * any resolver error, promise, null in a non-null field, value a leaf's serialize refuses, or value
- * jsonBytes would leave to JSON.stringify. The operation is then executed, so its answer, errors
+ * JsonWriter would leave to JSON.stringify. The operation is then executed, so its answer, errors
  * included, is exactly the executor's.
  */
 
@@ -45,22 +45,9 @@ import {
 } from 'graphql';
 import { countNodes } from '../astWalk.ts';
 import { isPromise } from '../../util/isPromise.ts';
-import {
-  beginBytes,
-  bytesWritten,
-  CLOSE_BRACE,
-  CLOSE_BRACKET,
-  COMMA,
-  endBytes,
-  OPEN_BRACE,
-  OPEN_BRACKET,
-  writeByte,
-  writeBytes,
-  writeJson,
-  writtenSince,
-} from './jsonBytes.ts';
+import type { JsonWriter } from './jsonWriter.ts';
 import type { PartWithHoles, RecordBytesCache } from './recordBytesCache.ts';
-import { COPY_OF, COPY_REPLACES } from '../../snapshot/withDistance.ts';
+import { nearItemRecord, nearItemReplaces } from '../../snapshot/withDistance.ts';
 
 /** An operation compiled for {@link compileAnswerWriter}. */
 export interface AnswerWriter {
@@ -74,7 +61,7 @@ export interface AnswerWriter {
    * @param cache where records' bytes are copied from and kept; null writes each record field by
    *   field and keeps nothing (the same bytes)
    * @param maxBytes the largest answer allowed, in bytes
-   * @throws AnswerTooLargeError (server/execution/json/jsonBytes.ts) once the answer grows past `maxBytes`
+   * @throws AnswerTooLargeError (server/execution/json/jsonWriter.ts) once the answer grows past `maxBytes`
    */
   write(
     rootValue: unknown,
@@ -131,7 +118,7 @@ interface LeafShape {
   readonly kind: typeof LEAF;
   readonly nonNull: boolean;
   /** Writes a value as its type serializes it; false when graphql-js would refuse it. */
-  readonly write: (value: unknown) => boolean;
+  readonly write: (out: JsonWriter, value: unknown) => boolean;
 }
 
 interface ListShape {
@@ -162,15 +149,55 @@ class Unsupported extends Error {}
 
 /**
  * Compiles an operation that passed validation, or returns null for one the writer does not take.
+ * @param out the writer its answers are written with (one answer at a time)
  */
-export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): AnswerWriter | null {
+export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, out: JsonWriter): AnswerWriter | null {
   const queryType = schema.getQueryType();
   if (operation.operation !== 'query' || !queryType || countNodes(document, Kind.DIRECTIVE, 1) > 0) return null;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   }
+  let roots: (RootPlan | TypenamePlan)[];
+  try {
+    roots = planRoots(queryType, operation, fragments);
+  } catch (error) {
+    if (error instanceof Unsupported) return null;
+    throw error;
+  }
+  const plan: OperationPlan = { schema, queryType, operation, fragments, roots };
+  return {
+    write(rootValue, context, variables, cache, maxBytes) {
+      const values = resolveRoots(plan, rootValue, context, variables);
+      if (values === null) return null;
+      out.begin(maxBytes);
+      out.bytes(DATA_OPEN);
+      for (let i = 0; i < roots.length; i++) {
+        const root = roots[i]!;
+        out.bytes(root.head);
+        if (root.typename) out.bytes(root.typename);
+        else if (!writeValue(out, root.shape, values[i], cache)) return out.end(false);
+      }
+      out.bytes(DATA_CLOSE);
+      return out.end();
+    },
+  };
+}
 
+/** What writing an operation's answer reads of it. */
+interface OperationPlan {
+  readonly schema: GraphQLSchema;
+  readonly queryType: GraphQLObjectType;
+  readonly operation: OperationDefinitionNode;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  readonly roots: readonly (RootPlan | TypenamePlan)[];
+}
+
+/**
+ * Plans the Query fields of an operation, and below them the fields of each selection.
+ * @throws Unsupported for an operation the writer does not take
+ */
+function planRoots(queryType: GraphQLObjectType, operation: OperationDefinitionNode, fragments: Readonly<Record<string, FragmentDefinitionNode>>): (RootPlan | TypenamePlan)[] {
   /**
    * Plans the fields selected on `type` under `parents`, in graphql-js's order: `__typename` as
    * the type's name, every other field by `plan`.
@@ -214,71 +241,58 @@ export function compileAnswerWriter(schema: GraphQLSchema, document: DocumentNod
     throw new Unsupported();
   }
 
-  let roots: (RootPlan | TypenamePlan)[];
-  try {
-    roots = plansOf(queryType, [{ selectionSet: operation.selectionSet }], (field, nodes, head) => ({
-      head,
-      typename: null,
-      name: field.name,
-      shape: shapeOf(field.type, nodes),
-      field,
-      resolve: field.resolve ?? defaultFieldResolver,
-      fieldNodes: nodes,
-      args: countNodes(nodes[0]!, Kind.VARIABLE, 1) > 0 ? null : staticArguments(field, nodes[0]!),
-      last: null,
-    }));
-  } catch (error) {
-    if (error instanceof Unsupported) return null;
-    throw error;
+  return plansOf(queryType, [{ selectionSet: operation.selectionSet }], (field, nodes, head) => ({
+    head,
+    typename: null,
+    name: field.name,
+    shape: shapeOf(field.type, nodes),
+    field,
+    resolve: field.resolve ?? defaultFieldResolver,
+    fieldNodes: nodes,
+    args: countNodes(nodes[0]!, Kind.VARIABLE, 1) > 0 ? null : staticArguments(field, nodes[0]!),
+    last: null,
+  }));
+}
+
+/**
+ * The values of the Query fields, by their resolvers, in the order of `plan.roots` (undefined for
+ * a `__typename`); null when one throws or returns a promise (the execution answers instead).
+ */
+function resolveRoots(plan: OperationPlan, rootValue: unknown, context: unknown, variables: Readonly<Record<string, unknown>>): unknown[] | null {
+  const { schema, queryType, operation, fragments } = plan;
+  const values: unknown[] = [];
+  for (const root of plan.roots) {
+    if (root.typename) {
+      values.push(undefined);
+      continue;
+    }
+    const info: GraphQLResolveInfo = {
+      fieldName: root.name,
+      fieldNodes: root.fieldNodes,
+      returnType: root.field.type,
+      parentType: queryType,
+      path: { prev: undefined, key: responseKeyOf(root.fieldNodes[0]!), typename: queryType.name },
+      schema,
+      fragments,
+      rootValue,
+      operation,
+      variableValues: variables,
+    };
+    let value: unknown;
+    try {
+      const args = root.args ?? argumentsOf(root, variables);
+      value = root.resolve(rootValue, args, context, info);
+    } catch {
+      return null;
+    }
+    if (isPromise(value)) {
+      // Settled by the execution that answers instead; this one is dropped unobserved.
+      value.then(undefined, () => {});
+      return null;
+    }
+    values.push(value);
   }
-
-  return {
-    write(rootValue, context, variables, cache, maxBytes) {
-      const values: unknown[] = [];
-      for (const root of roots) {
-        if (root.typename) {
-          values.push(undefined);
-          continue;
-        }
-        const info: GraphQLResolveInfo = {
-          fieldName: root.name,
-          fieldNodes: root.fieldNodes,
-          returnType: root.field.type,
-          parentType: queryType,
-          path: { prev: undefined, key: responseKeyOf(root.fieldNodes[0]!), typename: queryType.name },
-          schema,
-          fragments,
-          rootValue,
-          operation,
-          variableValues: variables,
-        };
-        let value: unknown;
-        try {
-          const args = root.args ?? argumentsOf(root, variables);
-          value = root.resolve(rootValue, args, context, info);
-        } catch {
-          return null;
-        }
-        if (isPromise(value)) {
-          // Settled by the execution that answers instead; this one is dropped unobserved.
-          value.then(undefined, () => {});
-          return null;
-        }
-        values.push(value);
-      }
-
-      beginBytes(maxBytes);
-      writeBytes(DATA_OPEN);
-      for (let i = 0; i < roots.length; i++) {
-        const root = roots[i]!;
-        writeBytes(root.head);
-        if (root.typename) writeBytes(root.typename);
-        else if (!writeValue(root.shape, values[i], cache)) return endBytes(false);
-      }
-      writeBytes(DATA_CLOSE);
-      return endBytes();
-    },
-  };
+  return values;
 }
 
 /** The arguments of a Query field that reads variables; graphql-js's error when they do not coerce. */
@@ -295,22 +309,22 @@ function argumentsOf(root: RootPlan, variables: Readonly<Record<string, unknown>
  * @param cache where a frozen object here is looked up and kept; null inside one whose bytes are
  *   being kept, which holds this one's, and when nothing is kept
  */
-function writeValue(shape: Shape, value: unknown, cache: RecordBytesCache | null): boolean {
+function writeValue(out: JsonWriter, shape: Shape, value: unknown, cache: RecordBytesCache | null): boolean {
   if (value == null) {
     if (shape.nonNull) return false;
-    return writeJson(null);
+    return out.json(null);
   }
   // graphql-js answers an Error a resolver returned as that error.
   if (value instanceof Error) return false;
-  if (shape.kind === LEAF) return shape.write(value);
+  if (shape.kind === LEAF) return shape.write(out, value);
   if (shape.kind === LIST) {
     if (!Array.isArray(value)) return false;
-    writeByte(OPEN_BRACKET);
+    out.openList();
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) writeByte(COMMA);
-      if (!writeValue(shape.item, value[i], cache)) return false;
+      if (i > 0) out.comma();
+      if (!writeValue(out, shape.item, value[i], cache)) return false;
     }
-    writeByte(CLOSE_BRACKET);
+    out.closeList();
     return true;
   }
   if (typeof value !== 'object') return false;
@@ -320,20 +334,19 @@ function writeValue(shape: Shape, value: unknown, cache: RecordBytesCache | null
     // it (Object.isFrozen reads every field).
     const known = cache.get(selection, value) as Uint8Array | undefined;
     if (known !== undefined) {
-      writeBytes(known);
+      out.bytes(known);
       return true;
     }
-    const copy = value as { [COPY_OF]?: object; [COPY_REPLACES]?: string };
-    const record = copy[COPY_OF];
-    if (record !== undefined) return writeCopy(selection, value, record, copy[COPY_REPLACES]!, cache);
+    const record = nearItemRecord(value);
+    if (record !== undefined) return writeCopy(out, selection, value, record, nearItemReplaces(value), cache);
     if (Object.isFrozen(value)) {
-      const start = bytesWritten();
-      if (!writeFields(selection, value, null)) return false;
-      cache.set(selection, value, writtenSince(start));
+      const start = out.written();
+      if (!writeFields(out, selection, value, null)) return false;
+      cache.set(selection, value, out.since(start));
       return true;
     }
   }
-  return writeFields(selection, value, cache);
+  return writeFields(out, selection, value, cache);
 }
 
 /**
@@ -343,61 +356,61 @@ function writeValue(shape: Shape, value: unknown, cache: RecordBytesCache | null
  * the replaced field; later items are written from that, with their own values in the holes. An
  * item of a record not frozen is written as any object.
  */
-function writeCopy(selection: Selection, copy: object, record: object, replaced: string, cache: RecordBytesCache): boolean {
+function writeCopy(out: JsonWriter, selection: Selection, copy: object, record: object, replaced: string, cache: RecordBytesCache): boolean {
   const { fields } = selection;
   const source = copy as Record<string, unknown>;
   const known = cache.get(selection.copies, record) as PartWithHoles | undefined;
   if (known !== undefined && known.replaced === replaced) {
     const { segments } = known;
-    writeBytes(segments[0]!);
+    out.bytes(segments[0]!);
     if (segments.length === 1) return true;
     const value = source[replaced];
     if (typeof value === 'function') return false;
     let segment = 1;
     for (const field of fields) {
       if (field.typename || field.name !== replaced) continue;
-      if (!writeValue(field.shape, value, null)) return false;
-      writeBytes(segments[segment++]!);
+      if (!writeValue(out, field.shape, value, null)) return false;
+      out.bytes(segments[segment++]!);
     }
     return true;
   }
   // As in writeValue: only a frozen record's bytes are kept.
-  if (!Object.isFrozen(record)) return writeFields(selection, copy, cache);
+  if (!Object.isFrozen(record)) return writeFields(out, selection, copy, cache);
 
   const segments: Uint8Array[] = [];
-  let segmentStart = bytesWritten();
-  writeByte(OPEN_BRACE);
+  let segmentStart = out.written();
+  out.openObject();
   for (const field of fields) {
-    writeBytes(field.head);
+    out.bytes(field.head);
     if (field.typename) {
-      writeBytes(field.typename);
+      out.bytes(field.typename);
       continue;
     }
     const value = source[field.name];
     const hole = field.name === replaced;
-    if (hole) segments.push(writtenSince(segmentStart));
-    if (typeof value === 'function' || !writeValue(field.shape, value, null)) return false;
-    if (hole) segmentStart = bytesWritten();
+    if (hole) segments.push(out.since(segmentStart));
+    if (typeof value === 'function' || !writeValue(out, field.shape, value, null)) return false;
+    if (hole) segmentStart = out.written();
   }
-  writeByte(CLOSE_BRACE);
-  segments.push(writtenSince(segmentStart));
+  out.closeObject();
+  segments.push(out.since(segmentStart));
   cache.set(selection.copies, record, { replaced, segments });
   return true;
 }
 
-function writeFields(selection: Selection, source: object, cache: RecordBytesCache | null): boolean {
-  writeByte(OPEN_BRACE);
+function writeFields(out: JsonWriter, selection: Selection, source: object, cache: RecordBytesCache | null): boolean {
+  out.openObject();
   for (const field of selection.fields) {
-    writeBytes(field.head);
+    out.bytes(field.head);
     if (field.typename) {
-      writeBytes(field.typename);
+      out.bytes(field.typename);
       continue;
     }
     // graphql-js's default resolver reads the property, and calls it when it is a function.
     const value = (source as Record<string, unknown>)[field.name];
-    if (typeof value === 'function' || !writeValue(field.shape, value, cache)) return false;
+    if (typeof value === 'function' || !writeValue(out, field.shape, value, cache)) return false;
   }
-  writeByte(CLOSE_BRACE);
+  out.closeObject();
   return true;
 }
 
@@ -406,10 +419,10 @@ function writeFields(selection: Selection, source: object, cache: RecordBytesCac
  * the scalar serializes to are written as they are: graphql-js's serialize returns them unchanged.
  * Anything else goes through serialize, as graphql-js does.
  */
-function leafWriterOf(type: GraphQLLeafType): (value: unknown) => boolean {
+function leafWriterOf(type: GraphQLLeafType): (out: JsonWriter, value: unknown) => boolean {
   const asIs = SERIALIZED_AS_IS.get(type);
-  return (value) => {
-    if (asIs?.(value)) return writeJson(value);
+  return (out, value) => {
+    if (asIs?.(value)) return out.json(value);
     let result: unknown;
     try {
       result = type.serialize(value);
@@ -417,7 +430,7 @@ function leafWriterOf(type: GraphQLLeafType): (value: unknown) => boolean {
       return false;
     }
     // graphql-js refuses a serialized null or undefined.
-    return result != null && writeJson(result);
+    return result != null && out.json(result);
   };
 }
 

@@ -45,7 +45,7 @@ export interface RecordBytesCache {
   get(key: object, record: object): RecordPart | undefined;
   /**
    * Keeps a copy of what was written of `record` under `key`: `part` may be a view of bytes
-   * that change afterwards (server/execution/json/jsonBytes.ts writtenSince).
+   * that change afterwards (server/execution/json/jsonWriter.ts since).
    */
   set(key: object, record: object, part: RecordPart): void;
   /** Bytes held now, entries' overhead included. */

@@ -113,3 +113,40 @@ export function persistedQueryNotFound(): GraphQLError {
 export function persistedQueryNotSupported(): GraphQLError {
   return new GraphQLError('PersistedQueryNotSupported', { extensions: { code: 'PERSISTED_QUERY_NOT_SUPPORTED' } });
 }
+
+/** A request that uses persisted queries, once its query is resolved. */
+export interface PersistedLookup {
+  /** The query's hash (lowercase hex sha256). */
+  readonly sha256Hash: string;
+  /** The query came with its text: it is registered once it passes the checks. */
+  readonly register: boolean;
+}
+
+/**
+ * Resolves the persisted query of a request (its `extensions`): a hash sent without the query
+ * gets the stored query in `params.query`; one sent with it is checked against it.
+ *
+ * @param store the persisted queries, or null when they are turned off
+ * @param observe told of each lookup in the store (hit or miss)
+ * @returns null when the request does not use persisted queries
+ * @throws GraphQLError PERSISTED_QUERY_NOT_FOUND / _NOT_SUPPORTED; Error (400) for a malformed
+ *   extension or a hash that does not match the query
+ */
+export function resolvePersistedQuery(
+  params: { query: unknown; extensions: unknown },
+  store: PersistedQueries | null,
+  observe: (hit: boolean) => void,
+): PersistedLookup | null {
+  const request = readPersistedQuery(params.extensions);
+  if (request === null) return null;
+  if (!store) throw persistedQueryNotSupported();
+  if (typeof params.query === 'string') {
+    if (hashQuery(params.query) !== request.sha256Hash) throw new Error('extensions.persistedQuery.sha256Hash does not match the sha256 of the query');
+    return { sha256Hash: request.sha256Hash, register: true };
+  }
+  const stored = store.get(request.sha256Hash);
+  observe(stored !== undefined);
+  if (stored === undefined) throw persistedQueryNotFound();
+  params.query = stored;
+  return { sha256Hash: request.sha256Hash, register: false };
+}

@@ -17,7 +17,7 @@ import { startDeadline, withDeadline, type Deadline } from '../../../server/exec
 import { formatError } from '../../../server/http/formatError.ts';
 import { createQueryChecker, type QueryChecker } from '../../../server/execution/limits.ts';
 import { loadSnapshot } from '../../../server/snapshot/load.ts';
-import { createOperationCache, DOCUMENT_CHARS_PER_ENTRY, type OperationCacheOptions, type PreparedRequest } from '../../../server/execution/engine.ts';
+import { createEngine, DOCUMENT_CHARS_PER_ENTRY, type EngineOptions, type PreparedRequest } from '../../../server/execution/engine.ts';
 import { createRecordBytesCache } from '../../../server/execution/json/recordBytesCache.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { sampleQueries } from '../../../server/ops/sampleQueries.ts';
@@ -44,9 +44,9 @@ function countingChecker(maxCost = limits.maxCost): QueryChecker & { calls: numb
   return counting;
 }
 
-function cacheOf(overrides: Partial<OperationCacheOptions> = {}) {
+function cacheOf(overrides: Partial<EngineOptions> = {}) {
   const check = countingChecker();
-  const cache = createOperationCache({ schema, executableSchema, check, limits, maxEntries: 100, jit: true, ...overrides });
+  const cache = createEngine({ schema, executableSchema, check, limits, maxEntries: 100, jit: true, formatError, ...overrides });
   return { cache, check: (overrides.check as ReturnType<typeof countingChecker> | undefined) ?? check };
 }
 
@@ -84,7 +84,7 @@ async function throughCache(query: string, variables: Record<string, unknown>, c
     for (let i = 0; i < 3; i++) {
       const operation = prepared(cache.prepare({ query, variables }, store.sizes));
       const answer = await operation.answer(deadline(), context, variables, records);
-      results.push(Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : sent(answer));
+      results.push(steady(answer.bytes.toString('utf8')));
     }
   }
   return results;
@@ -342,7 +342,7 @@ describe('the bounds of the cache', () => {
       const operation = prepared(cache.prepare({ query: '{ types(locale: "it-CH") { id } }' }, store.sizes));
       // Without the record bytes cache, an answer is always executed (then written as bytes).
       const answer = await operation.answer(startDeadline(2000), { store }, {}, null);
-      expect(JSON.parse(String(answer)).data.types).toHaveLength(store.locales['it-CH'].types.records.length);
+      expect(JSON.parse(String(answer.bytes)).data.types).toHaveLength(store.locales['it-CH'].types.records.length);
     }
     expect(check.calls).toBe(3);
     expect(cache.size).toBe(0);
@@ -388,7 +388,7 @@ describe('the record bytes an operation keeps', () => {
     const sizes: number[] = [];
     for (let i = 0; i < 4; i++) {
       const answer = await prepared(cache.prepare({ query }, store.sizes)).answer(startDeadline(2000), { store }, {}, records);
-      expect(Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : null).toBe(expected);
+      expect(answer.errors ? null : steady(answer.bytes.toString('utf8'))).toBe(expected);
       sizes.push(records.bytes);
     }
     // Neither the one-off operation of the first request nor the first answer of the one kept
@@ -408,7 +408,7 @@ describe('documents that differ only in their literals', () => {
   async function answerOf(cache: ReturnType<typeof cacheOf>['cache'], query: string, records: ReturnType<typeof createRecordBytesCache> | null, variables: Record<string, unknown> = {}) {
     const operation = prepared(cache.prepare({ query, variables }, store.sizes));
     const answer = await operation.answer(startDeadline(2000), { store }, variables, records);
-    return Buffer.isBuffer(answer) ? steady(answer.toString('utf8')) : sent(answer);
+    return steady(answer.bytes.toString('utf8'));
   }
 
   it('checks their template once and answers each document as plain graphql-js answers it', async () => {

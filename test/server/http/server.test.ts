@@ -506,6 +506,17 @@ describe('malformed and hostile requests', () => {
     expect(JSON.parse(unknown.body).errors[0]).toEqual({ message: `Unknown operation named "${'B'.repeat(256)}"`, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
   });
 
+  it('refuses an operationName over 256 characters whichever path answers the request: a document that does not parse, a mutation, a query string graphql-http reads to a second ?', async () => {
+    const operationName = 'Q'.repeat(300);
+    const expected = [400, { errors: [{ message: 'operationName is 300 characters long; the limit is 256', extensions: { code: 'BAD_REQUEST' } }] }];
+    for (const query of ['query Q { greeting', 'mutation Q { greeting }']) {
+      const posted = await send('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName }) });
+      expect([posted.status, JSON.parse(posted.body)], query).toEqual(expected);
+    }
+    const got = await send(`/api/graphql?operationName=${operationName}&query=${encodeURIComponent('query Q { greeting }')}&then=?`);
+    expect([got.status, JSON.parse(got.body)]).toEqual(expected);
+  });
+
   it('refuses variables nested 900 arrays deep with 400 BAD_REQUEST, by POST and by GET, without logging an error', async () => {
     const deep = `${'['.repeat(900)}${']'.repeat(900)}`;
     const expected = { errors: [{ message: 'Variables nest arrays and objects more than 64 levels deep, the limit', extensions: { code: 'BAD_REQUEST' } }] };

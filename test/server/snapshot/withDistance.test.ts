@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileWithDistance, COPY_OF, COPY_REPLACES } from '../../../server/snapshot/withDistance.ts';
+import { compileWithDistance, nearItemRecord, nearItemReplaces } from '../../../server/snapshot/withDistance.ts';
 
 describe('compileWithDistance', () => {
   type Fields = Record<string, unknown>;
@@ -31,8 +31,9 @@ describe('compileWithDistance', () => {
 
   it('names the record it reads and the field it replaces, under symbols no answer sees', () => {
     const item = compileWithDistance<Fields>(fields, 'distance_km')(record, 1);
-    expect((item as Record<symbol, unknown>)[COPY_OF]).toBe(record);
-    expect((item as Record<symbol, unknown>)[COPY_REPLACES]).toBe('distance_km');
+    expect(nearItemRecord(item)).toBe(record);
+    expect(nearItemReplaces(item)).toBe('distance_km');
+    expect(nearItemRecord(record)).toBeUndefined();
   });
 
   it('adds the distance field when the records lack it', () => {

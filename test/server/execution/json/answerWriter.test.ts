@@ -8,7 +8,8 @@ import { createRecordBytesCache, type PartWithHoles, type RecordBytesCache } fro
 import { resolvers } from '../../../../server/resolvers/index.ts';
 import { sampleQueries } from '../../../../server/ops/sampleQueries.ts';
 import { createSchema, readSdl } from '../../../../server/execution/schema.ts';
-import { COPY_OF, COPY_REPLACES } from '../../../../server/snapshot/withDistance.ts';
+import { compileWithDistance } from '../../../../server/snapshot/withDistance.ts';
+import { JsonWriter } from '../../../../server/execution/json/jsonWriter.ts';
 import { createStore, type Store } from '../../../../server/snapshot/store.ts';
 import { DATA_DIR } from '../../../helpers/api.ts';
 
@@ -34,7 +35,7 @@ function writerOf(on: GraphQLSchema, query: string) {
   const { document, operation } = operationOf(query);
   const invalid = validate(on, document);
   if (invalid.length > 0) throw invalid[0];
-  const writer = compileAnswerWriter(on, document, operation);
+  const writer = compileAnswerWriter(on, document, operation, new JsonWriter());
   if (!writer) throw new Error('the writer does not take this operation');
   return (variables: Record<string, unknown>, context: unknown, cache: RecordBytesCache | null): string | null => {
     const coerced = getVariableValues(on, operation.variableDefinitions ?? [], variables);
@@ -109,7 +110,7 @@ describe('the answer writer', () => {
 
   it('writes copies of a record from what it kept, with the replaced field\'s value of each, wherever the selection puts it', () => {
     const record = Object.freeze({ s: 'record', i: 1, n: 'record' });
-    const copyOf = (replaced: 'n' | 's', value: string) => ({ ...record, [replaced]: value, [COPY_OF]: record, [COPY_REPLACES]: replaced });
+    const copyOf = (replaced: 'n' | 's', value: string) => compileWithDistance<typeof record>(Object.keys(record), replaced)(record, value as unknown as number);
     const variants = [copyOf('n', 'copy'), copyOf('n', 'another "copy"'), copyOf('s', 'copy of s'), copyOf('n', 'record')];
     const copies = makeExecutableSchema({
       typeDefs: 'type Item { s: String i: Int n: String! } type Query { copy(variant: Int!): Item! }',
@@ -126,7 +127,7 @@ describe('the answer writer', () => {
 
   it('keeps nothing of an object that is not frozen, nor of a copy of one, which may change between answers', () => {
     const record = { s: 'before', i: 1, n: 'record' };
-    const copy = { ...record, n: 'copy', [COPY_OF]: record, [COPY_REPLACES]: 'n' };
+    const copy = compileWithDistance<typeof record>(Object.keys(record), 'n')(record, 'copy' as unknown as number);
     const items = makeExecutableSchema({
       typeDefs: 'type Item { s: String i: Int n: String! } type Query { record: Item! copy: Item! }',
       resolvers: { Query: { record: () => record, copy: () => copy } },
@@ -135,7 +136,8 @@ describe('the answer writer', () => {
     const write = writerOf(items, query);
     const cache = createRecordBytesCache(65_536);
     expect(write({}, {}, cache)).toBe('{"data":{"record":{"s":"before","n":"record"},"copy":{"s":"before","n":"copy"}}}');
-    record.s = copy.s = 'after';
+    // The copy reads the record's fields: it changes with it.
+    record.s = 'after';
     expect(write({}, {}, cache)).toBe('{"data":{"record":{"s":"after","n":"record"},"copy":{"s":"after","n":"copy"}}}');
     expect(cache.bytes).toBe(0);
   });
@@ -160,16 +162,16 @@ describe('the answer writer', () => {
   it('takes no operation with a directive or an introspection field', () => {
     for (const query of ['query Q($s: Boolean!) { types @skip(if: $s) { id } }', '{ __schema { queryType { name } } }', '{ __type(name: "Activity") { name } }']) {
       const { document, operation } = operationOf(query);
-      expect(compileAnswerWriter(schema, document, operation), query).toBeNull();
+      expect(compileAnswerWriter(schema, document, operation, new JsonWriter()), query).toBeNull();
     }
   });
 
   it('leaves to execution an answer with an error: a refused argument, a deadline passed', () => {
     const cache = createRecordBytesCache(1024 * 1024);
     const { document, operation } = operationOf('{ activities(limit: 1000) { total } }');
-    expect(compileAnswerWriter(schema, document, operation)!.write(startDeadline(2000), { store }, {}, cache, Infinity)).toBeNull();
+    expect(compileAnswerWriter(schema, document, operation, new JsonWriter())!.write(startDeadline(2000), { store }, {}, cache, Infinity)).toBeNull();
     const types = operationOf('{ types { id } }');
-    expect(compileAnswerWriter(schema, types.document, types.operation)!.write({ atMs: -1, budgetMs: 5 }, { store }, {}, cache, Infinity)).toBeNull();
+    expect(compileAnswerWriter(schema, types.document, types.operation, new JsonWriter())!.write({ atMs: -1, budgetMs: 5 }, { store }, {}, cache, Infinity)).toBeNull();
   });
 
   describe('on values graphql-js serializes or refuses', () => {

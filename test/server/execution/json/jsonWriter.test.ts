@@ -1,9 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AnswerTooLargeError, jsonBytes } from '../../../../server/execution/json/jsonBytes.ts';
+import { AnswerTooLargeError, JsonWriter } from '../../../../server/execution/json/jsonWriter.ts';
 import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../../../sync/fixtures/samplesDir.ts';
 
-/** What jsonBytes promises: the bytes of JSON.stringify's text. */
+/** One writer for every test, as the engine keeps one for every answer. */
+const writer = new JsonWriter();
+const jsonBytes = (value: object, limit?: number) => writer.bytesOf(value, limit);
+
+/** What bytesOf promises: the bytes of JSON.stringify's text. */
 function expectStringifyBytes(value: object): void {
   const expected = Buffer.from(JSON.stringify(value));
   const bytes = jsonBytes(value);
@@ -26,7 +30,7 @@ function randomNumbers(seed: number): () => number {
   };
 }
 
-describe('jsonBytes', () => {
+describe('JsonWriter.bytesOf', () => {
   const strings: [string, string][] = [
     ['empty', ''],
     ['ASCII', 'act-1'],
