@@ -85,6 +85,9 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
   const debounceMs = options.debounceMs ?? 250;
   const maxAttempts = options.maxAttempts ?? 3;
   let currentManifest = options.current ? JSON.stringify(options.current.snapshot.manifest) : null;
+  // Only its manifest is needed: the watcher's closures hold `options`, which would otherwise
+  // keep the first store alive as long as the watcher, beside the one that replaced it.
+  options = { ...options, current: undefined };
   // Signature of the manifest file last dealt with: served, loaded, or refused for good.
   let seen: string | null = null;
   let failedAttempts = 0;
