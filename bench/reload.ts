@@ -90,6 +90,7 @@ export async function measureReload(options: ReloadOptions): Promise<ReloadRun> 
   const rounds: ReloadRun['rounds'] = [];
   for (let round = 1; round <= options.rounds; round++) {
     const version = `bench-reload-${Date.now()}-${round}`;
+    let done = null as { ms: number; longestDelayMs: number } | null;
     const reload = await loadRun(options, options.durationS, async () => {
       await sleep(RELOAD_LEAD_MS);
       await publishVersion(options.dataDir, version);
@@ -98,9 +99,13 @@ export async function measureReload(options: ReloadOptions): Promise<ReloadRun> 
         if (performance.now() > deadline) throw new Error(`version ${version} was not served within ${options.timeoutMs} ms`);
         await sleep(100);
       }
+      // Read at once: the output kept is a tail, which the server's other lines push on.
+      for (let tries = 0; done === null && tries < RELOAD_LEAD_MS / 50; tries++) {
+        done = reloadDone(options.server.output(), version);
+        if (done === null) await sleep(50);
+      }
       await sleep(RELOAD_LEAD_MS);
     });
-    const done = reloadDone(options.server.output(), version);
     const baseline = await loadRun(options, reload.durationS);
     rounds.push({ baseline, reload: { ...reload, reloadMs: done?.ms ?? null, longestDelayMs: done?.longestDelayMs ?? null } });
   }
