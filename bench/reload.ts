@@ -68,7 +68,10 @@ export interface ReloadRun {
 /** What {@link measureReload} needs. */
 export interface ReloadOptions {
   scale: number;
-  /** The real server, started on a copy of the dataset (see {@link copyDataset}), LOG_LEVEL info or lower. */
+  /**
+   * The real server, started on a copy of the dataset (see {@link copyDataset}); its reload's
+   * time and longest event-loop delay are read from its output at LOG_LEVEL info or lower.
+   */
   server: { url: string; output(): string };
   /** Its data directory, where new versions are published. */
   dataDir: string;
@@ -227,7 +230,8 @@ export function renderReload(runs: readonly ReloadRun[]): string[] {
   out.push(
     'The mix on a one-worker server while a new snapshot version is published into its data directory and swapped in',
     '(bench/reload.ts), against a run as long without a reload, in turns. Each row is the worst round. The event-loop',
-    "delay is the server's own (its \"reload done\" log line, perf_hooks.monitorEventLoopDelay).",
+    "delay is the server's own (its \"reload done\" log line, perf_hooks.monitorEventLoopDelay), n/a unless the bench ran",
+    'with `--log-level info`, which also logs every request.',
     '',
     '| dataset | max, reload | max, baseline | p99, reload | p99, baseline | longest event-loop delay | reload took |',
     '|---|--:|--:|--:|--:|--:|--:|',
