@@ -6,7 +6,7 @@
  */
 
 /** Default length of one slice, in ms: well under the longest pause a request should see. */
-export const SLICE_BUDGET_MS = 8;
+export const SLICE_BUDGET_MS = 5;
 
 /** The clock of one run of sliced work. */
 export class TimeSlice {
