@@ -64,7 +64,9 @@ export interface LoadOptions {
 }
 
 /**
- * Loads and validates the snapshot that `<dataDir>/manifest.json` points at.
+ * Loads and validates the snapshot that `<dataDir>/manifest.json` points at, on this thread:
+ * for a start, before anything is served. A hot reload loads beside the served snapshot with
+ * loadSnapshotOffThread (offThread.ts), which gives the same snapshot and the same errors.
  *
  * @throws SnapshotError when the manifest is missing or malformed, its formatVersion is not
  *   {@link FORMAT_VERSION}, a file is missing, resolves outside the data directory, is not a
@@ -288,7 +290,7 @@ export function parseRecords(file: string, entry: FileEntry, bytes: Buffer): unk
  * accented text is much slower. A file written otherwise is still read as UTF-8.
  * @param ascii whether the whole file is ASCII, when the caller knows
  */
-export function decodeText(bytes: Buffer, ascii = isAscii(bytes)): string {
+function decodeText(bytes: Buffer, ascii = isAscii(bytes)): string {
   return bytes.toString(ascii ? 'latin1' : 'utf8');
 }
 
