@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import type { MicroResult } from './micro.ts';
 import type { CpuCost, PairedResult } from './paired.ts';
+import { reloadChecks, renderReload, type ReloadRun } from './reload.ts';
 import type { ServerSetup } from './scenarios.ts';
 import type { SettingProbe } from './servers.ts';
 import type { PeerInfo } from './peers/peers.ts';
@@ -96,6 +97,8 @@ export interface BenchResults {
   http: HttpRun[];
   /** The scaling of the CPU-bound scenarios, one worker and every core measured in turns. */
   scaling: PairedScaling[];
+  /** The hot-reload scenario per scale (bench/reload.ts); absent in results written before it. */
+  reload?: ReloadRun[];
   micro: (MicroResult & { scale: number })[];
   targets: TargetCheck[];
 }
@@ -330,6 +333,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
       });
     }
   }
+  checks.push(...reloadChecks(results.reload ?? []));
   return checks;
 }
 
@@ -553,6 +557,8 @@ export function renderMarkdown(results: BenchResults): string {
     }
     out.push('');
   }
+
+  out.push(...renderReload(results.reload ?? []));
 
   if (results.micro.length > 0) {
     out.push('## In-process', '');

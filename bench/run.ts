@@ -21,6 +21,7 @@ import { datasetDir, ensureDataset } from './datasets.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
+import { copyDataset, measureReload, type ReloadRun } from './reload.ts';
 import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
 import { describePeers, PEERS, peerSides, peersRunIn, startPeers, stopPeers, type PeersOfRun } from './peers/peers.ts';
@@ -45,6 +46,8 @@ const HELP = `npm run bench [-- options]
                         unseen-documents, activities-get)
   --no-http             skip the HTTP scenarios
   --no-micro            skip the in-process figures
+  --no-reload           skip the hot-reload scenario (bench/reload.ts: a new version published
+                        during a load run of the mix, against one without, per scale)
   --regenerate          regenerate the scaled datasets (they are regenerated anyway when
                         the code under sync/ changed since they were written)
   --iterations N        timed calls per in-process latency figure (default 1000)
@@ -70,6 +73,7 @@ interface Options {
   scenarios: string[];
   http: boolean;
   micro: boolean;
+  reload: boolean;
   regenerate: boolean;
   iterations: number;
   microRuns: number;
@@ -94,6 +98,7 @@ function readOptions(args: string[]): Options {
       scenarios: { type: 'string', default: '' },
       'no-http': { type: 'boolean', default: false },
       'no-micro': { type: 'boolean', default: false },
+      'no-reload': { type: 'boolean', default: false },
       regenerate: { type: 'boolean', default: false },
       iterations: { type: 'string' },
       'micro-runs': { type: 'string' },
@@ -130,6 +135,7 @@ function readOptions(args: string[]): Options {
     scenarios,
     http: !values['no-http'],
     micro: !values['no-micro'],
+    reload: !values['no-reload'],
     regenerate: values.regenerate,
     iterations: Math.round(number('iterations', values.iterations, quick ? 200 : 1000, 1)),
     microRuns: Math.round(number('micro-runs', values['micro-runs'], quick ? 1 : 3, 1)),
@@ -380,6 +386,7 @@ async function main(): Promise<void> {
   }
 
   const scaling = options.http && cores > 1 ? await measurePairedScaling(options, http, cores) : [];
+  const reload = options.http && options.reload ? await measureReloads(options) : [];
 
   const partial: Omit<BenchResults, 'targets'> = {
     date: new Date(startedAt).toISOString(),
@@ -415,6 +422,7 @@ async function main(): Promise<void> {
     datasets,
     http,
     scaling,
+    reload,
     micro,
   };
   const results: BenchResults = { ...partial, targets: checkTargets(partial) };
@@ -423,6 +431,41 @@ async function main(): Promise<void> {
   const met = results.targets.filter((t) => t.met === true).length;
   const missed = results.targets.filter((t) => t.met === false).length;
   log(`wrote ${options.out} and ${options.markdown} in ${results.durationS} s: ${met} targets met, ${missed} missed`);
+}
+
+/** The hot-reload scenario (bench/reload.ts) at each scale, on a one-worker server serving a copy of the dataset. */
+async function measureReloads(options: Options): Promise<ReloadRun[]> {
+  const runs: ReloadRun[] = [];
+  for (const scale of options.scales) {
+    log(`hot reload at ${scale}x: ${options.rounds} round(s) of the mix with and without a new version published`);
+    const dataDir = await copyDataset(datasetDir(scale));
+    let server: RealServer | null = null;
+    try {
+      // The server's "reload done" line (info) gives the reload's longest event-loop delay, at
+      // --log-level info only: that level also logs every request, a cost the default warn spares.
+      server = await startRealServer({ dataDir, logLevel: options.logLevel, settings: { RESPONSE_CACHE: '0', WORKERS: '1' }, timeoutMs: SERVER_READY_TIMEOUT_MS });
+      const requests = SCENARIOS.find((scenario) => scenario.name === 'mix')!.requests(await fetchSamples(server.url));
+      if (options.serverWarmupS > 0) await warmUp(server.url, requests, options.connections, options.serverWarmupS);
+      const run = await measureReload({
+        scale,
+        server: { url: server.url, output: server.child.output },
+        dataDir,
+        requests,
+        connections: options.connections,
+        rounds: options.rounds,
+        durationS: options.durationS,
+        timeoutMs: SERVER_READY_TIMEOUT_MS,
+      });
+      log(`  max ${run.reload.maxMs} ms (baseline ${run.baseline.maxMs} ms), p99 ${run.reload.p99Ms} ms (baseline ${run.baseline.p99Ms} ms), longest event-loop delay ${run.reload.longestDelayMs ?? '?'} ms`);
+      runs.push(run);
+    } catch (error) {
+      log(`  hot reload at ${scale}x failed: ${(error as Error).message}`);
+    } finally {
+      await server?.child.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  return runs;
 }
 
 /**

@@ -203,9 +203,12 @@ function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: Snap
     readTimeoutMs: config.snapshotReadTimeoutMs,
     current: holder.store,
     turn: turn && loggedTurn,
-    onSwap: (store) => {
+    onSwap: (store, { ms, longestDelayMs }) => {
       holder.replace(store);
-      logger.info({ snapshot: store.snapshot.version }, `serving new snapshot ${store.snapshot.version}`);
+      logger.info(
+        { snapshot: store.snapshot.version, ms: Math.round(ms), longestDelayMs: Math.round(longestDelayMs) },
+        `serving new snapshot ${store.snapshot.version}: reload done in ${Math.round(ms)} ms, longest event-loop delay ${Math.round(longestDelayMs)} ms`,
+      );
     },
     onError: (error) => logger.error({ err: error }, `new snapshot refused, still serving ${holder.store.snapshot.version}: ${error.message}`),
   });

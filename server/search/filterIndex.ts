@@ -5,6 +5,8 @@
  * data, where testing the records one by one reads every record object of the area.
  */
 
+import { runSteps, type Steps } from '../util/timeSlice.ts';
+
 /**
  * A set of positions 0..size-1 as a bitset: position p is in the set when bit (p & 31) of
  * word (p >>> 5) is 1. Bits at or past `size` are always 0.
@@ -43,6 +45,11 @@ export interface FilterIndex<F extends string> {
  *   not indexed, since a condition of null means "not filtered", never "is null"
  */
 export function createFilterIndex<R, F extends string>(records: readonly R[], filters: { readonly [N in F]: (record: R) => FilterValues }): FilterIndex<F> {
+  return runSteps(filterIndexSteps(records, filters));
+}
+
+/** {@link createFilterIndex} as steps (server/util/timeSlice.ts): the same index. */
+export function* filterIndexSteps<R, F extends string>(records: readonly R[], filters: { readonly [N in F]: (record: R) => FilterValues }): Steps<FilterIndex<F>> {
   const words = wordCount(records.length);
   const names = Object.keys(filters) as F[];
   const byFilter = new Map<F, Map<string | boolean, PositionSet>>(names.map((name) => [name, new Map()]));
@@ -53,6 +60,7 @@ export function createFilterIndex<R, F extends string>(records: readonly R[], fi
   };
   // Record by record, every filter at once: each record object is read from memory only once.
   for (let position = 0; position < records.length; position++) {
+    if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
     const record = records[position]!;
     for (const name of names) {
       const values = filters[name](record);
@@ -64,6 +72,9 @@ export function createFilterIndex<R, F extends string>(records: readonly R[], fi
   }
   return new BitsetFilterIndex(byFilter, new Uint32Array(words));
 }
+
+/** Records indexed per step. */
+const RECORDS_PER_STEP = 1024;
 
 class BitsetFilterIndex<F extends string> implements FilterIndex<F> {
   readonly #byFilter: ReadonlyMap<F, ReadonlyMap<string | boolean, PositionSet>>;

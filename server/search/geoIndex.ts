@@ -6,6 +6,7 @@
 
 import KDBush from 'kdbush';
 import { distance } from 'geokdbush';
+import { runSteps, type Steps } from '../util/timeSlice.ts';
 import { countPositionsBetween, hasPosition, positionSetOf, type Intersection, type PositionSet } from './filterIndex.ts';
 
 /** One point found near a location. */
@@ -55,21 +56,29 @@ const INSIDE_BEYOND_REACH = 2;
  *   [-180, 180] (longitude) or [-90, 90] (latitude).
  */
 export function createGeoIndex(points: ReadonlyArray<{ lng: number; lat: number } | null>): GeoIndex {
+  return runSteps(geoIndexSteps(points));
+}
+
+/** {@link createGeoIndex} as steps (server/util/timeSlice.ts): the same index, the same errors. */
+export function* geoIndexSteps(points: ReadonlyArray<{ lng: number; lat: number } | null>): Steps<GeoIndex> {
   const located: number[] = [];
-  points.forEach((point, position) => {
-    if (point === null) return;
+  for (const [position, point] of points.entries()) {
+    if (point === null) continue;
     const { lng, lat } = point;
     if (!(Math.abs(lng) <= 180) || !(Math.abs(lat) <= 90)) {
       throw new RangeError(`point ${position} has lng ${lng}, lat ${lat}; expected lng in [-180, 180] and lat in [-90, 90]`);
     }
     located.push(position);
-  });
+  }
+  yield;
   const tree = new KDBush(located.length);
   for (const position of located) {
     const { lng, lat } = points[position]!;
     tree.add(lng, lat);
   }
+  yield;
   tree.finish();
+  yield;
   // nearest() walks KDBush's kd-sorted arrays itself, so it gets per-slot copies of what it
   // reads: the position and, so that a dot product tells inside from outside without
   // trigonometry, the unit vector.
@@ -80,7 +89,7 @@ export function createGeoIndex(points: ReadonlyArray<{ lng: number; lat: number 
     slotPositions[slot] = located[tree.ids[slot]!]!;
     slotUnits.set(unitVector(tree.coords[2 * slot]!, tree.coords[2 * slot + 1]!), 3 * slot);
   }
-  return new TreeGeoIndex(tree, points, slotPositions, slotUnits, ...describeNodes(tree, slotUnits));
+  return new TreeGeoIndex(tree, points, slotPositions, slotUnits, ...(yield* describeNodes(tree, slotUnits)));
 }
 
 /**
@@ -89,23 +98,36 @@ export function createGeoIndex(points: ReadonlyArray<{ lng: number; lat: number 
  * and a cap on the unit sphere that holds them (centre x, y, z, and the cosine and sine of its
  * angular radius).
  */
-function describeNodes(tree: KDBush, slotUnits: Float64Array): [boxes: Float64Array, caps: Float64Array] {
+function* describeNodes(tree: KDBush, slotUnits: Float64Array): Steps<[boxes: Float64Array, caps: Float64Array]> {
   const { coords, nodeSize } = tree;
   const slots = coords.length / 2;
   const nodes = nodeCount(slots, nodeSize);
   const boxes = new Float64Array(4 * nodes);
   const caps = new Float64Array(5 * nodes);
-  const describe = (node: number, left: number, right: number): void => {
+  // Node by node, a stack for the halves still to describe: node, left, right.
+  const pending = slots > 0 ? [0, 0, slots - 1] : [];
+  let since = 0;
+  while (pending.length > 0) {
+    const right = pending.pop()!;
+    const left = pending.pop()!;
+    const node = pending.pop()!;
     boxes.set(boundingBox(coords, left, right), 4 * node);
     caps.set(boundingCap(slotUnits, left, right), 5 * node);
-    if (right - left <= nodeSize) return;
+    // Each node reads its slots twice: a step ends after about SLOTS_PER_STEP of them.
+    since += right - left + 1;
+    if (since >= SLOTS_PER_STEP) {
+      since = 0;
+      yield;
+    }
+    if (right - left <= nodeSize) continue;
     const middle = (left + right) >> 1;
-    describe(2 * node + 1, left, middle - 1);
-    describe(2 * node + 2, middle + 1, right);
-  };
-  if (slots > 0) describe(0, 0, slots - 1);
+    pending.push(2 * node + 1, left, middle - 1, 2 * node + 2, middle + 1, right);
+  }
   return [boxes, caps];
 }
+
+/** Slots read per step by {@link describeNodes}. */
+const SLOTS_PER_STEP = 16_384;
 
 /** An upper bound on the number of nodes of a KDBush tree, as its `sort` splits them. */
 function nodeCount(slots: number, nodeSize: number): number {

@@ -10,6 +10,8 @@
  * (near enough to its UTF-8 bytes for an estimate).
  */
 
+import type { Steps } from '../util/timeSlice.ts';
+
 /** Records measured per area and locale, spread evenly over the area; the averages hold as well. */
 const SAMPLED_RECORDS = 512;
 
@@ -28,8 +30,11 @@ export interface AnswerSizes {
 
 /** Collects the sizes of a snapshot area by area; {@link SizeTally.sizes} gives the result. */
 export interface SizeTally {
-  /** Measures the records of one area of one locale, whose GraphQL type is `typeName`. */
-  add(typeName: string, records: readonly object[]): void;
+  /**
+   * Measures the records of one area of one locale, whose GraphQL type is `typeName`, as steps
+   * (server/util/timeSlice.ts): one record per step.
+   */
+  add(typeName: string, records: readonly object[]): Steps<void>;
   /** The sizes measured so far. */
   sizes(): AnswerSizes;
 }
@@ -77,10 +82,13 @@ export function createSizeTally(): SizeTally {
   }
 
   return {
-    add(typeName, list) {
+    *add(typeName, list) {
       records.set(typeName, Math.max(records.get(typeName) ?? 0, list.length));
       const step = Math.max(1, list.length / SAMPLED_RECORDS);
-      for (let at = 0; at < list.length; at += step) measure(list[Math.floor(at)], typeName);
+      for (let at = 0; at < list.length; at += step) {
+        measure(list[Math.floor(at)], typeName);
+        yield;
+      }
     },
     sizes() {
       return { records: new Map(records), bytes: averages(bytes), items: averages(items) };

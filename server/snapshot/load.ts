@@ -5,27 +5,23 @@
  */
 
 import { isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip as gunzipCallback } from 'node:zlib';
 import type { GraphQLSchema } from 'graphql';
 import { FORMAT_VERSION, SOURCE_AREAS, type AreaName, type AreaRecords, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../../sync/format.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
-import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
-import { createRecordValidator } from './validateRecord.ts';
+import { deepFreeze } from './deepFreeze.ts';
+import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readSnapshotFile, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
+import { createRecordValidator, type RecordValidator } from './validateRecord.ts';
 
 export { SnapshotError };
-
-const gunzip = promisify(gunzipCallback);
 
 /** Records validated and frozen per turn of the event loop while a file is loaded. */
 const RECORDS_PER_TURN = 2000;
 
 /** Files read and inflated ahead of the one being parsed. */
-const FILES_AHEAD = 4;
+export const FILES_AHEAD = 4;
 
 /** The GraphQL type each area's records must match. */
 export const AREA_TYPES: Record<AreaName, string> = {
@@ -68,7 +64,9 @@ export interface LoadOptions {
 }
 
 /**
- * Loads and validates the snapshot that `<dataDir>/manifest.json` points at.
+ * Loads and validates the snapshot that `<dataDir>/manifest.json` points at, on this thread:
+ * for a start, before anything is served. A hot reload loads beside the served snapshot with
+ * loadSnapshotOffThread (offThread.ts), which gives the same snapshot and the same errors.
  *
  * @throws SnapshotError when the manifest is missing or malformed, its formatVersion is not
  *   {@link FORMAT_VERSION}, a file is missing, resolves outside the data directory, is not a
@@ -76,46 +74,20 @@ export interface LoadOptions {
  *   the manifest, or a record does not match its GraphQL type.
  */
 export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<Snapshot> {
-  const wanted = new Set(options.areas ?? (Object.keys(AREA_TYPES) as AreaName[]));
   const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
-  const manifestPath = path.join(dataDir, 'manifest.json');
-  const manifest = checkManifest(parseManifest(await readManifestText(dataDir, readTimeoutMs), manifestPath), manifestPath);
-  const root = await fs.realpath(dataDir);
-
-  const validators = new Map<AreaName, (record: unknown) => string | null>();
-  for (const area of Object.keys(AREA_TYPES) as AreaName[]) {
-    validators.set(
-      area,
-      createRecordValidator(schema, AREA_TYPES[area], {
-        computedFields: COMPUTED_FIELDS[area] ?? [],
-        extraFields: EXTRA_FIELDS[area] ?? [],
-      }),
-    );
-  }
-
-  const locales = {} as Record<Locale, Record<AreaName, unknown[]>>;
-  for (const locale of LOCALES) {
-    locales[locale] = { activities: [], locations: [], types: [], stations: [], routes: [], tours: [], attractions: [] };
-  }
-  const jobs: { locale: Locale; area: AreaName; file: FileEntry }[] = [];
-  for (const [source, entry] of Object.entries(manifest.sources) as [SourceName, SourceEntry][]) {
-    for (const locale of LOCALES) {
-      for (const area of SOURCE_AREAS[source]) {
-        const file = entry.locales[locale]?.[area];
-        if (file && wanted.has(area)) jobs.push({ locale, area, file });
-      }
-    }
-  }
+  const { manifest, root } = await readCheckedManifest(dataDir, readTimeoutMs);
+  const validators = createValidators(schema);
+  const locales = emptyLocales();
+  const jobs = snapshotJobs(manifest, options.areas);
   // Jobs run locale by locale (each source's de-CH files come first): later locales' records
   // share strings with the record of the same id read first (see deepFreeze).
   const firstRead = new Map<AreaName, ReadonlyMap<unknown, unknown>>();
   // Files are read and inflated a few ahead, off the event loop; parsed and checked one at a
-  // time, with turns of the event loop in between, so that a snapshot loaded beside the one
-  // being served (hot reload) holds up requests for one step at most.
+  // time, with turns of the event loop in between.
   const inflated = jobs.map(() => null as Promise<Buffer> | null);
   const inflate = (index: number) => {
     if (index >= jobs.length) return;
-    const pending = readFile(root, dataDir, jobs[index]!.file, readTimeoutMs);
+    const pending = readSnapshotFile(root, dataDir, jobs[index]!.file, readTimeoutMs);
     // Awaited in turn below; once an earlier file has failed, nobody awaits it.
     pending.catch(() => {});
     inflated[index] = pending;
@@ -127,10 +99,75 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
     await nextTurn();
     const twins = firstRead.get(area);
     const records = await readRecords(dataDir, file, bytes, validators.get(area)!, twins);
-    if (twins === undefined) firstRead.set(area, new Map(records.map((record) => [(record as { id: unknown }).id, record])));
+    if (twins === undefined) firstRead.set(area, recordsById(records));
     locales[locale][area] = records;
   }
   return deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
+}
+
+/** One file of a snapshot to load: which locale and area its records are. */
+export interface SnapshotJob {
+  locale: Locale;
+  area: AreaName;
+  file: FileEntry;
+}
+
+/**
+ * Reads and checks `<dataDir>/manifest.json`.
+ * @returns the manifest and `root`, the data directory's real path
+ * @throws SnapshotError as {@link loadSnapshot} does for the manifest
+ */
+export async function readCheckedManifest(dataDir: string, readTimeoutMs: number): Promise<{ manifest: Manifest; root: string }> {
+  const manifestPath = path.join(dataDir, 'manifest.json');
+  const manifest = checkManifest(parseManifest(await readManifestText(dataDir, readTimeoutMs), manifestPath), manifestPath);
+  return { manifest, root: await fs.realpath(dataDir) };
+}
+
+/** A record validator per area, for the GraphQL type its records must match. */
+export function createValidators(schema: GraphQLSchema): Map<AreaName, RecordValidator> {
+  const validators = new Map<AreaName, RecordValidator>();
+  for (const area of Object.keys(AREA_TYPES) as AreaName[]) {
+    validators.set(
+      area,
+      createRecordValidator(schema, AREA_TYPES[area], {
+        computedFields: COMPUTED_FIELDS[area] ?? [],
+        extraFields: EXTRA_FIELDS[area] ?? [],
+      }),
+    );
+  }
+  return validators;
+}
+
+/** Every area of every locale, empty: the areas a load leaves out stay so. */
+export function emptyLocales(): Record<Locale, Record<AreaName, unknown[]>> {
+  const locales = {} as Record<Locale, Record<AreaName, unknown[]>>;
+  for (const locale of LOCALES) {
+    locales[locale] = { activities: [], locations: [], types: [], stations: [], routes: [], tours: [], attractions: [] };
+  }
+  return locales;
+}
+
+/**
+ * The files of `manifest` in the areas wanted (default: all), locale by locale in LOCALES order
+ * (each source's de-CH files first).
+ */
+export function snapshotJobs(manifest: Manifest, areas?: readonly AreaName[]): SnapshotJob[] {
+  const wanted = new Set(areas ?? (Object.keys(AREA_TYPES) as AreaName[]));
+  const jobs: SnapshotJob[] = [];
+  for (const [source, entry] of Object.entries(manifest.sources) as [SourceName, SourceEntry][]) {
+    for (const locale of LOCALES) {
+      for (const area of SOURCE_AREAS[source]) {
+        const file = entry.locales[locale]?.[area];
+        if (file && wanted.has(area)) jobs.push({ locale, area, file });
+      }
+    }
+  }
+  return jobs;
+}
+
+/** The records of the locale read first, by id: the twins of later locales' records (see deepFreeze). */
+export function recordsById(records: readonly unknown[]): ReadonlyMap<unknown, unknown> {
+  return new Map(records.map((record) => [(record as { id: unknown }).id, record]));
 }
 
 /**
@@ -209,50 +246,6 @@ function checkManifest(value: unknown, where: string): Manifest {
 }
 
 /**
- * Reads a file of the manifest (inside `root`, the data directory's real path, and regular),
- * checks its sha256 and inflates it, all within `readTimeoutMs`.
- */
-function readFile(root: string, dataDir: string, entry: FileEntry, readTimeoutMs: number): Promise<Buffer> {
-  const file = path.join(dataDir, entry.file);
-  return withTimeLimit(
-    readTimeoutMs,
-    async (signal) => {
-      let bytes: Buffer;
-      try {
-        bytes = await readFileInside(root, file, signal);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotError(`${file}: listed in the manifest but missing`);
-        throw error;
-      }
-      const actual = createHash('sha256').update(bytes).digest('hex');
-      if (actual !== entry.sha256) throw new SnapshotError(`${file}: sha256 ${actual}, expected ${entry.sha256} (the file was changed after the manifest was written)`);
-      try {
-        return await gunzip(bytes, { chunkSize: inflatedSizeHint(bytes) });
-      } catch (error) {
-        throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
-      }
-    },
-    () => readTimeoutError(file, readTimeoutMs),
-  );
-}
-
-/**
- * The size a gzip file inflates to, as its trailer states (ISIZE, the size of its last member
- * modulo 2^32), plus one byte so that zlib finds the end within the first chunk, which then is
- * the whole file. In zlib's default chunks each chunk costs a callback on the main thread and all
- * of them a copy into one buffer at the end. Only a hint: a file of several gzip members
- * inflates into more chunks, to the same bytes.
- */
-function inflatedSizeHint(gzip: Buffer): number {
-  const stated = gzip.length >= GZIP_TRAILER_BYTES ? gzip.readUInt32LE(gzip.length - 4) : 0;
-  return Math.min(Math.max(stated + 1, MIN_INFLATE_CHUNK), MAX_INFLATE_CHUNK);
-}
-
-const GZIP_TRAILER_BYTES = 8;
-const MIN_INFLATE_CHUNK = 64 * 1024;
-const MAX_INFLATE_CHUNK = 1024 * 1024 * 1024;
-
-/**
  * Parses an inflated file, checks its count and every record, and freezes them.
  * @param twins the area's records in the locale read first, by id (see deepFreeze); none when
  *   this is that locale
@@ -261,31 +254,56 @@ async function readRecords(
   dataDir: string,
   entry: FileEntry,
   bytes: Buffer,
-  validate: (record: unknown) => string | null,
+  validate: RecordValidator,
   twins: ReadonlyMap<unknown, unknown> | undefined,
 ): Promise<unknown[]> {
   const file = path.join(dataDir, entry.file);
+  const records = parseRecords(file, entry, bytes);
+  for (let i = 0; i < records.length; i++) {
+    if (i > 0 && i % RECORDS_PER_TURN === 0) await nextTurn();
+    checkRecord(file, records, i, validate);
+    deepFreeze(records[i], twins?.get((records[i] as { id: unknown }).id));
+  }
+  return records;
+}
+
+/**
+ * Parses an inflated file of records and checks their count.
+ * @param file the path errors name
+ * @throws SnapshotError when it is not a JSON array of `entry.count` items
+ */
+export function parseRecords(file: string, entry: FileEntry, bytes: Buffer): unknown[] {
   let records: unknown;
   try {
-    // The sync writes ASCII (sync/write.ts encodeRecords), which is also Latin-1 and decodes
-    // as that at the speed of a copy, where UTF-8 decoding of accented text is much slower.
-    // A file written otherwise is still read as UTF-8.
-    records = JSON.parse(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
+    records = JSON.parse(decodeText(bytes));
   } catch (error) {
     throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
   }
   if (!Array.isArray(records)) throw new SnapshotError(`${file}: expected a JSON array of records`);
   if (records.length !== entry.count) throw new SnapshotError(`${file}: ${records.length} records, expected ${entry.count}`);
-  for (let i = 0; i < records.length; i++) {
-    if (i > 0 && i % RECORDS_PER_TURN === 0) await nextTurn();
-    const problem = validate(records[i]);
-    if (problem) {
-      const id = isObject(records[i]) ? (records[i] as { id?: unknown }).id : undefined;
-      throw new SnapshotError(`${file}: record ${i}${id === undefined ? '' : ` (id ${JSON.stringify(id)})`}: ${problem}`);
-    }
-    deepFreeze(records[i], twins?.get((records[i] as { id: unknown }).id));
-  }
   return records;
+}
+
+/**
+ * The text of (part of) an inflated file. The sync writes ASCII (sync/write.ts encodeRecords),
+ * which is also Latin-1 and decodes as that at the speed of a copy, where UTF-8 decoding of
+ * accented text is much slower. A file written otherwise is still read as UTF-8.
+ * @param ascii whether the whole file is ASCII, when the caller knows
+ */
+function decodeText(bytes: Buffer, ascii = isAscii(bytes)): string {
+  return bytes.toString(ascii ? 'latin1' : 'utf8');
+}
+
+/**
+ * Checks record `i` of a file.
+ * @throws SnapshotError naming the file, the record (index and id) and the problem
+ */
+export function checkRecord(file: string, records: readonly unknown[], i: number, validate: RecordValidator): void {
+  const problem = validate(records[i]);
+  if (problem) {
+    const id = isObject(records[i]) ? (records[i] as { id?: unknown }).id : undefined;
+    throw new SnapshotError(`${file}: record ${i}${id === undefined ? '' : ` (id ${JSON.stringify(id)})`}: ${problem}`);
+  }
 }
 
 /** Resolves after the event loop has had a turn: timers and I/O (requests) run first. */
@@ -295,38 +313,4 @@ function nextTurn(): Promise<void> {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Freezes so a resolver that mutates a shared record fails loudly instead of corrupting later
- * answers. Stops at values already frozen: records are frozen as they are read.
- *
- * With a twin, the same record read in another locale, each string equal to the one at the same
- * place in the twin is replaced by the twin's. JSON.parse makes a string of every value, and a
- * record repeats most of its strings in all four locales: its id, URLs, enumerations, and the
- * texts no one translated. Sharing them shrinks the live heap and leaves fewer pages of the old
- * generation for every young-generation collection to go over (docs/deploy.md). Comparing with
- * the twin, place by place, is cheaper than pooling every string in one Map and saves as much.
- */
-function deepFreeze<T>(value: T, twin?: unknown): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    const other = typeof twin === 'object' && twin !== null ? (twin as Record<string, unknown>) : undefined;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === 'object') deepFreeze(item, other?.[i]);
-        else if (typeof item === 'string' && other !== undefined && item === other[i]) value[i] = other[i];
-      }
-    } else {
-      const container = value as Record<string, unknown>;
-      for (const key in container) {
-        const item = container[key];
-        if (typeof item === 'object') deepFreeze(item, other?.[key]);
-        // Equal strings are === whichever the copy: writing the twin's lets this one be collected.
-        else if (typeof item === 'string' && other !== undefined && item === other[key]) container[key] = other[key];
-      }
-    }
-    Object.freeze(value);
-  }
-  return value;
 }

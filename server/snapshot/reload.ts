@@ -12,9 +12,11 @@
 import { type FSWatcher, watch } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { GraphQLSchema } from 'graphql';
 import type { AreaName } from '../../sync/format.ts';
-import { loadSnapshot, readManifestText, type Snapshot } from './load.ts';
+import { readManifestText, type Snapshot } from './load.ts';
+import { loadSnapshotOffThread } from './offThread.ts';
 import { createStoreAsync, type Store } from './store.ts';
 
 /** What is served from a snapshot: by default its {@link Store}. */
@@ -36,8 +38,11 @@ export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
    * by createStoreAsync, which lets requests through between its steps.
    */
   prepare?: (snapshot: Snapshot) => T | Promise<T>;
-  /** Called with the new value once it is loaded and prepared. Swap your one reference here. */
-  onSwap(value: T): void;
+  /**
+   * Called with the new value once it is loaded and prepared, and what the reload took. Swap
+   * your one reference here.
+   */
+  onSwap(value: T, reload: ReloadStats): void;
   /** Called when a new manifest was refused (SnapshotError) or could not be read. */
   onError(error: Error): void;
   /** Quiet time after the last change event before loading, in ms. Default 250. */
@@ -55,6 +60,18 @@ export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
   turn?: () => Promise<() => void>;
 }
 
+/** What a reload took, for the log. */
+export interface ReloadStats {
+  /** From the start of the load to the swap, in ms. */
+  ms: number;
+  /**
+   * The longest the event loop was held up while the snapshot was loaded and prepared, in ms
+   * (perf_hooks.monitorEventLoopDelay): what a request arriving then waited at most, whatever
+   * held it up (the reload's slices, requests, garbage collection).
+   */
+  longestDelayMs: number;
+}
+
 export interface SnapshotWatcher {
   /** Stops watching; a load in progress finishes but is not swapped in. */
   close(): void;
@@ -63,8 +80,8 @@ export interface SnapshotWatcher {
 /**
  * Starts watching `dataDir/manifest.json`; see {@link WatchSnapshotOptions}.
  *
- * A changed manifest is loaded (files read, checksums and records validated), prepared
- * (indexed), and passed to `onSwap`. Loads never overlap; changes during a load trigger one more load after
+ * A changed manifest is loaded (files read, checksums and records validated, in a worker
+ * thread: offThread.ts), prepared (indexed), and passed to `onSwap`. Loads never overlap; changes during a load trigger one more load after
  * it. A manifest that fails is retried at the next polls (the data files may still be on their
  * way, e.g. during a copy), at most `maxAttempts` times, then left until it changes again.
  */
@@ -75,6 +92,9 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
   const debounceMs = options.debounceMs ?? 250;
   const maxAttempts = options.maxAttempts ?? 3;
   let currentManifest = options.current ? JSON.stringify(options.current.snapshot.manifest) : null;
+  // Only its manifest is needed: the watcher's closures hold `options`, which would otherwise
+  // keep the first store alive as long as the watcher, beside the one that replaced it.
+  options = { ...options, current: undefined };
   // Signature of the manifest file last dealt with: served, loaded, or refused for good.
   let seen: string | null = null;
   let failedAttempts = 0;
@@ -82,6 +102,8 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
   let again = false;
   let closed = false;
   let debounce: NodeJS.Timeout | null = null;
+  // Sampled only during a load, in ms steps: its timer is the only cost, and only then.
+  const delays = monitorEventLoopDelay({ resolution: 1 });
 
   const schedule = () => {
     if (closed) return;
@@ -111,14 +133,18 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       }
       release = await options.turn?.();
       if (closed) return;
-      const snapshot = await loadSnapshot(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs });
+      const startedAt = performance.now();
+      delays.reset();
+      delays.enable();
+      const snapshot = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs });
       seen = signature;
       failedAttempts = 0;
       if (closed) return;
       const value = await prepare(snapshot);
       if (closed) return;
       currentManifest = JSON.stringify(snapshot.manifest);
-      options.onSwap(value);
+      delays.disable();
+      options.onSwap(value, { ms: performance.now() - startedAt, longestDelayMs: delays.max / 1e6 });
     } catch (error) {
       failedAttempts++;
       if (failedAttempts >= maxAttempts) {
@@ -128,6 +154,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       if (!closed) options.onError(error as Error);
     } finally {
       release?.();
+      delays.disable();
       loading = false;
       if (again && !closed) {
         again = false;

@@ -6,10 +6,16 @@
  * a time limit on top, for file systems that stall.
  */
 
+import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback } from 'node:zlib';
+import type { FileEntry } from '../../sync/format.ts';
 import { SnapshotError } from './snapshotError.ts';
+
+const gunzip = promisify(gunzipCallback);
 
 /** Default of SNAPSHOT_READ_TIMEOUT_MS: the longest one file of a snapshot may take to read, in ms. */
 export const DEFAULT_READ_TIMEOUT_MS = 30_000;
@@ -76,6 +82,53 @@ export async function withTimeLimit<T>(timeoutMs: number, work: (signal: AbortSi
 export function readTimeoutError(file: string, timeoutMs: number): SnapshotError {
   return new SnapshotError(`${file}: not read within ${timeoutMs} ms (SNAPSHOT_READ_TIMEOUT_MS); is the file system stalled?`);
 }
+
+/**
+ * Reads a file of the manifest (inside `root`, the data directory's real path, and regular),
+ * checks its sha256 and inflates it, all within `readTimeoutMs`.
+ *
+ * @throws SnapshotError when the file is missing, refused (see {@link readFileInside}), changed
+ *   since the manifest was written, not gzip or not read in time
+ */
+export function readSnapshotFile(root: string, dataDir: string, entry: FileEntry, readTimeoutMs: number): Promise<Buffer> {
+  const file = path.join(dataDir, entry.file);
+  return withTimeLimit(
+    readTimeoutMs,
+    async (signal) => {
+      let bytes: Buffer;
+      try {
+        bytes = await readFileInside(root, file, signal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotError(`${file}: listed in the manifest but missing`);
+        throw error;
+      }
+      const actual = createHash('sha256').update(bytes).digest('hex');
+      if (actual !== entry.sha256) throw new SnapshotError(`${file}: sha256 ${actual}, expected ${entry.sha256} (the file was changed after the manifest was written)`);
+      try {
+        return await gunzip(bytes, { chunkSize: inflatedSizeHint(bytes) });
+      } catch (error) {
+        throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
+      }
+    },
+    () => readTimeoutError(file, readTimeoutMs),
+  );
+}
+
+/**
+ * The size a gzip file inflates to, as its trailer states (ISIZE, the size of its last member
+ * modulo 2^32), plus one byte so that zlib finds the end within the first chunk, which then is
+ * the whole file. In zlib's default chunks each chunk costs a callback on the main thread and all
+ * of them a copy into one buffer at the end. Only a hint: a file of several gzip members
+ * inflates into more chunks, to the same bytes.
+ */
+function inflatedSizeHint(gzip: Buffer): number {
+  const stated = gzip.length >= GZIP_TRAILER_BYTES ? gzip.readUInt32LE(gzip.length - 4) : 0;
+  return Math.min(Math.max(stated + 1, MIN_INFLATE_CHUNK), MAX_INFLATE_CHUNK);
+}
+
+const GZIP_TRAILER_BYTES = 8;
+const MIN_INFLATE_CHUNK = 64 * 1024;
+const MAX_INFLATE_CHUNK = 1024 * 1024 * 1024;
 
 function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO (named pipe)';

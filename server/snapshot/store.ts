@@ -9,8 +9,10 @@ import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../../sync/
 import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
-import { createFilterIndex, type FilterIndex, type FilterValues } from '../search/filterIndex.ts';
-import { createGeoIndex, createTextIndex, type GeoIndex, type TextIndex } from '../search/indexes.ts';
+import { filterIndexSteps, type FilterIndex, type FilterValues } from '../search/filterIndex.ts';
+import { geoIndexSteps, textIndexSteps, type GeoIndex, type TextIndex } from '../search/indexes.ts';
+import { sortSteps } from '../util/sortSteps.ts';
+import { runSteps, runStepsSliced, type Steps } from '../util/timeSlice.ts';
 import { compileWithDistance, type WithDistance } from './withDistance.ts';
 
 export interface AreaStore<R, F extends string = never> {
@@ -128,29 +130,21 @@ const AREAS = {
 
 /** Builds every index of a snapshot at once. CPU-bound: for a cold start, before serving. */
 export function createStore(snapshot: Snapshot): Store {
-  const steps = buildStore(snapshot);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(buildStore(snapshot));
 }
 
 /**
- * Builds every index of a snapshot one area of one locale at a time, letting the event loop
- * run between them, so that requests keep being answered while a new snapshot is indexed beside
- * the one being served (hot reload). The same store as {@link createStore}.
+ * Builds every index of a snapshot in slices of a few milliseconds (server/util/timeSlice.ts),
+ * letting the event loop run between them, so that requests keep being answered while a new
+ * snapshot is indexed beside the one being served (hot reload). The same store as
+ * {@link createStore}.
  */
-export async function createStoreAsync(snapshot: Snapshot): Promise<Store> {
-  const steps = buildStore(snapshot);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+export function createStoreAsync(snapshot: Snapshot): Promise<Store> {
+  return runStepsSliced(buildStore(snapshot));
 }
 
-/** The build, as steps: it yields after each area of each locale. */
-function* buildStore(snapshot: Snapshot): Generator<void, Store> {
+/** The build, as steps: every index is built in steps of well under a slice. */
+function* buildStore(snapshot: Snapshot): Steps<Store> {
   const locales = {} as Record<Locale, LocaleStore>;
   const tally = createSizeTally();
   for (const locale of LOCALES) {
@@ -158,9 +152,8 @@ function* buildStore(snapshot: Snapshot): Generator<void, Store> {
     const content = snapshot.locales[locale];
     const areas = {} as Record<AreaName, AreaStore<never, string>>;
     for (const area of Object.keys(AREAS) as AreaName[]) {
-      areas[area] = buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator);
-      tally.add(AREA_TYPES[area], content[area]);
-      yield;
+      areas[area] = yield* buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator);
+      yield* tally.add(AREA_TYPES[area], content[area]);
     }
     locales[locale] = areas as unknown as LocaleStore;
   }
@@ -172,16 +165,26 @@ function* buildStore(snapshot: Snapshot): Generator<void, Store> {
   };
 }
 
-function buildArea<R extends { id: string | number }>(input: readonly R[], describe: Describe<R>, collator: Intl.Collator): AreaStore<R, string> {
-  const records = [...input].sort(describe.compare(collator));
+/** Records mapped (by id, to their text and point) per step. */
+const RECORDS_PER_STEP = 1024;
+
+function* buildArea<R extends { id: string | number }>(input: readonly R[], describe: Describe<R>, collator: Intl.Collator): Steps<AreaStore<R, string>> {
+  const records = yield* sortSteps([...input], describe.compare(collator));
   const byId = new Map<string | number, R>();
-  for (const record of records) byId.set(record.id, record);
+  const texts: (string | null)[][] = [];
+  const points: ({ lng: number; lat: number } | null)[] = [];
+  for (const [position, record] of records.entries()) {
+    if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
+    byId.set(record.id, record);
+    texts.push(describe.text(record));
+    points.push(describe.point(record));
+  }
   return {
     records,
     byId,
-    text: createTextIndex(records.map(describe.text)),
-    geo: createGeoIndex(records.map(describe.point)),
-    filters: createFilterIndex(records, describe.filters),
+    text: yield* textIndexSteps(texts),
+    geo: yield* geoIndexSteps(points),
+    filters: yield* filterIndexSteps(records, describe.filters),
     // Validated records all have the same fields (server/snapshot/validateRecord.ts): the first one's.
     withDistance: describe.distanceField === undefined ? null : compileWithDistance(Object.keys(records[0] ?? {}), describe.distanceField),
   };

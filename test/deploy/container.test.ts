@@ -479,6 +479,7 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
     const files = walk(path.join(image.root, image.workdir));
     expect(files.filter((file) => file.startsWith('dist/')).sort()).toEqual([
       'dist/',
+      'dist/loadWorker.mjs',
       'dist/playground/',
       'dist/playground/graphiql.min.css',
       'dist/playground/graphiql.min.js',

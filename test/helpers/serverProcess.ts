@@ -29,9 +29,11 @@ export interface ServerProcess {
  * environment.
  *
  * @param options.detached in a process group of its own, so a signal can go to the whole group
+ * @param options.args node's arguments; default `--import tsx server/main.ts`, the server from source
  */
-export function startServerProcess(env: Record<string, string>, options: { detached?: boolean } = {}): ServerProcess {
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+export function startServerProcess(env: Record<string, string>, options: { detached?: boolean; args?: string[] } = {}): ServerProcess {
+  const args = options.args ?? ['--import', 'tsx', 'server/main.ts'];
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

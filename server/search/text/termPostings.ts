@@ -7,6 +7,8 @@
  */
 
 import { Index } from 'flexsearch';
+import { sortSteps } from '../../util/sortSteps.ts';
+import type { Steps } from '../../util/timeSlice.ts';
 import { wordCount } from '../filterIndex.ts';
 import { RESOLUTION } from './matchRanks.ts';
 import { holdsAsBitset, PostingListsBuilder, type PostingLists } from './postingLists.ts';
@@ -36,26 +38,37 @@ export interface IndexedTerms {
 }
 
 /**
- * Indexes the documents' words.
+ * Indexes the documents' words, as steps (server/util/timeSlice.ts).
  * @param docs one entry per document: its text fields in priority order; a null or empty field
  *   is skipped
  * @param fieldCount the number of fields every document has
  * @throws RangeError when a document has a different number of fields
  */
-export function indexTerms(docs: ReadonlyArray<ReadonlyArray<string | null>>, fieldCount: number): IndexedTerms {
-  const { fields, vocabulary } = indexFields(docs, fieldCount);
-  return takePostings(fields, [...vocabulary].sort(), docs.length);
+export function* indexTerms(docs: ReadonlyArray<ReadonlyArray<string | null>>, fieldCount: number): Steps<IndexedTerms> {
+  const { fields, vocabulary } = yield* indexFields(docs, fieldCount);
+  const terms = yield* sortSteps([...vocabulary], compareCodeUnits);
+  return yield* takePostings(fields, terms, docs.length);
 }
 
+/** Array.prototype.sort's default order for strings: by UTF-16 code units. */
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Documents indexed, or terms taken, per step. */
+const ITEMS_PER_STEP = 16;
+
 /** One FlexSearch index per field over the documents' folded words, and every word seen. */
-function indexFields(docs: ReadonlyArray<ReadonlyArray<string | null>>, fieldCount: number): { fields: Index[]; vocabulary: Set<string> } {
+function* indexFields(docs: ReadonlyArray<ReadonlyArray<string | null>>, fieldCount: number): Steps<{ fields: Index[]; vocabulary: Set<string> }> {
   const fields: Index[] = [];
   for (let f = 0; f < fieldCount; f++) {
     // Fields arrive as folded words joined by spaces, and queries one folded word at a time.
     fields.push(new Index({ tokenize: 'strict', resolution: RESOLUTION, encode: splitOnSpaces }));
   }
   const vocabulary = new Set<string>();
-  docs.forEach((doc, position) => {
+  for (let position = 0; position < docs.length; position++) {
+    const doc = docs[position]!;
+    if (position % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
     if (doc.length !== fieldCount) {
       throw new RangeError(`document ${position} has ${doc.length} text fields, expected ${fieldCount}`);
     }
@@ -67,7 +80,7 @@ function indexFields(docs: ReadonlyArray<ReadonlyArray<string | null>>, fieldCou
       for (const word of words) vocabulary.add(word);
       fields[f]!.add(position, words.join(' '));
     }
-  });
+  }
   return { fields, vocabulary };
 }
 
@@ -77,7 +90,7 @@ function indexFields(docs: ReadonlyArray<ReadonlyArray<string | null>>, fieldCou
  * a one-letter prefix reads the postings of thousands of words. Long postings are bitsets too,
  * for matchLevelSearch.ts.
  */
-function takePostings(fields: readonly Index[], terms: string[], size: number): IndexedTerms {
+function* takePostings(fields: readonly Index[], terms: string[], size: number): Steps<IndexedTerms> {
   const entries = terms.length * fields.length;
   const lists = new PostingListsBuilder(size);
   const postings: TermPostings = {
@@ -87,7 +100,8 @@ function takePostings(fields: readonly Index[], terms: string[], size: number): 
     scores: new Uint16Array(entries),
   };
   let entry = 0;
-  for (const term of terms) {
+  for (const [at, term] of terms.entries()) {
+    if (at % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
     for (const field of fields) {
       const buckets = field.search(term, { resolve: false }).result as Buckets;
       postings.firstLists[entry] = lists.count;

@@ -13,6 +13,7 @@
  * reading sets of them 32 at a time costs less, by matchLevelSearch.ts.
  */
 
+import { runSteps, type Steps } from '../../util/timeSlice.ts';
 import { positionSetOf, type Intersection, type PositionSet } from '../filterIndex.ts';
 import { Expansions, levelsOf, type WordPostings } from './expansions.ts';
 import { MatchLevelSearch } from './matchLevelSearch.ts';
@@ -73,11 +74,19 @@ export interface TextMatches {
  *   documents have more than MAX_FIELDS fields.
  */
 export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>>): TextIndex {
+  return runSteps(textIndexSteps(docs));
+}
+
+/**
+ * {@link createTextIndex} as steps (server/util/timeSlice.ts), for a build that lets requests
+ * through: the same index, the same errors.
+ */
+export function* textIndexSteps(docs: ReadonlyArray<ReadonlyArray<string | null>>): Steps<TextIndex> {
   const fieldCount = docs[0]?.length ?? 0;
   if (fieldCount > MAX_FIELDS) throw new RangeError(`documents have ${fieldCount} text fields; at most ${MAX_FIELDS} are supported`);
-  const { terms, postings, lists } = indexTerms(docs, fieldCount);
+  const { terms, postings, lists } = yield* indexTerms(docs, fieldCount);
   const walk = new PostingsWalk(docs.length);
-  const expansions = new Expansions(fieldCount, terms, postings, lists, createTypoFinder(terms), walk);
+  const expansions = new Expansions(fieldCount, terms, postings, lists, yield* createTypoFinder(terms), walk);
   return new FuzzyTextIndex(walk, new Ranking(walk, fieldCount), expansions, new MatchLevelSearch(docs.length, addMatch));
 }
 

@@ -4,13 +4,16 @@
  * their single-letter deletions (SymSpell, edit distance 1: https://github.com/wolfgarbe/SymSpell).
  */
 
+import { sortSteps } from '../../util/sortSteps.ts';
+import type { Steps } from '../../util/timeSlice.ts';
 import { lowerBound } from './lowerBound.ts';
 
 /** Query words shorter than this match only exactly or as a prefix, never with a typo. */
 export const MIN_TYPO_WORD_LENGTH = 5;
 
 /**
- * Returns a function listing the words of `terms` (sorted) one edit away from a query word
+ * Returns, as steps (server/util/timeSlice.ts), a function listing the words of `terms` (sorted)
+ * one edit away from a query word
  * (of at least MIN_TYPO_WORD_LENGTH letters), found through their single-letter deletions, as
  * their indexes in `terms`.
  *
@@ -21,9 +24,9 @@ export const MIN_TYPO_WORD_LENGTH = 5;
  * a collision of hashes adds nothing: a word one edit away shares a deletion with the query
  * word in fact, and is found through it.
  */
-export function createTypoFinder(terms: readonly string[]): (word: string) => Iterable<number> {
+export function* createTypoFinder(terms: readonly string[]): Steps<(word: string) => Iterable<number>> {
   if (terms.length > WORDS_PER_HASH) throw new RangeError(`${terms.length} words; at most ${WORDS_PER_HASH} fit the typo index`);
-  const sorted = sortedDeletionKeys(terms);
+  const sorted = yield* sortedDeletionKeys(terms);
 
   return (word) => {
     const found = new Set<number>();
@@ -57,18 +60,22 @@ export function createTypoFinder(terms: readonly string[]): (word: string) => It
  * them in is not kept: a closure made in the same function as the finder's would hold it in
  * the scope they share.
  */
-function sortedDeletionKeys(terms: readonly string[]): Float64Array {
+function* sortedDeletionKeys(terms: readonly string[]): Steps<Float64Array> {
   const keys: number[] = [];
-  terms.forEach((word, at) => {
-    if (word.length < MIN_TYPO_WORD_LENGTH) return;
+  for (const [at, word] of terms.entries()) {
+    if (at % WORDS_PER_STEP === WORDS_PER_STEP - 1) yield;
+    if (word.length < MIN_TYPO_WORD_LENGTH) continue;
     for (let i = 0; i < word.length; i++) {
       // Dropping either of two equal letters side by side leaves the same deletion.
       if (i > 0 && word[i] === word[i - 1]) continue;
       keys.push(deletionHash(word, i) * WORDS_PER_HASH + at);
     }
-  });
-  return Float64Array.from(keys).sort();
+  }
+  return Float64Array.from(yield* sortSteps(keys, (a, b) => a - b));
 }
+
+/** Words whose deletions are listed per step. */
+const WORDS_PER_STEP = 256;
 
 /** Words a typo index tells apart: a hash (< 2^32) times this, plus a word's index, stays an exact double. */
 const WORDS_PER_HASH = 2 ** 21;

@@ -1,0 +1,112 @@
+/**
+ * The worker thread of {@link loadSnapshotOffThread} (offThread.ts): reads, checksums, inflates,
+ * parses and validates the files of a snapshot, one request at a time, off the server's event
+ * loop. It answers each file with its inflated bytes (transferred, not copied) and where each
+ * record lies in them; the server parses the records again from those bytes, a slice at a time.
+ * Records are not sent as objects: a structured clone of an area is deserialised on the
+ * receiving thread in one piece, a pause as long as parsing it.
+ */
+
+import { isAscii } from 'node:buffer';
+import path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { buildSchema } from 'graphql';
+import type { AreaName, FileEntry } from '../../sync/format.ts';
+import { checkRecord, createValidators, parseRecords } from './load.ts';
+import { SnapshotError } from './snapshotError.ts';
+import { readSnapshotFile } from './snapshotFile.ts';
+
+/** What the worker is started with (workerData). */
+export interface LoadWorkerData {
+  /** The schema's SDL: the validators are compiled from it in the worker. */
+  sdl: string;
+  dataDir: string;
+  /** The data directory's real path. */
+  root: string;
+  readTimeoutMs: number;
+}
+
+/** A request: check one file, whose records must match `area`'s type. */
+export interface FileRequest {
+  index: number;
+  area: AreaName;
+  file: FileEntry;
+}
+
+/** The answer to a {@link FileRequest}. */
+export type FileResult =
+  | {
+      index: number;
+      /** The inflated file. */
+      bytes: ArrayBuffer;
+      /** Per record, its first byte and the byte after its last: [start0, end0, start1, …]. */
+      ranges: Uint32Array;
+      /** Whether the whole file is ASCII (decoded as Latin-1). */
+      ascii: boolean;
+    }
+  | { index: number; error: string; snapshotError: boolean };
+
+const { sdl, dataDir, root, readTimeoutMs } = workerData as LoadWorkerData;
+const validators = createValidators(buildSchema(sdl));
+// One file at a time, in the order asked: the server takes them in that order.
+let queue = Promise.resolve();
+
+parentPort!.on('message', (request: FileRequest) => {
+  queue = queue.then(() => answer(request));
+});
+
+async function answer({ index, area, file }: FileRequest): Promise<void> {
+  try {
+    const bytes = await readSnapshotFile(root, dataDir, file, readTimeoutMs);
+    const where = path.join(dataDir, file.file);
+    const records = parseRecords(where, file, bytes);
+    for (let i = 0; i < records.length; i++) checkRecord(where, records, i, validators.get(area)!);
+    const ranges = recordRanges(bytes, records.length);
+    const owned = ownBuffer(bytes);
+    const result: FileResult = { index, bytes: owned, ranges, ascii: isAscii(bytes) };
+    parentPort!.postMessage(result, [owned, ranges.buffer as ArrayBuffer]);
+  } catch (error) {
+    const result: FileResult = { index, error: (error as Error).message, snapshotError: error instanceof SnapshotError };
+    parentPort!.postMessage(result);
+  }
+}
+
+/**
+ * Where each element of a JSON array of objects lies in its text: the `{` that opens it and
+ * the byte after the `}` that closes it. Only for text that parsed as such an array, with
+ * `count` elements.
+ */
+export function recordRanges(bytes: Uint8Array, count: number): Uint32Array {
+  const ranges = new Uint32Array(2 * count);
+  let depth = 0;
+  let record = 0;
+  for (let at = 0; at < bytes.length; at++) {
+    const byte = bytes[at]!;
+    if (byte === QUOTE) {
+      // Skip the string: a backslash escapes the byte after it, so an escaped quote does not end it.
+      for (at++; bytes[at] !== QUOTE; at++) if (bytes[at] === BACKSLASH) at++;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (depth === 1) ranges[2 * record] = at;
+      depth++;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+      if (depth === 1) ranges[2 * record++ + 1] = at + 1;
+    }
+  }
+  return ranges;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** The bytes as an ArrayBuffer of their own, which can be transferred (a view into a larger or pooled one cannot). */
+function ownBuffer(bytes: Buffer): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
+  const copy = new ArrayBuffer(bytes.length);
+  new Uint8Array(copy).set(bytes);
+  return copy;
+}

@@ -1,0 +1,143 @@
+/**
+ * Loading a snapshot beside the one being served (hot reload) without holding up requests:
+ * the files are read, checksummed, inflated, parsed and validated in a worker thread
+ * (loadWorker.ts); this thread parses each record again from the bytes the worker hands over,
+ * and freezes it, in slices of a few milliseconds with turns of the event loop in between.
+ */
+
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { printSchema, type GraphQLSchema } from 'graphql';
+import type { AreaName } from '../../sync/format.ts';
+import { TimeSlice } from '../util/timeSlice.ts';
+import { deepFreeze } from './deepFreeze.ts';
+import { emptyLocales, FILES_AHEAD, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
+import type { FileRequest, FileResult, LoadWorkerData } from './loadWorker.ts';
+import { SnapshotError } from './snapshotError.ts';
+import { DEFAULT_READ_TIMEOUT_MS, readTimeoutError } from './snapshotFile.ts';
+
+/**
+ * Loads and validates the snapshot that `<dataDir>/manifest.json` points at, as
+ * {@link loadSnapshot} does and with the same errors, but with the work done in a worker
+ * thread and what is left on this thread cut into slices of the event loop.
+ *
+ * @throws SnapshotError as loadSnapshot does; also when the worker thread fails or exits, or
+ *   does not answer for a file within `readTimeoutMs`
+ */
+export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<Snapshot> {
+  const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  const { manifest, root } = await readCheckedManifest(dataDir, readTimeoutMs);
+  const jobs = snapshotJobs(manifest, options.areas);
+  const locales = emptyLocales();
+  const reader = startReader({ sdl: printSchema(schema), dataDir, root, readTimeoutMs }, jobs);
+  try {
+    const slice = new TimeSlice();
+    const firstRead = new Map<AreaName, ReadonlyMap<unknown, unknown>>();
+    for (const [index, { locale, area, file }] of jobs.entries()) {
+      const result = await reader.next(index, path.join(dataDir, file.file), readTimeoutMs);
+      await slice.check();
+      const twins = firstRead.get(area);
+      const records = await parseSliced(result, twins, slice);
+      if (twins === undefined) firstRead.set(area, recordsById(records));
+      locales[locale][area] = records;
+    }
+  } finally {
+    reader.stop();
+  }
+  return deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
+}
+
+type CheckedFile = Extract<FileResult, { bytes: ArrayBuffer }>;
+
+/** Parses and freezes the records of a checked file, pausing whenever `slice` is spent. */
+async function parseSliced(result: CheckedFile, twins: ReadonlyMap<unknown, unknown> | undefined, slice: TimeSlice): Promise<unknown[]> {
+  const bytes = Buffer.from(result.bytes);
+  const { ranges } = result;
+  const encoding = result.ascii ? 'latin1' : 'utf8';
+  const records = new Array<unknown>(ranges.length / 2);
+  for (let i = 0; i < records.length; i++) {
+    const record = JSON.parse(bytes.toString(encoding, ranges[2 * i], ranges[2 * i + 1])) as { id: unknown };
+    records[i] = deepFreeze(record, twins?.get(record.id));
+    if (slice.spent) await slice.pause();
+  }
+  return records;
+}
+
+interface Reader {
+  /** The worker's answer for job `index`, asked for in order; `file` names it in errors. */
+  next(index: number, file: string, timeoutMs: number): Promise<CheckedFile>;
+  stop(): void;
+}
+
+/**
+ * Starts the worker and keeps it FILES_AHEAD files ahead of the one being parsed here: enough
+ * to keep it busy, few enough that the inflated files waiting for this thread stay few.
+ */
+function startReader(data: LoadWorkerData, jobs: readonly SnapshotJob[]): Reader {
+  const worker = new Worker(...workerEntry(data));
+  const results = new Map<number, FileResult>();
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  worker.on('message', (result: FileResult) => {
+    results.set(result.index, result);
+    wake?.();
+  });
+  worker.on('error', (error) => {
+    failure = error;
+    wake?.();
+  });
+  worker.on('exit', (code) => {
+    failure ??= new Error(`exited with code ${code}`);
+    wake?.();
+  });
+  let asked = 0;
+  const ask = (upTo: number) => {
+    for (; asked < Math.min(upTo, jobs.length); asked++) {
+      const request: FileRequest = { index: asked, area: jobs[asked]!.area, file: jobs[asked]!.file };
+      worker.postMessage(request);
+    }
+  };
+  ask(FILES_AHEAD);
+  return {
+    async next(index, file, timeoutMs) {
+      ask(index + 1 + FILES_AHEAD);
+      const deadline = performance.now() + timeoutMs;
+      while (!results.has(index)) {
+        if (failure) throw new SnapshotError(`${file}: the snapshot reader thread failed (${failure.message})`);
+        const waitMs = deadline - performance.now();
+        if (waitMs <= 0) throw readTimeoutError(file, timeoutMs);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, waitMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+      }
+      const result = results.get(index)!;
+      results.delete(index);
+      if ('error' in result) throw result.snapshotError ? new SnapshotError(result.error) : new Error(result.error);
+      return result;
+    },
+    stop() {
+      void worker.terminate();
+    },
+  };
+}
+
+/**
+ * The worker's module and options. Run from source (tsx, vitest), the worker is TypeScript,
+ * which a worker thread cannot load by itself: it is imported through tsx's API. Run from the
+ * bundle (dist/server.mjs), it is dist/loadWorker.mjs beside it (package.json's build).
+ */
+function workerEntry(data: LoadWorkerData): [string | URL, { workerData: LoadWorkerData; eval?: boolean }] {
+  if (!import.meta.url.endsWith('.ts')) return [new URL('./loadWorker.mjs', import.meta.url), { workerData: data }];
+  const entry = new URL('./loadWorker.ts', import.meta.url).href;
+  // tsx's ESM API, by path: its CommonJS build, which require.resolve names, cannot import.
+  const tsx = path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs');
+  const code = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
+  return [code, { workerData: data, eval: true }];
+}

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
+import { loadSnapshotOffThread } from '../../../server/snapshot/offThread.ts';
+import type { Manifest } from '../../../sync/format.ts';
+import { DATA_DIR } from '../../helpers/api.ts';
+
+const schema = createSchema(readSdl(), resolvers);
+let dir: string;
+let manifest: Manifest;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'off-thread-'));
+  await cp(DATA_DIR, dir, { recursive: true });
+  manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const toursFile = () => manifest.sources.tours!.locales['de-CH']!.tours!;
+
+/** Rewrites the de-CH tours file as `text` of the edited records, with a matching checksum and count. */
+async function rewriteTours(edit: (records: Record<string, unknown>[]) => void, encode = (records: unknown[]) => JSON.stringify(records)) {
+  const file = path.join(dir, toursFile().file);
+  const records = JSON.parse(gunzipSync(await readFile(file)).toString('utf8'));
+  edit(records);
+  const bytes = gzipSync(encode(records));
+  await writeFile(file, bytes);
+  toursFile().sha256 = createHash('sha256').update(bytes).digest('hex');
+  toursFile().count = records.length;
+  await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+}
+
+/** The errors of both loaders, which must be the same SnapshotError. */
+async function refusals(): Promise<[string, string]> {
+  const refused = (load: Promise<unknown>) =>
+    load.then(
+      () => null,
+      (e: unknown) => e,
+    );
+  const inThread = await refused(loadSnapshot(dir, schema));
+  const offThread = await refused(loadSnapshotOffThread(dir, schema));
+  expect(inThread).toBeInstanceOf(SnapshotError);
+  expect(offThread).toBeInstanceOf(SnapshotError);
+  return [(inThread as Error).message, (offThread as Error).message];
+}
+
+describe('loadSnapshotOffThread', () => {
+  it('loads the same frozen snapshot as loadSnapshot', async () => {
+    const offThread = await loadSnapshotOffThread(dir, schema);
+    expect(offThread).toEqual(await loadSnapshot(dir, schema));
+    expect(Object.isFrozen(offThread.locales['fr-CH'].tours[0])).toBe(true);
+    expect(Object.isFrozen(offThread.locales['fr-CH'].tours[0]!.views)).toBe(true);
+  });
+
+  it('finds every record of a file in UTF-8, pretty-printed, with quotes, backslashes and brackets inside strings', async () => {
+    await rewriteTours(
+      (records) => {
+        records[0]!.name = 'Grat "{[ ]}" \\ weg, über Mönch';
+        records[1]!.abstract = '\\"}]';
+      },
+      (records) => JSON.stringify(records, null, 2),
+    );
+    const offThread = await loadSnapshotOffThread(dir, schema, { areas: ['tours'] });
+    expect(offThread.locales['de-CH'].tours).toEqual((await loadSnapshot(dir, schema, { areas: ['tours'] })).locales['de-CH'].tours);
+    expect(offThread.locales['de-CH'].tours[0]!.name).toBe('Grat "{[ ]}" \\ weg, über Mönch');
+  });
+
+  it('refuses a record that does not match its GraphQL type as loadSnapshot does', async () => {
+    await rewriteTours((records) => {
+      records[3]!.isRoundtrip = null;
+    });
+    const [inThread, offThread] = await refusals();
+    expect(offThread).toBe(inThread);
+    expect(offThread).toContain('field "isRoundtrip": expected Boolean!, found null');
+  });
+
+  it('refuses a file changed after the manifest was written as loadSnapshot does', async () => {
+    const file = path.join(dir, toursFile().file);
+    const bytes = await readFile(file);
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 0xff, bytes.length - 10);
+    await writeFile(file, bytes);
+    const [inThread, offThread] = await refusals();
+    expect(offThread).toBe(inThread);
+  });
+
+  it('refuses a snapshot whose file is not answered within readTimeoutMs, naming the file and the setting', async () => {
+    // 256 MiB of spaces: inflating them takes far longer than 50 ms.
+    const bytes = gzipSync(Buffer.alloc(256 * 1024 * 1024, ' '));
+    const file = path.join(dir, toursFile().file);
+    await writeFile(file, bytes);
+    toursFile().sha256 = createHash('sha256').update(bytes).digest('hex');
+    await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const error = await loadSnapshotOffThread(dir, schema, { areas: ['tours'], readTimeoutMs: 50 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toBe(`${file}: not read within 50 ms (SNAPSHOT_READ_TIMEOUT_MS); is the file system stalled?`);
+  });
+});

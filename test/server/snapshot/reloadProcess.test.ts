@@ -1,0 +1,83 @@
+/**
+ * Hot reload in the server as it runs: from source under tsx, and from the esbuild bundle the
+ * container runs (dist/server.mjs), where the reader thread is dist/loadWorker.mjs beside it.
+ */
+
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publish } from '../../../sync/publish.ts';
+import { tempStateDir } from '../../helpers/api.ts';
+import { startServerProcess, type ServerProcess } from '../../helpers/serverProcess.ts';
+import { snowdata } from '../../sync/helpers/records.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+let bundleDir: string;
+
+beforeAll(async () => {
+  // The server bundle as `npm run build` makes it, in a directory of its own.
+  bundleDir = await fs.mkdtemp(path.join(os.tmpdir(), 'server-bundle-'));
+  await build({
+    entryPoints: { server: path.join(root, 'server/main.ts'), loadWorker: path.join(root, 'server/snapshot/loadWorker.ts') },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    outdir: path.join(bundleDir, 'dist'),
+    define: { __filename: 'import.meta.filename' },
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  // What else `npm run build` copies into dist/.
+  await fs.copyFile(path.join(root, 'schema.graphql'), path.join(bundleDir, 'dist/schema.graphql'));
+  await fs.mkdir(path.join(bundleDir, 'dist/playground'));
+  for (const file of ['react/umd/react.production.min.js', 'react-dom/umd/react-dom.production.min.js', 'graphiql/graphiql.min.js', 'graphiql/graphiql.min.css']) {
+    await fs.copyFile(path.join(root, 'node_modules', file), path.join(bundleDir, 'dist/playground', path.basename(file)));
+  }
+}, 60_000);
+afterAll(async () => {
+  await fs.rm(bundleDir, { recursive: true, force: true });
+});
+
+/** Publishes a snapshot with `count` routes per locale as the sync would, on 2026-11-<day>. */
+async function publishRoutes(dataDir: string, count: number, day: number): Promise<void> {
+  const now = new Date(Date.UTC(2026, 10, day, 4));
+  await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(count, now.toISOString()) } }, now, force: true });
+}
+
+describe.each([
+  ['from source under tsx', () => ['--import', 'tsx', 'server/main.ts']],
+  ['from the bundle', () => [path.join(bundleDir, 'dist/server.mjs')]],
+])('a server running %s', (_name, args) => {
+  it('loads a newly published snapshot in its reader thread and swaps it in, logging how long the event loop waited', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'reload-process-'));
+    let server: ServerProcess | undefined;
+    try {
+      await publishRoutes(dataDir, 10, 21);
+      server = startServerProcess({ DATA_DIR: dataDir, STATE_DIR: tempStateDir(), WORKERS: '1' }, { args: args() });
+      await server.loggedMsg('listening on');
+      await publishRoutes(dataDir, 12, 22);
+      const swapped = await server.loggedMsg('serving new snapshot 2026-11-22T04-00-00Z');
+      expect(swapped.msg).toMatch(/reload done in \d+ ms, longest event-loop delay \d+ ms$/);
+      expect(swapped.longestDelayMs).toBeTypeOf('number');
+
+      // A snapshot the reader thread refuses keeps the served one, with the same error as a load at startup.
+      const manifestPath = path.join(dataDir, 'manifest.json');
+      const manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8'));
+      const routes = manifest.sources.snowdata.locales['de-CH'].routes;
+      routes.count += 1;
+      manifest.version = 'broken';
+      await fs.writeFile(`${manifestPath}.tmp`, JSON.stringify(manifest));
+      await fs.rename(`${manifestPath}.tmp`, manifestPath);
+      const refused = await server.loggedMsg('new snapshot refused, still serving 2026-11-22T04-00-00Z');
+      expect(refused.msg).toContain(`${path.join(dataDir, routes.file)}: 12 records, expected 13`);
+    } finally {
+      server?.child.kill('SIGTERM');
+      await server?.exited;
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
