@@ -163,31 +163,39 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
     }
   }
 
-  let watcher: FSWatcher | null = null;
-  try {
-    watcher = watch(dataDir, (_event, name) => {
-      if (name === null || name === 'manifest.json') schedule();
-    });
-    watcher.on('error', (error) => {
-      // The directory went away or cannot be watched: the poll carries on alone.
-      options.onError(error);
-      watcher?.close();
-      watcher = null;
-    });
-  } catch (error) {
-    options.onError(error as Error);
-  }
+  const watcher = watchManifest(dataDir, schedule, options.onError);
   const poll = setInterval(() => void check(), options.pollMs ?? 5_000);
   poll.unref();
 
   return {
     close() {
       closed = true;
-      watcher?.close();
+      watcher.close();
       clearInterval(poll);
       if (debounce) clearTimeout(debounce);
     },
   };
+}
+
+/**
+ * Calls `onChange` on every change event of `dataDir/manifest.json`. A directory that cannot be
+ * watched, or stops being watchable, is reported once; the caller's poll then carries on alone.
+ */
+function watchManifest(dataDir: string, onChange: () => void, onError: (error: Error) => void): { close(): void } {
+  let watcher: FSWatcher | null = null;
+  try {
+    watcher = watch(dataDir, (_event, name) => {
+      if (name === null || name === 'manifest.json') onChange();
+    });
+    watcher.on('error', (error) => {
+      onError(error);
+      watcher?.close();
+      watcher = null;
+    });
+  } catch (error) {
+    onError(error as Error);
+  }
+  return { close: () => watcher?.close() };
 }
 
 function sameJson(text: string, json: string | null): boolean {
