@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle } from '../helpers/bundle.ts';
 import { SYNC_VARIABLES } from '../../sync/config.ts';
 import { programName } from '../../sync/help.ts';
 
@@ -15,18 +15,7 @@ let bundleDir: string;
 beforeAll(async () => {
   // The sync bundle as `npm run build` makes it (dist/sync.mjs), in a directory of its own.
   bundleDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sync-bundle-'));
-  await build({
-    entryPoints: { sync: path.join(root, 'sync/main.ts') },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    outExtension: { '.js': '.mjs' },
-    outdir: path.join(bundleDir, 'dist'),
-    define: { __filename: 'import.meta.filename' },
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await buildBundle(bundleDir, { sync: 'sync/main.ts' });
 });
 afterAll(async () => {
   await fs.rm(bundleDir, { recursive: true, force: true });

@@ -6,8 +6,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle } from '../../helpers/bundle.ts';
 import { publish } from '../../../sync/publish.ts';
 import { tempStateDir } from '../../helpers/api.ts';
 import { startServerProcess, type ServerProcess } from '../../helpers/serverProcess.ts';
@@ -19,18 +19,7 @@ let bundleDir: string;
 beforeAll(async () => {
   // The server bundle as `npm run build` makes it, in a directory of its own.
   bundleDir = await fs.mkdtemp(path.join(os.tmpdir(), 'server-bundle-'));
-  await build({
-    entryPoints: { server: path.join(root, 'server/main.ts'), loadWorker: path.join(root, 'server/snapshot/loadWorker.ts') },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    outExtension: { '.js': '.mjs' },
-    outdir: path.join(bundleDir, 'dist'),
-    define: { __filename: 'import.meta.filename' },
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await buildBundle(bundleDir, { server: 'server/main.ts', loadWorker: 'server/snapshot/loadWorker.ts' });
   // What else `npm run build` copies into dist/.
   await fs.copyFile(path.join(root, 'schema.graphql'), path.join(bundleDir, 'dist/schema.graphql'));
   await fs.mkdir(path.join(bundleDir, 'dist/playground'));
