@@ -15,6 +15,7 @@ import type { AreaName, FileEntry } from '../../sync/format.ts';
 import { checkRecord, createValidators, parseRecords } from './load.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { readSnapshotFile } from './snapshotFile.ts';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../util/jsonBytes.ts';
 
 /** What the worker is started with (workerData). */
 export interface LoadWorkerData {
@@ -95,13 +96,6 @@ export function recordRanges(bytes: Uint8Array, count: number): Uint32Array {
   }
   return ranges;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /** The bytes as an ArrayBuffer of their own, which can be transferred (a view into a larger or pooled one cannot). */
 function ownBuffer(bytes: Buffer): ArrayBuffer {

@@ -22,6 +22,7 @@
  */
 
 import { utf8Bytes } from './utf8Bytes.ts';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, DOT, MINUS, OPEN_BRACE, OPEN_BRACKET, QUOTE, ZERO } from '../../util/jsonBytes.ts';
 
 /** Size of the scratch buffer answers are written into, before one larger needs it to grow. */
 const SCRATCH_BYTES = 64 * 1024;
@@ -32,18 +33,6 @@ const MAX_KEPT_SCRATCH_BYTES = 1024 * 1024;
  * the depth of a query), and a cycle then gets JSON.stringify's TypeError, not a stack overflow.
  */
 const MAX_DEPTH = 100;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const MINUS = 0x2d;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 /** The escape JSON.stringify writes for each ASCII character it escapes (", \ and controls); else undefined. */
 const ESCAPES: (Uint8Array | undefined)[] = Array.from({ length: 0x80 }, (_, code) => {
