@@ -3,20 +3,46 @@
  * parsing and indexing) checks a budget as it goes and, once a slice has used it up, lets the
  * event loop run before going on. A time budget rather than a fixed count of items: items
  * differ in cost, and so do machines.
+ *
+ * While requests are being answered, the work also gives way: it takes at most a fixed share
+ * of the event loop's time, so a busy server answers at nearly its usual rate and latency while
+ * the work goes on more slowly. On an idle server the slices follow each other at once.
  */
 
-/** Default length of one slice, in ms: well under the longest pause a request should see. */
-export const SLICE_BUDGET_MS = 5;
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+
+/** Default length of one slice, in ms: a request that arrives during a slice waits this long at most. */
+const SLICE_BUDGET_MS = 2;
+
+/**
+ * Default share of the event loop's time the work may take while other work (requests) runs
+ * between its slices: the rest of the time is theirs.
+ */
+const BUSY_SHARE = 0.2;
+
+/**
+ * Other work between two slices that takes longer than this, in ms, means the server is busy;
+ * a turn of an idle event loop (its timers included) takes far less.
+ */
+const BUSY_TURN_MS = 0.5;
 
 /** The clock of one run of sliced work. */
 export class TimeSlice {
   readonly #budgetMs: number;
+  readonly #share: number;
+  #startedAt: number;
   #endsAt: number;
 
-  /** @param budgetMs the longest one slice may run, in ms */
-  constructor(budgetMs = SLICE_BUDGET_MS) {
+  /**
+   * @param budgetMs the longest one slice may run, in ms
+   * @param share the share of the event loop's time the work may take while it is busy, in (0, 1]
+   */
+  constructor(budgetMs = SLICE_BUDGET_MS, share = BUSY_SHARE) {
+    if (!(share > 0 && share <= 1)) throw new RangeError(`share must be in (0, 1], not ${share}`);
     this.#budgetMs = budgetMs;
-    this.#endsAt = performance.now() + budgetMs;
+    this.#share = share;
+    this.#startedAt = performance.now();
+    this.#endsAt = this.#startedAt + budgetMs;
   }
 
   /** Whether the current slice has used up its budget. */
@@ -24,10 +50,27 @@ export class TimeSlice {
     return performance.now() >= this.#endsAt;
   }
 
-  /** Resolves after the event loop has had a turn (timers and I/O, so requests, run first); a new slice starts then. */
+  /**
+   * Resolves after the event loop has had a turn (timers and I/O, so requests, run first); a
+   * new slice starts then. When that turn found other work to do, it also waits until the
+   * slice just ended is no more than the work's share of the time since it began.
+   */
   async pause(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
-    this.#endsAt = performance.now() + this.#budgetMs;
+    const endedAt = performance.now();
+    await nextTurn();
+    const othersMs = performance.now() - endedAt;
+    if (othersMs > BUSY_TURN_MS) {
+      const workedMs = endedAt - this.#startedAt;
+      const restMs = (workedMs * (1 - this.#share)) / this.#share - othersMs;
+      if (restMs >= 1) await sleep(restMs);
+    }
+    this.restart();
+  }
+
+  /** Starts a new slice now: for work that waited on something else, while the event loop ran freely. */
+  restart(): void {
+    this.#startedAt = performance.now();
+    this.#endsAt = this.#startedAt + this.#budgetMs;
   }
 
   /** {@link pause}s when the slice is spent; otherwise resolves at once. */

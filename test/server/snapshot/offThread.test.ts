@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,6 +51,16 @@ async function refusals(): Promise<[string, string]> {
   return [(inThread as Error).message, (offThread as Error).message];
 }
 
+/** The nice value of a thread of this process (proc(5): the 19th field of its stat), or NaN once it has ended. */
+function threadNice(task: string): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 describe('loadSnapshotOffThread', () => {
   it('loads the same frozen snapshot as loadSnapshot', async () => {
     const offThread = await loadSnapshotOffThread(dir, schema);
@@ -87,6 +98,19 @@ describe('loadSnapshotOffThread', () => {
     await writeFile(file, bytes);
     const [inThread, offThread] = await refusals();
     expect(offThread).toBe(inThread);
+  });
+
+  it.runIf(process.platform === 'linux')('reads in a thread of lower CPU priority (nice 10) than the process, where requests are answered', async () => {
+    const nices = new Set<number>();
+    let done = false;
+    const loading = loadSnapshotOffThread(dir, schema).finally(() => (done = true));
+    while (!done) {
+      for (const task of readdirSync('/proc/self/task')) nices.add(threadNice(task));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await loading;
+    expect(nices).toContain(10);
+    expect(threadNice(String(process.pid))).toBe(0);
   });
 
   it('refuses a snapshot whose file is not answered within readTimeoutMs, naming the file and the setting', async () => {

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { runStepsSliced, TimeSlice, type Steps } from '../../../server/util/timeSlice.ts';
+
+/** Keeps the thread busy for `ms`. */
+function burn(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+/** `count` steps of `ms` each; counts the time spent in them into `spent.ms`. */
+function* steps(count: number, ms: number, spent: { ms: number }): Steps<number> {
+  for (let i = 0; i < count; i++) {
+    const startedAt = performance.now();
+    burn(ms);
+    spent.ms += performance.now() - startedAt;
+    yield;
+  }
+  return count;
+}
+
+/**
+ * Runs 400 steps of 0.1 ms in slices of 2 ms with the given share, optionally beside a rival
+ * that takes 1 ms of every turn of the event loop (requests being answered), and returns the
+ * share of the elapsed time the steps took.
+ */
+async function shareOfSteps(share: number, rival: boolean): Promise<number> {
+  let running = rival;
+  const rivalTurn = () => {
+    if (!running) return;
+    burn(1);
+    setImmediate(rivalTurn);
+  };
+  rivalTurn();
+  const spent = { ms: 0 };
+  const startedAt = performance.now();
+  try {
+    expect(await runStepsSliced(steps(400, 0.1, spent), new TimeSlice(2, share))).toBe(400);
+  } finally {
+    running = false;
+  }
+  return spent.ms / (performance.now() - startedAt);
+}
+
+describe('TimeSlice', () => {
+  it('takes at most its share of the time while other work runs between its slices', async () => {
+    expect(await shareOfSteps(0.25, true)).toBeLessThan(0.35);
+  });
+
+  it('runs its slices one after the other when nothing else is waiting', async () => {
+    expect(await shareOfSteps(0.25, false)).toBeGreaterThan(0.5);
+  });
+
+  it('refuses a share outside (0, 1]', () => {
+    for (const share of [0, -0.5, 1.5, Number.NaN]) expect(() => new TimeSlice(2, share), String(share)).toThrow(/share must be in \(0, 1\]/);
+  });
+});
