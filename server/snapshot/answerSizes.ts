@@ -42,58 +42,53 @@ export interface SizeTally {
 /** Creates an empty tally. */
 export function createSizeTally(): SizeTally {
   const records = new Map<string, number>();
-  const bytes = new Map<string, Mean>();
-  const items = new Map<string, Mean>();
-
-  const note = (means: Map<string, Mean>, path: string, value: number) => {
-    const mean = means.get(path);
-    if (mean === undefined) means.set(path, { sum: value, count: 1 });
-    else {
-      mean.sum += value;
-      mean.count++;
-    }
-  };
-
-  /** The JSON bytes of `value`, noting those of every field below it under its path. */
-  function measure(value: unknown, path: string): number {
-    if (Array.isArray(value)) {
-      note(items, path, value.length);
-      let size = 1 + value.length;
-      for (const item of value) {
-        const itemSize = measure(item, path);
-        note(bytes, path, itemSize);
-        size += itemSize;
-      }
-      return size;
-    }
-    if (typeof value === 'string') return value.length + 2;
-    if (typeof value === 'number') return numberBytes(value);
-    if (typeof value === 'boolean') return value ? 4 : 5;
-    if (value === null || typeof value !== 'object') return 4;
-    let size = 1;
-    for (const key in value) {
-      const child = (value as Record<string, unknown>)[key];
-      const childPath = `${path}.${key}`;
-      const childSize = measure(child, childPath);
-      if (!Array.isArray(child)) note(bytes, childPath, childSize);
-      size += key.length + 4 + childSize;
-    }
-    return size;
-  }
+  // Per type, its paths as a tree: a record's fields are looked up key by key, so that no path
+  // text is built or hashed per value measured.
+  const roots = new Map<string, PathTally>();
 
   return {
     *add(typeName, list) {
       records.set(typeName, Math.max(records.get(typeName) ?? 0, list.length));
+      let root = roots.get(typeName);
+      if (root === undefined) roots.set(typeName, (root = new PathTally(typeName)));
       const step = Math.max(1, list.length / SAMPLED_RECORDS);
       for (let at = 0; at < list.length; at += step) {
-        measure(list[Math.floor(at)], typeName);
+        measure(list[Math.floor(at)], root);
         yield;
       }
     },
     sizes() {
-      return { records: new Map(records), bytes: averages(bytes), items: averages(items) };
+      const bytes = new Map<string, number>();
+      const items = new Map<string, number>();
+      for (const root of roots.values()) root.averagesInto(bytes, items);
+      return { records: new Map(records), bytes, items };
     },
   };
+}
+
+/** What was measured at one path, and the paths below it by key. */
+class PathTally {
+  readonly path: string;
+  bytes: Mean | null = null;
+  items: Mean | null = null;
+  readonly #children = new Map<string, PathTally>();
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  child(key: string): PathTally {
+    let child = this.#children.get(key);
+    if (child === undefined) this.#children.set(key, (child = new PathTally(`${this.path}.${key}`)));
+    return child;
+  }
+
+  /** Adds the averages of this path and every path below it to the maps. */
+  averagesInto(bytes: Map<string, number>, items: Map<string, number>): void {
+    if (this.bytes) bytes.set(this.path, this.bytes.sum / this.bytes.count);
+    if (this.items) items.set(this.path, this.items.sum / this.items.count);
+    for (const child of this.#children.values()) child.averagesInto(bytes, items);
+  }
 }
 
 interface Mean {
@@ -101,10 +96,38 @@ interface Mean {
   count: number;
 }
 
-function averages(means: ReadonlyMap<string, Mean>): Map<string, number> {
-  const result = new Map<string, number>();
-  for (const [path, { sum, count }] of means) result.set(path, sum / count);
-  return result;
+function note(mean: Mean | null, value: number): Mean {
+  if (mean === null) return { sum: value, count: 1 };
+  mean.sum += value;
+  mean.count++;
+  return mean;
+}
+
+/** The JSON bytes of `value`, noting those of every field below it at its path. */
+function measure(value: unknown, at: PathTally): number {
+  if (Array.isArray(value)) {
+    at.items = note(at.items, value.length);
+    let size = 1 + value.length;
+    for (const item of value) {
+      const itemSize = measure(item, at);
+      at.bytes = note(at.bytes, itemSize);
+      size += itemSize;
+    }
+    return size;
+  }
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'number') return numberBytes(value);
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  if (value === null || typeof value !== 'object') return 4;
+  let size = 1;
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    const childAt = at.child(key);
+    const childSize = measure(child, childAt);
+    if (!Array.isArray(child)) childAt.bytes = note(childAt.bytes, childSize);
+    size += key.length + 4 + childSize;
+  }
+  return size;
 }
 
 /** Bytes of a number as JSON: exact for an integer, a typical coordinate's for a fraction. */
