@@ -3,5 +3,14 @@
  * and near-me (geoIndex.ts).
  */
 
-export { createTextIndex, textIndexSteps, MAX_QUERY_WORDS, MIN_TYPO_WORD_LENGTH, type TextIndex } from './text/textIndex.ts';
+export {
+  createTextIndex,
+  textIndexOf,
+  textIndexPartsSteps,
+  textIndexSteps,
+  MAX_QUERY_WORDS,
+  MIN_TYPO_WORD_LENGTH,
+  type TextIndex,
+  type TextIndexParts,
+} from './text/textIndex.ts';
 export { createGeoIndex, geoIndexSteps, type GeoHit, type GeoIndex } from './geoIndex.ts';

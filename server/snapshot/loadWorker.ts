@@ -15,8 +15,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildSchema } from 'graphql';
 import type { AreaName, FileEntry } from '../../sync/format.ts';
 import { checkRecord, createValidators, parseRecords } from './load.ts';
+import type { Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { readSnapshotFile } from './snapshotFile.ts';
+import { areaPartsSteps, type AreaParts } from './store.ts';
+import { runSteps } from '../util/timeSlice.ts';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../util/jsonBytes.ts';
 
 /** What the worker is started with (workerData). */
@@ -29,9 +32,10 @@ export interface LoadWorkerData {
   readTimeoutMs: number;
 }
 
-/** A request: check one file, whose records must match `area`'s type. */
+/** A request: check one file, whose records must match `area`'s type, and compute its area's parts for `locale`. */
 export interface FileRequest {
   index: number;
+  locale: Locale;
   area: AreaName;
   file: FileEntry;
 }
@@ -46,6 +50,8 @@ export type FileResult =
       ranges: Uint32Array;
       /** Whether the whole file is ASCII (decoded as Latin-1). */
       ascii: boolean;
+      /** What the store makes of the records ahead of them (store.ts). */
+      parts: AreaParts;
     }
   | { index: number; error: string; snapshotError: boolean };
 
@@ -59,16 +65,17 @@ parentPort!.on('message', (request: FileRequest) => {
   queue = queue.then(() => answer(request));
 });
 
-async function answer({ index, area, file }: FileRequest): Promise<void> {
+async function answer({ index, locale, area, file }: FileRequest): Promise<void> {
   try {
     const bytes = await readSnapshotFile(root, dataDir, file, readTimeoutMs);
     const where = path.join(dataDir, file.file);
     const records = parseRecords(where, file, bytes);
     for (let i = 0; i < records.length; i++) checkRecord(where, records, i, validators.get(area)!);
     const ranges = recordRanges(bytes, records.length);
+    const parts = runSteps(areaPartsSteps(locale, area, records));
     const owned = ownBuffer(bytes);
-    const result: FileResult = { index, bytes: owned, ranges, ascii: isAscii(bytes) };
-    parentPort!.postMessage(result, [owned, ranges.buffer as ArrayBuffer]);
+    const result: FileResult = { index, bytes: owned, ranges, ascii: isAscii(bytes), parts };
+    parentPort!.postMessage(result, [owned, ranges.buffer as ArrayBuffer, ...partsBuffers(parts)]);
   } catch (error) {
     const result: FileResult = { index, error: (error as Error).message, snapshotError: error instanceof SnapshotError };
     parentPort!.postMessage(result);
@@ -113,6 +120,12 @@ export function recordRanges(bytes: Uint8Array, count: number): Uint32Array {
     }
   }
   return ranges;
+}
+
+/** The buffers of the typed arrays of `parts`, each once: moved to the serving thread rather than copied. */
+function partsBuffers({ order, text }: AreaParts): ArrayBuffer[] {
+  const arrays = [order, text.typoKeys, ...Object.values(text.postings), text.lists.positions, text.lists.starts, ...text.lists.bitsets.values()];
+  return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
 }
 
 /** The bytes as an ArrayBuffer of their own, which can be transferred (a view into a larger or pooled one cannot). */

@@ -16,21 +16,31 @@ import { deepFreeze } from './deepFreeze.ts';
 import { emptyLocales, FILES_AHEAD, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
 import type { FileRequest, FileResult, LoadWorkerData } from './loadWorker.ts';
 import { SnapshotError } from './snapshotError.ts';
+import type { AreaParts, StoreParts } from './store.ts';
 import { DEFAULT_READ_TIMEOUT_MS, readTimeoutError } from './snapshotFile.ts';
+
+/** A snapshot loaded off the thread, and what its store is made of ahead of its records (store.ts). */
+export interface LoadedOffThread {
+  snapshot: Snapshot;
+  parts: StoreParts;
+}
 
 /**
  * Loads and validates the snapshot that `<dataDir>/manifest.json` points at, as
  * {@link loadSnapshot} does and with the same errors, but with the work done in a worker
- * thread and what is left on this thread cut into slices of the event loop.
+ * thread and what is left on this thread cut into slices of the event loop. The worker also
+ * computes the parts of the store that need the records alone ({@link AreaParts}), for
+ * createStoreAsync.
  *
  * @throws SnapshotError as loadSnapshot does; also when the worker thread fails or exits, or
  *   does not answer for a file within `readTimeoutMs`
  */
-export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<Snapshot> {
+export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<LoadedOffThread> {
   const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   const { manifest, root } = await readCheckedManifest(dataDir, readTimeoutMs);
   const jobs = snapshotJobs(manifest, options.areas);
   const locales = emptyLocales();
+  const parts: StoreParts = {};
   const reader = startReader({ sdl: printSchema(schema), dataDir, root, readTimeoutMs }, jobs);
   try {
     const slice = new TimeSlice();
@@ -45,11 +55,12 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
       const records = await parseSliced(result, twins, slice);
       if (twins === undefined) firstRead.set(area, recordsById(records));
       locales[locale][area] = records;
+      (parts[locale] ??= {})[area] = result.parts;
     }
   } finally {
     reader.stop();
   }
-  return deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
+  return { snapshot: deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot, parts };
 }
 
 type CheckedFile = Extract<FileResult, { bytes: ArrayBuffer }>;
@@ -100,7 +111,8 @@ function startReader(data: LoadWorkerData, jobs: readonly SnapshotJob[]): Reader
   let asked = 0;
   const ask = (upTo: number) => {
     for (; asked < Math.min(upTo, jobs.length); asked++) {
-      const request: FileRequest = { index: asked, area: jobs[asked]!.area, file: jobs[asked]!.file };
+      const { locale, area, file } = jobs[asked]!;
+      const request: FileRequest = { index: asked, locale, area, file };
       worker.postMessage(request);
     }
   };

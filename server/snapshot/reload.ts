@@ -17,7 +17,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { AreaName } from '../../sync/format.ts';
 import { readManifestText, type Snapshot } from './load.ts';
 import { loadSnapshotOffThread } from './offThread.ts';
-import { createStoreAsync, type Store } from './store.ts';
+import { createStoreAsync, type Store, type StoreParts } from './store.ts';
 
 /** What is served from a snapshot: by default its {@link Store}. */
 export interface FromSnapshot {
@@ -34,10 +34,11 @@ export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
   /** loadSnapshot's `readTimeoutMs`, for the manifest too: SNAPSHOT_READ_TIMEOUT_MS. Default 30 000. */
   readTimeoutMs?: number;
   /**
-   * Makes what is served out of a loaded snapshot. Default: the store with every index, built
-   * by createStoreAsync, which lets requests through between its steps.
+   * Makes what is served out of a loaded snapshot and the parts of its store computed ahead
+   * (store.ts AreaParts). Default: the store with every index, built by createStoreAsync, which
+   * lets requests through between its steps.
    */
-  prepare?: (snapshot: Snapshot) => T | Promise<T>;
+  prepare?: (snapshot: Snapshot, parts: StoreParts) => T | Promise<T>;
   /**
    * Called with the new value once it is loaded and prepared, and what the reload took. Swap
    * your one reference here.
@@ -87,7 +88,7 @@ export interface SnapshotWatcher {
  */
 export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnapshotOptions<T>): SnapshotWatcher {
   const { dataDir, schema } = options;
-  const prepare = options.prepare ?? (createStoreAsync as unknown as (snapshot: Snapshot) => Promise<T>);
+  const prepare = options.prepare ?? (createStoreAsync as unknown as (snapshot: Snapshot, parts: StoreParts) => Promise<T>);
   const manifestPath = path.join(dataDir, 'manifest.json');
   const debounceMs = options.debounceMs ?? 250;
   const maxAttempts = options.maxAttempts ?? 3;
@@ -136,11 +137,11 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       const startedAt = performance.now();
       delays.reset();
       delays.enable();
-      const snapshot = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs });
+      const { snapshot, parts } = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs });
       seen = signature;
       failedAttempts = 0;
       if (closed) return;
-      const value = await prepare(snapshot);
+      const value = await prepare(snapshot, parts);
       if (closed) return;
       currentManifest = JSON.stringify(snapshot.manifest);
       delays.disable();

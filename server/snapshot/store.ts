@@ -10,7 +10,7 @@ import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { filterIndexSteps, type FilterIndex, type FilterValues } from '../search/filterIndex.ts';
-import { geoIndexSteps, textIndexSteps, type GeoIndex, type TextIndex } from '../search/indexes.ts';
+import { geoIndexSteps, textIndexOf, textIndexPartsSteps, textIndexSteps, type GeoIndex, type TextIndex, type TextIndexParts } from '../search/indexes.ts';
 import { sortSteps } from '../util/sortSteps.ts';
 import { runSteps, runStepsSliced, type Steps } from '../util/timeSlice.ts';
 import { compileWithDistance, type WithDistance } from './withDistance.ts';
@@ -128,9 +128,33 @@ const AREAS = {
   },
 } satisfies { [A in AreaName]: Describe<AreaRecords[A]> };
 
+/**
+ * What can be made of an area's records before they reach the thread that serves: the order of
+ * its store and the parts of its text index. Plain data and typed arrays: during a hot reload
+ * the snapshot reader thread computes them (loadWorker.ts), which leaves the serving thread less
+ * to do.
+ */
+export interface AreaParts {
+  /** The records' default order, as positions in the area's records as loaded. */
+  readonly order: Uint32Array;
+  readonly text: TextIndexParts;
+}
+
+/** {@link AreaParts} computed ahead, per locale and area; an area without them is built in full. */
+export type StoreParts = Partial<Record<Locale, Partial<Record<AreaName, AreaParts>>>>;
+
+/** Computes the {@link AreaParts} of an area's records (as loaded), as steps. */
+export function* areaPartsSteps(locale: Locale, area: AreaName, records: readonly unknown[]): Steps<AreaParts> {
+  const describe = AREAS[area] as unknown as Describe<unknown>;
+  const compare = describe.compare(localeCollator(locale));
+  // A stable sort of the positions compares the records as a sort of the records does, in the same order.
+  const order = yield* sortSteps(Array.from(records.keys()), (a, b) => compare(records[a], records[b]));
+  return { order: Uint32Array.from(order), text: yield* textIndexPartsSteps(order.map((at) => describe.text(records[at]))) };
+}
+
 /** Builds every index of a snapshot at once. CPU-bound: for a cold start, before serving. */
 export function createStore(snapshot: Snapshot): Store {
-  return runSteps(buildStore(snapshot));
+  return runSteps(buildStore(snapshot, {}));
 }
 
 /**
@@ -138,21 +162,27 @@ export function createStore(snapshot: Snapshot): Store {
  * letting the event loop run between them, so that requests keep being answered while a new
  * snapshot is indexed beside the one being served (hot reload). The same store as
  * {@link createStore}.
+ * @param parts what was computed ahead of the records (see {@link AreaParts})
  */
-export function createStoreAsync(snapshot: Snapshot): Promise<Store> {
-  return runStepsSliced(buildStore(snapshot));
+export function createStoreAsync(snapshot: Snapshot, parts: StoreParts = {}): Promise<Store> {
+  return runStepsSliced(buildStore(snapshot, parts));
+}
+
+/** The order of names and titles in a locale. */
+function localeCollator(locale: Locale): Intl.Collator {
+  return new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
 }
 
 /** The build, as steps: every index is built in steps of well under a slice. */
-function* buildStore(snapshot: Snapshot): Steps<Store> {
+function* buildStore(snapshot: Snapshot, parts: StoreParts): Steps<Store> {
   const locales = {} as Record<Locale, LocaleStore>;
   const tally = createSizeTally();
   for (const locale of LOCALES) {
-    const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
+    const collator = localeCollator(locale);
     const content = snapshot.locales[locale];
     const areas = {} as Record<AreaName, AreaStore<never, string>>;
     for (const area of Object.keys(AREAS) as AreaName[]) {
-      areas[area] = yield* buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator);
+      areas[area] = yield* buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator, parts[locale]?.[area]);
       yield* tally.add(AREA_TYPES[area], content[area]);
     }
     locales[locale] = areas as unknown as LocaleStore;
@@ -168,21 +198,27 @@ function* buildStore(snapshot: Snapshot): Steps<Store> {
 /** Records mapped (by id, to their text and point) per step. */
 const RECORDS_PER_STEP = 1024;
 
-function* buildArea<R extends { id: string | number }>(input: readonly R[], describe: Describe<R>, collator: Intl.Collator): Steps<AreaStore<R, string>> {
-  const records = yield* sortSteps([...input], describe.compare(collator));
+function* buildArea<R extends { id: string | number }>(
+  input: readonly R[],
+  describe: Describe<R>,
+  collator: Intl.Collator,
+  parts: AreaParts | undefined,
+): Steps<AreaStore<R, string>> {
+  if (parts && parts.order.length !== input.length) throw new Error(`the parts of an area of ${input.length} records order ${parts.order.length}`);
+  const records = parts ? Array.from(parts.order, (at) => input[at]!) : yield* sortSteps([...input], describe.compare(collator));
   const byId = new Map<string | number, R>();
   const texts: (string | null)[][] = [];
   const points: ({ lng: number; lat: number } | null)[] = [];
   for (const [position, record] of records.entries()) {
     if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
     byId.set(record.id, record);
-    texts.push(describe.text(record));
+    if (!parts) texts.push(describe.text(record));
     points.push(describe.point(record));
   }
   return {
     records,
     byId,
-    text: yield* textIndexSteps(texts),
+    text: parts ? textIndexOf(parts.text) : yield* textIndexSteps(texts),
     geo: yield* geoIndexSteps(points),
     filters: yield* filterIndexSteps(records, describe.filters),
     // Validated records all have the same fields (server/snapshot/validateRecord.ts): the first one's.

@@ -58,7 +58,7 @@ export class Expansions {
   readonly #terms: readonly string[];
   readonly #termPostings: TermPostings;
   readonly #lists: PostingLists;
-  /** The indexes in #terms of the words one edit away from a query word (createTypoFinder). */
+  /** The indexes in #terms of the words one edit away from a query word (typos.ts typoFinder). */
   readonly #typos: (word: string) => Iterable<number>;
   /** Whose scratch merging a word's postings uses. */
   readonly #walk: PostingsWalk;

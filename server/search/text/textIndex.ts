@@ -20,8 +20,8 @@ import { MatchLevelSearch } from './matchLevelSearch.ts';
 import { addMatch, MAX_FIELDS, MAX_QUERY_WORDS } from './matchRanks.ts';
 import { PostingsWalk } from './postingsWalk.ts';
 import { MAX_HEAP_END, Ranking } from './ranking.ts';
-import { indexTerms } from './termPostings.ts';
-import { createTypoFinder } from './typos.ts';
+import { indexTerms, type IndexedTerms } from './termPostings.ts';
+import { typoFinder, typoKeys } from './typos.ts';
 import { queryWords } from './words.ts';
 
 // The limits callers check their input against, from the modules that set them.
@@ -82,12 +82,35 @@ export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>
  * through: the same index, the same errors.
  */
 export function* textIndexSteps(docs: ReadonlyArray<ReadonlyArray<string | null>>): Steps<TextIndex> {
+  return textIndexOf(yield* textIndexPartsSteps(docs));
+}
+
+/**
+ * What a text index is made of, computed from its documents alone: plain data and typed
+ * arrays, so that a worker thread can compute them and hand them over (server/snapshot/loadWorker.ts),
+ * leaving {@link textIndexOf} little to do on the thread that serves.
+ */
+export interface TextIndexParts extends IndexedTerms {
+  /** Documents indexed. */
+  size: number;
+  fieldCount: number;
+  /** The typo index of `terms` (typos.ts). */
+  typoKeys: Float64Array;
+}
+
+/** The parts of {@link createTextIndex}'s index of `docs`, as steps; the same errors. */
+export function* textIndexPartsSteps(docs: ReadonlyArray<ReadonlyArray<string | null>>): Steps<TextIndexParts> {
   const fieldCount = docs[0]?.length ?? 0;
   if (fieldCount > MAX_FIELDS) throw new RangeError(`documents have ${fieldCount} text fields; at most ${MAX_FIELDS} are supported`);
-  const { terms, postings, lists } = yield* indexTerms(docs, fieldCount);
-  const walk = new PostingsWalk(docs.length);
-  const expansions = new Expansions(fieldCount, terms, postings, lists, yield* createTypoFinder(terms), walk);
-  return new FuzzyTextIndex(walk, new Ranking(walk, fieldCount), expansions, new MatchLevelSearch(docs.length, addMatch));
+  const indexed = yield* indexTerms(docs, fieldCount);
+  return { ...indexed, size: docs.length, fieldCount, typoKeys: yield* typoKeys(indexed.terms) };
+}
+
+/** The index made of its parts. */
+export function textIndexOf(parts: TextIndexParts): TextIndex {
+  const walk = new PostingsWalk(parts.size);
+  const expansions = new Expansions(parts.fieldCount, parts.terms, parts.postings, parts.lists, typoFinder(parts.terms, parts.typoKeys), walk);
+  return new FuzzyTextIndex(walk, new Ranking(walk, parts.fieldCount), expansions, new MatchLevelSearch(parts.size, addMatch));
 }
 
 class FuzzyTextIndex implements TextIndex {

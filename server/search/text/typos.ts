@@ -12,10 +12,9 @@ import { lowerBound } from './lowerBound.ts';
 export const MIN_TYPO_WORD_LENGTH = 5;
 
 /**
- * Returns, as steps (server/util/timeSlice.ts), a function listing the words of `terms` (sorted)
- * one edit away from a query word
- * (of at least MIN_TYPO_WORD_LENGTH letters), found through their single-letter deletions, as
- * their indexes in `terms`.
+ * The typo index of `terms` (sorted), as steps (server/util/timeSlice.ts): the deletions of
+ * its words as numbers, sorted, which {@link typoFinder} searches. A typed array, so that a
+ * worker thread can build it and hand it over.
  *
  * The deletions are kept as hashes rather than strings, since a Map from each deletion's text to
  * its words would hold a key per deletion of every word. A deletion's hash and its word's index in
@@ -23,11 +22,19 @@ export const MIN_TYPO_WORD_LENGTH = 5;
  * word's deletions. Every word found is taken only when it is one edit from the query word, so
  * a collision of hashes adds nothing: a word one edit away shares a deletion with the query
  * word in fact, and is found through it.
+ * @throws RangeError when `terms` holds more words than the index tells apart
  */
-export function* createTypoFinder(terms: readonly string[]): Steps<(word: string) => Iterable<number>> {
+export function* typoKeys(terms: readonly string[]): Steps<Float64Array> {
   if (terms.length > WORDS_PER_HASH) throw new RangeError(`${terms.length} words; at most ${WORDS_PER_HASH} fit the typo index`);
-  const sorted = yield* sortedDeletionKeys(terms);
+  return yield* sortedDeletionKeys(terms);
+}
 
+/**
+ * A function listing the words of `terms` (sorted) one edit away from a query word (of at
+ * least MIN_TYPO_WORD_LENGTH letters), found through `sorted`, their {@link typoKeys}, as
+ * their indexes in `terms`.
+ */
+export function typoFinder(terms: readonly string[], sorted: Float64Array): (word: string) => Iterable<number> {
   return (word) => {
     const found = new Set<number>();
     /** Adds the words with a deletion of this hash that are one edit from the word. */
@@ -56,9 +63,7 @@ export function* createTypoFinder(terms: readonly string[]): Steps<(word: string
  * The deletions of the `terms` that need them as numbers, each its hash × WORDS_PER_HASH + the
  * word's index, sorted by hash, then by index. Only words that can be one edit from a
  * typo-eligible query word need their deletions: a 5-letter query reaches 4-letter words by a
- * deletion of its own, looked up in `terms`. A function of its own, so that the list it builds
- * them in is not kept: a closure made in the same function as the finder's would hold it in
- * the scope they share.
+ * deletion of its own, looked up in `terms`.
  */
 function* sortedDeletionKeys(terms: readonly string[]): Steps<Float64Array> {
   const keys: number[] = [];

@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
+import { AREA_TYPES } from '../../../server/snapshot/load.ts';
+import { LOCALES } from '../../../server/snapshot/locales.ts';
 import { loadSnapshotOffThread } from '../../../server/snapshot/offThread.ts';
+import { areaPartsSteps, createStore, createStoreAsync } from '../../../server/snapshot/store.ts';
+import { runSteps } from '../../../server/util/timeSlice.ts';
+import type { AreaName } from '../../../sync/format.ts';
 import type { Manifest } from '../../../sync/format.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 
@@ -63,10 +68,31 @@ function threadNice(task: string): number {
 
 describe('loadSnapshotOffThread', () => {
   it('loads the same frozen snapshot as loadSnapshot', async () => {
-    const offThread = await loadSnapshotOffThread(dir, schema);
+    const { snapshot: offThread } = await loadSnapshotOffThread(dir, schema);
     expect(offThread).toEqual(await loadSnapshot(dir, schema));
     expect(Object.isFrozen(offThread.locales['fr-CH'].tours[0])).toBe(true);
     expect(Object.isFrozen(offThread.locales['fr-CH'].tours[0]!.views)).toBe(true);
+  });
+
+  it('computes the parts of every area as the serving thread would, and a store built with them orders and searches as one built without', async () => {
+    const { snapshot, parts } = await loadSnapshotOffThread(dir, schema);
+    for (const locale of LOCALES) {
+      for (const area of Object.keys(AREA_TYPES) as AreaName[]) {
+        expect(parts[locale]?.[area], `${locale} ${area}`).toEqual(runSteps(areaPartsSteps(locale, area, snapshot.locales[locale][area])));
+      }
+    }
+    const withParts = await createStoreAsync(snapshot, parts);
+    const without = createStore(snapshot);
+    for (const locale of LOCALES) {
+      for (const area of Object.keys(AREA_TYPES) as AreaName[]) {
+        const ours = withParts.locales[locale][area];
+        const theirs = without.locales[locale][area];
+        expect(ours.records.map((r) => r.id), `${locale} ${area}`).toEqual(theirs.records.map((r) => r.id));
+        for (const query of ['s', 'a', 'unterwegs aufstieg', 'grindelwlad', 'zermatt', 'berg see', 'ski']) {
+          expect(ours.text.search(query, { end: 20 }), `${locale} ${area} "${query}"`).toEqual(theirs.text.search(query, { end: 20 }));
+        }
+      }
+    }
   });
 
   it('finds every record of a file in UTF-8, pretty-printed, with quotes, backslashes and brackets inside strings', async () => {
@@ -77,7 +103,7 @@ describe('loadSnapshotOffThread', () => {
       },
       (records) => JSON.stringify(records, null, 2),
     );
-    const offThread = await loadSnapshotOffThread(dir, schema, { areas: ['tours'] });
+    const { snapshot: offThread } = await loadSnapshotOffThread(dir, schema, { areas: ['tours'] });
     expect(offThread.locales['de-CH'].tours).toEqual((await loadSnapshot(dir, schema, { areas: ['tours'] })).locales['de-CH'].tours);
     expect(offThread.locales['de-CH'].tours[0]!.name).toBe('Grat "{[ ]}" \\ weg, über Mönch');
   });
