@@ -17,7 +17,7 @@ import { emptyLocales, FILES_AHEAD, readCheckedManifest, recordsById, snapshotJo
 import type { FileRequest, FileResult, LoadWorkerData } from './loadWorker.ts';
 import { SnapshotError } from './snapshotError.ts';
 import type { AreaParts, StoreParts } from './store.ts';
-import { DEFAULT_READ_TIMEOUT_MS, readTimeoutError } from './snapshotFile.ts';
+import { DEFAULT_READ_TIMEOUT_MS } from './snapshotFile.ts';
 
 /** A snapshot loaded off the thread, and what its store is made of ahead of its records (store.ts). */
 export interface LoadedOffThread {
@@ -32,8 +32,8 @@ export interface LoadedOffThread {
  * computes the parts of the store that need the records alone ({@link AreaParts}), for
  * createStoreAsync.
  *
- * @throws SnapshotError as loadSnapshot does; also when the worker thread fails or exits, or
- *   does not answer for a file within `readTimeoutMs`
+ * @throws SnapshotError as loadSnapshot does (a file not read within `readTimeoutMs` included);
+ *   also when the worker thread fails or exits
  */
 export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<LoadedOffThread> {
   const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
@@ -48,7 +48,7 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
     for (const [index, { locale, area, file }] of jobs.entries()) {
       await slice.check();
       const waits = !reader.ready(index);
-      const result = await reader.next(index, path.join(dataDir, file.file), readTimeoutMs);
+      const result = await reader.next(index, path.join(dataDir, file.file));
       // The event loop ran freely while the reader worked: that time was not the slice's.
       if (waits) slice.restart();
       const twins = firstRead.get(area);
@@ -83,7 +83,7 @@ interface Reader {
   /** Whether the answer for job `index` is here, so that {@link next} does not wait. */
   ready(index: number): boolean;
   /** The worker's answer for job `index`, asked for in order; `file` names it in errors. */
-  next(index: number, file: string, timeoutMs: number): Promise<CheckedFile>;
+  next(index: number, file: string): Promise<CheckedFile>;
   stop(): void;
 }
 
@@ -119,20 +119,14 @@ function startReader(data: LoadWorkerData, jobs: readonly SnapshotJob[]): Reader
   ask(FILES_AHEAD);
   return {
     ready: (index) => results.has(index),
-    async next(index, file, timeoutMs) {
+    async next(index, file) {
       ask(index + 1 + FILES_AHEAD);
-      const deadline = performance.now() + timeoutMs;
+      // No deadline here: the reader times its own reads (SNAPSHOT_READ_TIMEOUT_MS) and answers
+      // with the refusal, while what it computes of the records runs at a lower priority and so
+      // takes as long as the requests leave it.
       while (!results.has(index)) {
         if (failure) throw new SnapshotError(`${file}: the snapshot reader thread failed (${failure.message})`);
-        const waitMs = deadline - performance.now();
-        if (waitMs <= 0) throw readTimeoutError(file, timeoutMs);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, waitMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
       const result = results.get(index)!;
