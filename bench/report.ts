@@ -565,8 +565,8 @@ export function renderMarkdown(results: BenchResults): string {
     out.push(
       `Measured in ${results.options.microRuns} fresh \`node --expose-gc\` process${results.options.microRuns === 1 ? '' : 'es'} per dataset (each figure the median of them) through the server's modules (bench/micro.ts):`,
       '`loadSnapshot` + `createStore` for the cold start, `process.memoryUsage()` after a full GC for the memory',
-      '(JS heap plus the indexes\' typed arrays), then de-CH tours for search (`text.search`: the total and the',
-      'first page of 20 in order) and near-me (Interlaken, 50 km, first page of 20).',
+      '(JS heap plus the indexes\' typed arrays), then search (`text.search` on de-CH tours, and "s" on en-CH',
+      'attractions: the total and the first page of 20, or 10, in order) and near-me (Interlaken, 50 km, first page of 20).',
       '',
     );
     const micros = [...results.micro].sort((a, b) => a.scale - b.scale);

@@ -40,7 +40,12 @@ export function selectRecords<R>(
   }
   const found = q === null ? null : area.text.search(q, { filter, end });
   if (found) {
-    return { items: Array.from(found.positions, (position) => records[position]!), total: found.total, near: null };
+    // A loop rather than Array.from with a mapping function, whose iteration protocol cost a
+    // one-letter typeahead's page more than its search did.
+    const { positions } = found;
+    const items = new Array<R>(positions.length);
+    for (let i = 0; i < positions.length; i++) items[i] = records[positions[i]!]!;
+    return { items, total: found.total, near: null };
   }
   if (filter) {
     return { items: firstPositions(filter, end).map((p) => records[p]!), total: countPositions(filter), near: null };

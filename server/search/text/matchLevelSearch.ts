@@ -70,9 +70,9 @@ export class MatchLevelSearch {
     const { length } = words;
     const W = this.#setLength;
     const scratch = this.#scratch;
-    // Each word's levels are cut to the matches, which leaves some empty: their combinations
-    // would be too. A single word's levels without a filter are its matches already.
-    if (length > 1 || filter !== null) {
+    // Only a filter needs each word's levels cut to the matches: without one, the documents of
+    // a combination, in one level of every word, are matches already.
+    if (filter !== null) {
       for (const wordLevels of levels) {
         let kept = 0;
         for (const level of wordLevels) {
@@ -84,14 +84,9 @@ export class MatchLevelSearch {
       }
     }
 
-    const rankOfCombination = (indexes: number[]) => {
-      let rank = levels[0]![indexes[0]!]!.rank;
-      for (let w = 1; w < length; w++) rank = this.#combine(rank, levels[w]![indexes[w]!]!.rank);
-      return rank;
-    };
     const first = new Array<number>(length).fill(0);
     const pending = new CombinationHeap();
-    pending.push({ rank: rankOfCombination(first), levels: first, last: 0 });
+    pending.push({ rank: this.#rankOf(levels, first), levels: first, last: 0 });
     // The matches are no longer needed: their bitset holds the documents of one rank when
     // several combinations have it, to be taken by position.
     const group = matches;
@@ -110,7 +105,7 @@ export class MatchLevelSearch {
           if (combination.levels[w]! + 1 === levels[w]!.length) continue;
           const next = combination.levels.slice();
           next[w]!++;
-          pending.push({ rank: rankOfCombination(next), levels: next, last: w });
+          pending.push({ rank: this.#rankOf(levels, next), levels: next, last: w });
         }
       }
       let at = combinations[0]!.levels.map((index, w) => levels[w]![index]!.at);
@@ -130,6 +125,13 @@ export class MatchLevelSearch {
       }
     }
     return { total, positions };
+  }
+
+  /** The rank of a combination of levels: one index into each word's levels. */
+  #rankOf(levels: ReadonlyArray<ReadonlyArray<{ rank: number }>>, indexes: readonly number[]): number {
+    let rank = levels[0]![indexes[0]!]!.rank;
+    for (let w = 1; w < indexes.length; w++) rank = this.#combine(rank, levels[w]![indexes[w]!]!.rank);
+    return rank;
   }
 
   /**
