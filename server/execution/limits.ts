@@ -8,7 +8,8 @@
  *    spec, so that a refusal is the one error answered;
  * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
  *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
- *    handed to `validate` as one rule (server/execution/combineValidationRules.ts);
+ *    handed to `validate` as one rule (server/execution/combineValidationRules.ts); a plain
+ *    document proven valid by server/execution/plainValidity.ts is spared `validate`;
  * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
  *    selection once per item it can return (`limit` for the paginated lists);
  * 5. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
@@ -56,6 +57,7 @@ import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { QueryLimits } from '../config/config.ts';
 import { forEachNode } from './astWalk.ts';
 import { combineValidationRules } from './combineValidationRules.ts';
+import { isPlainlyValid } from './plainValidity.ts';
 import { createShapeCheck } from './shapeLimits.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
 
@@ -148,7 +150,8 @@ export function createQueryChecker(
     const shapeRefusal = checkShape(document);
     if (shapeRefusal) return { errors: [shapeRefusal] };
 
-    const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
+    // A plain document proven valid in one walk is spared `validate`, which would find nothing.
+    const validationErrors = isPlainlyValid(schema, document) ? [] : validate(schema, document, rules, { maxErrors: 20 });
     if (validationErrors.length > 0) {
       return {
         errors: validationErrors.map((error) => {
