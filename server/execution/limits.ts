@@ -8,8 +8,9 @@
  *    spec, so that a refusal is the one error answered;
  * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
  *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
- *    handed to `validate` as one rule (server/execution/combineValidationRules.ts); a plain
- *    document proven valid by server/execution/plainValidity.ts is spared `validate`;
+ *    handed to `validate` as one rule (server/execution/combineValidationRules.ts);
+ *    a plain document proven valid, and within the shape limits, by one walk of its fields
+ *    (server/execution/plainValidity.ts) is spared both 2 and 3;
  * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
  *    selection once per item it can return (`limit` for the paginated lists);
  * 5. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
@@ -57,7 +58,7 @@ import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { QueryLimits } from '../config/config.ts';
 import { forEachNode } from './astWalk.ts';
 import { combineValidationRules } from './combineValidationRules.ts';
-import { isPlainlyValid } from './plainValidity.ts';
+import { plainShape } from './plainValidity.ts';
 import { createShapeCheck } from './shapeLimits.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
 
@@ -134,6 +135,20 @@ export function createQueryChecker(
   const rules = [combineValidationRules(ruleList)];
   const checkShape = createShapeCheck(schema, limits);
 
+  /** The refusal of armor's rules (a shape limit), else of the validation rules, else undefined. */
+  const checkedRules = (document: DocumentNode): CheckedQuery | undefined => {
+    const shapeRefusal = checkShape(document);
+    if (shapeRefusal) return { errors: [shapeRefusal] };
+    const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
+    if (validationErrors.length === 0) return undefined;
+    return {
+      errors: validationErrors.map((error) => {
+        if (error.message === VALIDATION_ABORTED) return complexityError(VALIDATION_ABORTED_MESSAGE);
+        return withCode(error, COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED');
+      }),
+    };
+  };
+
   return ({ query, operationName, variables, document: parsed }, sizes) => {
     let document: DocumentNode;
     try {
@@ -147,18 +162,12 @@ export function createQueryChecker(
       return { errors: [withCode(syntaxError, 'GRAPHQL_PARSE_FAILED')] };
     }
 
-    const shapeRefusal = checkShape(document);
-    if (shapeRefusal) return { errors: [shapeRefusal] };
-
-    // A plain document proven valid in one walk is spared `validate`, which would find nothing.
-    const validationErrors = isPlainlyValid(schema, document) ? [] : validate(schema, document, rules, { maxErrors: 20 });
-    if (validationErrors.length > 0) {
-      return {
-        errors: validationErrors.map((error) => {
-          if (error.message === VALIDATION_ABORTED) return complexityError(VALIDATION_ABORTED_MESSAGE);
-          return withCode(error, COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED');
-        }),
-      };
+    // A plain document proven valid within the shape limits is spared armor's rules and
+    // `validate`, which would find nothing; any other is checked by them, which word the refusal.
+    const plain = plainShape(schema, document);
+    if (!plain || plain.depth > limits.maxDepth || plain.aliases > limits.maxAliases) {
+      const refusal = checkedRules(document);
+      if (refusal) return refusal;
     }
 
     const operation = getOperationAST(document, operationName);

@@ -2,7 +2,8 @@ import { getIntrospectionQuery, NoSchemaIntrospectionCustomRule, parse, specifie
 import { describe, expect, it } from 'vitest';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { NoIntrospectionAliasesRule } from '../../../server/execution/limits.ts';
-import { isPlainlyValid } from '../../../server/execution/plainValidity.ts';
+import { plainShape } from '../../../server/execution/plainValidity.ts';
+import { createShapeCheck } from '../../../server/execution/shapeLimits.ts';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 
 const schema = createSchema(readSdl(), resolvers);
@@ -10,7 +11,7 @@ const schema = createSchema(readSdl(), resolvers);
 const rules = [...specifiedRules, NoIntrospectionAliasesRule, NoSchemaIntrospectionCustomRule];
 
 const errorsOf = (source: string) => validate(schema, parse(source), rules);
-const proven = (source: string) => isPlainlyValid(schema, parse(source));
+const proven = (source: string) => plainShape(schema, parse(source)) !== null;
 
 // Plain documents graphql-js finds valid: one query, fields, scalar arguments, variables.
 const PLAIN_VALID = [
@@ -21,6 +22,7 @@ const PLAIN_VALID = [
   'query { tours(nearLat: 46.6, nearLng: 7, radiusKm: 30, q: "see", routeType: null) { __typename total } }',
   'query Q($id: String!) { tour(id: $id) { id name t: __typename } }',
   '{ t1: tours { total } t2: tours { total } }',
+  '{ a: tours { b: total c: data { d: id e: name } } f: tour(id: "x") { g: id } }',
 ];
 
 // Plain-looking documents that break a rule, each a different one.
@@ -62,10 +64,19 @@ const NOT_PLAIN = [
   '{ tours { total total } }',
 ];
 
-describe('isPlainlyValid', () => {
+describe('plainShape', () => {
   it.each(PLAIN_VALID)('proves a plain valid document valid: %s', (source) => {
     expect(errorsOf(source)).toEqual([]);
     expect(proven(source)).toBe(true);
+  });
+
+  it.each(PLAIN_VALID)('counts depth and aliases as graphql-armor does, at and past the limits: %s', (source) => {
+    const document = parse(source);
+    const shape = plainShape(schema, document)!;
+    const atLimits = { maxDepth: shape.depth, maxAliases: shape.aliases, maxDirectives: 0 };
+    expect(createShapeCheck(schema, atLimits)(document)).toBeUndefined();
+    expect(createShapeCheck(schema, { ...atLimits, maxDepth: shape.depth - 1 })(document)?.message).toMatch(/levels deep/);
+    if (shape.aliases > 0) expect(createShapeCheck(schema, { ...atLimits, maxAliases: shape.aliases - 1 })(document)?.message).toMatch(/aliases/);
   });
 
   it.each(PLAIN_INVALID)('does not prove a document that breaks a rule: %s', (source) => {
