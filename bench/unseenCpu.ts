@@ -3,8 +3,9 @@
  * (default `unseen-documents`, each requested once) through the real request path, with the
  * server's own settings (the response cache off, as the peers' comparison runs it).
  *
- *   node --import tsx bench/unseenCpu.ts [--scenario unseen-documents] [--mode http|engine] [--rounds 3]
+ *   NODE_ENV=production node --import tsx bench/unseenCpu.ts [--scenario unseen-documents] [--mode http|engine] [--rounds 3]
  *
+ * (NODE_ENV=production as the benchmark runs the server: graphql-js checks less in production.)
  * `http` (the default) starts the real HTTP service in this process and sends the requests from
  * a child process (so the client's CPU is not counted), 8 at a time on keep-alive connections;
  * `engine` calls the engine's `prepare` and the operation's `answer`, as the fast path does,
