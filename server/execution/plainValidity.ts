@@ -143,10 +143,15 @@ function argumentsValid(schema: GraphQLSchema, given: readonly ArgumentNode[], d
     const definition = definitions.find((candidate) => candidate.name === name);
     if (!definition || !valueValid(schema, given[i]!.value, definition.type, walk)) return false;
   }
-  // graphql-js's isRequiredArgument, the default tested first: most arguments have one or are
-  // nullable, and asking graphql-js whether a type is non-null costs more than reading a property.
-  const required = (definition: GraphQLArgument) => definition.defaultValue === undefined && isNonNullType(definition.type);
-  return definitions.every((definition) => !required(definition) || given.some((argument) => argument.name.value === definition.name));
+  return definitions.every((definition) => !isRequired(definition) || given.some((argument) => argument.name.value === definition.name));
+}
+
+/**
+ * graphql-js's isRequiredArgument, the default tested first: most arguments have one or are
+ * nullable, and asking graphql-js whether a type is non-null costs more than reading a property.
+ */
+function isRequired(definition: GraphQLArgument): boolean {
+  return definition.defaultValue === undefined && isNonNullType(definition.type);
 }
 
 /** Whether a value given to an argument of `type` is a variable allowed there or a literal of the type. */
