@@ -9,6 +9,8 @@
  * 3. the rules of the spec (graphql-js `specifiedRules`, which include MaxIntrospectionDepthRule),
  *    plus: no aliases inside introspection, and no introspection at all when it is turned off,
  *    handed to `validate` as one rule (server/execution/combineValidationRules.ts);
+ *    a plain document proven valid, and within the shape limits, by one walk of its fields
+ *    (server/execution/plainValidity.ts) is spared both 2 and 3;
  * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
  *    selection once per item it can return (`limit` for the paginated lists);
  * 5. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
@@ -24,7 +26,6 @@
  */
 
 import {
-  getArgumentValues,
   getNamedType,
   getNullableType,
   getOperationAST,
@@ -40,11 +41,13 @@ import {
   parse,
   specifiedRules,
   validate,
+  valueFromAST,
   type ASTNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
+  type GraphQLArgument,
   type GraphQLField,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -56,6 +59,7 @@ import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { QueryLimits } from '../config/config.ts';
 import { forEachNode } from './astWalk.ts';
 import { combineValidationRules } from './combineValidationRules.ts';
+import { plainShape } from './plainValidity.ts';
 import { createShapeCheck } from './shapeLimits.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
 
@@ -132,6 +136,20 @@ export function createQueryChecker(
   const rules = [combineValidationRules(ruleList)];
   const checkShape = createShapeCheck(schema, limits);
 
+  /** The refusal of armor's rules (a shape limit), else of the validation rules, else undefined. */
+  const checkedRules = (document: DocumentNode): CheckedQuery | undefined => {
+    const shapeRefusal = checkShape(document);
+    if (shapeRefusal) return { errors: [shapeRefusal] };
+    const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
+    if (validationErrors.length === 0) return undefined;
+    return {
+      errors: validationErrors.map((error) => {
+        if (error.message === VALIDATION_ABORTED) return complexityError(VALIDATION_ABORTED_MESSAGE);
+        return withCode(error, COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED');
+      }),
+    };
+  };
+
   return ({ query, operationName, variables, document: parsed }, sizes) => {
     let document: DocumentNode;
     try {
@@ -145,17 +163,12 @@ export function createQueryChecker(
       return { errors: [withCode(syntaxError, 'GRAPHQL_PARSE_FAILED')] };
     }
 
-    const shapeRefusal = checkShape(document);
-    if (shapeRefusal) return { errors: [shapeRefusal] };
-
-    const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
-    if (validationErrors.length > 0) {
-      return {
-        errors: validationErrors.map((error) => {
-          if (error.message === VALIDATION_ABORTED) return complexityError(VALIDATION_ABORTED_MESSAGE);
-          return withCode(error, COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED');
-        }),
-      };
+    // A plain document proven valid within the shape limits is spared armor's rules and
+    // `validate`, which would find nothing; any other is checked by them, which word the refusal.
+    const plain = plainShape(schema, document);
+    if (!plain || plain.depth > limits.maxDepth || plain.aliases > limits.maxAliases) {
+      const refusal = checkedRules(document);
+      if (refusal) return refusal;
     }
 
     const operation = getOperationAST(document, operationName);
@@ -332,9 +345,24 @@ const COMPLEXITY_MESSAGES = new Set(['Maximum introspection depth exceeded', INT
 
 /** The `limit` a field is given, within what any list accepts; undefined for a field without one. */
 function limitOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | undefined {
-  if (!field.args.some((arg) => arg.name === LIMIT_ARGUMENT)) return undefined;
-  const limit = getArgumentValues(field, node, variables)[LIMIT_ARGUMENT];
+  const definition = field.args.find((arg) => arg.name === LIMIT_ARGUMENT);
+  if (!definition) return undefined;
+  const limit = argumentValue(definition, node, variables);
   return typeof limit === 'number' ? Math.min(Math.max(limit, 0), LARGEST_LIMIT) : undefined;
+}
+
+/**
+ * The value of one argument of a field of a valid document, as graphql-js's getArgumentValues
+ * gives it (the literal, the variable's coerced value, or the default), without coercing the
+ * field's other arguments, which the walks of every field would pay for and never read.
+ * @param variables coerced variable values (graphql-js `getVariableValues`)
+ */
+function argumentValue(definition: GraphQLArgument, node: FieldNode, variables: Record<string, unknown>): unknown {
+  const given = node.arguments?.find((argument) => argument.name.value === definition.name);
+  if (!given) return definition.defaultValue;
+  if (given.value.kind !== Kind.VARIABLE) return valueFromAST(given.value, definition.type, variables);
+  const name = given.value.name.value;
+  return Object.hasOwn(variables, name) ? variables[name] : definition.defaultValue;
 }
 
 /** Where a selection of {@link estimateAnswerBytes} lies: see its walk. */

@@ -249,7 +249,7 @@ function planRoots(queryType: GraphQLObjectType, operation: OperationDefinitionN
     field,
     resolve: field.resolve ?? defaultFieldResolver,
     fieldNodes: nodes,
-    args: countNodes(nodes[0]!, Kind.VARIABLE, 1) > 0 ? null : staticArguments(field, nodes[0]!),
+    args: argumentsUseVariables(nodes[0]!) ? null : staticArguments(field, nodes[0]!),
     last: null,
   }));
 }
@@ -480,6 +480,11 @@ function collectFields(
 
 function responseKeyOf(node: FieldNode): string {
   return node.alias?.value ?? node.name.value;
+}
+
+/** Whether a field's own arguments read a variable (those of the fields below it do not matter here). */
+function argumentsUseVariables(node: FieldNode): boolean {
+  return (node.arguments ?? []).some((argument) => countNodes(argument.value, Kind.VARIABLE, 1) > 0);
 }
 
 /** A validated field's literal arguments, with defaults; Unsupported when graphql-js refuses them (the execution words it). */
