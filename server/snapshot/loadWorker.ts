@@ -83,15 +83,16 @@ async function answer({ index, locale, area, file }: FileRequest): Promise<void>
 }
 
 /**
- * Gives this thread a lower CPU priority than the server's own (nice 10), so that where the
- * reload and requests compete for the cores, requests come first and the reload takes longer.
+ * Gives this thread the lowest CPU priority (nice 19), so that where the reload and requests
+ * compete for the cores, requests come first and the reload takes longer: a thread of a
+ * middling priority still takes a share of a busy core that the requests lose.
  * On Linux a thread's nice value is its own, set through its thread id (/proc/thread-self);
  * elsewhere, or where it is not allowed, the thread keeps the process's priority.
  */
 function lowerPriority(): void {
   try {
     const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
-    os.setPriority(threadId, os.constants.priority.PRIORITY_BELOW_NORMAL);
+    os.setPriority(threadId, os.constants.priority.PRIORITY_LOW);
   } catch {
     // Not Linux, or not allowed: the process's priority.
   }
