@@ -7,7 +7,6 @@ export {
   createTextIndex,
   textIndexOf,
   textIndexPartsSteps,
-  textIndexSteps,
   MAX_QUERY_WORDS,
   MIN_TYPO_WORD_LENGTH,
   type TextIndex,

@@ -10,7 +10,7 @@ import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { filterIndexSteps, type FilterIndex, type FilterValues } from '../search/filterIndex.ts';
-import { geoIndexSteps, textIndexOf, textIndexPartsSteps, textIndexSteps, type GeoIndex, type TextIndex, type TextIndexParts } from '../search/indexes.ts';
+import { geoIndexSteps, textIndexOf, textIndexPartsSteps, type GeoIndex, type TextIndex, type TextIndexParts } from '../search/indexes.ts';
 import { sortSteps } from '../util/sortSteps.ts';
 import { runSteps, runStepsSliced, type Steps } from '../util/timeSlice.ts';
 import { compileWithDistance, type WithDistance } from './withDistance.ts';
@@ -178,11 +178,10 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts): Steps<Store> {
   const locales = {} as Record<Locale, LocaleStore>;
   const tally = createSizeTally();
   for (const locale of LOCALES) {
-    const collator = localeCollator(locale);
     const content = snapshot.locales[locale];
     const areas = {} as Record<AreaName, AreaStore<never, string>>;
     for (const area of Object.keys(AREAS) as AreaName[]) {
-      areas[area] = yield* buildArea(content[area] as readonly never[], AREAS[area] as Describe<never>, collator, parts[locale]?.[area]);
+      areas[area] = yield* buildArea(locale, area, content[area] as readonly never[], parts[locale]?.[area]);
       yield* tally.add(AREA_TYPES[area], content[area]);
     }
     locales[locale] = areas as unknown as LocaleStore;
@@ -195,30 +194,26 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts): Steps<Store> {
   };
 }
 
-/** Records mapped (by id, to their text and point) per step. */
+/** Records mapped (by id, to their point) per step. */
 const RECORDS_PER_STEP = 1024;
 
-function* buildArea<R extends { id: string | number }>(
-  input: readonly R[],
-  describe: Describe<R>,
-  collator: Intl.Collator,
-  parts: AreaParts | undefined,
-): Steps<AreaStore<R, string>> {
-  if (parts && parts.order.length !== input.length) throw new Error(`the parts of an area of ${input.length} records order ${parts.order.length}`);
-  const records = parts ? Array.from(parts.order, (at) => input[at]!) : yield* sortSteps([...input], describe.compare(collator));
+/** An area's store, from its parts when they were computed ahead, else computing them here. */
+function* buildArea<R extends { id: string | number }>(locale: Locale, area: AreaName, input: readonly R[], ahead: AreaParts | undefined): Steps<AreaStore<R, string>> {
+  const describe = AREAS[area] as unknown as Describe<R>;
+  const parts = ahead ?? (yield* areaPartsSteps(locale, area, input));
+  if (parts.order.length !== input.length) throw new Error(`the parts of an area of ${input.length} records order ${parts.order.length}`);
+  const records = Array.from(parts.order, (at) => input[at]!);
   const byId = new Map<string | number, R>();
-  const texts: (string | null)[][] = [];
   const points: ({ lng: number; lat: number } | null)[] = [];
   for (const [position, record] of records.entries()) {
     if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
     byId.set(record.id, record);
-    if (!parts) texts.push(describe.text(record));
     points.push(describe.point(record));
   }
   return {
     records,
     byId,
-    text: parts ? textIndexOf(parts.text) : yield* textIndexSteps(texts),
+    text: textIndexOf(parts.text),
     geo: yield* geoIndexSteps(points),
     filters: yield* filterIndexSteps(records, describe.filters),
     // Validated records all have the same fields (server/snapshot/validateRecord.ts): the first one's.

@@ -74,15 +74,7 @@ export interface TextMatches {
  *   documents have more than MAX_FIELDS fields.
  */
 export function createTextIndex(docs: ReadonlyArray<ReadonlyArray<string | null>>): TextIndex {
-  return runSteps(textIndexSteps(docs));
-}
-
-/**
- * {@link createTextIndex} as steps (server/util/timeSlice.ts), for a build that lets requests
- * through: the same index, the same errors.
- */
-export function* textIndexSteps(docs: ReadonlyArray<ReadonlyArray<string | null>>): Steps<TextIndex> {
-  return textIndexOf(yield* textIndexPartsSteps(docs));
+  return textIndexOf(runSteps(textIndexPartsSteps(docs)));
 }
 
 /**
