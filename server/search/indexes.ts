@@ -6,6 +6,7 @@
 export {
   createTextIndex,
   textIndexOf,
+  textIndexPartsArrays,
   textIndexPartsSteps,
   MAX_QUERY_WORDS,
   MIN_TYPO_WORD_LENGTH,

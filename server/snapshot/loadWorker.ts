@@ -19,6 +19,7 @@ import type { Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { readSnapshotFile } from './snapshotFile.ts';
 import { areaPartsSteps, type AreaParts } from './store.ts';
+import { textIndexPartsArrays } from '../search/indexes.ts';
 import { runSteps } from '../util/timeSlice.ts';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../util/jsonBytes.ts';
 
@@ -125,8 +126,7 @@ export function recordRanges(bytes: Uint8Array, count: number): Uint32Array {
 
 /** The buffers of the typed arrays of `parts`, each once: moved to the serving thread rather than copied. */
 function partsBuffers({ order, text }: AreaParts): ArrayBuffer[] {
-  const arrays = [order, text.typoKeys, ...Object.values(text.postings), text.lists.positions, text.lists.starts, ...text.lists.bitsets.values()];
-  return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
+  return [...new Set([order, ...textIndexPartsArrays(text)].map((array) => array.buffer as ArrayBuffer))];
 }
 
 /** The bytes as an ArrayBuffer of their own, which can be transferred (a view into a larger or pooled one cannot). */

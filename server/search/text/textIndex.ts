@@ -98,6 +98,11 @@ export function* textIndexPartsSteps(docs: ReadonlyArray<ReadonlyArray<string | 
   return { ...indexed, size: docs.length, fieldCount, typoKeys: yield* typoKeys(indexed.terms) };
 }
 
+/** The typed arrays among `parts`: what a thread that computed them can transfer rather than copy. */
+export function textIndexPartsArrays(parts: TextIndexParts): ArrayBufferView[] {
+  return [parts.typoKeys, ...Object.values(parts.postings), parts.lists.positions, parts.lists.starts, ...parts.lists.bitsets.values()];
+}
+
 /** The index made of its parts. */
 export function textIndexOf(parts: TextIndexParts): TextIndex {
   const walk = new PostingsWalk(parts.size);
