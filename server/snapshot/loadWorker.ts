@@ -5,6 +5,12 @@
  * record lies in them; the server parses the records again from those bytes, a slice at a time.
  * Records are not sent as objects: a structured clone of an area is deserialised on the
  * receiving thread in one piece, a pause as long as parsing it.
+ *
+ * The thread gives way to requests twice over: it runs at the lowest CPU priority, and while
+ * the server's event loop is busy (eventLoopLoad.ts) it works in slices that take at most
+ * {@link BUSY_SHARE_OF_CORE} of a core. A low priority alone does not keep it off the cores the
+ * requests need: each time the server's thread wakes for a request it may wait for the
+ * reader's turn on a core to end.
  */
 
 import { isAscii } from 'node:buffer';
@@ -20,7 +26,8 @@ import { SnapshotError } from './snapshotError.ts';
 import { readSnapshotFile } from './snapshotFile.ts';
 import { areaPartsSteps, type AreaParts } from './store.ts';
 import { textIndexPartsArrays } from '../search/indexes.ts';
-import { runSteps } from '../util/timeSlice.ts';
+import { isBusy } from '../util/eventLoopLoad.ts';
+import { runStepsSliced, SLICE_BUDGET_MS, TimeSlice, type Steps } from '../util/timeSlice.ts';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../util/jsonBytes.ts';
 
 /** What the worker is started with (workerData). */
@@ -31,6 +38,8 @@ export interface LoadWorkerData {
   /** The data directory's real path. */
   root: string;
   readTimeoutMs: number;
+  /** The memory of the server's busy flag (eventLoopLoad.ts BusyFlag), shared with this thread. */
+  busy: SharedArrayBuffer;
 }
 
 /** A request: check one file, whose records must match `area`'s type, and compute its area's parts for `locale`. */
@@ -56,8 +65,13 @@ export type FileResult =
     }
   | { index: number; error: string; snapshotError: boolean };
 
+/** The share of a core this thread takes at most while the server's event loop is busy. */
+const BUSY_SHARE_OF_CORE = 0.25;
+
 lowerPriority();
-const { sdl, dataDir, root, readTimeoutMs } = workerData as LoadWorkerData;
+const { sdl, dataDir, root, readTimeoutMs, busy } = workerData as LoadWorkerData;
+const serverBusyFlag = new Int32Array(busy);
+const serverBusy = () => isBusy(serverBusyFlag);
 const validators = createValidators(buildSchema(sdl));
 // One file at a time, in the order asked: the server takes them in that order.
 let queue = Promise.resolve();
@@ -69,11 +83,17 @@ parentPort!.on('message', (request: FileRequest) => {
 async function answer({ index, locale, area, file }: FileRequest): Promise<void> {
   try {
     const bytes = await readSnapshotFile(root, dataDir, file, readTimeoutMs);
+    // Read and inflated off this thread, so the slices count from here. Parsing the file is
+    // one piece: the pause after it rests in proportion.
+    const slice = new TimeSlice(SLICE_BUDGET_MS, BUSY_SHARE_OF_CORE, serverBusy);
     const where = path.join(dataDir, file.file);
     const records = parseRecords(where, file, bytes);
-    for (let i = 0; i < records.length; i++) checkRecord(where, records, i, validators.get(area)!);
-    const ranges = recordRanges(bytes, records.length);
-    const parts = runSteps(areaPartsSteps(locale, area, records));
+    for (let i = 0; i < records.length; i++) {
+      checkRecord(where, records, i, validators.get(area)!);
+      if (slice.spent) await slice.pause();
+    }
+    const ranges = await runStepsSliced(recordRanges(bytes, records.length), slice);
+    const parts = await runStepsSliced(areaPartsSteps(locale, area, records), slice);
     const owned = ownBuffer(bytes);
     const result: FileResult = { index, bytes: owned, ranges, ascii: isAscii(bytes), parts };
     parentPort!.postMessage(result, [owned, ranges.buffer as ArrayBuffer, ...partsBuffers(parts)]);
@@ -99,16 +119,24 @@ function lowerPriority(): void {
   }
 }
 
+/** Bytes scanned per step of {@link recordRanges}. */
+const SCAN_STEP_BYTES = 1 << 16;
+
 /**
  * Where each element of a JSON array of objects lies in its text: the `{` that opens it and
- * the byte after the `}` that closes it. Only for text that parsed as such an array, with
- * `count` elements.
+ * the byte after the `}` that closes it, as steps of about {@link SCAN_STEP_BYTES}. Only for
+ * text that parsed as such an array, with `count` elements.
  */
-export function recordRanges(bytes: Uint8Array, count: number): Uint32Array {
+export function* recordRanges(bytes: Uint8Array, count: number): Steps<Uint32Array> {
   const ranges = new Uint32Array(2 * count);
   let depth = 0;
   let record = 0;
+  let stepEnd = SCAN_STEP_BYTES;
   for (let at = 0; at < bytes.length; at++) {
+    if (at >= stepEnd) {
+      yield;
+      stepEnd = at + SCAN_STEP_BYTES;
+    }
     const byte = bytes[at]!;
     if (byte === QUOTE) {
       // Skip the string: a backslash escapes the byte after it, so an escaped quote does not end it.

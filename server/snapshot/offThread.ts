@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import type { AreaName } from '../../sync/format.ts';
+import { createBusyFlag, watchEventLoop } from '../util/eventLoopLoad.ts';
 import { TimeSlice } from '../util/timeSlice.ts';
 import { deepFreeze } from './deepFreeze.ts';
 import { emptyLocales, FILES_AHEAD, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
@@ -41,9 +42,12 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
   const jobs = snapshotJobs(manifest, options.areas);
   const locales = emptyLocales();
   const parts: StoreParts = {};
-  const reader = startReader({ sdl: printSchema(schema), dataDir, root, readTimeoutMs }, jobs);
+  const slice = new TimeSlice();
+  // The reader gives way while this thread's event loop is busy with other work than the slices.
+  const busy = createBusyFlag();
+  const stopWatching = watchEventLoop(busy, slice);
+  const reader = startReader({ sdl: printSchema(schema), dataDir, root, readTimeoutMs, busy: busy.buffer as SharedArrayBuffer }, jobs);
   try {
-    const slice = new TimeSlice();
     const firstRead = new Map<AreaName, ReadonlyMap<unknown, unknown>>();
     for (const [index, { locale, area, file }] of jobs.entries()) {
       await slice.check();
@@ -58,6 +62,7 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
       (parts[locale] ??= {})[area] = result.parts;
     }
   } finally {
+    stopWatching();
     reader.stop();
   }
   return { snapshot: deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot, parts };

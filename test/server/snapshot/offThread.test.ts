@@ -56,15 +56,29 @@ async function refusals(): Promise<[string, string]> {
   return [(inThread as Error).message, (offThread as Error).message];
 }
 
-/** The nice value of a thread of this process (proc(5): the 19th field of its stat), or NaN once it has ended. */
-function threadNice(task: string): number {
+/** Fields of a thread's stat (proc(5)) from the 3rd on, or null once it has ended. */
+function threadStat(task: string): string[] | null {
   try {
     const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return Number.NaN;
+    return null;
   }
 }
+
+/** The nice value of a thread of this process (its stat's 19th field), or NaN once it has ended. */
+function threadNice(task: string): number {
+  return Number(threadStat(task)?.[16] ?? Number.NaN);
+}
+
+/** The CPU time a thread has used (its stat's utime and stime), in clock ticks. */
+function threadTicks(task: string): number | null {
+  const stat = threadStat(task);
+  return stat === null ? null : Number(stat[11]) + Number(stat[12]);
+}
+
+/** Kernel clock ticks per second (USER_HZ): 100 on every Linux architecture Node runs on. */
+const TICKS_PER_S = 100;
 
 describe('loadSnapshotOffThread', () => {
   it('loads the same frozen snapshot as loadSnapshot', async () => {
@@ -137,6 +151,35 @@ describe('loadSnapshotOffThread', () => {
     await loading;
     expect(nices).toContain(19);
     expect(threadNice(String(process.pid))).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('reads in slices that take at most a quarter of a core while this thread’s event loop is busy', async () => {
+    // Requests: 2 ms of every turn of the event loop, for as long as the load takes.
+    let done = false;
+    const requests = () => {
+      if (done) return;
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+      setImmediate(requests);
+    };
+    const loading = loadSnapshotOffThread(dir, schema).finally(() => (done = true));
+    requests();
+    let reader: { task: string; seenAt: number; firstTicks: number; ticks: number; lastAt: number } | null = null;
+    while (!done) {
+      if (reader === null) {
+        const task = readdirSync('/proc/self/task').find((t) => threadNice(t) === 19);
+        const ticks = task === undefined ? null : threadTicks(task);
+        if (ticks !== null) reader = { task: task!, seenAt: performance.now(), firstTicks: ticks, ticks, lastAt: performance.now() };
+      } else {
+        const ticks = threadTicks(reader.task);
+        if (ticks !== null) Object.assign(reader, { ticks, lastAt: performance.now() });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await loading;
+    expect(reader).not.toBeNull();
+    const shareOfCore = (reader!.ticks - reader!.firstTicks) / TICKS_PER_S / ((reader!.lastAt - reader!.seenAt) / 1000);
+    expect(shareOfCore).toBeLessThan(0.4);
   });
 
   it('refuses a snapshot whose file is not answered within readTimeoutMs, naming the file and the setting', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runStepsSliced, TimeSlice, type Steps } from '../../../server/util/timeSlice.ts';
+import { runStepsSliced, TimeSlice, type BusyTest, type Steps } from '../../../server/util/timeSlice.ts';
 
 /** Keeps the thread busy for `ms`. */
 function burn(ms: number): void {
@@ -23,7 +23,7 @@ function* steps(count: number, ms: number, spent: { ms: number }): Steps<number>
  * that takes 1 ms of every turn of the event loop (requests being answered), and returns the
  * share of the elapsed time the steps took.
  */
-async function shareOfSteps(share: number, rival: boolean): Promise<number> {
+async function shareOfSteps(share: number, rival: boolean, busy?: BusyTest): Promise<number> {
   let running = rival;
   const rivalTurn = () => {
     if (!running) return;
@@ -34,7 +34,7 @@ async function shareOfSteps(share: number, rival: boolean): Promise<number> {
   const spent = { ms: 0 };
   const startedAt = performance.now();
   try {
-    expect(await runStepsSliced(steps(400, 0.1, spent), new TimeSlice(2, share))).toBe(400);
+    expect(await runStepsSliced(steps(400, 0.1, spent), new TimeSlice(2, share, busy))).toBe(400);
   } finally {
     running = false;
   }
@@ -48,6 +48,20 @@ describe('TimeSlice', () => {
 
   it('runs its slices one after the other when nothing else is waiting', async () => {
     expect(await shareOfSteps(0.25, false)).toBeGreaterThan(0.5);
+  });
+
+  it('gives way by a test of its own: on an idle event loop while the test says busy, at full speed while it does not', async () => {
+    expect(await shareOfSteps(0.25, false, () => true)).toBeLessThan(0.35);
+    expect(await shareOfSteps(0.25, true, () => false)).toBeGreaterThan(0.5);
+  });
+
+  it('tallies the time its slices took', async () => {
+    const spent = { ms: 0 };
+    const slice = new TimeSlice(2, 1);
+    await runStepsSliced(steps(100, 0.1, spent), slice);
+    // Up to the last pause: the steps after it are not a slice that ended.
+    expect(slice.workedMs).toBeGreaterThan(spent.ms - 2.5);
+    expect(slice.workedMs).toBeLessThanOrEqual(spent.ms + 1);
   });
 
   it('refuses a share outside (0, 1]', () => {
