@@ -16,6 +16,7 @@ import { runSteps } from '../../../server/util/timeSlice.ts';
 import type { AreaName } from '../../../sync/format.ts';
 import type { Manifest } from '../../../sync/format.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
+import { startRival } from '../../helpers/busyLoop.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 let dir: string;
@@ -154,27 +155,25 @@ describe('loadSnapshotOffThread', () => {
   });
 
   it.runIf(process.platform === 'linux')('reads in slices that take at most a quarter of a core while this thread’s event loop is busy', async () => {
-    // Requests: 2 ms of every turn of the event loop, for as long as the load takes.
     let done = false;
-    const requests = () => {
-      if (done) return;
-      const until = performance.now() + 2;
-      while (performance.now() < until);
-      setImmediate(requests);
-    };
     const loading = loadSnapshotOffThread(dir, schema).finally(() => (done = true));
-    requests();
+    // Requests: 2 ms of every turn of the event loop, for as long as the load takes.
+    const stopRequests = startRival(2);
     let reader: { task: string; seenAt: number; firstTicks: number; ticks: number; lastAt: number } | null = null;
-    while (!done) {
-      if (reader === null) {
-        const task = readdirSync('/proc/self/task').find((t) => threadNice(t) === 19);
-        const ticks = task === undefined ? null : threadTicks(task);
-        if (ticks !== null) reader = { task: task!, seenAt: performance.now(), firstTicks: ticks, ticks, lastAt: performance.now() };
-      } else {
-        const ticks = threadTicks(reader.task);
-        if (ticks !== null) Object.assign(reader, { ticks, lastAt: performance.now() });
+    try {
+      while (!done) {
+        if (reader === null) {
+          const task = readdirSync('/proc/self/task').find((t) => threadNice(t) === 19);
+          const ticks = task === undefined ? null : threadTicks(task);
+          if (ticks !== null) reader = { task: task!, seenAt: performance.now(), firstTicks: ticks, ticks, lastAt: performance.now() };
+        } else {
+          const ticks = threadTicks(reader.task);
+          if (ticks !== null) Object.assign(reader, { ticks, lastAt: performance.now() });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      stopRequests();
     }
     await loading;
     expect(reader).not.toBeNull();

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createBusyFlag, isBusy, watchEventLoop } from '../../../server/util/eventLoopLoad.ts';
+import { createBusyFlag, isBusy, watchEventLoop, type BusyFlag } from '../../../server/util/eventLoopLoad.ts';
 import { runStepsSliced, TimeSlice, type Steps } from '../../../server/util/timeSlice.ts';
-
-/** Keeps the thread busy for `ms`. */
-function burn(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-}
+import { burn, startRival } from '../../helpers/busyLoop.ts';
 
 /** Steps of 0.1 ms each, for `ms` in all. */
 function* steps(ms: number): Steps<void> {
@@ -16,27 +11,21 @@ function* steps(ms: number): Steps<void> {
   }
 }
 
-/** Other work: 2 ms of every turn of the event loop, until the returned function is called. */
-function rival(): () => void {
-  let running = true;
-  const turn = () => {
-    if (!running) return;
-    burn(2);
-    setImmediate(turn);
-  };
-  turn();
-  return () => (running = false);
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts watching the event loop, and other work that keeps it busy, and lets 200 ms of that pass. */
+async function watchBusyLoop(): Promise<{ flag: BusyFlag; stop: () => void; stopRival: () => void }> {
+  const flag = createBusyFlag();
+  const stop = watchEventLoop(flag, new TimeSlice());
+  const stopRival = startRival(2);
+  await sleep(200);
+  return { flag, stop, stopRival };
+}
 
 describe('watchEventLoop', () => {
   it('sets the flag while other work keeps the event loop busy and clears it once the loop is idle again', async () => {
-    const flag = createBusyFlag();
-    const stop = watchEventLoop(flag, new TimeSlice());
-    const stopRival = rival();
+    const { flag, stop, stopRival } = await watchBusyLoop();
     try {
-      await sleep(200);
       expect(isBusy(flag)).toBe(true);
       stopRival();
       await sleep(200);
@@ -63,11 +52,8 @@ describe('watchEventLoop', () => {
   });
 
   it('clears the flag when stopped, busy as the loop may still be', async () => {
-    const flag = createBusyFlag();
-    const stop = watchEventLoop(flag, new TimeSlice());
-    const stopRival = rival();
+    const { flag, stop, stopRival } = await watchBusyLoop();
     try {
-      await sleep(200);
       expect(isBusy(flag)).toBe(true);
       stop();
       expect(isBusy(flag)).toBe(false);

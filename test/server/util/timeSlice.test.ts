@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runStepsSliced, TimeSlice, type BusyTest, type Steps } from '../../../server/util/timeSlice.ts';
-
-/** Keeps the thread busy for `ms`. */
-function burn(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-}
+import { burn, startRival } from '../../helpers/busyLoop.ts';
 
 /** `count` steps of `ms` each; counts the time spent in them into `spent.ms`. */
 function* steps(count: number, ms: number, spent: { ms: number }): Steps<number> {
@@ -24,19 +19,13 @@ function* steps(count: number, ms: number, spent: { ms: number }): Steps<number>
  * share of the elapsed time the steps took.
  */
 async function shareOfSteps(share: number, rival: boolean, busy?: BusyTest): Promise<number> {
-  let running = rival;
-  const rivalTurn = () => {
-    if (!running) return;
-    burn(1);
-    setImmediate(rivalTurn);
-  };
-  rivalTurn();
+  const stopRival = rival ? startRival(1) : () => {};
   const spent = { ms: 0 };
   const startedAt = performance.now();
   try {
     expect(await runStepsSliced(steps(400, 0.1, spent), new TimeSlice(2, share, busy))).toBe(400);
   } finally {
-    running = false;
+    stopRival();
   }
   return spent.ms / (performance.now() - startedAt);
 }
