@@ -6,11 +6,13 @@
  * dataset, so the committed one is never touched.
  */
 
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import type { Manifest } from '../sync/format.ts';
+import type { FileEntry, Manifest, SourceEntry } from '../sync/format.ts';
 import { percentile, round } from './paired.ts';
 import type { TargetCheck } from './report.ts';
 import type { BenchRequest } from './scenarios.ts';
@@ -31,19 +33,33 @@ export async function copyDataset(dataDir: string): Promise<string> {
 /**
  * Publishes the served snapshot again as version `version`: its files copied into a directory of
  * that name, then a manifest naming them renamed over the served one, the sync's commit point.
- * The content is the same; the server loads, checks and indexes it all again.
+ * Each file gets a newline ahead of its JSON, a gzip member of its own, so that its sha256
+ * differs and its records do not: the server keeps the records and indexes of a file unchanged
+ * since the snapshot it serves, and this has it load, check and index every file again, as after
+ * a sync of every source.
  */
 export async function publishVersion(dataDir: string, version: string): Promise<void> {
   const manifestPath = path.join(dataDir, 'manifest.json');
   const manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8')) as Manifest;
   await fs.cp(path.join(dataDir, manifest.version), path.join(dataDir, version), { recursive: true });
   const from = `${manifest.version}/`;
-  const text = JSON.stringify({ ...manifest, version }, (key, value) =>
-    key === 'file' && typeof value === 'string' && value.startsWith(from) ? `${version}/${value.slice(from.length)}` : value,
-  );
-  await fs.writeFile(`${manifestPath}.tmp`, text);
+  for (const source of Object.values(manifest.sources) as SourceEntry[]) {
+    for (const areas of Object.values(source.locales)) {
+      for (const entry of Object.values(areas ?? {}) as FileEntry[]) {
+        if (!entry.file.startsWith(from)) continue;
+        entry.file = `${version}/${entry.file.slice(from.length)}`;
+        const bytes = Buffer.concat([LEADING_NEWLINE, await fs.readFile(path.join(dataDir, entry.file))]);
+        await fs.writeFile(path.join(dataDir, entry.file), bytes);
+        entry.sha256 = createHash('sha256').update(bytes).digest('hex');
+      }
+    }
+  }
+  await fs.writeFile(`${manifestPath}.tmp`, JSON.stringify({ ...manifest, version }));
   await fs.rename(`${manifestPath}.tmp`, manifestPath);
 }
+
+/** A gzip member of one newline: JSON allows it ahead of a file's array. */
+const LEADING_NEWLINE = gzipSync('\n');
 
 /** Latency of the 2xx answers of one load run, in ms. */
 export interface ReloadLatency {

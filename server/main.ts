@@ -203,11 +203,12 @@ function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: Snap
     readTimeoutMs: config.snapshotReadTimeoutMs,
     current: holder.store,
     turn: turn && loggedTurn,
-    onSwap: (store, { ms, longestDelayMs }) => {
+    onSwap: (store, { ms, files, longestDelayMs }) => {
       holder.replace(store);
       logger.info(
-        { snapshot: store.snapshot.version, ms: Math.round(ms), longestDelayMs: Math.round(longestDelayMs) },
-        `serving new snapshot ${store.snapshot.version}: reload done in ${Math.round(ms)} ms, longest event-loop delay ${Math.round(longestDelayMs)} ms`,
+        { snapshot: store.snapshot.version, ms: Math.round(ms), longestDelayMs: Math.round(longestDelayMs), files: files.total, filesKept: files.kept },
+        `serving new snapshot ${store.snapshot.version}: reload done in ${Math.round(ms)} ms, longest event-loop delay ${Math.round(longestDelayMs)} ms; ` +
+          `${files.total - files.kept} of ${files.total} files loaded, the others unchanged (their records and indexes kept)`,
       );
     },
     onError: (error) => logger.error({ err: error }, `new snapshot refused, still serving ${holder.store.snapshot.version}: ${error.message}`),

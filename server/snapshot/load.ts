@@ -139,8 +139,8 @@ export function createValidators(schema: GraphQLSchema): Map<AreaName, RecordVal
 }
 
 /** Every area of every locale, empty: the areas a load leaves out stay so. */
-export function emptyLocales(): Record<Locale, Record<AreaName, unknown[]>> {
-  const locales = {} as Record<Locale, Record<AreaName, unknown[]>>;
+export function emptyLocales(): Record<Locale, Record<AreaName, readonly unknown[]>> {
+  const locales = {} as Record<Locale, Record<AreaName, readonly unknown[]>>;
   for (const locale of LOCALES) {
     locales[locale] = { activities: [], locations: [], types: [], stations: [], routes: [], tours: [], attractions: [] };
   }
@@ -163,6 +163,15 @@ export function snapshotJobs(manifest: Manifest, areas?: readonly AreaName[]): S
     }
   }
   return jobs;
+}
+
+/** The manifest's entry of the file of `area` in `locale`, whichever source it belongs to; undefined when it lists none. */
+export function fileEntryOf(manifest: Manifest, locale: Locale, area: AreaName): FileEntry | undefined {
+  for (const source of Object.values(manifest.sources) as SourceEntry[]) {
+    const entry = source.locales[locale]?.[area];
+    if (entry) return entry;
+  }
+  return undefined;
 }
 
 /** The records of the locale read first, by id: the twins of later locales' records (see deepFreeze). */

@@ -23,7 +23,7 @@ import type { AreaName, FileEntry } from '../../sync/format.ts';
 import { checkRecord, createValidators, parseRecords } from './load.ts';
 import type { Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
-import { readSnapshotFile } from './snapshotFile.ts';
+import { checkSnapshotFile, readSnapshotFile } from './snapshotFile.ts';
 import { areaPartsSteps, type AreaParts } from './store.ts';
 import { textIndexPartsArrays } from '../search/indexes.ts';
 import { isBusy } from '../util/eventLoopLoad.ts';
@@ -42,12 +42,17 @@ export interface LoadWorkerData {
   busy: SharedArrayBuffer;
 }
 
-/** A request: check one file, whose records must match `area`'s type, and compute its area's parts for `locale`. */
+/**
+ * A request: check one file, whose records must match `area`'s type, and compute its area's parts
+ * for `locale`; with `kept`, only check that the file is there and unchanged (checkSnapshotFile).
+ */
 export interface FileRequest {
   index: number;
   locale: Locale;
   area: AreaName;
   file: FileEntry;
+  /** The server has the file's records already, from a file with the same sha256. */
+  kept?: boolean;
 }
 
 /** The answer to a {@link FileRequest}. */
@@ -63,6 +68,8 @@ export type FileResult =
       /** What the store makes of the records ahead of them (store.ts). */
       parts: AreaParts;
     }
+  /** A file asked for as `kept`, checked. */
+  | { index: number; kept: true }
   | { index: number; error: string; snapshotError: boolean };
 
 /** The share of a core this thread takes at most while the server's event loop is busy. */
@@ -80,8 +87,13 @@ parentPort!.on('message', (request: FileRequest) => {
   queue = queue.then(() => answer(request));
 });
 
-async function answer({ index, locale, area, file }: FileRequest): Promise<void> {
+async function answer({ index, locale, area, file, kept }: FileRequest): Promise<void> {
   try {
+    if (kept) {
+      await checkSnapshotFile(root, dataDir, file, readTimeoutMs);
+      parentPort!.postMessage({ index, kept } satisfies FileResult);
+      return;
+    }
     const bytes = await readSnapshotFile(root, dataDir, file, readTimeoutMs);
     // Read and inflated off this thread, so the slices count from here. Parsing the file is
     // one piece: the pause after it rests in proportion.

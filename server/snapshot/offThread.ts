@@ -14,7 +14,7 @@ import type { AreaName } from '../../sync/format.ts';
 import { createBusyFlag, watchEventLoop } from '../util/eventLoopLoad.ts';
 import { TimeSlice } from '../util/timeSlice.ts';
 import { deepFreeze } from './deepFreeze.ts';
-import { emptyLocales, FILES_AHEAD, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
+import { emptyLocales, fileEntryOf, FILES_AHEAD, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
 import type { FileRequest, FileResult, LoadWorkerData } from './loadWorker.ts';
 import { SnapshotError } from './snapshotError.ts';
 import type { AreaParts, StoreParts } from './store.ts';
@@ -23,7 +23,20 @@ import { DEFAULT_READ_TIMEOUT_MS } from './snapshotFile.ts';
 /** A snapshot loaded off the thread, and what its store is made of ahead of its records (store.ts). */
 export interface LoadedOffThread {
   snapshot: Snapshot;
+  /** Per area read, its parts; an area kept from the previous snapshot has none. */
   parts: StoreParts;
+  /** Files of the snapshot, and of them those whose records were kept from the previous snapshot. */
+  files: { total: number; kept: number };
+}
+
+/** What {@link loadSnapshotOffThread} reads. */
+export interface OffThreadOptions extends LoadOptions {
+  /**
+   * The snapshot served now. A file whose sha256 and record count are those of the file it read
+   * for the same locale and area (a sync carries the files of the sources it did not fetch over
+   * unchanged) is only checked, not parsed: the new snapshot shares its records.
+   */
+  previous?: Snapshot;
 }
 
 /**
@@ -31,44 +44,69 @@ export interface LoadedOffThread {
  * {@link loadSnapshot} does and with the same errors, but with the work done in a worker
  * thread and what is left on this thread cut into slices of the event loop. The worker also
  * computes the parts of the store that need the records alone ({@link AreaParts}), for
- * createStoreAsync.
+ * createStoreAsync. The files unchanged since `options.previous` are checked and their records
+ * taken from it (see {@link OffThreadOptions}).
  *
  * @throws SnapshotError as loadSnapshot does (a file not read within `readTimeoutMs` included);
  *   also when the worker thread fails or exits
  */
-export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<LoadedOffThread> {
+export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSchema, options: OffThreadOptions = {}): Promise<LoadedOffThread> {
   const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   const { manifest, root } = await readCheckedManifest(dataDir, readTimeoutMs);
   const jobs = snapshotJobs(manifest, options.areas);
+  const kept = jobs.map((job) => keptRecords(options.previous, job));
   const locales = emptyLocales();
   const parts: StoreParts = {};
   const slice = new TimeSlice();
   // The reader gives way while this thread's event loop is busy with other work than the slices.
   const busy = createBusyFlag();
   const stopWatching = watchEventLoop(busy, slice);
-  const reader = startReader({ sdl: printSchema(schema), dataDir, root, readTimeoutMs, busy: busy.buffer as SharedArrayBuffer }, jobs);
+  const reader = startReader(
+    { sdl: printSchema(schema), dataDir, root, readTimeoutMs, busy: busy.buffer as SharedArrayBuffer },
+    jobs.map((job, index) => ({ ...job, kept: kept[index] !== undefined })),
+  );
   try {
-    const firstRead = new Map<AreaName, ReadonlyMap<unknown, unknown>>();
+    // Per area, the records of the locale read first, and by id once a later locale needs them
+    // as its twins (see deepFreeze).
+    const firstRead = new Map<AreaName, readonly unknown[]>();
+    const twins = new Map<AreaName, ReadonlyMap<unknown, unknown>>();
+    const twinsOf = (area: AreaName) => {
+      const first = firstRead.get(area);
+      if (first !== undefined && !twins.has(area)) twins.set(area, recordsById(first));
+      return twins.get(area);
+    };
     for (const [index, { locale, area, file }] of jobs.entries()) {
       await slice.check();
       const waits = !reader.ready(index);
       const result = await reader.next(index, path.join(dataDir, file.file));
       // The event loop ran freely while the reader worked: that time was not the slice's.
       if (waits) slice.restart();
-      const twins = firstRead.get(area);
-      const records = await parseSliced(result, twins, slice);
-      if (twins === undefined) firstRead.set(area, recordsById(records));
+      const records = 'kept' in result ? kept[index]! : await parseSliced(result, twinsOf(area), slice);
+      if (!firstRead.has(area)) firstRead.set(area, records);
       locales[locale][area] = records;
-      (parts[locale] ??= {})[area] = result.parts;
+      if (!('kept' in result)) (parts[locale] ??= {})[area] = result.parts;
     }
   } finally {
     stopWatching();
     reader.stop();
   }
-  return { snapshot: deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot, parts };
+  const snapshot = deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
+  return { snapshot, parts, files: { total: jobs.length, kept: kept.filter((records) => records !== undefined).length } };
+}
+
+/**
+ * The records `previous` read from a file with the sha256 and record count of `job`'s, for the
+ * same locale and area; undefined when there is none.
+ */
+function keptRecords(previous: Snapshot | undefined, { locale, area, file }: SnapshotJob): readonly unknown[] | undefined {
+  if (previous === undefined) return undefined;
+  const before = fileEntryOf(previous.manifest, locale, area);
+  const records = previous.locales[locale][area];
+  return before?.sha256 === file.sha256 && before.count === file.count && records.length === file.count ? records : undefined;
 }
 
 type CheckedFile = Extract<FileResult, { bytes: ArrayBuffer }>;
+type KeptFile = Extract<FileResult, { kept: true }>;
 
 /** Parses and freezes the records of a checked file, pausing whenever `slice` is spent. */
 async function parseSliced(result: CheckedFile, twins: ReadonlyMap<unknown, unknown> | undefined, slice: TimeSlice): Promise<unknown[]> {
@@ -91,7 +129,7 @@ interface Reader {
   /** Whether the answer for job `index` is here, so that {@link next} does not wait. */
   ready(index: number): boolean;
   /** The worker's answer for job `index`, asked for in order; `file` names it in errors. */
-  next(index: number, file: string): Promise<CheckedFile>;
+  next(index: number, file: string): Promise<CheckedFile | KeptFile>;
   stop(): void;
 }
 
@@ -99,7 +137,7 @@ interface Reader {
  * Starts the worker and keeps it FILES_AHEAD files ahead of the one being parsed here: enough
  * to keep it busy, few enough that the inflated files waiting for this thread stay few.
  */
-function startReader(data: LoadWorkerData, jobs: readonly SnapshotJob[]): Reader {
+function startReader(data: LoadWorkerData, jobs: readonly (SnapshotJob & { kept: boolean })[]): Reader {
   const worker = new Worker(...workerEntry(data));
   const results = new Map<number, FileResult>();
   let failure: Error | null = null;
@@ -119,8 +157,8 @@ function startReader(data: LoadWorkerData, jobs: readonly SnapshotJob[]): Reader
   let asked = 0;
   const ask = (upTo: number) => {
     for (; asked < Math.min(upTo, jobs.length); asked++) {
-      const { locale, area, file } = jobs[asked]!;
-      const request: FileRequest = { index: asked, locale, area, file };
+      const { locale, area, file, kept } = jobs[asked]!;
+      const request: FileRequest = { index: asked, locale, area, file, kept };
       worker.postMessage(request);
     }
   };

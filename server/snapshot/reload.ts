@@ -27,7 +27,12 @@ export interface FromSnapshot {
 export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
   dataDir: string;
   schema: GraphQLSchema;
-  /** What is served now; a manifest equal to its snapshot's manifest is not loaded again. */
+  /**
+   * What is served now; a manifest equal to its snapshot's manifest is not loaded again. A
+   * reload keeps what it can of what is served (the value last swapped in, else this): the
+   * records of every file unchanged since (loadSnapshotOffThread's `previous`) and `prepare`'s
+   * work on them.
+   */
   current?: T;
   /** Areas to load (loadSnapshot's `areas`); default every area. */
   areas?: readonly AreaName[];
@@ -35,10 +40,12 @@ export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
   readTimeoutMs?: number;
   /**
    * Makes what is served out of a loaded snapshot and the parts of its store computed ahead
-   * (store.ts AreaParts). Default: the store with every index, built by createStoreAsync, which
-   * lets requests through between its steps.
+   * (store.ts AreaParts), given what is served now (`previous`), whose records the snapshot
+   * shares where their files did not change. Default: the store with every index, built by
+   * createStoreAsync, which lets requests through between its steps and keeps the indexes of
+   * the areas it shares with `previous`.
    */
-  prepare?: (snapshot: Snapshot, parts: StoreParts) => T | Promise<T>;
+  prepare?: (snapshot: Snapshot, parts: StoreParts, previous: T | undefined) => T | Promise<T>;
   /**
    * Called with the new value once it is loaded and prepared, and what the reload took. Swap
    * your one reference here.
@@ -65,6 +72,8 @@ export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
 export interface ReloadStats {
   /** From the start of the load to the swap, in ms. */
   ms: number;
+  /** The snapshot's files, and of them those unchanged since the one served before, whose records were kept. */
+  files: { total: number; kept: number };
   /**
    * The longest the event loop was held up while the snapshot was loaded and prepared, in ms
    * (perf_hooks.monitorEventLoopDelay): what a request arriving then waited at most, whatever
@@ -82,19 +91,21 @@ export interface SnapshotWatcher {
  * Starts watching `dataDir/manifest.json`; see {@link WatchSnapshotOptions}.
  *
  * A changed manifest is loaded (files read, checksums and records validated, in a worker
- * thread: offThread.ts), prepared (indexed), and passed to `onSwap`. Loads never overlap; changes during a load trigger one more load after
- * it. A manifest that fails is retried at the next polls (the data files may still be on their
+ * thread: offThread.ts), prepared (indexed), and passed to `onSwap`; the files unchanged since
+ * the snapshot served keep its records and indexes. Loads never overlap; changes during a load
+ * trigger one more load after it. A manifest that fails is retried at the next polls (the data files may still be on their
  * way, e.g. during a copy), at most `maxAttempts` times, then left until it changes again.
  */
 export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnapshotOptions<T>): SnapshotWatcher {
   const { dataDir, schema } = options;
-  const prepare = options.prepare ?? (createStoreAsync as unknown as (snapshot: Snapshot, parts: StoreParts) => Promise<T>);
+  const prepare = options.prepare ?? (createStoreAsync as unknown as (snapshot: Snapshot, parts: StoreParts, previous: T | undefined) => Promise<T>);
   const manifestPath = path.join(dataDir, 'manifest.json');
   const debounceMs = options.debounceMs ?? 250;
   const maxAttempts = options.maxAttempts ?? 3;
   let currentManifest = options.current ? JSON.stringify(options.current.snapshot.manifest) : null;
-  // Only its manifest is needed: the watcher's closures hold `options`, which would otherwise
-  // keep the first store alive as long as the watcher, beside the one that replaced it.
+  // What is served, replaced at each swap: the watcher's closures hold `options`, which would
+  // otherwise keep the first store alive as long as the watcher, beside the one that replaced it.
+  let served = options.current;
   options = { ...options, current: undefined };
   // Signature of the manifest file last dealt with: served, loaded, or refused for good.
   let seen: string | null = null;
@@ -137,15 +148,17 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       const startedAt = performance.now();
       delays.reset();
       delays.enable();
-      const { snapshot, parts } = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs });
+      const previous = served;
+      const { snapshot, parts, files } = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs, previous: previous?.snapshot });
       seen = signature;
       failedAttempts = 0;
       if (closed) return;
-      const value = await prepare(snapshot, parts);
+      const value = await prepare(snapshot, parts, previous);
       if (closed) return;
       currentManifest = JSON.stringify(snapshot.manifest);
       delays.disable();
-      options.onSwap(value, { ms: performance.now() - startedAt, longestDelayMs: delays.max / 1e6 });
+      served = value;
+      options.onSwap(value, { ms: performance.now() - startedAt, files, longestDelayMs: delays.max / 1e6 });
     } catch (error) {
       failedAttempts++;
       if (failedAttempts >= maxAttempts) {
@@ -171,6 +184,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
   return {
     close() {
       closed = true;
+      served = undefined;
       watcher.close();
       clearInterval(poll);
       if (debounce) clearTimeout(debounce);

@@ -95,15 +95,7 @@ export function readSnapshotFile(root: string, dataDir: string, entry: FileEntry
   return withTimeLimit(
     readTimeoutMs,
     async (signal) => {
-      let bytes: Buffer;
-      try {
-        bytes = await readFileInside(root, file, signal);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotError(`${file}: listed in the manifest but missing`);
-        throw error;
-      }
-      const actual = createHash('sha256').update(bytes).digest('hex');
-      if (actual !== entry.sha256) throw new SnapshotError(`${file}: sha256 ${actual}, expected ${entry.sha256} (the file was changed after the manifest was written)`);
+      const bytes = await readChecked(root, file, entry, signal);
       try {
         return await gunzip(bytes, { chunkSize: inflatedSizeHint(bytes) });
       } catch (error) {
@@ -112,6 +104,38 @@ export function readSnapshotFile(root: string, dataDir: string, entry: FileEntry
     },
     () => readTimeoutError(file, readTimeoutMs),
   );
+}
+
+/**
+ * Checks a file of the manifest as {@link readSnapshotFile} does, without inflating it: for a
+ * file whose records are already in memory, read from a file with the same sha256.
+ *
+ * @throws SnapshotError when the file is missing, refused, changed since the manifest was
+ *   written or not read in time
+ */
+export function checkSnapshotFile(root: string, dataDir: string, entry: FileEntry, readTimeoutMs: number): Promise<void> {
+  const file = path.join(dataDir, entry.file);
+  return withTimeLimit(
+    readTimeoutMs,
+    async (signal) => {
+      await readChecked(root, file, entry, signal);
+    },
+    () => readTimeoutError(file, readTimeoutMs),
+  );
+}
+
+/** Reads `file` (see {@link readFileInside}) and checks its sha256 against the manifest's `entry`. */
+async function readChecked(root: string, file: string, entry: FileEntry, signal: AbortSignal): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFileInside(root, file, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotError(`${file}: listed in the manifest but missing`);
+    throw error;
+  }
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== entry.sha256) throw new SnapshotError(`${file}: sha256 ${actual}, expected ${entry.sha256} (the file was changed after the manifest was written)`);
+  return bytes;
 }
 
 /**

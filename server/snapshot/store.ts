@@ -163,9 +163,12 @@ export function createStore(snapshot: Snapshot): Store {
  * snapshot is indexed beside the one being served (hot reload). The same store as
  * {@link createStore}.
  * @param parts what was computed ahead of the records (see {@link AreaParts})
+ * @param previous the store served now: an area whose records the snapshot shares with it (a
+ *   file unchanged since, see loadSnapshotOffThread) keeps its indexes, which are those the same
+ *   records would get again
  */
-export function createStoreAsync(snapshot: Snapshot, parts: StoreParts = {}): Promise<Store> {
-  return runStepsSliced(buildStore(snapshot, parts));
+export function createStoreAsync(snapshot: Snapshot, parts: StoreParts = {}, previous?: Store): Promise<Store> {
+  return runStepsSliced(buildStore(snapshot, parts, previous));
 }
 
 /** The order of names and titles in a locale. */
@@ -174,14 +177,15 @@ function localeCollator(locale: Locale): Intl.Collator {
 }
 
 /** The build, as steps: every index is built in steps of well under a slice. */
-function* buildStore(snapshot: Snapshot, parts: StoreParts): Steps<Store> {
+function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): Steps<Store> {
   const locales = {} as Record<Locale, LocaleStore>;
   const tally = createSizeTally();
   for (const locale of LOCALES) {
     const content = snapshot.locales[locale];
     const areas = {} as Record<AreaName, AreaStore<never, string>>;
     for (const area of Object.keys(AREAS) as AreaName[]) {
-      areas[area] = yield* buildArea(locale, area, content[area] as readonly never[], parts[locale]?.[area]);
+      const kept = previous?.snapshot.locales[locale][area] === content[area] ? previous.locales[locale][area] : undefined;
+      areas[area] = (kept as AreaStore<never, string> | undefined) ?? (yield* buildArea(locale, area, content[area] as readonly never[], parts[locale]?.[area]));
       yield* tally.add(AREA_TYPES[area], content[area]);
     }
     locales[locale] = areas as unknown as LocaleStore;

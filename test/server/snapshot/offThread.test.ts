@@ -110,6 +110,51 @@ describe('loadSnapshotOffThread', () => {
     }
   });
 
+  it('keeps the records of the files unchanged since the previous snapshot and reads the others, to the snapshot loadSnapshot reads', async () => {
+    const previous = await loadSnapshot(dir, schema);
+    await rewriteTours((records) => {
+      records[0]!.name = 'Neuer Name';
+    });
+    const { snapshot, parts, files } = await loadSnapshotOffThread(dir, schema, { previous });
+    expect(snapshot).toEqual(await loadSnapshot(dir, schema));
+    expect(snapshot.locales['de-CH'].tours[0]!.name).toBe('Neuer Name');
+    expect(snapshot.locales['de-CH'].tours).not.toBe(previous.locales['de-CH'].tours);
+    expect(parts['de-CH']?.tours).toBeDefined();
+    let listed = 0;
+    for (const locale of LOCALES) {
+      for (const area of Object.keys(AREA_TYPES) as AreaName[]) {
+        if (previous.locales[locale][area].length === 0 || (locale === 'de-CH' && area === 'tours')) continue;
+        listed++;
+        expect(snapshot.locales[locale][area], `${locale} ${area}`).toBe(previous.locales[locale][area]);
+        expect(parts[locale]?.[area], `${locale} ${area}`).toBeUndefined();
+      }
+    }
+    expect(files).toEqual({ total: listed + 1, kept: listed });
+
+    // The store keeps the indexes of the areas it shares, and builds the changed one as a new store would.
+    const served = createStore(previous);
+    const store = await createStoreAsync(snapshot, parts, served);
+    const fresh = createStore(snapshot);
+    expect(store.locales['fr-CH'].tours).toBe(served.locales['fr-CH'].tours);
+    expect(store.locales['de-CH'].attractions).toBe(served.locales['de-CH'].attractions);
+    expect(store.locales['de-CH'].tours).not.toBe(served.locales['de-CH'].tours);
+    expect(store.locales['de-CH'].tours.records).toEqual(fresh.locales['de-CH'].tours.records);
+    expect(store.locales['de-CH'].tours.text.search('neuer', { end: 5 })).toEqual(fresh.locales['de-CH'].tours.text.search('neuer', { end: 5 }));
+    expect(store.sizes).toEqual(fresh.sizes);
+  });
+
+  it('still checks a file whose records it keeps: one missing since refuses the snapshot', async () => {
+    const previous = await loadSnapshot(dir, schema);
+    const file = manifest.sources.tours!.locales['fr-CH']!.tours!.file;
+    await rm(path.join(dir, file));
+    const error = await loadSnapshotOffThread(dir, schema, { previous }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toBe(`${path.join(dir, file)}: listed in the manifest but missing`);
+  });
+
   it('finds every record of a file in UTF-8, pretty-printed, with quotes, backslashes and brackets inside strings', async () => {
     await rewriteTours(
       (records) => {

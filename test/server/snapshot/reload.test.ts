@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../../server/main.ts';
 import { watchSnapshot } from '../../../server/snapshot/reload.ts';
 import type { Store } from '../../../server/snapshot/store.ts';
 import { publish, rollback } from '../../../sync/publish.ts';
-import { loadSchema, snowdata } from '../../sync/helpers/records.ts';
+import { activities, loadSchema, snowdata } from '../../sync/helpers/records.ts';
 import { tempStateDir } from '../../helpers/api.ts';
 
 let dataDir: string;
@@ -71,6 +71,27 @@ async function until(probe: () => boolean | Promise<boolean>, ms = 10_000): Prom
 }
 
 describe('a running server', () => {
+  it('keeps the records and indexes of the files a sync carried over unchanged, and loads the others', async () => {
+    await start();
+    const before = running!.holder.store;
+    // A sync of the activities alone carries the snow data's files over as they are.
+    const now = new Date(Date.UTC(2026, 10, 22, 4));
+    await publish({ dataDir, outcomes: { activities: { ok: true, fetched: activities(3, now.toISOString()) } }, now });
+    await until(() => running!.holder.store !== before);
+    const after = running!.holder.store;
+    expect(after.snapshot.version).toBe('2026-11-22T04-00-00Z');
+    for (const locale of ['de-CH', 'en-CH'] as const) {
+      expect(after.locales[locale].routes).toBe(before.locales[locale].routes);
+      expect(after.locales[locale].stations).toBe(before.locales[locale].stations);
+      expect(after.locales[locale].locations.records).toHaveLength(3);
+    }
+    expect(await routeTotal()).toBe(10);
+    const swapped = logs.map((line) => JSON.parse(line)).find((entry) => String(entry.msg).startsWith('serving new snapshot 2026-11-22T04-00-00Z'));
+    // Two locales: the snow data's stations and routes kept, the activities' three areas loaded.
+    expect(swapped).toMatchObject({ files: 10, filesKept: 4 });
+    expect(swapped.msg).toContain('6 of 10 files loaded, the others unchanged (their records and indexes kept)');
+  });
+
   it('serves a newly published snapshot without a restart', async () => {
     await start();
     expect(await routeTotal()).toBe(10);
