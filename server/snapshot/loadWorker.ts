@@ -3,6 +3,7 @@
  * parses and validates the files of a snapshot, one request at a time, off the server's event
  * loop. It answers each file with its inflated bytes (transferred, not copied) and where each
  * record lies in them; the server parses the records again from those bytes, a slice at a time.
+ * A file whose records the server keeps from the snapshot it serves is only checked.
  * Records are not sent as objects: a structured clone of an area is deserialised on the
  * receiving thread in one piece, a pause as long as parsing it.
  *

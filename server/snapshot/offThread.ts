@@ -2,7 +2,8 @@
  * Loading a snapshot beside the one being served (hot reload) without holding up requests:
  * the files are read, checksummed, inflated, parsed and validated in a worker thread
  * (loadWorker.ts); this thread parses each record again from the bytes the worker hands over,
- * and freezes it, in slices of a few milliseconds with turns of the event loop in between.
+ * and freezes it, in slices of a few milliseconds with turns of the event loop in between. A file
+ * unchanged since the snapshot served is only checked, and its records are kept.
  */
 
 import { createRequire } from 'node:module';
