@@ -93,8 +93,9 @@ export interface SnapshotWatcher {
  * A changed manifest is loaded (files read, checksums and records validated, in a worker
  * thread: offThread.ts), prepared (indexed), and passed to `onSwap`; the files unchanged since
  * the snapshot served keep its records and indexes. Loads never overlap; changes during a load
- * trigger one more load after it. A manifest that fails is retried at the next polls (the data files may still be on their
- * way, e.g. during a copy), at most `maxAttempts` times, then left until it changes again.
+ * trigger one more load after it. A manifest that fails is retried at the next polls (the data
+ * files may still be on their way, e.g. during a copy), at most `maxAttempts` times, then left
+ * until it changes again.
  */
 export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnapshotOptions<T>): SnapshotWatcher {
   const { dataDir, schema } = options;
