@@ -412,7 +412,7 @@ export function renderMarkdown(results: BenchResults): string {
     'the search and the near-me indexes at the fixture scale (`data/`) and at 10x (`bench/data/x10`).',
     '',
     '```sh',
-    'npm run bench              # the full run (about 55 minutes on 2 cores, peers included); writes bench/results.json and this file',
+    'npm run bench              # the full run (about an hour on 2 cores, peers included); writes bench/results.json and this file',
     'npm run bench -- --quick   # about 2 minutes; writes bench/data/results.quick.json and BENCHMARKS.quick.md',
     'npm run bench -- --help    # rounds, durations, scales, scenarios',
     '```',
