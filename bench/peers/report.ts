@@ -75,7 +75,7 @@ export function peersIntro(peers: readonly PeerInfo[] | undefined): string[] {
     '**Peers**, in the same rounds (real, raw, then each peer, each in its own process), serving the same `schema.graphql`,',
     'resolvers and snapshot with their own production defaults ([docs/performance.md](docs/performance.md#peers)):',
     `${peers.map((p) => `${p.name} (${p.packages.join(', ')}; cached rows: ${p.cached})`).join('; ')}.`,
-    'They run in the one-worker rows at 1x only, which keeps the full run near 50 minutes; the other rows show "—".',
+    'They run in the one-worker rows at 1x only, which keeps the full run near an hour; the other rows show "—".',
     'Each peer column is its req/s over the raw twin\'s, as the ratio column is ours.',
     `Targets: ours ≥ ${UNCACHED_OVER_PEERS}× the fastest peer uncached, ≥ ${CACHED_OVER_PEERS}× the fastest peer\'s cached configuration with the cache on.`,
     '',
