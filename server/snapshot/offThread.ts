@@ -82,10 +82,15 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
       const result = await reader.next(index, path.join(dataDir, file.file));
       // The event loop ran freely while the reader worked: that time was not the slice's.
       if (waits) slice.restart();
-      const records = 'kept' in result ? kept[index]! : await parseSliced(result, twinsOf(area), slice);
+      let records: readonly unknown[];
+      if ('kept' in result) {
+        records = kept[index]!;
+      } else {
+        records = await parseSliced(result, twinsOf(area), slice);
+        (parts[locale] ??= {})[area] = result.parts;
+      }
       if (!firstRead.has(area)) firstRead.set(area, records);
       locales[locale][area] = records;
-      if (!('kept' in result)) (parts[locale] ??= {})[area] = result.parts;
     }
   } finally {
     stopWatching();
