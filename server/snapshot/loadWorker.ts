@@ -1,9 +1,10 @@
 /**
  * The worker thread of {@link loadSnapshotOffThread} (offThread.ts): reads, checksums, inflates,
  * parses and validates the files of a snapshot, one request at a time, off the server's event
- * loop. It answers each file with its inflated bytes (transferred, not copied) and where each
- * record lies in them; the server parses the records again from those bytes, a slice at a time.
- * A file whose records the server keeps from the snapshot it serves is only checked.
+ * loop, for one load after another (snapshotReader.ts keeps it between reloads). It answers
+ * each file with its inflated bytes (transferred, not copied) and where each record lies in
+ * them; the server parses the records again from those bytes, a slice at a time. A file whose
+ * records the server keeps from the snapshot it serves is only checked.
  * Records are not sent as objects: a structured clone of an area is deserialised on the
  * receiving thread in one piece, a pause as long as parsing it.
  *
@@ -35,19 +36,25 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE 
 export interface LoadWorkerData {
   /** The schema's SDL: the validators are compiled from it in the worker. */
   sdl: string;
-  dataDir: string;
-  /** The data directory's real path. */
-  root: string;
-  readTimeoutMs: number;
   /** The memory of the server's busy flag (eventLoopLoad.ts BusyFlag), shared with this thread. */
   busy: SharedArrayBuffer;
 }
 
+/** Where one run (one snapshot's load) reads its files. */
+export interface ReadSettings {
+  dataDir: string;
+  /** The data directory's real path. */
+  root: string;
+  readTimeoutMs: number;
+}
+
 /**
- * A request: check one file, whose records must match `area`'s type, and compute its area's parts
- * for `locale`; with `kept`, only check that the file is there and unchanged (checkSnapshotFile).
+ * A request of run `run`: check one file, whose records must match `area`'s type, and compute
+ * its area's parts for `locale`; with `kept`, only check that the file is there and unchanged
+ * (checkSnapshotFile).
  */
-export interface FileRequest {
+export interface FileRequest extends ReadSettings {
+  run: number;
   index: number;
   locale: Locale;
   area: AreaName;
@@ -56,10 +63,12 @@ export interface FileRequest {
   kept?: boolean;
 }
 
+/** What the server sends: a file to read, or the end of a run, whose files not yet begun are skipped. */
+export type ReaderMessage = FileRequest | { end: number };
+
 /** The answer to a {@link FileRequest}. */
-export type FileResult =
+export type FileResult = { run: number; index: number } & (
   | {
-      index: number;
       /** The inflated file. */
       bytes: ArrayBuffer;
       /** Per record, its first byte and the byte after its last: [start0, end0, start1, …]. */
@@ -70,29 +79,34 @@ export type FileResult =
       parts: AreaParts;
     }
   /** A file asked for as `kept`, checked. */
-  | { index: number; kept: true }
-  | { index: number; error: string; snapshotError: boolean };
+  | { kept: true }
+  | { error: string; snapshotError: boolean }
+);
 
 /** The share of a core this thread takes at most while the server's event loop is busy. */
 const BUSY_SHARE_OF_CORE = 0.25;
 
 lowerPriority();
-const { sdl, dataDir, root, readTimeoutMs, busy } = workerData as LoadWorkerData;
+const { sdl, busy } = workerData as LoadWorkerData;
 const serverBusyFlag = new Int32Array(busy);
 const serverBusy = () => isBusy(serverBusyFlag);
 const validators = createValidators(buildSchema(sdl));
+// The last run ended: its requests not yet begun are skipped. Runs are numbered in order.
+let ended = 0;
 // One file at a time, in the order asked: the server takes them in that order.
 let queue = Promise.resolve();
 
-parentPort!.on('message', (request: FileRequest) => {
-  queue = queue.then(() => answer(request));
+parentPort!.on('message', (message: ReaderMessage) => {
+  if ('end' in message) ended = Math.max(ended, message.end);
+  else queue = queue.then(() => answer(message));
 });
 
-async function answer({ index, locale, area, file, kept }: FileRequest): Promise<void> {
+async function answer({ run, index, locale, area, file, kept, dataDir, root, readTimeoutMs }: FileRequest): Promise<void> {
+  if (run <= ended) return;
   try {
     if (kept) {
       await checkSnapshotFile(root, dataDir, file, readTimeoutMs);
-      parentPort!.postMessage({ index, kept } satisfies FileResult);
+      parentPort!.postMessage({ run, index, kept } satisfies FileResult);
       return;
     }
     const bytes = await readSnapshotFile(root, dataDir, file, readTimeoutMs);
@@ -108,10 +122,10 @@ async function answer({ index, locale, area, file, kept }: FileRequest): Promise
     const ranges = await runStepsSliced(recordRanges(bytes, records.length), slice);
     const parts = await runStepsSliced(areaPartsSteps(locale, area, records), slice);
     const owned = ownBuffer(bytes);
-    const result: FileResult = { index, bytes: owned, ranges, ascii: isAscii(bytes), parts };
+    const result: FileResult = { run, index, bytes: owned, ranges, ascii: isAscii(bytes), parts };
     parentPort!.postMessage(result, [owned, ranges.buffer as ArrayBuffer, ...partsBuffers(parts)]);
   } catch (error) {
-    const result: FileResult = { index, error: (error as Error).message, snapshotError: error instanceof SnapshotError };
+    const result: FileResult = { run, index, error: (error as Error).message, snapshotError: error instanceof SnapshotError };
     parentPort!.postMessage(result);
   }
 }

@@ -6,20 +6,16 @@
  * unchanged since the snapshot served is only checked, and its records are kept.
  */
 
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { printSchema, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { AreaName } from '../../sync/format.ts';
-import { createBusyFlag, watchEventLoop } from '../util/eventLoopLoad.ts';
+import { watchEventLoop } from '../util/eventLoopLoad.ts';
 import { TimeSlice } from '../util/timeSlice.ts';
 import { deepFreeze } from './deepFreeze.ts';
-import { emptyLocales, fileEntryOf, FILES_AHEAD, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
-import type { FileRequest, FileResult, LoadWorkerData } from './loadWorker.ts';
-import { SnapshotError } from './snapshotError.ts';
-import type { AreaParts, StoreParts } from './store.ts';
+import { emptyLocales, fileEntryOf, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
 import { DEFAULT_READ_TIMEOUT_MS } from './snapshotFile.ts';
+import { SnapshotReader, type CheckedFile } from './snapshotReader.ts';
+import type { StoreParts } from './store.ts';
 
 /** A snapshot loaded off the thread, and what its store is made of ahead of its records (store.ts). */
 export interface LoadedOffThread {
@@ -38,6 +34,11 @@ export interface OffThreadOptions extends LoadOptions {
    * unchanged) is only checked, not parsed: the new snapshot shares its records.
    */
   previous?: Snapshot;
+  /**
+   * The reader thread to read with, kept between loads (snapshotReader.ts); by default one is
+   * started for this load and stopped after it.
+   */
+  reader?: SnapshotReader;
 }
 
 /**
@@ -59,13 +60,13 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
   const locales = emptyLocales();
   const parts: StoreParts = {};
   const slice = new TimeSlice();
-  // The reader gives way while this thread's event loop is busy with other work than the slices.
-  const busy = createBusyFlag();
-  const stopWatching = watchEventLoop(busy, slice);
-  const reader = startReader(
-    { sdl: printSchema(schema), dataDir, root, readTimeoutMs, busy: busy.buffer as SharedArrayBuffer },
+  const reader = options.reader ?? new SnapshotReader(schema);
+  const run = reader.read(
+    { dataDir, root, readTimeoutMs },
     jobs.map((job, index) => ({ ...job, kept: kept[index] !== undefined })),
   );
+  // The reader gives way while this thread's event loop is busy with other work than the slices.
+  const stopWatching = watchEventLoop(reader.busy, slice);
   try {
     // Per area, the records of the locale read first, and by id once a later locale needs them
     // as its twins (see deepFreeze).
@@ -78,8 +79,8 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
     };
     for (const [index, { locale, area, file }] of jobs.entries()) {
       await slice.check();
-      const waits = !reader.ready(index);
-      const result = await reader.next(index, path.join(dataDir, file.file));
+      const waits = !run.ready(index);
+      const result = await run.next(index, path.join(dataDir, file.file));
       // The event loop ran freely while the reader worked: that time was not the slice's.
       if (waits) slice.restart();
       let records: readonly unknown[];
@@ -94,7 +95,8 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
     }
   } finally {
     stopWatching();
-    reader.stop();
+    run.end();
+    if (reader !== options.reader) reader.close();
   }
   const snapshot = deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
   return { snapshot, parts, files: { total: jobs.length, kept: kept.filter((records) => records !== undefined).length } };
@@ -111,9 +113,6 @@ function keptRecords(previous: Snapshot | undefined, { locale, area, file }: Sna
   return before?.sha256 === file.sha256 && before.count === file.count && records.length === file.count ? records : undefined;
 }
 
-type CheckedFile = Extract<FileResult, { bytes: ArrayBuffer }>;
-type KeptFile = Extract<FileResult, { kept: true }>;
-
 /** Parses and freezes the records of a checked file, pausing whenever `slice` is spent. */
 async function parseSliced(result: CheckedFile, twins: ReadonlyMap<unknown, unknown> | undefined, slice: TimeSlice): Promise<unknown[]> {
   const bytes = Buffer.from(result.bytes);
@@ -129,79 +128,4 @@ async function parseSliced(result: CheckedFile, twins: ReadonlyMap<unknown, unkn
   // stops at each area instead of visiting all its records again in one piece.
   Object.freeze(records);
   return records;
-}
-
-interface Reader {
-  /** Whether the answer for job `index` is here, so that {@link next} does not wait. */
-  ready(index: number): boolean;
-  /** The worker's answer for job `index`, asked for in order; `file` names it in errors. */
-  next(index: number, file: string): Promise<CheckedFile | KeptFile>;
-  stop(): void;
-}
-
-/**
- * Starts the worker and keeps it FILES_AHEAD files ahead of the one being parsed here: enough
- * to keep it busy, few enough that the inflated files waiting for this thread stay few.
- */
-function startReader(data: LoadWorkerData, jobs: readonly (SnapshotJob & { kept: boolean })[]): Reader {
-  const worker = new Worker(...workerEntry(data));
-  const results = new Map<number, FileResult>();
-  let failure: Error | null = null;
-  let wake: (() => void) | null = null;
-  worker.on('message', (result: FileResult) => {
-    results.set(result.index, result);
-    wake?.();
-  });
-  worker.on('error', (error) => {
-    failure = error;
-    wake?.();
-  });
-  worker.on('exit', (code) => {
-    failure ??= new Error(`exited with code ${code}`);
-    wake?.();
-  });
-  let asked = 0;
-  const ask = (upTo: number) => {
-    for (; asked < Math.min(upTo, jobs.length); asked++) {
-      const { locale, area, file, kept } = jobs[asked]!;
-      const request: FileRequest = { index: asked, locale, area, file, kept };
-      worker.postMessage(request);
-    }
-  };
-  ask(FILES_AHEAD);
-  return {
-    ready: (index) => results.has(index),
-    async next(index, file) {
-      ask(index + 1 + FILES_AHEAD);
-      // No deadline here: the reader times its own reads (SNAPSHOT_READ_TIMEOUT_MS) and answers
-      // with the refusal, while what it computes of the records runs at a lower priority and so
-      // takes as long as the requests leave it.
-      while (!results.has(index)) {
-        if (failure) throw new SnapshotError(`${file}: the snapshot reader thread failed (${failure.message})`);
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
-      }
-      const result = results.get(index)!;
-      results.delete(index);
-      if ('error' in result) throw result.snapshotError ? new SnapshotError(result.error) : new Error(result.error);
-      return result;
-    },
-    stop() {
-      void worker.terminate();
-    },
-  };
-}
-
-/**
- * The worker's module and options. Run from source (tsx, vitest), the worker is TypeScript,
- * which a worker thread cannot load by itself: it is imported through tsx's API. Run from the
- * bundle (dist/server.mjs), it is dist/loadWorker.mjs beside it (package.json's build).
- */
-function workerEntry(data: LoadWorkerData): [string | URL, { workerData: LoadWorkerData; eval?: boolean }] {
-  if (!import.meta.url.endsWith('.ts')) return [new URL('./loadWorker.mjs', import.meta.url), { workerData: data }];
-  const entry = new URL('./loadWorker.ts', import.meta.url).href;
-  // tsx's ESM API, by path: its CommonJS build, which require.resolve names, cannot import.
-  const tsx = path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs');
-  const code = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
-  return [code, { workerData: data, eval: true }];
 }

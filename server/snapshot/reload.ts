@@ -17,6 +17,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { AreaName } from '../../sync/format.ts';
 import { readManifestText, type Snapshot } from './load.ts';
 import { loadSnapshotOffThread } from './offThread.ts';
+import { SnapshotReader } from './snapshotReader.ts';
 import { createStoreAsync, type Store, type StoreParts } from './store.ts';
 
 /** What is served from a snapshot: by default its {@link Store}. */
@@ -117,6 +118,9 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
   let debounce: NodeJS.Timeout | null = null;
   // Sampled only during a load, in ms steps: its timer is the only cost, and only then.
   const delays = monitorEventLoopDelay({ resolution: 1 });
+  // Started now, while no reload runs, and kept: a reload does not pay for its start.
+  const reader = new SnapshotReader(schema);
+  reader.start();
 
   const schedule = () => {
     if (closed) return;
@@ -150,7 +154,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       delays.reset();
       delays.enable();
       const previous = served;
-      const { snapshot, parts, files } = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs, previous: previous?.snapshot });
+      const { snapshot, parts, files } = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs, previous: previous?.snapshot, reader });
       seen = signature;
       failedAttempts = 0;
       if (closed) return;
@@ -186,6 +190,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
     close() {
       closed = true;
       served = undefined;
+      reader.close();
       watcher.close();
       clearInterval(poll);
       if (debounce) clearTimeout(debounce);

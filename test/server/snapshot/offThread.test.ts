@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,14 +9,16 @@ import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
 import { AREA_TYPES } from '../../../server/snapshot/load.ts';
-import { LOCALES } from '../../../server/snapshot/locales.ts';
+import { LOCALES, type Locale } from '../../../server/snapshot/locales.ts';
 import { loadSnapshotOffThread } from '../../../server/snapshot/offThread.ts';
+import { SnapshotReader } from '../../../server/snapshot/snapshotReader.ts';
 import { areaPartsSteps, createStore, createStoreAsync } from '../../../server/snapshot/store.ts';
 import { runSteps } from '../../../server/util/timeSlice.ts';
 import type { AreaName } from '../../../sync/format.ts';
 import type { Manifest } from '../../../sync/format.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 import { startRival } from '../../helpers/busyLoop.ts';
+import { lowPriorityThreads, threadNice, threadTicks, TICKS_PER_S } from '../../helpers/threads.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 let dir: string;
@@ -29,17 +31,17 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const toursFile = () => manifest.sources.tours!.locales['de-CH']!.tours!;
+const toursFile = (locale: Locale = 'de-CH') => manifest.sources.tours!.locales[locale]!.tours!;
 
-/** Rewrites the de-CH tours file as `text` of the edited records, with a matching checksum and count. */
-async function rewriteTours(edit: (records: Record<string, unknown>[]) => void, encode = (records: unknown[]) => JSON.stringify(records)) {
-  const file = path.join(dir, toursFile().file);
+/** Rewrites the tours file of `locale` as `text` of the edited records, with a matching checksum and count. */
+async function rewriteTours(edit: (records: Record<string, unknown>[]) => void, encode = (records: unknown[]) => JSON.stringify(records), locale: Locale = 'de-CH') {
+  const file = path.join(dir, toursFile(locale).file);
   const records = JSON.parse(gunzipSync(await readFile(file)).toString('utf8'));
   edit(records);
   const bytes = gzipSync(encode(records));
   await writeFile(file, bytes);
-  toursFile().sha256 = createHash('sha256').update(bytes).digest('hex');
-  toursFile().count = records.length;
+  toursFile(locale).sha256 = createHash('sha256').update(bytes).digest('hex');
+  toursFile(locale).count = records.length;
   await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
 }
 
@@ -56,30 +58,6 @@ async function refusals(): Promise<[string, string]> {
   expect(offThread).toBeInstanceOf(SnapshotError);
   return [(inThread as Error).message, (offThread as Error).message];
 }
-
-/** Fields of a thread's stat (proc(5)) from the 3rd on, or null once it has ended. */
-function threadStat(task: string): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
-
-/** The nice value of a thread of this process (its stat's 19th field), or NaN once it has ended. */
-function threadNice(task: string): number {
-  return Number(threadStat(task)?.[16] ?? Number.NaN);
-}
-
-/** The CPU time a thread has used (its stat's utime and stime), in clock ticks. */
-function threadTicks(task: string): number | null {
-  const stat = threadStat(task);
-  return stat === null ? null : Number(stat[11]) + Number(stat[12]);
-}
-
-/** Kernel clock ticks per second (USER_HZ): 100 on every Linux architecture Node runs on. */
-const TICKS_PER_S = 100;
 
 describe('loadSnapshotOffThread', () => {
   it('loads the same frozen snapshot as loadSnapshot', async () => {
@@ -239,5 +217,76 @@ describe('loadSnapshotOffThread', () => {
     );
     expect(error).toBeInstanceOf(SnapshotError);
     expect((error as Error).message).toBe(`${file}: not read within 50 ms (SNAPSHOT_READ_TIMEOUT_MS); is the file system stalled?`);
+  });
+});
+
+describe('a reader thread kept between loads (SnapshotReader)', () => {
+  let reader: SnapshotReader;
+  beforeEach(() => {
+    reader = new SnapshotReader(schema);
+  });
+  afterEach(() => reader.close());
+
+  /** Resolves once no reader thread of an earlier test is left (terminating one takes a moment). */
+  async function noReaderLeft(): Promise<void> {
+    const deadline = performance.now() + 5_000;
+    while (lowPriorityThreads().length > 0) {
+      if (performance.now() > deadline) throw new Error(`threads at nice 19 left: ${lowPriorityThreads().join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it.runIf(process.platform === 'linux')('reads one load after another in the one thread it started, which waits between them', async () => {
+    await noReaderLeft();
+    const first = await loadSnapshotOffThread(dir, schema, { reader });
+    const threads = lowPriorityThreads();
+    expect(threads).toHaveLength(1);
+    const second = await loadSnapshotOffThread(dir, schema, { reader });
+    expect(lowPriorityThreads()).toEqual(threads);
+    expect(second.snapshot).toEqual(first.snapshot);
+    expect(second.snapshot).toEqual(await loadSnapshot(dir, schema));
+  });
+
+  it('reads the next load in full after one refused part-way, none of whose answers reach it', async () => {
+    // The file after the broken one, which the reader was asked for ahead, differs at the next load.
+    const file = path.join(dir, toursFile().file);
+    const bytes = await readFile(file);
+    const broken = Buffer.from(bytes);
+    broken.writeUInt8(broken.readUInt8(broken.length - 10) ^ 0xff, broken.length - 10);
+    await writeFile(file, broken);
+    const error = await loadSnapshotOffThread(dir, schema, { reader }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toContain(file);
+    await writeFile(file, bytes);
+    await rewriteTours((records) => void (records[0]!.name = 'Renamed since the refused load'), undefined, 'en-CH');
+    const { snapshot } = await loadSnapshotOffThread(dir, schema, { reader });
+    expect(snapshot.locales['en-CH'].tours[0]).toMatchObject({ name: 'Renamed since the refused load' });
+    expect(snapshot).toEqual(await loadSnapshot(dir, schema));
+  });
+
+  it.runIf(process.platform === 'linux')('fails the load its thread ends during, naming the file, and starts another thread for the next', async () => {
+    await noReaderLeft();
+    const loading = loadSnapshotOffThread(dir, schema, { reader });
+    while (lowPriorityThreads().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    reader.close();
+    const error = await loading.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toMatch(/^.+\.json\.gz: the snapshot reader thread failed \(exited with code 1\)$/);
+    const { snapshot } = await loadSnapshotOffThread(dir, schema, { reader });
+    expect(snapshot).toEqual(await loadSnapshot(dir, schema));
+  });
+
+  it('refuses a second run while one is not ended: their answers would mix', () => {
+    const settings = { dataDir: dir, root: dir, readTimeoutMs: 1_000 };
+    const run = reader.read(settings, []);
+    expect(() => reader.read(settings, [])).toThrow('the snapshot reader reads one snapshot at a time');
+    run.end();
+    reader.read(settings, []).end();
   });
 });

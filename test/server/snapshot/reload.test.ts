@@ -6,11 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
 import { createLogger } from '../../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../../server/main.ts';
+import { loadSnapshot } from '../../../server/snapshot/load.ts';
 import { watchSnapshot } from '../../../server/snapshot/reload.ts';
-import type { Store } from '../../../server/snapshot/store.ts';
+import { createStore, type Store } from '../../../server/snapshot/store.ts';
 import { publish, rollback } from '../../../sync/publish.ts';
 import { activities, loadSchema, snowdata } from '../../sync/helpers/records.ts';
 import { tempStateDir } from '../../helpers/api.ts';
+import { lowPriorityThreads } from '../../helpers/threads.ts';
 
 let dataDir: string;
 let running: RunningServer | undefined;
@@ -210,6 +212,30 @@ describe('watchSnapshot', () => {
     } finally {
       watcher.close();
     }
+  });
+
+  it.runIf(process.platform === 'linux')('reads every reload in one thread, started with the watcher and ended when it closes', async () => {
+    // Servers of the tests before end their readers as they close.
+    await until(() => lowPriorityThreads().length === 0);
+    const swaps: Store[] = [];
+    const errors: Error[] = [];
+    const current = createStore(await loadSnapshot(dataDir, schema));
+    const watcher = watchSnapshot({ dataDir, schema, current, onSwap: (s) => swaps.push(s), onError: (e) => errors.push(e), pollMs: 50, debounceMs: 10 });
+    try {
+      // Before any reload: the thread is there and waiting.
+      await until(() => lowPriorityThreads().length === 1);
+      const reader = lowPriorityThreads();
+      await publishRoutes(12, 22);
+      await until(() => swaps.length === 1);
+      await publishRoutes(14, 23);
+      await until(() => swaps.length === 2);
+      expect(swaps.map((store) => store.snapshot.version)).toEqual(['2026-11-22T04-00-00Z', '2026-11-23T04-00-00Z']);
+      expect(lowPriorityThreads()).toEqual(reader);
+      expect(errors).toEqual([]);
+    } finally {
+      watcher.close();
+    }
+    await until(() => lowPriorityThreads().length === 0);
   });
 
   it('stops retrying a broken manifest after maxAttempts until it changes', async () => {
