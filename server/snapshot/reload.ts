@@ -175,6 +175,8 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       release?.();
       delays.disable();
       loading = false;
+      // A load that began reading after close() started the reader thread again.
+      if (closed) reader.close();
       if (again && !closed) {
         again = false;
         void check();

@@ -238,6 +238,26 @@ describe('watchSnapshot', () => {
     await until(() => lowPriorityThreads().length === 0);
   });
 
+  it.runIf(process.platform === 'linux')('ends the reader thread of a load that began reading as the watcher closed', async () => {
+    await until(() => lowPriorityThreads().length === 0);
+    const current = createStore(await loadSnapshot(dataDir, schema));
+    let granted = false;
+    // The turn is granted, and the watcher closed while the load reads the manifest, before its files.
+    const turn = async () => {
+      granted = true;
+      setImmediate(() => watcher.close());
+      return () => {};
+    };
+    const watcher = watchSnapshot({ dataDir, schema, current, turn, onSwap: () => {}, onError: () => {}, pollMs: 50, debounceMs: 10 });
+    await until(() => lowPriorityThreads().length === 1);
+    const first = lowPriorityThreads();
+    await publishRoutes(12, 22);
+    await until(() => granted);
+    // Closing ended the first thread; the load, reading its files then, started another.
+    await until(() => lowPriorityThreads().some((task) => !first.includes(task)));
+    await until(() => lowPriorityThreads().length === 0);
+  });
+
   it('stops retrying a broken manifest after maxAttempts until it changes', async () => {
     const errors: Error[] = [];
     const swaps: Store[] = [];
