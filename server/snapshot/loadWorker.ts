@@ -91,7 +91,7 @@ const { sdl, busy } = workerData as LoadWorkerData;
 const serverBusyFlag = new Int32Array(busy);
 const serverBusy = () => isBusy(serverBusyFlag);
 const validators = createValidators(buildSchema(sdl));
-// The last run ended: its requests not yet begun are skipped. Runs are numbered in order.
+// The latest run that ended: requests of it, or of an earlier run, not yet begun are skipped.
 let ended = 0;
 // One file at a time, in the order asked: the server takes them in that order.
 let queue = Promise.resolve();
