@@ -291,7 +291,8 @@ export function renderReload(runs: readonly ReloadRun[]): string[] {
   return out;
 }
 
-function changedLabel(changed: ChangedSources): string {
+/** What a version changed, as the report and the run's log name it. */
+export function changedLabel(changed: ChangedSources): string {
   return changed === 'all' ? 'every source' : `${changed.join(', ')} only`;
 }
 

@@ -21,7 +21,7 @@ import { datasetDir, ensureDataset } from './datasets.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
-import { copyDataset, measureReload, type ChangedSources, type ReloadRun } from './reload.ts';
+import { changedLabel, copyDataset, measureReload, type ChangedSources, type ReloadRun } from './reload.ts';
 import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
 import { describePeers, PEERS, peerSides, peersRunIn, startPeers, stopPeers, type PeersOfRun } from './peers/peers.ts';
@@ -465,7 +465,7 @@ async function measureReloads(options: Options): Promise<ReloadRun[]> {
           changed,
         });
         log(
-          `  ${changed === 'all' ? 'every source' : changed.join(', ')} changed: max ${run.reload.maxMs} ms (baseline ${run.baseline.maxMs} ms), ` +
+          `  ${changedLabel(changed)}: max ${run.reload.maxMs} ms (baseline ${run.baseline.maxMs} ms), ` +
             `p99 ${run.reload.p99Ms} ms (baseline ${run.baseline.p99Ms} ms), longest event-loop delay ${run.reload.longestDelayMs ?? '?'} ms`,
         );
         runs.push(run);
