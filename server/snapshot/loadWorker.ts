@@ -2,7 +2,7 @@
  * The worker thread of {@link loadSnapshotOffThread} (offThread.ts): reads, checksums, inflates,
  * parses and validates the files of a snapshot, one request at a time, off the server's event
  * loop, for one load after another (snapshotReader.ts keeps it between reloads). It answers
- * each file with its inflated bytes (transferred, not copied) and where each record lies in
+ * each file with its inflated bytes (in shared memory, sharedBuffers.ts) and where each record lies in
  * them; the server parses the records again from those bytes, a slice at a time. A file whose
  * records the server keeps from the snapshot it serves is only checked.
  * Records are not sent as objects: a structured clone of an area is deserialised on the
@@ -24,6 +24,7 @@ import { buildSchema } from 'graphql';
 import type { AreaName, FileEntry } from '../../sync/format.ts';
 import { checkRecord, createValidators, parseRecords } from './load.ts';
 import type { Locale } from './locales.ts';
+import { SharedBuffers } from './sharedBuffers.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { checkSnapshotFile, readSnapshotFile } from './snapshotFile.ts';
 import { areaPartsSteps, type AreaParts } from './store.ts';
@@ -63,14 +64,21 @@ export interface FileRequest extends ReadSettings {
   kept?: boolean;
 }
 
-/** What the server sends: a file to read, or the end of a run, whose files not yet begun are skipped. */
-export type ReaderMessage = FileRequest | { end: number };
+/**
+ * What the server sends: a file to read; the shared memory of a file of run `run` it has
+ * parsed; or the end of a run, whose files not yet begun are skipped.
+ */
+export type ReaderMessage = FileRequest | { free: SharedArrayBuffer; run: number } | { end: number };
 
 /** The answer to a {@link FileRequest}. */
 export type FileResult = { run: number; index: number } & (
   | {
-      /** The inflated file. */
-      bytes: ArrayBuffer;
+      /**
+       * The inflated file, its first `length` bytes, in shared memory that the server gives back
+       * once it has parsed them (sharedBuffers.ts).
+       */
+      bytes: SharedArrayBuffer;
+      length: number;
       /** Per record, its first byte and the byte after its last: [start0, end0, start1, …]. */
       ranges: Uint32Array;
       /** Whether the whole file is ASCII (decoded as Latin-1). */
@@ -96,9 +104,18 @@ let ended = 0;
 // One file at a time, in the order asked: the server takes them in that order.
 let queue = Promise.resolve();
 
+// The memory files are handed over in, reused within a run and dropped at its end.
+const buffers = new SharedBuffers();
+
 parentPort!.on('message', (message: ReaderMessage) => {
-  if ('end' in message) ended = Math.max(ended, message.end);
-  else queue = queue.then(() => answer(message));
+  if ('end' in message) {
+    ended = Math.max(ended, message.end);
+    buffers.clear();
+  } else if ('free' in message) {
+    if (message.run > ended) buffers.give(message.free);
+  } else {
+    queue = queue.then(() => answer(message));
+  }
 });
 
 async function answer({ run, index, locale, area, file, kept, dataDir, root, readTimeoutMs }: FileRequest): Promise<void> {
@@ -121,9 +138,10 @@ async function answer({ run, index, locale, area, file, kept, dataDir, root, rea
     }
     const ranges = await runStepsSliced(recordRanges(bytes, records.length), slice);
     const parts = await runStepsSliced(areaPartsSteps(locale, area, records), slice);
-    const owned = ownBuffer(bytes);
-    const result: FileResult = { run, index, bytes: owned, ranges, ascii: isAscii(bytes), parts };
-    parentPort!.postMessage(result, [owned, ranges.buffer as ArrayBuffer, ...partsBuffers(parts)]);
+    const shared = buffers.take(bytes.length);
+    new Uint8Array(shared).set(bytes);
+    const result: FileResult = { run, index, bytes: shared, length: bytes.length, ranges, ascii: isAscii(bytes), parts };
+    parentPort!.postMessage(result, [ranges.buffer as ArrayBuffer, ...partsBuffers(parts)]);
   } catch (error) {
     const result: FileResult = { run, index, error: (error as Error).message, snapshotError: error instanceof SnapshotError };
     parentPort!.postMessage(result);
@@ -182,12 +200,4 @@ export function* recordRanges(bytes: Uint8Array, count: number): Steps<Uint32Arr
 /** The buffers of the typed arrays of `parts`, each once: moved to the serving thread rather than copied. */
 function partsBuffers({ order, text }: AreaParts): ArrayBuffer[] {
   return [...new Set([order, ...textIndexPartsArrays(text)].map((array) => array.buffer as ArrayBuffer))];
-}
-
-/** The bytes as an ArrayBuffer of their own, which can be transferred (a view into a larger or pooled one cannot). */
-function ownBuffer(bytes: Buffer): ArrayBuffer {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
-  const copy = new ArrayBuffer(bytes.length);
-  new Uint8Array(copy).set(bytes);
-  return copy;
 }

@@ -88,6 +88,7 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
         records = kept[index]!;
       } else {
         records = await parseSliced(result, twinsOf(area), slice);
+        run.parsed(result);
         (parts[locale] ??= {})[area] = result.parts;
       }
       if (!firstRead.has(area)) firstRead.set(area, records);
@@ -115,7 +116,7 @@ function keptRecords(previous: Snapshot | undefined, { locale, area, file }: Sna
 
 /** Parses and freezes the records of a checked file, pausing whenever `slice` is spent. */
 async function parseSliced(result: CheckedFile, twins: ReadonlyMap<unknown, unknown> | undefined, slice: TimeSlice): Promise<unknown[]> {
-  const bytes = Buffer.from(result.bytes);
+  const bytes = Buffer.from(result.bytes, 0, result.length);
   const { ranges } = result;
   const encoding = result.ascii ? 'latin1' : 'utf8';
   const records = new Array<unknown>(ranges.length / 2);

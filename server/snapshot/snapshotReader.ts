@@ -16,7 +16,7 @@ import { FILES_AHEAD, type SnapshotJob } from './load.ts';
 import type { FileRequest, FileResult, LoadWorkerData, ReadSettings, ReaderMessage } from './loadWorker.ts';
 import { SnapshotError } from './snapshotError.ts';
 
-export type CheckedFile = Extract<FileResult, { bytes: ArrayBuffer }>;
+export type CheckedFile = Extract<FileResult, { bytes: SharedArrayBuffer }>;
 export type KeptFile = Extract<FileResult, { kept: true }>;
 
 /** One load's reads, from {@link SnapshotReader.read}. */
@@ -25,6 +25,8 @@ export interface ReaderRun {
   ready(index: number): boolean;
   /** The thread's answer for job `index`, asked for in order; `file` names it in errors. */
   next(index: number, file: string): Promise<CheckedFile | KeptFile>;
+  /** Gives the memory of a file back to the thread once its records are parsed, for the next file to be read into. */
+  parsed(file: CheckedFile): void;
   /** Ends the run, done or failed: the thread skips the files it has not begun, and answers still to come are dropped. */
   end(): void;
 }
@@ -96,6 +98,9 @@ export class SnapshotReader {
         run.results.delete(index);
         if ('error' in result) throw result.snapshotError ? new SnapshotError(result.error) : new Error(result.error);
         return result;
+      },
+      parsed: ({ bytes }) => {
+        if (this.#active === run) worker.postMessage({ free: bytes, run: run.id } satisfies ReaderMessage);
       },
       end: () => {
         if (this.#active !== run) return;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -280,6 +281,32 @@ describe('a reader thread kept between loads (SnapshotReader)', () => {
     expect((error as Error).message).toMatch(/^.+\.json\.gz: the snapshot reader thread failed \(exited with code 1\)$/);
     const { snapshot } = await loadSnapshotOffThread(dir, schema, { reader });
     expect(snapshot).toEqual(await loadSnapshot(dir, schema));
+  });
+
+  it('hands each file over in shared memory, which the server thread does not count as its external memory, and reuses it once given back', async () => {
+    // One large file, read again and again: each fits the memory of the one before.
+    const job = { locale: 'de-CH' as const, area: 'tours' as const, file: toursFile(), kept: false };
+    const run = reader.read({ dataDir: dir, root: dir, readTimeoutMs: 10_000 }, Array.from({ length: 6 }, () => job));
+    try {
+      const externalBefore = getHeapStatistics().external_memory;
+      const first = await run.next(0, job.file.file);
+      expect(first).toHaveProperty('bytes');
+      if (!('bytes' in first)) return;
+      expect(first.bytes).toBeInstanceOf(SharedArrayBuffer);
+      expect(first.length).toBeGreaterThan(1_000_000);
+      expect(getHeapStatistics().external_memory - externalBefore).toBeLessThan(first.length / 2);
+      run.parsed(first);
+      const later = [];
+      for (let index = 1; index < 6; index++) later.push(await run.next(index, job.file.file));
+      // The first file the thread began after it had the memory back was read into it, and no
+      // other: which file that was depends on how far ahead the thread was.
+      new Uint8Array(first.bytes)[0] = 0;
+      const sharing = later.filter((result) => 'bytes' in result && new Uint8Array(result.bytes)[0] === 0);
+      expect(sharing).toHaveLength(1);
+      expect(later.every((result) => 'bytes' in result && result.length === first.length)).toBe(true);
+    } finally {
+      run.end();
+    }
   });
 
   it('refuses a second run while one is not ended: their answers would mix', () => {
