@@ -2,9 +2,9 @@
  * The worker thread of {@link loadSnapshotOffThread} (offThread.ts): reads, checksums, inflates,
  * parses and validates the files of a snapshot, one request at a time, off the server's event
  * loop, for one load after another (snapshotReader.ts keeps it between reloads). It answers
- * each file with its inflated bytes (in shared memory, sharedBuffers.ts) and where each record lies in
- * them; the server parses the records again from those bytes, a slice at a time. A file whose
- * records the server keeps from the snapshot it serves is only checked.
+ * each file with its inflated bytes, in shared memory (sharedBuffers.ts), and where each record
+ * lies in them; the server parses the records again from those bytes, a slice at a time. A file
+ * whose records the server keeps from the snapshot it serves is only checked.
  * Records are not sent as objects: a structured clone of an area is deserialised on the
  * receiving thread in one piece, a pause as long as parsing it.
  *

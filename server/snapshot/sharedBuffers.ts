@@ -6,9 +6,9 @@
  * longer than its young generation keeps anything. An ArrayBuffer's memory counts there as
  * external memory, and enough of it starts a major collection of the whole heap, in the middle
  * of the reload; V8 does not count a SharedArrayBuffer's memory that way. But a shared buffer's
- * memory is freed only once each thread has collected its handle to it, which for the serving
- * thread is at its next major collection: a new buffer per file would hold all the files of a
- * reload until then. So the serving thread gives each buffer back once it has parsed the file,
+ * memory is freed only once each thread has collected its handle to it, and the serving thread,
+ * having held its handle for seconds, collects it at its next major collection: a new buffer per
+ * file would hold all the files of a reload until then. So the serving thread gives each buffer back once it has parsed the file,
  * and the reader copies the next file into it.
  */
 export class SharedBuffers {
