@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
@@ -229,13 +229,7 @@ describe('a reader thread kept between loads (SnapshotReader)', () => {
   afterEach(() => reader.close());
 
   /** Resolves once no reader thread of an earlier test is left (terminating one takes a moment). */
-  async function noReaderLeft(): Promise<void> {
-    const deadline = performance.now() + 5_000;
-    while (lowPriorityThreads().length > 0) {
-      if (performance.now() > deadline) throw new Error(`threads at nice 19 left: ${lowPriorityThreads().join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const noReaderLeft = () => vi.waitFor(() => expect(lowPriorityThreads()).toEqual([]), { timeout: 5_000, interval: 20 });
 
   it.runIf(process.platform === 'linux')('reads one load after another in the one thread it started, which waits between them', async () => {
     await noReaderLeft();
