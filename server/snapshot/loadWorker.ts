@@ -65,10 +65,10 @@ export interface FileRequest extends ReadSettings {
 }
 
 /**
- * What the server sends: a file to read; the shared memory of a file of run `run` it has
- * parsed; or the end of a run, whose files not yet begun are skipped.
+ * What the server sends: a file to read; the shared memory of a file it has parsed, sent only
+ * while that file's run is open; or the end of a run, whose files not yet begun are skipped.
  */
-export type ReaderMessage = FileRequest | { free: SharedArrayBuffer; run: number } | { end: number };
+export type ReaderMessage = FileRequest | { free: SharedArrayBuffer } | { end: number };
 
 /** The answer to a {@link FileRequest}. */
 export type FileResult = { run: number; index: number } & (
@@ -112,7 +112,7 @@ parentPort!.on('message', (message: ReaderMessage) => {
     ended = Math.max(ended, message.end);
     buffers.clear();
   } else if ('free' in message) {
-    if (message.run > ended) buffers.give(message.free);
+    buffers.give(message.free);
   } else {
     queue = queue.then(() => answer(message));
   }

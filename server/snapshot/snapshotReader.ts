@@ -100,7 +100,8 @@ export class SnapshotReader {
         return result;
       },
       parsed: ({ bytes }) => {
-        if (this.#active === run) worker.postMessage({ free: bytes, run: run.id } satisfies ReaderMessage);
+        // Not after the end: the thread drops its buffers when the end arrives, messages in order.
+        if (this.#active === run) worker.postMessage({ free: bytes } satisfies ReaderMessage);
       },
       end: () => {
         if (this.#active !== run) return;
