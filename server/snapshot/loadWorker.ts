@@ -92,7 +92,7 @@ export type FileResult = { run: number; index: number } & (
 );
 
 /** The share of a core this thread takes at most while the server's event loop is busy. */
-const BUSY_SHARE_OF_CORE = 0.25;
+const BUSY_SHARE_OF_CORE = 0.1;
 
 lowerPriority();
 const { sdl, busy } = workerData as LoadWorkerData;

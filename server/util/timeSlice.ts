@@ -22,7 +22,7 @@ export const SLICE_BUDGET_MS = 2;
  * Default share of the event loop's time the work may take while other work (requests) runs
  * between its slices: the rest of the time is theirs.
  */
-const BUSY_SHARE = 0.2;
+const BUSY_SHARE = 0.1;
 
 /**
  * Other work between two slices that takes longer than this, in ms, means the server is busy;
