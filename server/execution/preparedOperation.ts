@@ -182,17 +182,28 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
   };
   if (fixed === undefined) keepCoercion(JSON.stringify(sent ?? {}), { variables: checked.variables, measure: checkedMeasure, sizes });
 
+  // The variables object last looked up, and what it coerced to: a request looks its variables up
+  // twice (measured, then coerced for the answer), and a body the route knew already brings back
+  // the same frozen object (server/http/graphql/knownBodies.ts). The same object has the same text:
+  // variables are the client's, read and never written.
+  let lastGiven: object | undefined;
+  let lastCoercion: Coercion | null = null;
+
   /** The variables coerced, or null when they do not coerce. */
   const coercionOf = (variables: SentVariables, current: AnswerSizes): Coercion | null => {
     if (fixed !== undefined) return fixed;
+    if (variables != null && variables === lastGiven) return lastCoercion;
     const given = variables ?? {};
     const text = JSON.stringify(given);
-    const known = coercions.get(text);
-    if (known !== undefined) return known;
-    const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
-    if (coerced.errors) return null;
-    const coercion = { variables: coerced.coerced, measure: measureWith(coerced.coerced, current), sizes: current };
-    keepCoercion(text, coercion);
+    let coercion = coercions.get(text) ?? null;
+    if (coercion === null) {
+      const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
+      if (coerced.errors) return null;
+      coercion = { variables: coerced.coerced, measure: measureWith(coerced.coerced, current), sizes: current };
+      keepCoercion(text, coercion);
+    }
+    lastGiven = given;
+    lastCoercion = coercion;
     return coercion;
   };
 

@@ -13,6 +13,7 @@ import type { RecordBytesCache } from '../../execution/json/recordBytesCache.ts'
 import { isPromise } from '../../util/isPromise.ts';
 import type { RequestState } from '../requestState.ts';
 import { JsonTooDeepError } from './canonicalJson.ts';
+import type { KnownBodies } from './knownBodies.ts';
 import type { GraphqlMetrics, LookupTally } from './graphqlMetrics.ts';
 import type { Leftover } from './graphqlHttp.ts';
 import { markExecuted } from './markExecuted.ts';
@@ -32,6 +33,8 @@ export interface GraphqlCall {
   readonly method: AliasMethod;
   /** The request's bytes (POST body, GET query string) when they may be an alias in the response cache. */
   raw?: Buffer | undefined;
+  /** Whether the parameters were parsed from the POST body `raw` for this request, not known already. */
+  parsed?: boolean;
 }
 
 export interface FastPathOptions {
@@ -39,6 +42,7 @@ export interface FastPathOptions {
   responses: ResponseCache | null;
   records: RecordBytesCache | null;
   persisted: PersistedQueries | null;
+  bodies: KnownBodies;
   metrics: GraphqlMetrics;
   lookups: LookupTally;
   send: AnswerSender;
@@ -58,7 +62,7 @@ export interface FastPath {
 
 /** Creates the fast path. */
 export function createFastPath(options: FastPathOptions): FastPath {
-  const { engine, responses, records, persisted, metrics, lookups, send } = options;
+  const { engine, responses, records, persisted, bodies, metrics, lookups, send } = options;
   const observeApq = (hit: boolean) => metrics.observeCache('apq', hit);
 
   function cached(req: IncomingMessage, res: ServerResponse, state: RequestState, mediaType: MediaType, entry: CachedResponse): Promise<void> | void {
@@ -107,6 +111,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     if (prepared.errors || prepared.operation.operation.operation !== 'query') return options.leave(req, res, state, { sent, prepared, persisted: lookup });
     markExecuted(state, prepared, metrics);
     register(lookup, sent.query);
+    if (call.parsed && lookup === null) bodies.remember(call.raw!, sent);
     return execute(call, sent.variables, prepared.operation, key, prepared.cost);
   }
 

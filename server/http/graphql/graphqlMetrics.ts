@@ -6,6 +6,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Engine } from '../../execution/engine.ts';
 import type { RecordBytesCache } from '../../execution/json/recordBytesCache.ts';
+import type { KnownBodies } from './knownBodies.ts';
 import type { ResponseCache } from './responseCache.ts';
 
 /** The counters the GraphQL route feeds. */
@@ -27,10 +28,16 @@ export interface LookupTally {
 /**
  * Registers the caches' metrics; they read the caches at each scrape, so a request only bumps a
  * number: `graphql_response_cache_lookups_total{result}`, `graphql_response_cache_bytes`,
- * `graphql_record_cache_bytes` and `graphql_operation_cache_entries`.
+ * `graphql_record_cache_bytes`, `graphql_known_bodies_bytes` and `graphql_operation_cache_entries`.
  * @returns the tally a request bumps on each lookup in the response cache
  */
-export function registerCacheMetrics(metrics: GraphqlMetrics, engine: Engine, responses: ResponseCache | null, records: RecordBytesCache | null): LookupTally {
+export function registerCacheMetrics(
+  metrics: GraphqlMetrics,
+  engine: Engine,
+  responses: ResponseCache | null,
+  records: RecordBytesCache | null,
+  bodies: KnownBodies,
+): LookupTally {
   const tally: LookupTally = { hits: 0, misses: 0 };
   const reported: LookupTally = { hits: 0, misses: 0 };
   const registers = [metrics.registry];
@@ -57,6 +64,7 @@ export function registerCacheMetrics(metrics: GraphqlMetrics, engine: Engine, re
     });
   gauge('graphql_response_cache_bytes', 'Bytes held by the response cache (0 when it is turned off).', () => responses?.bytes ?? 0);
   gauge('graphql_record_cache_bytes', 'Bytes held by the record bytes cache (0 when it is turned off).', () => records?.bytes ?? 0);
+  gauge('graphql_known_bodies_bytes', 'Bytes of the POST bodies whose parsed parameters are kept, to skip parsing them again.', () => bodies.bytes);
   gauge('graphql_operation_cache_entries', 'Checked operations held by the operation cache.', () => engine.size);
   return tally;
 }

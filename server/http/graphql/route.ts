@@ -18,6 +18,7 @@ import { setDeferredHeaders, type Fail, type Handle, type HttpOptions, type Requ
 import { sendText } from '../respond.ts';
 import { createFastPath, type GraphqlCall } from './fastPath.ts';
 import { createGraphqlHttp } from './graphqlHttp.ts';
+import { KnownBodies } from './knownBodies.ts';
 import { registerCacheMetrics, type GraphqlMetrics } from './graphqlMetrics.ts';
 import { acceptedMediaType, isJsonContentType, memoize, type MediaType } from './mediaType.ts';
 import { createPersistedQueries } from './persistedQueries.ts';
@@ -91,7 +92,8 @@ function createPipeline(options: HttpOptions, metrics: GraphqlMetrics) {
   const responses = config.responseCacheBytes > 0 ? createResponseCache(config.responseCacheBytes) : null;
   const records = config.recordCacheBytes > 0 ? createRecordBytesCache(config.recordCacheBytes) : null;
   const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes, options.persistedQueries) : null;
-  const lookups = registerCacheMetrics(metrics, engine, responses, records);
+  const bodies = new KnownBodies();
+  const lookups = registerCacheMetrics(metrics, engine, responses, records, bodies);
   const send = createAnswerSender(config.cache, metrics);
   const executionTimeoutMs = config.limits.executionTimeoutMs;
   const logErrors = (state: RequestState, errors: readonly GraphQLError[] | undefined): void => {
@@ -101,9 +103,10 @@ function createPipeline(options: HttpOptions, metrics: GraphqlMetrics) {
     }
   };
   const slow = createGraphqlHttp({ schema: options.schema, executableSchema, engine, persisted, metrics, send, executionTimeoutMs, logErrors });
-  const fast = createFastPath({ engine, responses, records, persisted, metrics, lookups, send, executionTimeoutMs, logErrors, leave: slow });
+  const fast = createFastPath({ engine, responses, records, persisted, bodies, metrics, lookups, send, executionTimeoutMs, logErrors, leave: slow });
   return {
     responses,
+    bodies,
     lookups,
     send,
     slow,
@@ -125,7 +128,7 @@ function createPipeline(options: HttpOptions, metrics: GraphqlMetrics) {
  * once and without a promise (the common case under load, and the cheapest), else from the
  * parameters it reads.
  */
-function createReaders({ responses, lookups, send, slow, fast, takeSnapshot }: Pipeline, fail: Fail) {
+function createReaders({ responses, bodies, lookups, send, slow, fast, takeSnapshot }: Pipeline, fail: Fail) {
   function servePost(call: GraphqlCall, error: Error | null, raw?: Buffer): Promise<void> | void {
     const { req, res, state } = call;
     const served = takeSnapshot(state);
@@ -139,6 +142,9 @@ function createReaders({ responses, lookups, send, slow, fast, takeSnapshot }: P
       lookups.hits++;
       return fast.cached(req, res, state, call.mediaType, hit);
     }
+    call.raw = raw;
+    const known = bodies.get(raw);
+    if (known !== undefined) return fast.answer(call, known);
     let body: unknown;
     try {
       body = parseJsonBody(raw);
@@ -147,7 +153,7 @@ function createReaders({ responses, lookups, send, slow, fast, takeSnapshot }: P
     }
     // graphql-http words the refusal of a body that is no object.
     if (typeof body !== 'object' || body === null) return slow(req, res, state, { sent: body });
-    call.raw = raw;
+    call.parsed = true;
     return fast.answer(call, bodyParams(body));
   }
 

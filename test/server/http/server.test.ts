@@ -781,6 +781,54 @@ describe('response cache', () => {
   });
 });
 
+describe('known POST bodies', () => {
+  // Without the response cache, so that every request is executed again.
+  let off: HttpService;
+  let url: string;
+  beforeAll(async () => {
+    off = createHttpService(options({ RESPONSE_CACHE: '0' }));
+    url = await listen(off);
+  });
+  afterAll(() => off.server.close());
+
+  const post = async (body: string) => {
+    const response = await fetch(`${url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const knownBytes = async () => Number(/^graphql_known_bodies_bytes (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())![1]);
+
+  it('executes a body sent again anew, from the parameters kept for its bytes', async () => {
+    const body = JSON.stringify({ query: '{ tick }' });
+    const before = await knownBytes();
+    const first = (await post(body)).body.data.tick as number;
+    expect(await knownBytes()).toBe(before + Buffer.byteLength(body));
+    expect((await post(body)).body.data.tick).toBe(first + 1);
+    expect(await knownBytes()).toBe(before + Buffer.byteLength(body));
+  });
+
+  it('answers each body with its own variables', async () => {
+    const query = 'query Greet($name: String!) { greeting(name: $name) }';
+    for (const round of [1, 2]) {
+      for (const name of ['Bern', 'Chur', 'Bern']) {
+        expect(await post(JSON.stringify({ query, variables: { name } })), `round ${round}`).toEqual({ status: 200, body: { data: { greeting: `Grüezi, ${name}!` } } });
+      }
+    }
+    expect((await post(JSON.stringify({ query, variables: { name: 7 } }))).status).toBe(200);
+    expect((await post(JSON.stringify({ query, variables: { name: 7 } }))).body.errors[0].message).toMatch(/\$name/);
+  });
+
+  it('keeps no body that was refused, nor one with a persisted query', async () => {
+    const before = await knownBytes();
+    const refused = JSON.stringify({ query: '{ nothing }' });
+    expect((await post(refused)).body.errors[0].message).toMatch(/nothing/);
+    const query = '{ greeting(name: "Aarau") }';
+    const persisted = JSON.stringify({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hashQuery(query) } } });
+    expect((await post(persisted)).body).toEqual({ data: { greeting: 'Grüezi, Aarau!' } });
+    expect((await post(persisted)).body).toEqual({ data: { greeting: 'Grüezi, Aarau!' } });
+    expect(await knownBytes()).toBe(before);
+  });
+});
+
 describe('request ids and logs', () => {
   it('echoes a sane x-request-id and logs the request with it, without query or variables', async () => {
     await send(`/api/graphql?query=${encodeURIComponent('query Hello($name: String!) { greeting(name: $name) }')}&variables=${encodeURIComponent('{"name":"secret-key-123"}')}`, {
