@@ -13,9 +13,9 @@ import type { RecordBytesCache } from '../../execution/json/recordBytesCache.ts'
 import { isPromise } from '../../util/isPromise.ts';
 import type { RequestState } from '../requestState.ts';
 import { JsonTooDeepError } from './canonicalJson.ts';
-import type { KnownBodies } from './knownBodies.ts';
 import type { GraphqlMetrics, LookupTally } from './graphqlMetrics.ts';
 import type { Leftover } from './graphqlHttp.ts';
+import type { KnownBodies } from './knownBodies.ts';
 import { markExecuted } from './markExecuted.ts';
 import { CONTENT_TYPES, type MediaType } from './mediaType.ts';
 import { resolvePersistedQuery, type PersistedLookup, type PersistedQueries } from './persistedQueries.ts';
