@@ -11,6 +11,7 @@
  * down: every request that sends those bytes shares them.
  */
 
+import { deepFreeze } from '../../snapshot/deepFreeze.ts';
 import { h32Raw } from '../../util/xxhash.ts';
 import type { SentParams } from './requestParams.ts';
 
@@ -66,13 +67,4 @@ export class KnownBodies {
     this.#byHash.clear();
     this.#bytes = 0;
   }
-}
-
-/** Freezes a value parsed from JSON, and every object and array in it. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
 }
