@@ -40,22 +40,27 @@ export class KnownBodies {
   /** The parameters of a body remembered with these exact bytes. */
   get(raw: Buffer): SentParams | undefined {
     if (this.#bytes === 0 || raw.length > MAX_KNOWN_BODY_BYTES) return undefined;
-    for (let known = this.#byHash.get(h32Raw(raw)); known !== undefined; known = known.next) {
-      if (known.bytes.equals(raw)) return known.params;
-    }
-    return undefined;
+    return this.#find(h32Raw(raw), raw)?.params;
   }
 
   /** Remembers the parameters `raw` parses to, frozen; a body past {@link MAX_KNOWN_BODY_BYTES} is not. */
   remember(raw: Buffer, params: SentParams): void {
-    if (raw.length > MAX_KNOWN_BODY_BYTES || this.get(raw) !== undefined) return;
+    if (raw.length > MAX_KNOWN_BODY_BYTES) return;
+    const hash = h32Raw(raw);
+    if (this.#find(hash, raw) !== undefined) return;
     if (this.#bytes + raw.length > KNOWN_BODIES_BUDGET_BYTES) this.clear();
     // A copy of its own: a small request's buffer is a slice of a pool it would keep alive.
     const bytes = Buffer.allocUnsafeSlow(raw.length);
     raw.copy(bytes);
-    const hash = h32Raw(bytes);
     this.#byHash.set(hash, { bytes, params: deepFreeze(params), next: this.#byHash.get(hash) });
     this.#bytes += bytes.length;
+  }
+
+  #find(hash: number, raw: Buffer): Known | undefined {
+    for (let known = this.#byHash.get(hash); known !== undefined; known = known.next) {
+      if (known.bytes.equals(raw)) return known;
+    }
+    return undefined;
   }
 
   /** Bytes of the bodies remembered. */
