@@ -104,6 +104,8 @@ export interface RequestOptions {
    * own clock. Default: the usual backoff.
    */
   rateLimitWaitMs?: number;
+  /** Longest wait for the headers, and between two chunks of the body, in ms; default the client's. */
+  timeoutMs?: number;
   onRetry?: (event: RetryEvent) => void;
 }
 
@@ -121,13 +123,15 @@ export interface Pace {
 
 export interface HttpClient {
   /**
-   * Requests a URL and parses its JSON body, retrying as described in the module comment.
+   * Requests a URL and parses its JSON body, retrying as described in the module comment. A
+   * function for `url` is called for every attempt, for upstreams that want each request signed
+   * afresh.
    *
    * @returns the parsed body of a 2xx response
    * @throws FetchError after the last attempt, on a status that is not retried, on a body that
    *   is not JSON, or when a `Retry-After` exceeds `maxRetryAfterMs`
    */
-  json<T = unknown>(url: string | URL, options?: RequestOptions): Promise<T>;
+  json<T = unknown>(url: string | URL | (() => string | URL), options?: RequestOptions): Promise<T>;
   /** Closes the connections of the client's own dispatcher. */
   close(): Promise<void>;
 }
@@ -188,7 +192,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, { method, headers, body, dispatcher, headersTimeout, bodyTimeout });
+      const timeouts = init.timeoutMs === undefined ? { headersTimeout, bodyTimeout } : { headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs };
+      response = await request(url, { method, headers, body, dispatcher, ...timeouts });
     } catch (error) {
       return networkOutcome(method, shown, error, attemptNo);
     }
@@ -220,11 +225,15 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
   }
 
-  async function json<T>(input: string | URL, init: RequestOptions = {}): Promise<T> {
-    const url = new URL(input);
+  async function json<T>(input: string | URL | (() => string | URL), init: RequestOptions = {}): Promise<T> {
     const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
-    const shown = hide(redactUrl(url));
+    let url = new URL(typeof input === 'function' ? input() : input);
+    let shown = hide(redactUrl(url));
     for (let attemptNo = 1; ; attemptNo++) {
+      if (attemptNo > 1 && typeof input === 'function') {
+        url = new URL(input());
+        shown = hide(redactUrl(url));
+      }
       if (init.pace) await takeTurn(init.pace, method, shown, attemptNo);
       const outcome = await limit(() => attempt(method, url, shown, init, attemptNo));
       if (outcome.kind === 'ok') return outcome.value as T;

@@ -1,48 +1,43 @@
 /**
- * The sync's upstream settings, read from the environment and checked before any request:
- * base URLs default to the real hosts (each source module's `DEFAULT_*`), keys have no default.
- * `npm run sync -- --help` lists them from {@link SYNC_VARIABLES}.
+ * The sync's upstream settings, read from the environment and checked before any request. Each
+ * source declares its own (sync/source.ts's `Setting`: base URLs default to the real hosts,
+ * keys have no default); this module gathers them from sync/sources/index.ts's SOURCES, so
+ * `npm run sync -- --help` lists every one from {@link SYNC_VARIABLES}.
  */
 
 import { SOURCE_NAMES, type SourceName } from './format.ts';
-import {
-  DEFAULT_BASE_URL as MYSWITZERLAND_DEFAULT,
-  DEFAULT_RATE_LIMIT_WAIT_MS,
-  DEFAULT_REQUEST_INTERVAL_MS,
-  type MySwitzerlandConfig,
-} from './sources/myswitzerland.ts';
-import { DEFAULT_BASE_URL as STNET_DEFAULT, type SnowdataConfig } from './sources/snowdata.ts';
-import { DEFAULT_AUTH_HEADER, DEFAULT_BOOKING_URL, DEFAULT_CONTENT_URL, type SwissActivitiesConfig } from './sources/swissactivities.ts';
+import type { Setting } from './source.ts';
+import { SOURCES, sourceNamed } from './sources/index.ts';
 
 /** Longest a sync run waits in all (backoff, Retry-After, pacing), in ms, by default: an hour. */
 export const DEFAULT_DEADLINE_MS = 3_600_000;
 
-/**
- * Every variable the sync reads: its default (null: required, no default), the sources that
- * read it, and a one-line `use` for `--help`. Names ending in `_URL` must be http(s) URLs,
- * names ending in `_MS` whole milliseconds.
- */
-export const SYNC_VARIABLES = [
-  { name: 'SYNC_DEADLINE_MS', default: String(DEFAULT_DEADLINE_MS), sources: SOURCE_NAMES, use: 'longest a run may wait in all (retries, rate limits, pacing); a wait past it fails its source' },
-  { name: 'MYSWITZERLAND_BASE_URL', default: MYSWITZERLAND_DEFAULT, sources: ['tours', 'attractions'], use: 'MySwitzerland Open Data API base URL' },
-  { name: 'MYSWITZERLAND_API_KEY', default: null, sources: ['tours', 'attractions'], use: 'MySwitzerland Open Data API key (developer portal, opendata.myswitzerland.io)' },
-  { name: 'MYSWITZERLAND_REQUEST_INTERVAL_MS', default: String(DEFAULT_REQUEST_INTERVAL_MS), sources: ['tours', 'attractions'], use: 'least time between two MySwitzerland requests (the API has a quota)' },
-  { name: 'MYSWITZERLAND_RATE_LIMIT_WAIT_MS', default: String(DEFAULT_RATE_LIMIT_WAIT_MS), sources: ['tours', 'attractions'], use: 'wait after a MySwitzerland 429 that has no Retry-After' },
-  { name: 'SWISSACTIVITIES_CONTENT_URL', default: DEFAULT_CONTENT_URL, sources: ['activities'], use: 'Swiss Activities content API (GraphQL) URL' },
-  { name: 'SWISSACTIVITIES_BOOKING_URL', default: DEFAULT_BOOKING_URL, sources: ['activities'], use: 'Swiss Activities booking API base URL' },
-  { name: 'SWISSACTIVITIES_API_KEY', default: null, sources: ['activities'], use: 'Swiss Activities booking API key (from the partner contract; the content API takes none)' },
-  { name: 'SWISSACTIVITIES_AUTH_HEADER', default: DEFAULT_AUTH_HEADER, sources: ['activities'], use: 'header that carries the booking key: Authorization sends "Bearer <key>", any other name the bare key' },
-  { name: 'STNET_BASE_URL', default: STNET_DEFAULT, sources: ['snowdata'], use: "Switzerland Tourism's STnet WISPO stations service URL" },
-  { name: 'STNET_USERNAME', default: null, sources: ['snowdata'], use: 'STnet account name (an STnet account is issued by Switzerland Tourism)' },
-  { name: 'STNET_API_KEY', default: null, sources: ['snowdata'], use: 'STnet account key; never sent, only hashed into each request\'s stn-ticket' },
-] as const satisfies readonly { name: string; default: string | null; sources: readonly SourceName[]; use: string }[];
+/** The setting every run reads, whatever its sources. */
+const DEADLINE: Setting = { name: 'SYNC_DEADLINE_MS', kind: 'ms', default: String(DEFAULT_DEADLINE_MS), use: 'longest a run may wait in all (retries, rate limits, pacing); a wait past it fails its source' };
+
+/** A setting with the sources that read it. */
+export interface SyncVariable extends Setting {
+  sources: readonly SourceName[];
+}
+
+/** Every variable the sync reads, once each, with the sources that read it: the deadline first, then each source's in SOURCES order. */
+export const SYNC_VARIABLES: readonly SyncVariable[] = (() => {
+  const variables: SyncVariable[] = [{ ...DEADLINE, sources: SOURCE_NAMES }];
+  for (const source of SOURCES) {
+    for (const setting of source.settings) {
+      const known = variables.find((v) => v.name === setting.name);
+      if (known) known.sources = [...known.sources, source.name];
+      else variables.push({ ...setting, sources: [source.name] });
+    }
+  }
+  return variables;
+})();
 
 export interface SyncConfig {
   /** SYNC_DEADLINE_MS: longest the run's HTTP client waits in all, in ms. */
   deadlineMs: number;
-  myswitzerland?: MySwitzerlandConfig;
-  swissactivities?: SwissActivitiesConfig;
-  snowdata?: SnowdataConfig;
+  /** Each requested source's configuration, as its `configure` built it. */
+  sources: Partial<Record<SourceName, unknown>>;
   /** Every key value, so the HTTP client can redact them wherever they might appear. */
   secrets: string[];
 }
@@ -56,51 +51,46 @@ export class SyncConfigError extends Error {
  * Reads the settings the given sources need (and only those: syncing snowdata needs no
  * MySwitzerland key).
  *
- * @throws SyncConfigError naming each missing key and each URL that is not http(s)
+ * @throws SyncConfigError naming each missing key and each value not of its kind
  */
 export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.ProcessEnv = process.env): SyncConfig {
   const problems: string[] = [];
-  const needed = (name: (typeof SYNC_VARIABLES)[number]['name']): string => {
-    const variable = SYNC_VARIABLES.find((v) => v.name === name)!;
+  const values: Record<string, string> = {};
+  const secrets = new Set<string>();
+  const read = (variable: SyncVariable): void => {
     const users = variable.sources.filter((s) => sources.includes(s));
-    const value = env[name]?.trim() || variable.default;
+    const value = env[variable.name]?.trim() || variable.default;
+    values[variable.name] = value ?? '';
     if (!value) {
-      problems.push(`${name} is not set (needed for ${users.join(', ')})`);
-      return '';
+      problems.push(`${variable.name} is not set (needed for ${users.join(', ')})`);
+      return;
     }
-    if (name.endsWith('_URL') && !isHttpUrl(value)) problems.push(`${name}="${value}" is not an http(s) URL`);
-    if (name.endsWith('_HEADER') && !HEADER_NAME.test(value)) problems.push(`${name}="${value}" is not an HTTP header name (letters, digits and !#$%&'*+-.^_\`|~)`);
-    if (name.endsWith('_MS') && !/^\d+$/.test(value)) problems.push(`${name}="${value}" is not a whole number of milliseconds`);
-    return value;
+    const problem = checkValue(variable, value);
+    if (problem) problems.push(`${variable.name}="${value}" ${problem}`);
+    if (variable.kind === 'secret') secrets.add(value);
   };
-  const uses = (...names: SourceName[]) => names.some((name) => sources.includes(name));
-
-  const config: SyncConfig = { deadlineMs: Number(needed('SYNC_DEADLINE_MS')), secrets: [] };
-  if (uses('tours', 'attractions')) {
-    config.myswitzerland = {
-      baseUrl: needed('MYSWITZERLAND_BASE_URL'),
-      apiKey: needed('MYSWITZERLAND_API_KEY'),
-      requestIntervalMs: Number(needed('MYSWITZERLAND_REQUEST_INTERVAL_MS')),
-      rateLimitWaitMs: Number(needed('MYSWITZERLAND_RATE_LIMIT_WAIT_MS')),
-    };
-    config.secrets.push(config.myswitzerland.apiKey);
-  }
-  if (uses('activities')) {
-    config.swissactivities = {
-      contentUrl: needed('SWISSACTIVITIES_CONTENT_URL'),
-      bookingUrl: needed('SWISSACTIVITIES_BOOKING_URL'),
-      apiKey: needed('SWISSACTIVITIES_API_KEY'),
-      authHeader: needed('SWISSACTIVITIES_AUTH_HEADER'),
-    };
-    config.secrets.push(config.swissactivities.apiKey);
-  }
-  if (uses('snowdata')) {
-    config.snowdata = { baseUrl: needed('STNET_BASE_URL'), username: needed('STNET_USERNAME'), apiKey: needed('STNET_API_KEY') };
-    config.secrets.push(config.snowdata.apiKey);
+  // In SYNC_VARIABLES order, so the message lists the faults in the order --help does.
+  for (const variable of SYNC_VARIABLES) {
+    if (variable.sources.length === SOURCE_NAMES.length || variable.sources.some((s) => sources.includes(s))) read(variable);
   }
   if (problems.length > 0) throw new SyncConfigError(problems.join('; '));
-  config.secrets = config.secrets.filter(Boolean);
+  const config: SyncConfig = { deadlineMs: Number(values.SYNC_DEADLINE_MS), sources: {}, secrets: [...secrets] };
+  for (const name of sources) config.sources[name] = sourceNamed(name).configure(values);
   return config;
+}
+
+/** Why a value is not of its setting's kind, or null when it is. */
+function checkValue(setting: Setting, value: string): string | null {
+  switch (setting.kind) {
+    case 'url':
+      return isHttpUrl(value) ? null : 'is not an http(s) URL';
+    case 'header':
+      return HEADER_NAME.test(value) ? null : "is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)";
+    case 'ms':
+      return /^\d+$/.test(value) ? null : 'is not a whole number of milliseconds';
+    default:
+      return null;
+  }
 }
 
 /** An HTTP field name: a token (RFC 9110, section 5.1). */

@@ -5,7 +5,7 @@
 
 import path from 'node:path';
 import { SYNC_VARIABLES } from './config.ts';
-import { DEFAULT_KEEP } from './publish.ts';
+import { DEFAULT_KEEP } from './publish/publish.ts';
 import { LOCALES, SOURCE_NAMES } from './format.ts';
 
 /**

@@ -16,23 +16,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHttpClient, type HttpClientOptions } from './client.ts';
-import { readSyncConfig, SYNC_VARIABLES, type SyncConfig, SyncConfigError } from './config.ts';
+import { readSyncConfig, SYNC_VARIABLES, SyncConfigError } from './config.ts';
 import { helpText, programName, usage } from './help.ts';
 import { configuredSources, probeSources } from './probeSources.ts';
 import { createProgress, formatCount, formatSeconds, type Progress, type SourceStats } from './progress.ts';
-import { DEFAULT_KEEP, type FetchContext, publish, type PublishResult, rollback, type SourceData, type SourceOutcome } from './publish.ts';
 import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './format.ts';
-import { fetchAttractions, fetchTours } from './sources/myswitzerland.ts';
-import { fetchSnowdata } from './sources/snowdata.ts';
-import { fetchActivities } from './sources/swissactivities.ts';
-
-/** How each source is fetched, from the settings {@link readSyncConfig} checked. */
-const FETCHERS: Record<SourceName, (ctx: FetchContext, config: SyncConfig) => Promise<SourceData>> = {
-  activities: (ctx, config) => fetchActivities(ctx, config.swissactivities!),
-  snowdata: (ctx, config) => fetchSnowdata(ctx, config.snowdata!),
-  tours: (ctx, config) => fetchTours(ctx, config.myswitzerland!),
-  attractions: (ctx, config) => fetchAttractions(ctx, config.myswitzerland!),
-};
+import { runJoins } from './joins/runJoins.ts';
+import { DEFAULT_KEEP, publish, type PublishResult } from './publish/publish.ts';
+import type { SourceOutcome } from './publish/report.ts';
+import { rollback } from './publish/rollback.ts';
+import type { FetchContext } from './source.ts';
+import { sourceNamed } from './sources/index.ts';
 
 /** A bad command line or setting: exit 2 with the message and the usage. */
 export class UsageError extends Error {
@@ -152,12 +146,13 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
         const started = performance.now();
         const ctx: FetchContext = {
           http,
+          config: config.sources[source],
           locales: options.locales,
           onPage: (part, page) => progress.page(source, part, page),
           onRetry: (part, event) => progress.retry(source, part, event),
         };
         try {
-          const data = await FETCHERS[source](ctx, config);
+          const data = await sourceNamed(source).fetch(ctx);
           outcomes[source] = { ok: true, fetched: { ...data, fetchedAt: now.toISOString() } };
           progress.done(source, 'fetched');
         } catch (error) {
@@ -173,6 +168,7 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
     progress.stop();
   }
 
+  await runJoins(options.dataDir, outcomes);
   const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, keep: options.keep, now, version: options.version, fixture: options.fixture });
   options.stdout.write(summaryTable(result, progress, seconds));
   const manifestPath = path.join(options.dataDir, 'manifest.json');

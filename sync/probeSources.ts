@@ -5,21 +5,11 @@
  * it is what an operator runs on the day the keys arrive.
  */
 
-import { createHttpClient, type HttpClient, type HttpClientOptions } from './client.ts';
-import { readSyncConfig, SYNC_VARIABLES, type SyncConfig } from './config.ts';
+import { createHttpClient, type HttpClientOptions } from './client.ts';
+import { readSyncConfig, SYNC_VARIABLES } from './config.ts';
 import { SOURCE_NAMES, type SourceName } from './format.ts';
-import { probeAttractions, probeTours } from './sources/myswitzerland.ts';
-import type { ProbeEndpoint } from './sources/probe.ts';
-import { probeSnowdata } from './sources/snowdata.ts';
-import { probeActivities } from './sources/swissactivities.ts';
-
-/** Each source's probe, from the settings {@link readSyncConfig} checked. */
-const PROBES: Record<SourceName, (http: HttpClient, config: SyncConfig) => Promise<ProbeEndpoint[]>> = {
-  tours: (http, config) => probeTours(http, config.myswitzerland!),
-  attractions: (http, config) => probeAttractions(http, config.myswitzerland!),
-  activities: (http, config) => probeActivities(http, config.swissactivities!),
-  snowdata: (http, config) => probeSnowdata(http, config.snowdata!),
-};
+import type { ProbeEndpoint } from './source.ts';
+import { sourceNamed } from './sources/index.ts';
 
 /** What the probe found of one source. */
 export interface SourceProbe {
@@ -39,7 +29,7 @@ export interface ProbeRun {
  */
 export function configuredSources(env: NodeJS.ProcessEnv): SourceName[] {
   return SOURCE_NAMES.filter((source) =>
-    SYNC_VARIABLES.every((v) => v.default !== null || !(v.sources as readonly SourceName[]).includes(source) || Boolean(env[v.name]?.trim())),
+    SYNC_VARIABLES.every((v) => v.default !== null || !v.sources.includes(source) || Boolean(env[v.name]?.trim())),
   );
 }
 
@@ -61,7 +51,7 @@ export async function probeSources(options: {
   let sources: SourceProbe[];
   try {
     sources = await Promise.all(
-      options.sources.map(async (source) => ({ source, endpoints: await PROBES[source](http, config) })),
+      options.sources.map(async (source) => ({ source, endpoints: await sourceNamed(source).probe({ http, config: config.sources[source] }) })),
     );
   } finally {
     await http.close();

@@ -4,7 +4,7 @@
  */
 
 import type { RetryEvent } from './client.ts';
-import type { PageProgress } from './publish.ts';
+import type { PageProgress } from './source.ts';
 
 /** Counters of one source, for the closing summary. */
 export interface SourceStats {

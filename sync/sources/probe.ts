@@ -1,27 +1,8 @@
 /**
- * What `npm run sync -- --probe` learns of one upstream endpoint from one call: the contract
- * every source module's `probe…` function returns, and the field comparison they share.
+ * The field comparison every source's probe shares: which fields an answer has that the
+ * adapter does not read, and which it reads that the answer lacks. The probe's result type,
+ * ProbeEndpoint, is part of the source contract (sync/source.ts).
  */
-
-/** One endpoint called once by a probe. */
-export interface ProbeEndpoint {
-  /** What was called, e.g. `content API` or `booking summaries`. */
-  name: string;
-  /** The URL called, credentials redacted. */
-  url: string;
-  /** An HTTP answer arrived (any status). */
-  reachable: boolean;
-  /** false on 401/403, true on another answer, null when nothing arrived. */
-  keyAccepted: boolean | null;
-  /** Records on the first page, null when the answer could not be read. */
-  records: number | null;
-  /** Fields in the answer's records that the adapter does not read, as dotted paths. */
-  unexpectedFields: string[];
-  /** Fields the adapter reads that no record of the answer has, as dotted paths. */
-  missingFields: string[];
-  /** Why the call or the answer failed, when it did. */
-  error?: string;
-}
 
 /**
  * The dotted field paths of a JSON value (`a.b`, list items as `a[].b`), leaves and branches

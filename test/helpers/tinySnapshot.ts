@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LOCALES, type ActivityRecord, type ActivityTypeRecord, type AttractionRecord, type FixtureOrigin, type Locale, type LocationRecord, type Manifest, type RouteRecord, type SourceName, type StationRecord, type TourRecord } from '../../sync/format.ts';
-import { writeSnapshot, type SourceSnapshot } from '../../sync/write.ts';
+import { writeSnapshot, type SourceSnapshot } from '../../sync/publish/write.ts';
 
 export interface TinySnapshotOptions {
   /** Snapshot id; default `2026-11-21T04-00-00Z`. */

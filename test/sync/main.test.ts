@@ -10,11 +10,12 @@ import { loadSnapshot } from '../../server/snapshot/load.ts';
 import { DEFAULT_SAMPLES_DIR, readSampleJson } from '../../sync/fixtures/samplesDir.ts';
 import { type UpstreamData, generateUpstreamData, startUpstream, STNET_PATH, type Upstream } from '../../sync/fixtures/upstream.ts';
 import { main, parseCommand, runSync, type SyncOptions } from '../../sync/main.ts';
-import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland.ts';
-import { PAGE_SIZE, stationRoutes } from '../../sync/sources/snowdata.ts';
-import { CONTENT_PAGE_SIZE } from '../../sync/sources/swissactivities.ts';
+import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland/api.ts';
+import { PAGE_SIZE } from '../../sync/sources/stnet/api.ts';
+import { stationRoutes } from '../../sync/sources/stnet/routes.ts';
+import { CONTENT_PAGE_SIZE } from '../../sync/sources/swissactivities/api.ts';
 import { type AttractionRecord, LOCALES, type Manifest, type SourceName } from '../../sync/format.ts';
-import { readManifest } from '../../sync/write.ts';
+import { readManifest } from '../../sync/publish/manifest.ts';
 import { loadSchema } from './helpers/records.ts';
 
 const schema = loadSchema();
@@ -342,7 +343,7 @@ describe('runSync against the loopback upstream', () => {
     await serve();
     const env = { ...upstream!.env, STNET_API_KEY: '', MYSWITZERLAND_API_KEY: undefined };
     await expect(sync(['snowdata', 'tours', 'attractions'], { env })).rejects.toThrow(
-      'MYSWITZERLAND_API_KEY is not set (needed for tours, attractions); STNET_API_KEY is not set (needed for snowdata)',
+      'STNET_API_KEY is not set (needed for snowdata); MYSWITZERLAND_API_KEY is not set (needed for tours, attractions)',
     );
     expect(upstream!.requests).toEqual([]);
   });

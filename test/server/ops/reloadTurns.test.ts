@@ -8,7 +8,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publish } from '../../../sync/publish.ts';
+import { publish } from '../../../sync/publish/publish.ts';
 import { snowdata } from '../../sync/helpers/records.ts';
 import { tempStateDir } from '../../helpers/api.ts';
 import { startServerProcess, type LogLine, type ServerProcess } from '../../helpers/serverProcess.ts';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle } from '../../helpers/bundle.ts';
-import { publish } from '../../../sync/publish.ts';
+import { publish } from '../../../sync/publish/publish.ts';
 import { tempStateDir } from '../../helpers/api.ts';
 import { startServerProcess, type ServerProcess } from '../../helpers/serverProcess.ts';
 import { snowdata } from '../../sync/helpers/records.ts';

@@ -3,7 +3,7 @@
  * `node --import tsx publishChild.ts <dataDir> <routesPerLocale>`.
  */
 
-import { publish } from '../../../sync/publish.ts';
+import { publish } from '../../../sync/publish/publish.ts';
 import { LOCALES } from '../../../sync/format.ts';
 import { snowdata } from './records.ts';
 

@@ -2,7 +2,7 @@
 
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { readFileSync } from 'node:fs';
-import type { AreaBatch, FetchedSource, Rejection } from '../../../sync/publish.ts';
+import type { AreaBatch, FetchedSource, Rejection } from '../../../sync/source.ts';
 import type { ActivityTypeRecord, Locale, LocationRecord, RouteRecord } from '../../../sync/format.ts';
 
 /** The real schema, enough for server/snapshot/load.ts (it only reads types). */
@@ -31,7 +31,7 @@ export function activityType(i: number): ActivityTypeRecord {
 }
 
 function batch<R>(records: R[], rejected: Rejection[] = []): AreaBatch<R> {
-  return { records, rejected };
+  return { records, rejected, declared: null, received: records.length + rejected.length, fieldMisses: {} };
 }
 
 /** A snowdata fetch with `count` routes (and no stations) per locale. */

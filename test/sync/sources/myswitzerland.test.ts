@@ -2,8 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../../sync/fixtures/samplesDir.ts';
 import type { AttractionRecord, TourRecord } from '../../../sync/format.ts';
-import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
-import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland.ts';
+import { InvalidRecordError } from '../../../sync/sources/read.ts';
+import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland/normalize.ts';
 
 /** Every record of every real list response, duplicates across files included. */
 function readSampleRecords(): Record<string, unknown>[] {

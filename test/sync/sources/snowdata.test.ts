@@ -5,25 +5,15 @@ import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/samplesDir.ts';
 import { Random } from '../../../sync/fixtures/random.ts';
 import { generateSnowdata } from '../../../sync/fixtures/snowdata.ts';
 import { startUpstream, type Upstream, UPSTREAM_KEYS } from '../../../sync/fixtures/upstream.ts';
-import type { PageProgress } from '../../../sync/publish.ts';
+import type { PageProgress } from '../../../sync/source.ts';
 import type { StationRecord } from '../../../sync/format.ts';
-import { InvalidRecordError } from '../../../sync/sources/invalidRecordError.ts';
-import {
-  DEFAULT_BASE_URL,
-  fetchSnowdata,
-  normalizeStation,
-  PAGE_SIZE,
-  probeSnowdata,
-  readPage,
-  READ_FIELDS,
-  type SnowdataConfig,
-  stationRoutes,
-  stnetDate,
-  stnetPageUrl,
-  stnetTicket,
-  type StnetCode,
-  type StnetStation,
-} from '../../../sync/sources/snowdata.ts';
+import { InvalidRecordError } from '../../../sync/sources/read.ts';
+import { snowdataSource } from '../../../sync/sources/stnet/snowdataSource.ts';
+import { DEFAULT_BASE_URL, PAGE_SIZE, readPage, type SnowdataConfig, stnetDate, stnetPageUrl, stnetTicket } from '../../../sync/sources/stnet/api.ts';
+import { normalizeStation } from '../../../sync/sources/stnet/normalize.ts';
+import { READ_FIELDS } from '../../../sync/sources/stnet/fields.ts';
+import { stationRoutes } from '../../../sync/sources/stnet/routes.ts';
+import { type StnetCode, type StnetStation } from '../../../sync/sources/stnet/shapes.ts';
 
 const texts = (de: string, en: string, fr: string, it?: string) => ({
   textArray: [
@@ -123,7 +113,7 @@ describe('the STnet request', () => {
   });
 
   it('asks for one page of the full station type in JSON, with a fresh token and its ticket', () => {
-    const config: SnowdataConfig = { baseUrl: DEFAULT_BASE_URL, username: 'ACME', apiKey: 's3cret' };
+    const config: SnowdataConfig = { baseUrl: DEFAULT_BASE_URL, username: 'ACME', apiKey: 's3cret', pagePauseMs: 0, timeoutMs: 60_000 };
     const first = new URL(stnetPageUrl(config, 3, new Date('2026-01-28T10:00:00Z')));
     const second = new URL(stnetPageUrl(config, 3, new Date('2026-01-28T10:00:00Z')));
     const params = Object.fromEntries(first.searchParams);
@@ -146,7 +136,7 @@ describe('readPage', () => {
   it('reads a list, a single station object and an empty page', () => {
     const page = (stationsArray: unknown) => readPage({ stations: { header: { totalPages: 4, resultSize: 151 }, stationsArray } }, 4);
     expect(page([{ id: 1 }, { id: 2 }]).stations).toEqual([{ id: 1 }, { id: 2 }]);
-    expect(page({ id: 151 })).toEqual({ totalPages: 4, stations: [{ id: 151 }] });
+    expect(page({ id: 151 })).toEqual({ totalPages: 4, resultSize: 151, stations: [{ id: 151 }] });
     expect(page(undefined).stations).toEqual([]);
   });
 
@@ -355,13 +345,13 @@ describe('against the loopback STnet service', () => {
     const stations = generateSnowdata(new Random(5), 1, DEFAULT_SAMPLES_DIR).stations.slice(0, count);
     upstream = await startUpstream({ snowdata: { stations } } as Parameters<typeof startUpstream>[0]);
     http = createHttpClient({ maxAttempts: 1, secrets: [UPSTREAM_KEYS.STNET_API_KEY] });
-    return { stations, config: { baseUrl: upstream.env.STNET_BASE_URL!, username: upstream.env.STNET_USERNAME!, apiKey: upstream.env.STNET_API_KEY! } };
+    return { stations, config: { baseUrl: upstream.env.STNET_BASE_URL!, username: upstream.env.STNET_USERNAME!, apiKey: upstream.env.STNET_API_KEY!, pagePauseMs: 0, timeoutMs: 60_000 } };
   }
 
   it('pages to the end, a last page of one station included, and maps every locale from the one answer', async () => {
     const { stations, config } = await serve(PAGE_SIZE + 1);
     const pages: PageProgress[] = [];
-    const data = await fetchSnowdata({ http: http!, locales: ['de-CH', 'it-CH'], onPage: (_, p) => pages.push(p), onRetry: () => {} }, config);
+    const data = await snowdataSource.fetch({ http: http!, config: config, locales: ['de-CH', 'it-CH'], onPage: (_: string, p: PageProgress) => pages.push(p), onRetry: () => {} });
     expect(upstream!.requests.map((r) => r.query['stn-page'])).toEqual(['1', '2']);
     expect(pages).toEqual([
       { pages: 1, totalPages: 2, items: PAGE_SIZE },
@@ -375,7 +365,7 @@ describe('against the loopback STnet service', () => {
 
   it('is refused with a wrong key, and the error shows neither the key, the token nor the ticket', async () => {
     const { config } = await serve(3);
-    const error = await fetchSnowdata({ http: http!, locales: ['de-CH'], onPage: () => {}, onRetry: () => {} }, { ...config, apiKey: 'not-the-key' }).catch((e: unknown) => e);
+    const error = await snowdataSource.fetch({ http: http!, config: { ...config, apiKey: 'not-the-key' }, locales: ['de-CH'], onPage: () => {}, onRetry: () => {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FetchError);
     expect((error as FetchError).status).toBe(401);
     const sent = upstream!.requests[0]!.query;
@@ -385,7 +375,7 @@ describe('against the loopback STnet service', () => {
 
   it('probes the first page: reachable, key accepted, stations counted, fields compared', async () => {
     const { config } = await serve(PAGE_SIZE + 5);
-    const [endpoint, ...more] = await probeSnowdata(http!, config);
+    const [endpoint, ...more] = await snowdataSource.probe({ http: http!, config: config });
     expect(more).toEqual([]);
     expect(upstream!.requests.map((r) => r.query['stn-page'])).toEqual(['1']);
     expect(endpoint).toMatchObject({ name: 'WISPO stations', reachable: true, keyAccepted: true, records: PAGE_SIZE, missingFields: [] });
@@ -399,10 +389,10 @@ describe('against the loopback STnet service', () => {
 
   it('probes a refused key and an unreachable host without throwing', async () => {
     const { config } = await serve(1);
-    const [refused] = await probeSnowdata(http!, { ...config, apiKey: 'nope' });
+    const [refused] = await snowdataSource.probe({ http: http!, config: { ...config, apiKey: 'nope' } });
     expect(refused).toMatchObject({ reachable: true, keyAccepted: false, records: null, error: expect.stringContaining('401 Unauthorized') });
     await upstream!.close();
-    const [down] = await probeSnowdata(http!, config);
+    const [down] = await snowdataSource.probe({ http: http!, config: config });
     expect(down).toMatchObject({ reachable: false, keyAccepted: null, records: null, error: expect.stringContaining('ECONNREFUSED') });
   });
 });

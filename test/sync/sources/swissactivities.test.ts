@@ -7,17 +7,10 @@ import { readSyncConfig } from '../../../sync/config.ts';
 import { DEFAULT_SAMPLES_DIR } from '../../../sync/fixtures/samplesDir.ts';
 import { generateUpstreamData, startUpstream, type Upstream, type UpstreamData } from '../../../sync/fixtures/upstream.ts';
 import type { ActivityRecord, ActivityTypeRecord, LocationRecord } from '../../../sync/format.ts';
-import {
-  ACTIVITY_FIELDS,
-  CONTENT_QUERIES,
-  type BookingPayload,
-  type ContentActivity,
-  type ContentPayload,
-  formatPrice,
-  joinActivities,
-  probeActivities,
-  type SwissActivitiesConfig,
-} from '../../../sync/sources/swissactivities.ts';
+import { ACTIVITY_FIELDS, CONTENT_QUERIES, type SwissActivitiesConfig } from '../../../sync/sources/swissactivities/api.ts';
+import { activitiesSource } from '../../../sync/sources/swissactivities/activitiesSource.ts';
+import { type BookingPayload, type ContentActivity, type ContentPayload } from '../../../sync/sources/swissactivities/shapes.ts';
+import { formatPrice, joinActivities } from '../../../sync/sources/swissactivities/join.ts';
 
 function activity(id: string, overrides: Partial<ContentActivity> = {}): ContentActivity {
   return {
@@ -301,7 +294,7 @@ describe('probeActivities', () => {
   let upstream: Upstream;
   let served: UpstreamData;
   const client = createHttpClient({ maxAttempts: 1 });
-  const config = (env: Record<string, string> = {}): SwissActivitiesConfig => readSyncConfig(['activities'], { ...upstream.env, ...env }).swissactivities!;
+  const config = (env: Record<string, string> = {}): SwissActivitiesConfig => readSyncConfig(['activities'], { ...upstream.env, ...env }).sources.activities as SwissActivitiesConfig;
 
   beforeAll(async () => {
     served = generateUpstreamData(2026, 0.3);
@@ -316,7 +309,7 @@ describe('probeActivities', () => {
     // The booking API formats its price once for every locale; the adapter formats per locale.
     const unread: Record<string, string[]> = { summaries: ['startingPrice.formatted'], dates: [], mappings: [] };
     const before = upstream.requests.length;
-    const endpoints = await probeActivities(client, config());
+    const endpoints = await activitiesSource.probe({ http: client, config: config() });
     const data = upstream.env;
     expect(endpoints.map(({ name, url, reachable, keyAccepted, unexpectedFields, missingFields, error }) => ({ name, url, reachable, keyAccepted, unexpectedFields, missingFields, error }))).toEqual([
       { name: 'content API (activities, first page)', url: data.SWISSACTIVITIES_CONTENT_URL, reachable: true, keyAccepted: true, unexpectedFields: [], missingFields: [], error: undefined },
@@ -341,7 +334,7 @@ describe('probeActivities', () => {
   });
 
   it('reports a key refused when it travels in another header than the booking API takes', async () => {
-    const endpoints = await probeActivities(client, config({ SWISSACTIVITIES_AUTH_HEADER: 'X-Api-Key' }));
+    const endpoints = await activitiesSource.probe({ http: client, config: config({ SWISSACTIVITIES_AUTH_HEADER: 'X-Api-Key' }) });
     expect(endpoints.map((e) => [e.name, e.reachable, e.keyAccepted, e.records])).toEqual([
       ['content API (activities, first page)', true, true, 100],
       ['booking summaries', true, false, null],
@@ -352,7 +345,7 @@ describe('probeActivities', () => {
   });
 
   it('reports an endpoint that does not answer as unreachable, with why', async () => {
-    const [content] = await probeActivities(client, config({ SWISSACTIVITIES_CONTENT_URL: 'http://127.0.0.1:9/graphql' }));
+    const [content] = await activitiesSource.probe({ http: client, config: config({ SWISSACTIVITIES_CONTENT_URL: 'http://127.0.0.1:9/graphql' }) });
     expect(content).toMatchObject({ reachable: false, keyAccepted: null, records: null, error: expect.stringMatching(/ECONNREFUSED/) });
   });
 });

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { generateUpstreamData, startUpstream, type Upstream, type UpstreamData } from '../../sync/fixtures/upstream.ts';
-import { runSync } from '../../sync/main.ts';
-import { stationRouteItems, stationRoutes } from '../../sync/sources/snowdata.ts';
-import { LOCALES, type Locale, type Manifest, type RouteRecord, type SourceName, type TourRecord } from '../../sync/format.ts';
-import { readManifest } from '../../sync/write.ts';
+import { generateUpstreamData, startUpstream, type Upstream, type UpstreamData } from '../../../sync/fixtures/upstream.ts';
+import { runSync } from '../../../sync/main.ts';
+import { stationRouteItems, stationRoutes } from '../../../sync/sources/stnet/routes.ts';
+import { LOCALES, type Locale, type Manifest, type RouteRecord, type SourceName, type TourRecord } from '../../../sync/format.ts';
+import { readManifest } from '../../../sync/publish/manifest.ts';
 
 let base: UpstreamData;
 let upstream: Upstream;

@@ -5,15 +5,14 @@
  * snowshoe routes of the station they start near. docs/snowdata-mapping.md, "The join with
  * MySwitzerland tours", says why the match is by name and distance and what stays unverified.
  *
- * Runs in the publisher, after it knows both sources of the new snapshot: the tours fetched in
- * this run, or those carried from the current version.
+ * A pure step: the CLI runs it after fetching (sync/joins/index.ts), with the tours fetched in
+ * this run or those of the current snapshot. It does no I/O and changes none of its inputs.
  */
 
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { isStationActive, type StnetStation, stationRouteItems } from './sources/snowdata.ts';
-import { LOCALES, type Locale, type RouteRecord, type StationRecord, type TourRecord } from './format.ts';
-import { type CarriedFile, readCarried, type SourceSnapshot } from './write.ts';
+import { LOCALES, type Locale, type RouteRecord, type StationRecord, type TourRecord } from '../format.ts';
+import type { SourceData } from '../source.ts';
+import { isStationActive, stationRouteItems } from '../sources/stnet/routes.ts';
+import type { StnetStation } from '../sources/stnet/shapes.ts';
 
 /** Farthest a tour may start from the station item it joins (or the station, for items without coordinates), in kilometres. */
 export const JOIN_RADIUS_KM = 5;
@@ -212,37 +211,26 @@ function compare(a: string, b: string): number {
 }
 
 /**
- * The publisher's step: when the new snapshot has freshly fetched snowdata routes, joins them
- * with the snapshot's tours (fresh, or read from the carried files). Routes carried from an
- * earlier version keep the join they were published with.
+ * The join as a step of the sync: a copy of the snowdata source's data whose routes, in each
+ * locale, are joined with the tours. Neither input is changed. Without stations or routes the
+ * data comes back as it is; without tours the routes are unchanged.
  *
- * @throws Error when a carried tours file cannot be read, fails its sha256 or is not a JSON array
+ * @param tours the tours of each locale: fetched in this run, or those of the current snapshot
  */
-export async function joinSnapshotRoutes(dataDir: string, sources: { snowdata?: SourceSnapshot; tours?: SourceSnapshot }): Promise<void> {
-  const snowdata = sources.snowdata;
-  if (!snowdata) return;
+export function joinWinterRoutes(snowdata: SourceData, tours: Partial<Record<Locale, readonly TourRecord[]>>): SourceData {
   const routes: Partial<Record<Locale, RouteRecord[]>> = {};
   let stations: StationRecord[] | null = null;
   for (const locale of LOCALES) {
     const areas = snowdata.locales[locale];
-    if (Array.isArray(areas?.routes)) routes[locale] = areas.routes;
-    if (stations === null && Array.isArray(areas?.stations)) stations = areas.stations;
+    if (areas?.routes) routes[locale] = areas.routes.records;
+    if (stations === null && areas?.stations) stations = areas.stations.records;
   }
-  if (stations === null || Object.keys(routes).length === 0) return;
-  const tours: Partial<Record<Locale, TourRecord[]>> = {};
-  for (const locale of LOCALES) {
-    const file = sources.tours?.locales[locale]?.tours;
-    if (file) tours[locale] = Array.isArray(file) ? file : await readCarriedRecords<TourRecord>(dataDir, file);
-  }
+  if (stations === null || Object.keys(routes).length === 0) return snowdata;
   const joined = joinWinterTours(stations, routes, tours);
-  for (const [locale, list] of Object.entries(joined) as [Locale, RouteRecord[]][]) snowdata.locales[locale]!.routes = list;
-}
-
-/** The records of a file the new snapshot carries over, read and checked as the copy will be. */
-async function readCarriedRecords<R>(dataDir: string, file: CarriedFile): Promise<R[]> {
-  const bytes = await readCarried(dataDir, file.carry);
-  // The files are ASCII (encodeRecords escapes the rest), so Latin-1 decodes them as they are.
-  const records: unknown = JSON.parse(gunzipSync(bytes).toString('latin1'));
-  if (!Array.isArray(records)) throw new Error(`cannot join the winter routes with ${path.join(dataDir, file.carry.file)}: expected a JSON array of tours`);
-  return records as R[];
+  const locales: SourceData['locales'] = { ...snowdata.locales };
+  for (const [locale, list] of Object.entries(joined) as [Locale, RouteRecord[]][]) {
+    const areas = snowdata.locales[locale]!;
+    locales[locale] = { ...areas, routes: { ...areas.routes!, records: list } };
+  }
+  return { ...snowdata, locales };
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeStation, type StnetStation, stationRoutes } from '../../sync/sources/snowdata.ts';
-import type { Locale, RouteRecord, StationRecord, TourRecord } from '../../sync/format.ts';
-import { distanceKm, JOIN_RADIUS_KM, joinWinterTours, normalizeName } from '../../sync/winterJoin.ts';
+import { normalizeStation } from '../../../sync/sources/stnet/normalize.ts';
+import { type StnetStation } from '../../../sync/sources/stnet/shapes.ts';
+import { stationRoutes } from '../../../sync/sources/stnet/routes.ts';
+import type { Locale, RouteRecord, StationRecord, TourRecord } from '../../../sync/format.ts';
+import { distanceKm, JOIN_RADIUS_KM, joinWinterTours, normalizeName } from '../../../sync/joins/winterRoutes.ts';
 
 // A station at Davos with one track, one trail (no coordinates) and one run.
 const STATION: StnetStation = {

@@ -1,7 +1,7 @@
 import { isAscii } from 'node:buffer';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { encodeRecords } from '../../sync/write.ts';
+import { encodeRecords } from '../../../sync/publish/write.ts';
 
 describe('encodeRecords', () => {
   const records = [

@@ -3,12 +3,12 @@
  * which is the commit point.
  */
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import writeFileAtomic from 'write-file-atomic';
-import { FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, contentPath } from './format.ts';
+import { FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, contentPath } from '../format.ts';
+import { fsyncDir, pathExists, sha256, writeDurably } from './files.ts';
+import { encodeManifest, writeManifest } from './manifest.ts';
 
 /** A content file of an earlier version of the same data directory, copied as it is. */
 export interface CarriedFile {
@@ -46,7 +46,7 @@ export async function writeSnapshot(
 ): Promise<Manifest> {
   const finalDir = path.join(dataDir, version);
   const tmpDir = `${finalDir}.tmp`;
-  if (await exists(finalDir)) throw new Error(`snapshot version ${version} already exists in ${dataDir}`);
+  if (await pathExists(finalDir)) throw new Error(`snapshot version ${version} already exists in ${dataDir}`);
   await fs.rm(tmpDir, { recursive: true, force: true });
 
   const { fixture } = options;
@@ -97,43 +97,6 @@ export async function writeSnapshot(
 }
 
 /**
- * Replaces `manifest.json` atomically: write-file-atomic writes a temp file beside it
- * (`manifest.json.<n>`), fsyncs and renames it, and removes it when anything fails; the
- * directory is fsynced after, which write-file-atomic does not do, so that the rename itself
- * outlives a power loss.
- */
-export async function writeManifest(dataDir: string, manifest: Manifest): Promise<void> {
-  await writeFileAtomic(path.join(dataDir, 'manifest.json'), encodeManifest(manifest));
-  await fsyncDir(dataDir);
-}
-
-/**
- * Reads a data directory's `manifest.json` as it is, without checking it.
- *
- * @returns the parsed manifest, or null when there is none
- * @throws when the file cannot be read or is not JSON
- */
-export async function readManifest(dataDir: string): Promise<Manifest | null> {
-  const file = path.join(dataDir, 'manifest.json');
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    return JSON.parse(text) as Manifest;
-  } catch (error) {
-    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-}
-
-function encodeManifest(manifest: Manifest): Buffer {
-  return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-}
-
-/**
  * The bytes of a file an earlier version holds, checked against the sha256 its manifest gives.
  *
  * @throws naming the file and both checksums when they differ
@@ -162,36 +125,4 @@ const NON_ASCII = /[\u0080-\uffff]/g;
 
 function escapeUnicode(unit: string): string {
   return `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
-
-/** Hex sha256 of some bytes, as stored in {@link FileEntry.sha256}. */
-export function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-async function writeDurably(file: string, bytes: Uint8Array): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const handle = await fs.open(file, 'w');
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
 }

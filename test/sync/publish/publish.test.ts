@@ -8,12 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { lock } from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSnapshot } from '../../server/snapshot/load.ts';
-import { mergeById, prune, publish, rollback } from '../../sync/publish.ts';
-import { LOCK_NAME, PublishLockedError } from '../../sync/publishLock.ts';
-import { type Manifest } from '../../sync/format.ts';
-import { readManifest } from '../../sync/write.ts';
-import { activities, loadSchema, route, snowdata } from './helpers/records.ts';
+import { loadSnapshot } from '../../../server/snapshot/load.ts';
+import { mergeById, publish } from '../../../sync/publish/publish.ts';
+import { prune } from '../../../sync/publish/prune.ts';
+import { rollback } from '../../../sync/publish/rollback.ts';
+import { LOCK_NAME, PublishLockedError } from '../../../sync/publish/lock.ts';
+import { type Manifest } from '../../../sync/format.ts';
+import { readManifest } from '../../../sync/publish/manifest.ts';
+import { activities, loadSchema, route, snowdata } from '../helpers/records.ts';
 
 const schema = loadSchema();
 let dataDir: string;
@@ -69,7 +71,7 @@ describe('publish', () => {
     const routes = fetched.locales['de-CH']!.routes!;
     routes.records.push({ ...route(0), status: 'NOINFO' }, route(2));
     const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched } }, now: at(21) });
-    expect(result.sources[0]!.areas).toContainEqual({ locale: 'de-CH', area: 'routes', count: 3, previous: null, rejected: 0, duplicates: 2 });
+    expect(result.sources[0]!.areas).toContainEqual({ locale: 'de-CH', area: 'routes', count: 3, previous: null, rejected: 0, duplicates: 2, declared: null, received: 3 });
     const stored = (await records((await manifest()).sources.snowdata!.locales['de-CH']!.routes!.file)) as { id: string; status: string }[];
     expect(stored.map((r) => [r.id, r.status])).toEqual([
       ['route-0', 'NOINFO'],
@@ -324,7 +326,7 @@ describe('mergeById', () => {
 });
 
 describe('a publish killed at any moment', () => {
-  const child = fileURLToPath(new URL('./helpers/publishChild.ts', import.meta.url));
+  const child = fileURLToPath(new URL('../helpers/publishChild.ts', import.meta.url));
 
   /**
    * Starts a publish of 4 × `count` routes in a child process and SIGKILLs it as soon as an

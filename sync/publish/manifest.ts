@@ -1,0 +1,48 @@
+/**
+ * A data directory's `manifest.json`, the commit point of a snapshot: read it as it is, and
+ * replace it atomically.
+ */
+
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { Manifest } from '../format.ts';
+import { fsyncDir } from './files.ts';
+
+/**
+ * Replaces `manifest.json` atomically: write-file-atomic writes a temp file beside it
+ * (`manifest.json.<n>`), fsyncs and renames it, and removes it when anything fails; the
+ * directory is fsynced after, which write-file-atomic does not do, so that the rename itself
+ * outlives a power loss.
+ */
+export async function writeManifest(dataDir: string, manifest: Manifest): Promise<void> {
+  await writeFileAtomic(path.join(dataDir, 'manifest.json'), encodeManifest(manifest));
+  await fsyncDir(dataDir);
+}
+
+/**
+ * Reads a data directory's `manifest.json` as it is, without checking it.
+ *
+ * @returns the parsed manifest, or null when there is none
+ * @throws when the file cannot be read or is not JSON
+ */
+export async function readManifest(dataDir: string): Promise<Manifest | null> {
+  const file = path.join(dataDir, 'manifest.json');
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as Manifest;
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/** The manifest's bytes: indented JSON with a final newline. */
+export function encodeManifest(manifest: Manifest): Buffer {
+  return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+}

@@ -1,0 +1,123 @@
+/**
+ * What a source is: one small interface that every upstream adapter implements (like hono's
+ * `Router`), and the page and record types a fetch hands to the publisher. The CLI, the probe,
+ * the settings and `--help` know sources only through this interface (sync/sources/index.ts
+ * lists them).
+ */
+
+import type { HttpClient, RetryEvent } from './client.ts';
+import type { AreaName, AreaRecords, Locale, SourceName } from './format.ts';
+
+/** An upstream record that failed normalisation, left out of the snapshot. */
+export interface Rejection {
+  /** The record's id as far as it could be read. */
+  id: string | null;
+  reason: string;
+}
+
+/**
+ * One locale and area as fetched: normalised records (duplicates allowed), rejections, and what
+ * the upstream said it would send against what arrived.
+ */
+export interface AreaBatch<R> {
+  records: R[];
+  rejected: Rejection[];
+  /** Records the upstream declared (its total count); null when it declares none. */
+  declared: number | null;
+  /** Upstream records received, rejected and duplicate ones included. */
+  received: number;
+  /** Per field path, the records in which the field reader found the field missing or unreadable. */
+  fieldMisses: Record<string, number>;
+}
+
+/** What a source's fetch returns: its label and, per locale and area, a batch. */
+export interface SourceData {
+  /** Human-readable upstream name, served as `meta.source`. */
+  label: string;
+  locales: Partial<Record<Locale, Partial<{ [A in AreaName]: AreaBatch<AreaRecords[A]> }>>>;
+}
+
+/** A source's data with the time its fetch started. */
+export interface FetchedSource extends SourceData {
+  /** ISO 8601. */
+  fetchedAt: string;
+}
+
+/** Progress of one part of a fetch (a locale, or a part shared by all locales). */
+export interface PageProgress {
+  /** Pages (or requests) done so far. */
+  pages: number;
+  /** Pages expected in all, when the upstream says. */
+  totalPages: number | null;
+  /** Upstream records received so far. */
+  items: number;
+}
+
+/** What a source's fetch gets from the CLI. */
+export interface FetchContext<C = unknown> {
+  http: HttpClient;
+  /** The source's own settings, as its {@link Source.configure} built them. */
+  config: C;
+  /** Locales to fetch, in order. */
+  locales: readonly Locale[];
+  /** Called after each page; `part` is a locale or a name such as `content`. */
+  onPage(part: string, progress: PageProgress): void;
+  /** Pass to every request of `part` as its `onRetry`. */
+  onRetry(part: string, event: RetryEvent): void;
+}
+
+/** One endpoint called once by a probe. */
+export interface ProbeEndpoint {
+  /** What was called, e.g. `content API` or `booking summaries`. */
+  name: string;
+  /** The URL called, credentials redacted. */
+  url: string;
+  /** An HTTP answer arrived (any status). */
+  reachable: boolean;
+  /** false on 401/403, true on another answer, null when nothing arrived. */
+  keyAccepted: boolean | null;
+  /** Records on the first page, null when the answer could not be read. */
+  records: number | null;
+  /** Fields in the answer's records that the adapter does not read, as dotted paths. */
+  unexpectedFields: string[];
+  /** Fields the adapter reads that no record of the answer has, as dotted paths. */
+  missingFields: string[];
+  /** Why the call or the answer failed, when it did. */
+  error?: string;
+}
+
+/**
+ * One environment variable a source reads. `kind` says how it is checked: `url` an http(s) URL,
+ * `ms` whole milliseconds, `header` an HTTP field name, `secret` a key (redacted wherever it
+ * might appear), `text` any non-empty value.
+ */
+export interface Setting {
+  name: string;
+  kind: 'url' | 'ms' | 'header' | 'secret' | 'text';
+  /** Used when the variable is unset or blank; null: required. */
+  default: string | null;
+  /** One line for `--help`. */
+  use: string;
+}
+
+/**
+ * An upstream adapter. `C` is its configuration, built from its settings once they are checked.
+ * Sources that share an upstream share its settings (the same {@link Setting} objects).
+ */
+export interface Source<C = unknown> {
+  name: SourceName;
+  /** The areas it fills, in the order of sync/format.ts's SOURCE_AREAS. */
+  areas: readonly AreaName[];
+  settings: readonly Setting[];
+  /** The configuration from the checked values of {@link settings}, by variable name. */
+  configure(values: Readonly<Record<string, string>>): C;
+  /**
+   * Fetches every locale of the context, page by page.
+   *
+   * @throws FetchError when a request fails for good; Error naming the page when an answer is
+   *   not of the upstream's shape or paging goes wrong
+   */
+  fetch(context: FetchContext<C>): Promise<SourceData>;
+  /** Calls each endpoint once and reports what came back; never throws for an upstream failure. */
+  probe(context: { http: HttpClient; config: C }): Promise<ProbeEndpoint[]>;
+}
