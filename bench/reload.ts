@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import type { FileEntry, Manifest, SourceEntry, SourceName } from '../sync/format.ts';
 import { percentile, round } from './paired.ts';
-import type { TargetCheck } from './report.ts';
+import type { TargetCheck } from './reportTypes.ts';
 import type { BenchRequest } from './scenarios.ts';
 
 /**

@@ -6,51 +6,12 @@
 import fs from 'node:fs/promises';
 import type { MicroResult } from './micro.ts';
 import type { CpuCost, PairedResult } from './paired.ts';
+import type { HttpRun, TargetCheck } from './reportTypes.ts';
 import { reloadChecks, renderReload, type ReloadRun } from './reload.ts';
 import type { ServerSetup } from './scenarios.ts';
 import type { SettingProbe } from './servers.ts';
 import type { PeerInfo } from './peers/peers.ts';
 import { checkPeers, peerCells, peerColumns, peersFigure, peersIntro } from './peers/report.ts';
-
-/** One scenario measured against one server start. */
-export interface HttpRun {
-  scenario: string;
-  description: string;
-  /** Every request a document the server has not seen lately (bench/scenarios.ts). */
-  unseen: boolean;
-  setup: ServerSetup;
-  /** The environment the real server ran with (on top of PORT, HOST, DATA_DIR, LOG_LEVEL). */
-  env: Record<string, string>;
-  /** Operation names sent, in the order each connection cycles through them (each name once for unseen documents). */
-  operations: string[];
-  /** Response body size per operation, in bytes (the smallest and the largest for unseen documents). */
-  responseBytes: number[];
-  /** Processes in the real server's process group (primary and workers); null when unknown. */
-  serverProcesses: number | null;
-  /** Spawn to ready of the real server, in ms. */
-  serverReadyMs: number;
-  /** Digest of the server bundle and its schema when the server started; differing digests in one run measured different code. */
-  serverCodeHash: string;
-  paired: PairedResult | null;
-  /** CPU per answer of both sides at a fixed rate (one-worker runs); null when not measured. */
-  cpuCost: CpuCost | null;
-  /** Why the scenario has no figures. */
-  error: string | null;
-}
-
-export interface TargetCheck {
-  /** The target in words. */
-  target: string;
-  /** Where the figure comes from: scenario and setup, or dataset. */
-  figure: string;
-  value: string;
-  /** The number compared with the target (per cent, ms, factor), to rank the figures of one target; null when not measured. */
-  measured: number | null;
-  higherIsBetter: boolean;
-  /** true met, false missed, null not measured. */
-  met: boolean | null;
-  note: string | null;
-}
 
 export interface BenchResults {
   date: string;

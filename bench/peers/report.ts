@@ -4,7 +4,7 @@
  */
 
 import type { PeerResult } from '../paired.ts';
-import type { HttpRun, TargetCheck } from '../report.ts';
+import type { HttpRun, TargetCheck } from '../reportTypes.ts';
 import { PEERS, type PeerInfo } from './peers.ts';
 
 /** Uncached: our req/s over the fastest peer's. */

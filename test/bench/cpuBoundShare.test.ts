@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CpuCost, PairedResult, SideFigures } from '../../bench/paired.ts';
-import { checkTargets, cpuBoundShare, type BenchResults, type HttpRun, type PairedScaling } from '../../bench/report.ts';
+import { checkTargets, cpuBoundShare, type BenchResults, type PairedScaling } from '../../bench/report.ts';
+import type { HttpRun } from '../../bench/reportTypes.ts';
 
 function side(reqPerS: number): SideFigures {
   return { reqPerS, ok: reqPerS * 5, non2xx: 0, errors: 0, timeouts: 0, durationS: 5, p50Ms: 10, p99Ms: 30, meanMs: 12 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PairedResult, PeerResult, SideFigures } from '../../bench/paired.ts';
 import { checkPeers, peerCells } from '../../bench/peers/report.ts';
 import { PEERS } from '../../bench/peers/peers.ts';
-import type { HttpRun } from '../../bench/report.ts';
+import type { HttpRun } from '../../bench/reportTypes.ts';
 
 function side(reqPerS: number): SideFigures {
   return { reqPerS, ok: reqPerS, non2xx: 0, errors: 0, timeouts: 0, durationS: 1, p50Ms: 1, p99Ms: 2, meanMs: 1 };

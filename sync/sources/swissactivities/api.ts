@@ -5,7 +5,7 @@
  */
 
 import type { Locale } from '../../format.ts';
-import type { BookingMappings, GraphQLResponse } from './shapes.ts';
+import type { BookingMappings, ContentLocale, GraphQLResponse } from './shapes.ts';
 
 /** Default content API endpoint (GraphQL), the partner website's production host. */
 export const DEFAULT_CONTENT_URL = 'https://contentapi.swissactivities.com/graphql';
@@ -24,9 +24,7 @@ export const CONTENT_PAGE_SIZE = 100;
  * The content API's translation locale per service locale; null for German, which is the
  * record's own top-level text rather than a translation.
  */
-export const CONTENT_LOCALE = { 'de-CH': null, 'en-CH': 'en_CH', 'fr-CH': 'fr_CH', 'it-CH': 'it_CH' } as const satisfies Record<Locale, string | null>;
-/** A translation locale as the content API writes it: en_CH, fr_CH, it_CH. */
-export type ContentLocale = NonNullable<(typeof CONTENT_LOCALE)[Locale]>;
+export const CONTENT_LOCALE = { 'de-CH': null, 'en-CH': 'en_CH', 'fr-CH': 'fr_CH', 'it-CH': 'it_CH' } as const satisfies Record<Locale, ContentLocale | null>;
 
 /**
  * GraphQL documents sent to the content API, each with variables `{ start: Int!, limit: Int! }`.

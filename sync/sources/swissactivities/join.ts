@@ -6,8 +6,8 @@
 
 import type { ActivityRecord, ActivityTypeRecord, Image, Info, Locale, LocationRecord, Price, Summary, Supplier } from '../../format.ts';
 import { InvalidRecordError } from '../read.ts';
-import { CONTENT_LOCALE, type ContentLocale } from './api.ts';
-import type { BookingDates, BookingMappings, BookingPayload, BookingSummary, ContentActivity, ContentInfo, ContentNamed, ContentPayload, ContentPoint } from './shapes.ts';
+import { CONTENT_LOCALE } from './api.ts';
+import type { BookingDates, ContentLocale, BookingMappings, BookingPayload, BookingSummary, ContentActivity, ContentInfo, ContentNamed, ContentPayload, ContentPoint } from './shapes.ts';
 
 /** Why a valid record is not published in a locale (docs/swissactivities-mapping.md, decisions 1–3). */
 export type SkipReason = 'no-translation' | 'no-mapping' | 'no-summary';

@@ -2,7 +2,8 @@
  * The Swiss Activities content and booking APIs' shapes: only what we read.
  */
 
-import type { ContentLocale } from './api.ts';
+/** The content API's locale of a translation (German is the record's own `info`). */
+export type ContentLocale = 'en_CH' | 'fr_CH' | 'it_CH';
 
 /** A GraphQL response as the content API sends it. */
 export interface GraphQLResponse<TData> {
