@@ -106,7 +106,7 @@ describe('sync --probe', () => {
     expect(configuredSources({ STNET_USERNAME: 'u', STNET_API_KEY: 'k', SWISSACTIVITIES_API_KEY: ' ' })).toEqual(['snowdata']);
     const none = await probe([], {});
     expect(none.code).toBe(2);
-    expect(none.err).toBe('sync: --probe: no source is configured; set at least one of MYSWITZERLAND_API_KEY, SWISSACTIVITIES_API_KEY, STNET_USERNAME, STNET_API_KEY\n');
+    expect(none.err).toBe('sync: --probe: no source is configured; set at least one of SWISSACTIVITIES_API_KEY, STNET_USERNAME, STNET_API_KEY, MYSWITZERLAND_API_KEY\n');
   });
 
   it('refuses options that only a sync takes', async () => {
