@@ -10,11 +10,11 @@
  *
  * Every record is already in the shape the GraphQL API returns (see schema.graphql),
  * so the server only validates, indexes and slices. Derived values (a station's
- * coordinates from its first webcam, the sledge/snowshoe views, a location's
+ * coordinates from its first located track or run, the sledge/snowshoe views, a location's
  * activityCount) are computed by the sync, once, when the snapshot is written.
  *
  * Types and constants only, no I/O: the server imports this module, and nothing else of sync/.
- * The writer is sync/write.ts.
+ * The writer is sync/publish/write.ts.
  */
 /** Bumped on any incompatible change to the manifest or the records. */
 export const FORMAT_VERSION = 1;
@@ -330,7 +330,7 @@ export interface SnowdataDetailLink {
 export interface StationRecord {
   id: number;
   name: string;
-  /** From the first webcam that has coordinates. */
+  /** From the first cross-country track, else toboggan run, with both coordinates set. */
   latitude: number | null;
   longitude: number | null;
   resort: SnowdataResort | null;

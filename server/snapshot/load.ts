@@ -294,7 +294,7 @@ export function parseRecords(file: string, entry: FileEntry, bytes: Buffer): unk
 }
 
 /**
- * The text of (part of) an inflated file. The sync writes ASCII (sync/write.ts encodeRecords),
+ * The text of (part of) an inflated file. The sync writes ASCII (sync/publish/write.ts encodeRecords),
  * which is also Latin-1 and decodes as that at the speed of a copy, where UTF-8 decoding of
  * accented text is much slower. A file written otherwise is still read as UTF-8.
  * @param ascii whether the whole file is ASCII, when the caller knows

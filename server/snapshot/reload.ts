@@ -3,7 +3,7 @@
  * indexed store (or what the caller makes of the snapshot) to the caller whenever a new
  * snapshot is committed, without a restart.
  *
- * The sync replaces the manifest by rename (sync/write.ts), so the directory is watched,
+ * The sync replaces the manifest by rename (sync/publish/manifest.ts), so the directory is watched,
  * not the file. fs.watch can miss events (network file systems, some containers), so a
  * periodic stat of the manifest backs it up. A snapshot that fails to load is refused: the
  * caller keeps serving the store it has, and the error is reported.

@@ -1,5 +1,5 @@
 /**
- * A small valid snapshot written with sync/write.ts writeSnapshot, for tests that need exact
+ * A small valid snapshot written with sync/publish/write.ts writeSnapshot, for tests that need exact
  * counts, chosen dates or a stale source rather than the committed fixture.
  */
 

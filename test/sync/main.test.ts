@@ -127,7 +127,7 @@ describe('runSync against the loopback upstream', () => {
     expect(m.version).toBe('2026-11-21T04-00-00Z');
     for (const locale of LOCALES) {
       expect(m.sources.tours!.locales[locale]!.tours!.count).toBe(600);
-      // Every station route, plus the snowshoe tours the join adds (test/sync/winterJoinSync.test.ts).
+      // Every station route, plus the snowshoe tours the join adds (test/sync/joins/winterRoutesSync.test.ts).
       const snowshoe = (await published<{ type: string }>(m, 'snowdata', locale, 'routes')).filter((r) => r.type === 'snowshoe').length;
       expect(m.sources.snowdata!.locales[locale]!.routes!.count).toBe(base.snowdata.stations.flatMap(stationRoutes).length + snowshoe);
       expect(m.sources.snowdata!.locales[locale]!.stations!.count).toBe(base.snowdata.stations.length);

@@ -183,7 +183,7 @@ describe('normalizeAttraction on edge cases', () => {
   });
 });
 
-/** An upstream tour in the shape sync/sources/myswitzerland.ts reads (UpstreamTour). */
+/** An upstream tour in the shape sync/sources/myswitzerland/normalize.ts reads (UpstreamTour). */
 const ZERMATT_TOUR = {
   '@type': 'Tour',
   identifier: 'c0ffee00-0000-4000-8000-000000000001',
