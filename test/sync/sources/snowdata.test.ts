@@ -7,7 +7,7 @@ import { generateSnowdata } from '../../../sync/fixtures/snowdata.ts';
 import { startUpstream, type Upstream, UPSTREAM_KEYS } from '../../../sync/fixtures/upstream.ts';
 import type { PageProgress } from '../../../sync/source.ts';
 import type { StationRecord } from '../../../sync/format.ts';
-import { InvalidRecordError } from '../../../sync/sources/read.ts';
+import { FieldReader, InvalidRecordError } from '../../../sync/sources/read.ts';
 import { snowdataSource } from '../../../sync/sources/stnet/snowdataSource.ts';
 import { DEFAULT_BASE_URL, PAGE_SIZE, readPage, type SnowdataConfig, stnetDate, stnetPageUrl, stnetTicket } from '../../../sync/sources/stnet/api.ts';
 import { normalizeStation } from '../../../sync/sources/stnet/normalize.ts';
@@ -149,6 +149,19 @@ describe('readPage', () => {
 });
 
 describe('normalizeStation', () => {
+  it('counts, per field path, each field it could not read, so a renamed value is drift and not a silent null', () => {
+    const reader = new FieldReader();
+    const full = fullStation();
+    normalizeStation(full, 'de-CH', reader);
+    expect(reader.misses['snow.depthOfSnowResort']).toBeUndefined();
+    // The upstream renames `{ content, unit }` to `{ value, unit }` in the snow figures.
+    const renamed = { ...full, snow: { ...full.snow, depthOfSnowResort: { value: 80, unit: 'cm' }, depthOfSnowPiste: { value: 60, unit: 'cm' } } } as StnetStation;
+    const station = normalizeStation(renamed, 'de-CH', reader);
+    normalizeStation(renamed, 'de-CH', reader);
+    expect(station.snow?.depthResort).toBeNull();
+    expect(reader.misses).toMatchObject({ 'snow.depthOfSnowResort': 2, 'snow.depthOfSnowPiste': 2 });
+  });
+
   it('maps a full station field by field, lengths in metres and depths in centimetres', () => {
     const raw = fullStation();
     const expected: StationRecord = {
