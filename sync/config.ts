@@ -1,19 +1,22 @@
 /**
  * The sync's upstream settings, read from the environment and checked before any request. Each
- * source declares its own (sync/source.ts's `Setting`: base URLs default to the real hosts,
- * keys have no default); this module gathers them from sync/sources/index.ts's SOURCES, so
+ * source declares its own, as TypeBox schemas (settings.ts: base URLs default to the real
+ * hosts, keys have no default); this module gathers them from sync/sources/index.ts's SOURCES, so
  * `npm run sync -- --help` lists every one from {@link SYNC_VARIABLES}.
  */
 
 import { SOURCE_NAMES, type SourceName } from './format.ts';
-import type { Setting } from './source.ts';
+import { milliseconds, readSetting, type Setting } from './settings.ts';
 import { SOURCES, sourceNamed } from './sources/index.ts';
 
 /** Longest a sync run waits in all (backoff, Retry-After, pacing), in ms, by default: an hour. */
 export const DEFAULT_DEADLINE_MS = 3_600_000;
 
 /** The setting every run reads, whatever its sources. */
-const DEADLINE: Setting = { name: 'SYNC_DEADLINE_MS', kind: 'ms', default: String(DEFAULT_DEADLINE_MS), use: 'longest a run may wait in all (retries, rate limits, pacing); a wait past it fails its source' };
+const DEADLINE: Setting = {
+  name: 'SYNC_DEADLINE_MS',
+  schema: milliseconds(0, 86_400_000, DEFAULT_DEADLINE_MS, 'longest a run may wait in all (retries, rate limits, pacing); a wait past it fails its source'),
+};
 
 /** A setting with the sources that read it. */
 export interface SyncVariable extends Setting {
@@ -51,7 +54,7 @@ export class SyncConfigError extends Error {
  * Reads the settings the given sources need (and only those: syncing snowdata needs no
  * MySwitzerland key).
  *
- * @throws SyncConfigError naming each missing key and each value not of its kind
+ * @throws SyncConfigError naming each missing key and each value not of its schema
  */
 export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.ProcessEnv = process.env): SyncConfig {
   const problems: string[] = [];
@@ -59,15 +62,13 @@ export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.Proce
   const secrets = new Set<string>();
   const read = (variable: SyncVariable): void => {
     const users = variable.sources.filter((s) => sources.includes(s));
-    const value = env[variable.name]?.trim() || variable.default;
-    values[variable.name] = value ?? '';
-    if (!value) {
-      problems.push(`${variable.name} is not set (needed for ${users.join(', ')})`);
+    const read = readSetting(env, variable);
+    if ('problem' in read) {
+      problems.push(read.problem === 'is not set' ? `${variable.name} is not set (needed for ${users.join(', ')})` : `${variable.name}${read.problem}`);
       return;
     }
-    const problem = checkValue(variable, value);
-    if (problem) problems.push(`${variable.name}="${value}" ${problem}`);
-    if (variable.kind === 'secret') secrets.add(value);
+    values[variable.name] = read.value;
+    if (variable.secret) secrets.add(read.value);
   };
   // In SYNC_VARIABLES order, so the message lists the faults in the order --help does.
   for (const variable of SYNC_VARIABLES) {
@@ -77,30 +78,4 @@ export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.Proce
   const config: SyncConfig = { deadlineMs: Number(values.SYNC_DEADLINE_MS), sources: {}, secrets: [...secrets] };
   for (const name of sources) config.sources[name] = sourceNamed(name).configure(values);
   return config;
-}
-
-/** Why a value is not of its setting's kind, or null when it is. */
-function checkValue(setting: Setting, value: string): string | null {
-  switch (setting.kind) {
-    case 'url':
-      return isHttpUrl(value) ? null : 'is not an http(s) URL';
-    case 'header':
-      return HEADER_NAME.test(value) ? null : "is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)";
-    case 'ms':
-      return /^\d+$/.test(value) ? null : 'is not a whole number of milliseconds';
-    default:
-      return null;
-  }
-}
-
-/** An HTTP field name: a token (RFC 9110, section 5.1). */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }

@@ -5,6 +5,7 @@
 
 import path from 'node:path';
 import { SYNC_VARIABLES } from './config.ts';
+import { defaultOf } from './settings.ts';
 import { DEFAULT_KEEP } from './publish/publish.ts';
 import { LOCALES, SOURCE_NAMES } from './format.ts';
 
@@ -45,7 +46,8 @@ export function helpText(program: string): string {
   const optionWidth = Math.max(...OPTIONS.map(([flag]) => flag.length));
   const settings = SYNC_VARIABLES.flatMap((v) => {
     const sources = v.sources.length === SOURCE_NAMES.length ? 'all sources' : v.sources.join(', ');
-    return [`  ${v.name} (${sources}; ${v.default === null ? 'required' : `default ${v.default}`})`, `      ${v.use}`];
+    const fallback = defaultOf(v);
+    return [`  ${v.name} (${sources}; ${fallback === null ? 'required' : `default ${fallback}`})`, `      ${v.schema.description}`];
   });
   return [
     usage(program),

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHttpClient, type HttpClientOptions } from './client.ts';
+import { defaultOf } from './settings.ts';
 import { readSyncConfig, SYNC_VARIABLES, SyncConfigError } from './config.ts';
 import { helpText, programName, usage } from './help.ts';
 import { configuredSources, probeSources } from './probeSources.ts';
@@ -242,7 +243,7 @@ export async function main(
     if (command.kind === 'probe') {
       const sources = command.sources.length > 0 ? command.sources : configuredSources(env);
       if (sources.length === 0) {
-        const keys = SYNC_VARIABLES.filter((v) => v.default === null).map((v) => v.name);
+        const keys = SYNC_VARIABLES.filter((v) => defaultOf(v) === null).map((v) => v.name);
         throw new SyncConfigError(`--probe: no source is configured; set at least one of ${keys.join(', ')}`);
       }
       return (await probeSources({ sources, env, stdout: io.stdout })).exitCode;

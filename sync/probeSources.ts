@@ -6,6 +6,7 @@
  */
 
 import { createHttpClient, type HttpClientOptions } from './client.ts';
+import { defaultOf } from './settings.ts';
 import { readSyncConfig, SYNC_VARIABLES } from './config.ts';
 import { SOURCE_NAMES, type SourceName } from './format.ts';
 import type { ProbeEndpoint } from './source.ts';
@@ -29,7 +30,7 @@ export interface ProbeRun {
  */
 export function configuredSources(env: NodeJS.ProcessEnv): SourceName[] {
   return SOURCE_NAMES.filter((source) =>
-    SYNC_VARIABLES.every((v) => v.default !== null || !v.sources.includes(source) || Boolean(env[v.name]?.trim())),
+    SYNC_VARIABLES.every((v) => defaultOf(v) !== null || !v.sources.includes(source) || Boolean(env[v.name]?.trim())),
   );
 }
 

@@ -7,6 +7,7 @@
 
 import type { HttpClient, RetryEvent } from './client.ts';
 import type { AreaName, AreaRecords, Locale, SourceName } from './format.ts';
+import type { Setting } from './settings.ts';
 
 /** An upstream record that failed normalisation, left out of the snapshot. */
 export interface Rejection {
@@ -87,22 +88,8 @@ export interface ProbeEndpoint {
 }
 
 /**
- * One environment variable a source reads. `kind` says how it is checked: `url` an http(s) URL,
- * `ms` whole milliseconds, `header` an HTTP field name, `secret` a key (redacted wherever it
- * might appear), `text` any non-empty value.
- */
-export interface Setting {
-  name: string;
-  kind: 'url' | 'ms' | 'header' | 'secret' | 'text';
-  /** Used when the variable is unset or blank; null: required. */
-  default: string | null;
-  /** One line for `--help`. */
-  use: string;
-}
-
-/**
  * An upstream adapter. `C` is its configuration, built from its settings once they are checked.
- * Sources that share an upstream share its settings (the same {@link Setting} objects).
+ * Sources that share an upstream share its settings (the same `Setting` objects of settings.ts).
  */
 export interface Source<C = unknown> {
   name: SourceName;

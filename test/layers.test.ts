@@ -61,8 +61,9 @@ function circles(): string[][] {
 const SYNC_RULES: readonly { room: string; may: readonly string[] }[] = [
   { room: 'sync/format.ts', may: [] },
   { room: 'sync/client.ts', may: [] },
-  { room: 'sync/source.ts', may: ['sync/format.ts', 'sync/client.ts'] },
-  { room: 'sync/sources/', may: ['sync/format.ts', 'sync/client.ts', 'sync/source.ts'] },
+  { room: 'sync/settings.ts', may: [] },
+  { room: 'sync/source.ts', may: ['sync/format.ts', 'sync/client.ts', 'sync/settings.ts'] },
+  { room: 'sync/sources/', may: ['sync/format.ts', 'sync/client.ts', 'sync/settings.ts', 'sync/source.ts'] },
   { room: 'sync/publish/', may: ['sync/format.ts', 'sync/source.ts'] },
   { room: 'sync/joins/', may: ['sync/format.ts', 'sync/source.ts', 'sync/sources/', 'sync/publish/'] },
   { room: 'sync/fixtures/', may: ['sync/'] },

@@ -56,4 +56,10 @@ describe('readSyncConfig', () => {
       'SYNC_DEADLINE_MS="-1" is not a whole number of milliseconds; MYSWITZERLAND_RATE_LIMIT_WAIT_MS="1m" is not a whole number of milliseconds',
     );
   });
+
+  it('reads the STnet pause and timeout, and refuses a value outside its range', () => {
+    const env = { STNET_USERNAME: 'w-user', STNET_API_KEY: 'w-key', STNET_PAGE_PAUSE_MS: '0', STNET_TIMEOUT_MS: '5000' };
+    expect(readSyncConfig(['snowdata'], env).sources.snowdata).toMatchObject({ pagePauseMs: 0, timeoutMs: 5000 });
+    expect(() => readSyncConfig(['snowdata'], { ...env, STNET_TIMEOUT_MS: '0' })).toThrow('STNET_TIMEOUT_MS="0" is out of range (1000 to 600000 ms)');
+  });
 });

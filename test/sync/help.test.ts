@@ -30,7 +30,7 @@ function expectFullHelp(text: string, program: string): void {
   ]);
   for (const variable of SYNC_VARIABLES) {
     expect(text).toContain(`  ${variable.name} (`);
-    expect(text).toContain(`      ${variable.use}\n`);
+    expect(text).toContain(`      ${variable.schema.description}\n`);
   }
   expect(text).toMatch(/--probe +call each configured upstream once/);
   expect(text).toContain('Exit status: 0 when every requested source published');

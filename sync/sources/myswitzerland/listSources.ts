@@ -26,7 +26,8 @@
 
 import { FetchError, type HttpClient, redactUrl } from '../../client.ts';
 import type { Locale } from '../../format.ts';
-import type { FetchContext, ProbeEndpoint, Rejection, Setting, Source, SourceData } from '../../source.ts';
+import { headerName, milliseconds, type Setting, text, url } from '../../settings.ts';
+import type { FetchContext, ProbeEndpoint, Rejection, Source, SourceData } from '../../source.ts';
 import { pageThrough } from '../paging.ts';
 import { compareFields } from '../probe.ts';
 import { InvalidRecordError } from '../read.ts';
@@ -49,10 +50,10 @@ export const SOURCE_LABEL = 'MySwitzerland Open Data';
 
 /** The MySwitzerland settings, shared by tours and attractions (one key, one quota). */
 export const MYSWITZERLAND_SETTINGS: readonly Setting[] = [
-  { name: 'MYSWITZERLAND_BASE_URL', kind: 'url', default: DEFAULT_BASE_URL, use: 'MySwitzerland Open Data API base URL' },
-  { name: 'MYSWITZERLAND_API_KEY', kind: 'secret', default: null, use: 'MySwitzerland Open Data API key (developer portal, opendata.myswitzerland.io)' },
-  { name: 'MYSWITZERLAND_REQUEST_INTERVAL_MS', kind: 'ms', default: String(DEFAULT_REQUEST_INTERVAL_MS), use: 'least time between two MySwitzerland requests (the API has a quota)' },
-  { name: 'MYSWITZERLAND_RATE_LIMIT_WAIT_MS', kind: 'ms', default: String(DEFAULT_RATE_LIMIT_WAIT_MS), use: 'wait after a MySwitzerland 429 that has no Retry-After' },
+  { name: 'MYSWITZERLAND_BASE_URL', schema: url(DEFAULT_BASE_URL, 'MySwitzerland Open Data API base URL') },
+  { name: 'MYSWITZERLAND_API_KEY', schema: text('MySwitzerland Open Data API key (developer portal, opendata.myswitzerland.io)'), secret: true },
+  { name: 'MYSWITZERLAND_REQUEST_INTERVAL_MS', schema: milliseconds(0, 3_600_000, DEFAULT_REQUEST_INTERVAL_MS, 'least time between two MySwitzerland requests (the API has a quota)') },
+  { name: 'MYSWITZERLAND_RATE_LIMIT_WAIT_MS', schema: milliseconds(0, 3_600_000, DEFAULT_RATE_LIMIT_WAIT_MS, 'wait after a MySwitzerland 429 that has no Retry-After') },
 ];
 
 function configure(values: Readonly<Record<string, string>>): MySwitzerlandConfig {

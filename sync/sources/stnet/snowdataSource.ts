@@ -16,7 +16,8 @@
  */
 
 import { FetchError, type HttpClient, redactUrl } from '../../client.ts';
-import type { FetchContext, ProbeEndpoint, Rejection, Setting, Source, SourceData } from '../../source.ts';
+import { headerName, milliseconds, type Setting, text, url } from '../../settings.ts';
+import type { FetchContext, ProbeEndpoint, Rejection, Source, SourceData } from '../../source.ts';
 import type { RouteRecord, StationRecord } from '../../format.ts';
 import { pageThrough } from '../paging.ts';
 import { compareFields } from '../probe.ts';
@@ -33,11 +34,11 @@ export const PROGRESS_PART = 'stations';
 
 /** The STnet settings. */
 export const STNET_SETTINGS: readonly Setting[] = [
-  { name: 'STNET_BASE_URL', kind: 'url', default: DEFAULT_BASE_URL, use: "Switzerland Tourism's STnet WISPO stations service URL" },
-  { name: 'STNET_USERNAME', kind: 'text', default: null, use: 'STnet account name (an STnet account is issued by Switzerland Tourism)' },
-  { name: 'STNET_API_KEY', kind: 'secret', default: null, use: "STnet account key; never sent, only hashed into each request's stn-ticket" },
-  { name: 'STNET_PAGE_PAUSE_MS', kind: 'ms', default: String(DEFAULT_PAGE_PAUSE_MS), use: 'pause between two STnet pages' },
-  { name: 'STNET_TIMEOUT_MS', kind: 'ms', default: String(DEFAULT_TIMEOUT_MS), use: 'longest wait for an STnet answer (headers, or between two parts of the body)' },
+  { name: 'STNET_BASE_URL', schema: url(DEFAULT_BASE_URL, "Switzerland Tourism's STnet WISPO stations service URL") },
+  { name: 'STNET_USERNAME', schema: text('STnet account name (an STnet account is issued by Switzerland Tourism)') },
+  { name: 'STNET_API_KEY', schema: text("STnet account key; never sent, only hashed into each request's stn-ticket"), secret: true },
+  { name: 'STNET_PAGE_PAUSE_MS', schema: milliseconds(0, 60_000, DEFAULT_PAGE_PAUSE_MS, 'pause between two STnet pages') },
+  { name: 'STNET_TIMEOUT_MS', schema: milliseconds(1_000, 600_000, DEFAULT_TIMEOUT_MS, 'longest wait for an STnet answer (headers, or between two parts of the body)') },
 ];
 
 /**

@@ -26,7 +26,8 @@
  */
 
 import { FetchError, type HttpClient, redactUrl } from '../../client.ts';
-import type { FetchContext, ProbeEndpoint, Rejection, Setting, Source, SourceData } from '../../source.ts';
+import { headerName, milliseconds, type Setting, text, url } from '../../settings.ts';
+import type { FetchContext, ProbeEndpoint, Rejection, Source, SourceData } from '../../source.ts';
 import { pageThrough } from '../paging.ts';
 import { compareFields } from '../probe.ts';
 import {
@@ -53,10 +54,10 @@ export const SOURCE_LABEL = 'Swiss Activities';
 
 /** The Swiss Activities settings. */
 export const SWISSACTIVITIES_SETTINGS: readonly Setting[] = [
-  { name: 'SWISSACTIVITIES_CONTENT_URL', kind: 'url', default: DEFAULT_CONTENT_URL, use: 'Swiss Activities content API (GraphQL) URL' },
-  { name: 'SWISSACTIVITIES_BOOKING_URL', kind: 'url', default: DEFAULT_BOOKING_URL, use: 'Swiss Activities booking API base URL' },
-  { name: 'SWISSACTIVITIES_API_KEY', kind: 'secret', default: null, use: 'Swiss Activities booking API key (from the partner contract; the content API takes none)' },
-  { name: 'SWISSACTIVITIES_AUTH_HEADER', kind: 'header', default: DEFAULT_AUTH_HEADER, use: 'header that carries the booking key: Authorization sends "Bearer <key>", any other name the bare key' },
+  { name: 'SWISSACTIVITIES_CONTENT_URL', schema: url(DEFAULT_CONTENT_URL, 'Swiss Activities content API (GraphQL) URL') },
+  { name: 'SWISSACTIVITIES_BOOKING_URL', schema: url(DEFAULT_BOOKING_URL, 'Swiss Activities booking API base URL') },
+  { name: 'SWISSACTIVITIES_API_KEY', schema: text('Swiss Activities booking API key (from the partner contract; the content API takes none)'), secret: true },
+  { name: 'SWISSACTIVITIES_AUTH_HEADER', schema: headerName(DEFAULT_AUTH_HEADER, 'header that carries the booking key: Authorization sends "Bearer <key>", any other name the bare key') },
 ];
 
 /** Which published area an invalid record of an upstream collection counts against. */
