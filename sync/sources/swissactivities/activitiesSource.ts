@@ -8,8 +8,8 @@
  *   Protocol:   GraphQL over HTTP POST (Strapi v3), documents in {@link CONTENT_QUERIES}; they
  *               validate against the service's schema (test/fixtures/upstream/swissactivities/).
  *   Paging:     `start` (0-based offset) and `limit` ({@link CONTENT_PAGE_SIZE}); the last page is
- *               the first one with fewer than `limit` items (sources/paging.ts). No total
- *               is requested.
+ *               the first one with fewer than `limit` items (sources/paging.ts). Each page
+ *               also asks for `<collection>Connection { aggregate { count } }`, the declared total.
  *   Locales:    German is the record's own `info` (`title`, `slug` on locations and types); the
  *               others are `translations` with `locale` `en_CH`, `fr_CH`, `it_CH`.
  *   Auth:       none: the partner's own website sends no credentials, and Strapi refuses a
@@ -43,6 +43,7 @@ import {
   DEFAULT_BOOKING_URL,
   DEFAULT_CONTENT_URL,
   readContentPage,
+  readContentTotal,
   SUMMARY_FIELDS,
   type SwissActivitiesConfig,
 } from './api.ts';
@@ -77,7 +78,7 @@ const AREA_OF_COLLECTION: Record<string, 'activities' | 'locations' | 'types'> =
  *   400); Error when an answer has GraphQL errors or the wrong shape
  */
 async function fetchActivities(ctx: FetchContext<SwissActivitiesConfig>): Promise<SourceData> {
-  const [{ payload: content, received }, booking] = await Promise.all([fetchContent(ctx), fetchBooking(ctx)]);
+  const [{ payload: content, received, declared }, booking] = await Promise.all([fetchContent(ctx), fetchBooking(ctx)]);
   const locales: SourceData['locales'] = {};
   for (const locale of ctx.locales) {
     const joined = joinActivities(content, booking, locale);
@@ -86,9 +87,9 @@ async function fetchActivities(ctx: FetchContext<SwissActivitiesConfig>): Promis
       rejected[AREA_OF_COLLECTION[error.kind] ?? 'activities'].push({ id: error.id, reason: error.message });
     }
     locales[locale] = {
-      activities: { records: joined.activities, rejected: rejected.activities, declared: null, received: received.activities, fieldMisses: {} },
-      locations: { records: joined.locations, rejected: rejected.locations, declared: null, received: received.locations, fieldMisses: {} },
-      types: { records: joined.types, rejected: rejected.types, declared: null, received: received.types, fieldMisses: {} },
+      activities: { records: joined.activities, rejected: rejected.activities, declared: declared.activities, received: received.activities, fieldMisses: {} },
+      locations: { records: joined.locations, rejected: rejected.locations, declared: declared.locations, received: received.locations, fieldMisses: {} },
+      types: { records: joined.types, rejected: rejected.types, declared: declared.types, received: received.types, fieldMisses: {} },
     };
   }
   return { label: SOURCE_LABEL, locales };
@@ -97,12 +98,12 @@ async function fetchActivities(ctx: FetchContext<SwissActivitiesConfig>): Promis
 /**
  * All three content collections, each paged with start/limit until a short page
  * (pageThrough), merged by id (the last copy wins) so a record that moved between pages is
- * joined once; with the records received of each.
+ * joined once; with the records received of each, and the count the first page declared.
  */
-async function fetchContent(ctx: FetchContext<SwissActivitiesConfig>): Promise<{ payload: ContentPayload; received: Record<keyof typeof CONTENT_FIELDS, number> }> {
+async function fetchContent(ctx: FetchContext<SwissActivitiesConfig>): Promise<{ payload: ContentPayload; received: Record<keyof typeof CONTENT_FIELDS, number>; declared: Record<keyof typeof CONTENT_FIELDS, number | null> }> {
   let pages = 0;
   let items = 0;
-  const collection = async <T extends { id?: unknown }>(kind: keyof typeof CONTENT_FIELDS): Promise<{ records: T[]; received: number }> => {
+  const collection = async <T extends { id?: unknown }>(kind: keyof typeof CONTENT_FIELDS): Promise<{ records: T[]; received: number; declared: number | null }> => {
     const byId = new Map<unknown, T>();
     const paged = await pageThrough<T>({
       what: `content API ${kind}`,
@@ -115,7 +116,7 @@ async function fetchContent(ctx: FetchContext<SwissActivitiesConfig>): Promise<{
         });
         const records = readContentPage<T>(body, CONTENT_FIELDS[kind], start);
         const ids = records.map((record) => (typeof record?.id === 'string' || typeof record?.id === 'number' ? record.id : null));
-        return { records, ids, declaredTotal: null, totalPages: null };
+        return { records, ids, declaredTotal: readContentTotal(body), totalPages: null };
       },
       onRecords(records) {
         // A record without an id cannot be merged; keep it so the join reports it as invalid.
@@ -128,7 +129,7 @@ async function fetchContent(ctx: FetchContext<SwissActivitiesConfig>): Promise<{
         ctx.onPage('content', { pages, totalPages: null, items });
       },
     });
-    return { records: [...byId.values()], received: paged.received };
+    return { records: [...byId.values()], received: paged.received, declared: paged.declared };
   };
   const lastItems = new Map<string, number>();
   const [activities, locations, types] = await Promise.all([
@@ -139,6 +140,7 @@ async function fetchContent(ctx: FetchContext<SwissActivitiesConfig>): Promise<{
   return {
     payload: { activities: activities.records, locations: locations.records, types: types.records },
     received: { activities: activities.received, locations: locations.received, types: types.received },
+    declared: { activities: activities.declared, locations: locations.declared, types: types.declared },
   };
 }
 

@@ -46,6 +46,7 @@ export const CONTENT_QUERIES = {
         attribute_values { id value translations { locale value } }
         updated_at
       }
+      total: activitiesConnection { aggregate { count } }
     }`,
   locations: /* GraphQL */ `
     query ActivityLocations($start: Int!, $limit: Int!) {
@@ -55,6 +56,7 @@ export const CONTENT_QUERIES = {
         slug
         translations { locale title slug }
       }
+      total: activityLocationsConnection { aggregate { count } }
     }`,
   types: /* GraphQL */ `
     query ActivityTypes($start: Int!, $limit: Int!) {
@@ -64,6 +66,7 @@ export const CONTENT_QUERIES = {
         slug
         translations { locale title slug }
       }
+      total: activityTypesConnection { aggregate { count } }
     }`,
 } as const;
 
@@ -145,6 +148,15 @@ export const CONTENT_FIELDS = { activities: 'activities', locations: 'activityLo
 /** The request body of one content page. */
 export function contentRequest(kind: keyof typeof CONTENT_QUERIES, start: number) {
   return { query: CONTENT_QUERIES[kind], variables: { start, limit: CONTENT_PAGE_SIZE } };
+}
+
+/**
+ * The records the content API declares a collection holds: the `total` each document asks for
+ * (`<collection>Connection { aggregate { count } }`), null when the answer lacks it.
+ */
+export function readContentTotal(body: GraphQLResponse<Record<string, unknown>>): number | null {
+  const count = (body?.data?.total as { aggregate?: { count?: unknown } } | null | undefined)?.aggregate?.count;
+  return Number.isSafeInteger(count) && (count as number) >= 0 ? (count as number) : null;
 }
 
 /**

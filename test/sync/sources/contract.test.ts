@@ -14,11 +14,11 @@ const PAGED_PATH: Record<SourceName, string> = {
   attractions: '/myswitzerland/v1/attractions',
 };
 
-/** What the loopback holds of a source's first area, and what it declares of it (null: nothing). */
-function upstreamCount(data: UpstreamData, source: SourceName): { held: number; declared: number | null } {
+/** What the loopback holds of a source's first area, and what it declares of it. */
+function upstreamCount(data: UpstreamData, source: SourceName): { held: number; declared: number } {
   switch (source) {
     case 'activities':
-      return { held: data.activities.content.activities.length, declared: null };
+      return { held: data.activities.content.activities.length, declared: data.activities.content.activities.length };
     case 'snowdata':
       return { held: data.snowdata.stations.length, declared: data.snowdata.stations.length };
     case 'tours':
