@@ -43,8 +43,13 @@ export class FieldReader {
    */
   read<T>(path: string, value: unknown, parse: (value: unknown) => T | null): T | null {
     const out = value == null ? null : parse(value);
-    if (out === null) this.misses[path] = (this.misses[path] ?? 0) + 1;
+    if (out === null) this.miss(path);
     return out;
+  }
+
+  /** Counts one record in which the field at `path` was missing or unreadable. */
+  miss(path: string): void {
+    this.misses[path] = (this.misses[path] ?? 0) + 1;
   }
 
   /** Adds another reader's counts to this one's. */

@@ -30,7 +30,7 @@ import { headerName, milliseconds, type Setting, text, url } from '../../setting
 import type { FetchContext, ProbeEndpoint, Rejection, Source, SourceData } from '../../source.ts';
 import { pageThrough } from '../paging.ts';
 import { compareFields } from '../probe.ts';
-import { InvalidRecordError } from '../read.ts';
+import { FieldReader, InvalidRecordError } from '../read.ts';
 import {
   DEFAULT_BASE_URL,
   DEFAULT_RATE_LIMIT_WAIT_MS,
@@ -67,7 +67,8 @@ function configure(values: Readonly<Record<string, string>>): MySwitzerlandConfi
 
 /**
  * Fetches every record of one list in each locale of `ctx`, page by page to the last, and
- * normalises each page as it arrives; records failing `normalize` are rejections. The locales
+ * normalises each page as it arrives, counting the fields each record lacks; records failing
+ * `normalize` are rejections. The locales
  * page concurrently (the client's pace spaces their requests).
  *
  * @throws FetchError when a request fails for good; Error when a page is not a list response or
@@ -76,7 +77,7 @@ function configure(values: Readonly<Record<string, string>>): MySwitzerlandConfi
 async function fetchList<R>(
   ctx: FetchContext<MySwitzerlandConfig>,
   list: 'tours' | 'attractions',
-  normalize: (record: unknown, lang: Language) => R,
+  normalize: (record: unknown, lang: Language, misses: FieldReader) => R,
 ): Promise<SourceData> {
   const { config } = ctx;
   const locales = await Promise.all(
@@ -84,6 +85,7 @@ async function fetchList<R>(
       const lang = LANGUAGE[locale];
       const records: R[] = [];
       const rejected: Rejection[] = [];
+      const misses = new FieldReader();
       const paged = await pageThrough<unknown>({
         what: `MySwitzerland ${list} [${lang}]`,
         pageSize: HITS_PER_PAGE,
@@ -95,7 +97,7 @@ async function fetchList<R>(
         onRecords(page) {
           for (const record of page) {
             try {
-              records.push(normalize(record, lang));
+              records.push(normalize(record, lang, misses));
             } catch (error) {
               if (!(error instanceof InvalidRecordError)) throw error;
               rejected.push({ id: error.id, reason: error.message });
@@ -104,7 +106,7 @@ async function fetchList<R>(
         },
         onPage: (progress) => ctx.onPage(locale, progress),
       });
-      return [locale, { [list]: { records, rejected, declared: paged.declared, received: paged.received, fieldMisses: {} } }] as const;
+      return [locale, { [list]: { records, rejected, declared: paged.declared, received: paged.received, fieldMisses: misses.misses } }] as const;
     }),
   );
   return { label: SOURCE_LABEL, locales: Object.fromEntries(locales) as SourceData['locales'] };

@@ -4,7 +4,7 @@
  */
 
 import type { AttractionRecord, TourRecord } from '../../format.ts';
-import { InvalidRecordError } from '../read.ts';
+import { FieldReader, InvalidRecordError } from '../read.ts';
 import type { Language } from './api.ts';
 
 /**
@@ -19,12 +19,13 @@ export const SERVICE_AREA = { minLng: 5.5, maxLng: 11, minLat: 45.5, maxLat: 48.
  * Gaps become `null` (lists `[]`, booleans `false`); list values are deduplicated in
  * upstream order.
  *
- * @param lang the language the record was requested in (used in error messages)
+ * @param lang the language the record was requested in
+ * @param misses counts, per field path, the fields the record lacks
  * @throws InvalidRecordError when the record has no identifier or name, or a field we read
  *   has the wrong type
  */
-export function normalizeAttraction(record: unknown, lang: Language): AttractionRecord {
-  const r = new RecordReader('attraction', record, lang);
+export function normalizeAttraction(record: unknown, lang: Language, misses: FieldReader = new FieldReader()): AttractionRecord {
+  const r = new RecordReader('attraction', record, misses);
   const facets = r.classifications();
   const address = r.first('address');
   const [latitude, longitude] = r.geo();
@@ -93,12 +94,13 @@ const DIFFICULTY_RANK = ['easy', 'medium', 'difficult'];
  * Maps one upstream tour onto the API's Tour. Distance in km, duration in minutes, heights
  * in metres, as upstream sends them (integers are rounded).
  *
- * @param lang the language the record was requested in (used in error messages)
+ * @param lang the language the record was requested in
+ * @param misses counts, per field path, the fields the record lacks
  * @throws InvalidRecordError when the record has no identifier or name, or a field we read
  *   has the wrong type
  */
-export function normalizeTour(record: unknown, lang: Language): TourRecord {
-  const r = new RecordReader('tour', record, lang);
+export function normalizeTour(record: unknown, lang: Language, misses: FieldReader = new FieldReader()): TourRecord {
+  const r = new RecordReader('tour', record, misses);
   const facets = r.classifications();
   const provider = r.first('provider');
   const contact = provider.first('address');
@@ -171,18 +173,36 @@ function typeName(value: unknown): string {
 
 /**
  * Reads the fields of one upstream object. The rule everywhere: a missing or null field is a
- * gap, a field present with the wrong type makes the whole record invalid.
+ * gap, counted in `misses` under its field path (list items as `[]`), and a field present with
+ * the wrong type makes the whole record invalid.
  */
-class FieldReader {
+class ObjectReader {
   constructor(
     protected readonly value: Json,
     /** Path of this object inside the record, `''` for the record itself. */
     protected readonly path: string,
     protected readonly fail: Fail,
+    protected readonly misses: FieldReader,
+    /** {@link path} with list indexes as `[]`, as misses are counted. */
+    protected readonly fieldPath: string = path,
   ) {}
 
   protected at(key: string): string {
     return this.path === '' ? key : `${this.path}.${key}`;
+  }
+
+  protected fieldAt(key: string): string {
+    return this.fieldPath === '' ? key : `${this.fieldPath}.${key}`;
+  }
+
+  /** Counts `key` as missing in this record. */
+  protected gap(key: string): null {
+    this.misses.miss(this.fieldAt(key));
+    return null;
+  }
+
+  protected child(value: Json, key: string, fieldKey: string = key): ObjectReader {
+    return new ObjectReader(value, this.at(key), this.fail, this.misses, this.fieldAt(fieldKey));
   }
 
   protected wrongType(key: string, expected: string, value: unknown = this.value[key]): never {
@@ -192,15 +212,15 @@ class FieldReader {
   /** Trimmed text; blank text counts as a gap. */
   string(key: string): string | null {
     const v = this.value[key];
-    if (v === undefined || v === null) return null;
+    if (v === undefined || v === null) return this.gap(key);
     if (typeof v !== 'string') return this.wrongType(key, 'a string');
     const trimmed = v.trim();
-    return trimmed === '' ? null : trimmed;
+    return trimmed === '' ? this.gap(key) : trimmed;
   }
 
   number(key: string): number | null {
     const v = this.value[key];
-    if (v === undefined || v === null) return null;
+    if (v === undefined || v === null) return this.gap(key);
     if (typeof v !== 'number' || !Number.isFinite(v)) return this.wrongType(key, 'a finite number');
     return v;
   }
@@ -226,22 +246,22 @@ class FieldReader {
   }
 
   /** A nested object; a missing one reads as empty. */
-  object(key: string): FieldReader {
+  object(key: string): ObjectReader {
     const v = this.value[key];
-    if (v === undefined || v === null) return new FieldReader({}, this.at(key), this.fail);
+    if (v === undefined || v === null) return this.child({}, key);
     if (!isObject(v)) return this.wrongType(key, 'an object');
-    return new FieldReader(v, this.at(key), this.fail);
+    return this.child(v, key);
   }
 
   /** An array of objects; a missing array reads as empty, null items are skipped. */
-  items(key: string): FieldReader[] {
+  items(key: string): ObjectReader[] {
     const v = this.value[key];
     if (v === undefined || v === null) return [];
     if (!Array.isArray(v)) return this.wrongType(key, 'an array');
     return v.flatMap((item: unknown, i) => {
       if (item === undefined || item === null) return [];
       if (!isObject(item)) return this.wrongType(`${key}.${i}`, 'an object', item);
-      return [new FieldReader(item, this.at(`${key}.${i}`), this.fail)];
+      return [this.child(item, `${key}.${i}`, `${key}[]`)];
     });
   }
 
@@ -258,8 +278,8 @@ class FieldReader {
    * An object sent either alone or as a list of objects: the object, or the first of the list
    * (what clients of the API take); a missing one reads as empty.
    */
-  first(key: string): FieldReader {
-    return Array.isArray(this.value[key]) ? (this.items(key)[0] ?? new FieldReader(EMPTY, this.at(`${key}.0`), this.fail)) : this.object(key);
+  first(key: string): ObjectReader {
+    return Array.isArray(this.value[key]) ? (this.items(key)[0] ?? this.child(EMPTY, `${key}.0`, key)) : this.object(key);
   }
 
   /** A URL given either as a string or as an ImageObject `{ url }`. */
@@ -271,17 +291,17 @@ class FieldReader {
 const EMPTY: Json = {};
 
 /** The record itself: checks identifier and name up front, and reads the shared parts. */
-class RecordReader extends FieldReader {
+class RecordReader extends ObjectReader {
   readonly id: string;
   readonly name: string;
 
-  constructor(kind: 'tour' | 'attraction', record: unknown, lang: Language) {
+  constructor(kind: 'tour' | 'attraction', record: unknown, misses: FieldReader) {
     let id: string | null = null;
     const fail: Fail = (field, problem) => {
       throw new InvalidRecordError(kind, id, problem, field);
     };
     if (!isObject(record)) fail('', `record must be an object, got ${typeName(record)}`);
-    super(record as Json, '', fail);
+    super(record as Json, '', fail, misses);
     const identifier = (record as Json)['identifier'];
     if (identifier === undefined || identifier === null) fail('identifier', 'missing "identifier"');
     if (typeof identifier !== 'string' || identifier.trim() === '') {

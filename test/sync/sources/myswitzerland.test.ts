@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../../sync/fixtures/samplesDir.ts';
 import type { AttractionRecord, TourRecord } from '../../../sync/format.ts';
-import { InvalidRecordError } from '../../../sync/sources/read.ts';
+import { FieldReader, InvalidRecordError } from '../../../sync/sources/read.ts';
 import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland/normalize.ts';
 
 /** Every record of every real list response, duplicates across files included. */
@@ -213,6 +213,17 @@ const ZERMATT_TOUR = {
 };
 
 describe('normalizeTour', () => {
+  it('counts the fields a record lacks per field path, list items as []', () => {
+    const misses = new FieldReader();
+    normalizeTour(ZERMATT_TOUR, 'de', misses);
+    expect(misses.misses['specs.distance']).toBeUndefined();
+    // The upstream renames `distance` in the specs: each record's distance is counted as missing.
+    const renamed = { ...ZERMATT_TOUR, specs: { ...ZERMATT_TOUR.specs, distance: undefined, length: 12.4 } };
+    expect(normalizeTour(renamed, 'de', misses).distance).toBeNull();
+    normalizeTour({ ...renamed, itinerary: [{ name: 'Zermatt' }, {}] }, 'de', misses);
+    expect(misses.misses).toMatchObject({ 'specs.distance': 2, 'itinerary[].name': 1 });
+  });
+
   it('maps a tour field by field', () => {
     expect(normalizeTour(ZERMATT_TOUR, 'de')).toEqual({
       id: 'c0ffee00-0000-4000-8000-000000000001',
