@@ -87,7 +87,7 @@ async function fetchActivities(ctx: FetchContext<SwissActivitiesConfig>): Promis
       rejected[AREA_OF_COLLECTION[error.kind] ?? 'activities'].push({ id: error.id, reason: error.message });
     }
     locales[locale] = {
-      activities: { records: joined.activities, rejected: rejected.activities, declared: declared.activities, received: received.activities, fieldMisses: {} },
+      activities: { records: joined.activities, rejected: rejected.activities, declared: declared.activities, received: received.activities, fieldMisses: joined.report.misses.misses },
       locations: { records: joined.locations, rejected: rejected.locations, declared: declared.locations, received: received.locations, fieldMisses: {} },
       types: { records: joined.types, rejected: rejected.types, declared: declared.types, received: received.types, fieldMisses: {} },
     };

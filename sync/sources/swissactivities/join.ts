@@ -5,7 +5,7 @@
  */
 
 import type { ActivityRecord, ActivityTypeRecord, Image, Info, Locale, LocationRecord, Price, Summary, Supplier } from '../../format.ts';
-import { InvalidRecordError } from '../read.ts';
+import { FieldReader, InvalidRecordError } from '../read.ts';
 import { CONTENT_LOCALE } from './api.ts';
 import type { BookingDates, ContentLocale, BookingMappings, BookingPayload, BookingSummary, ContentActivity, ContentInfo, ContentNamed, ContentPayload, ContentPoint } from './shapes.ts';
 
@@ -21,6 +21,8 @@ export interface SkippedRecord {
 export interface JoinReport {
   skipped: SkippedRecord[];
   invalid: InvalidRecordError[];
+  /** Per field path, the published activities that lack the field (e.g. `teaser_image`, `booking.dates`). */
+  misses: FieldReader;
 }
 /** One locale's published activities, locations and types, and the report. */
 export interface JoinedActivities {
@@ -44,7 +46,7 @@ export interface JoinedActivities {
  * @param locale the service locale; the content text and the price format follow it
  */
 export function joinActivities(content: ContentPayload, booking: BookingPayload, locale: Locale): JoinedActivities {
-  const report: JoinReport = { skipped: [], invalid: [] };
+  const report: JoinReport = { skipped: [], invalid: [], misses: new FieldReader() };
   const contentLocale = CONTENT_LOCALE[locale];
 
   const locations = new Map<string, LocationRecord>();
@@ -97,15 +99,29 @@ export function joinActivities(content: ContentPayload, booking: BookingPayload,
     const location = raw.location ? (locations.get(raw.location.id) ?? null) : null;
     if (location) location.activityCount = (location.activityCount ?? 0) + 1;
     const [lat, lng] = readCoordinates(raw.destination, raw.meeting_points);
+    const teaserImage = readImage(raw.teaser_image, translation?.teaser_image_alt_text);
+    const supplier = readSupplier(raw.supplier);
+    const type = raw.type ? (types.get(raw.type.id) ?? null) : null;
+    const missing: [string, unknown][] = [
+      ['info.teaser', info.teaser],
+      ['teaser_image', teaserImage],
+      ['supplier', supplier],
+      ['location', location],
+      ['type', type],
+      ['destination', lat],
+      ['booking.summaries.startingPrice', summary.startingPrice],
+      ['booking.dates', nextAvailableDate],
+    ];
+    for (const [path, value] of missing) if (value === null) report.misses.miss(path);
     activities.push({
       id: raw.id,
       bookingId,
       locale,
       title: info.title,
-      teaserImage: readImage(raw.teaser_image, translation?.teaser_image_alt_text),
-      supplier: readSupplier(raw.supplier),
+      teaserImage,
+      supplier,
       location,
-      type: raw.type ? (types.get(raw.type.id) ?? null) : null,
+      type,
       info,
       summary,
       // The mapping exists here; an inactive or sold-out activity is listed but not bookable.

@@ -206,6 +206,16 @@ describe('joinActivities', () => {
     ]);
   });
 
+  it('counts, per field path, the published activities that lack a field', () => {
+    const { activities, report } = joinActivities(content(), booking(), 'fr-CH');
+    const lacking = (has: (a: (typeof activities)[number]) => boolean) => activities.filter((a) => !has(a)).length;
+    expect(report.misses.misses['teaser_image']).toBe(lacking((a) => a.teaserImage !== null));
+    expect(report.misses.misses['supplier']).toBe(lacking((a) => a.supplier !== null));
+    expect(report.misses.misses['teaser_image']).toBeGreaterThan(0);
+    expect(report.misses.misses['info.teaser']).toBe(lacking((a) => a.info?.teaser != null));
+    expect(report.misses.misses['booking.summaries.startingPrice']).toBe(lacking((a) => a.summary.startingPrice !== null));
+  });
+
   it('reads German from the records themselves, not from translations', () => {
     const result = joinActivities(content(), booking(), 'de-CH');
     const byId = new Map(result.activities.map((a) => [a.id, a]));
