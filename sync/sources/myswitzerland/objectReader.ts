@@ -20,14 +20,14 @@ export function typeName(value: unknown): string {
   return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
 }
 
+/** An empty object, read when an object-or-list field is an empty list. */
+const EMPTY: Json = {};
+
 /**
  * Reads the fields of one upstream object. The rule everywhere: a missing or null field is a
  * gap, counted in `misses` under its field path (list items as `[]`), and a field present with
  * the wrong type makes the whole record invalid.
  */
-/** An empty object, read when an object-or-list field is an empty list. */
-const EMPTY: Json = {};
-
 export class ObjectReader {
   constructor(
     protected readonly value: Json,
