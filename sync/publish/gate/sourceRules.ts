@@ -56,7 +56,7 @@ export const SOURCE_RULES: readonly SourceRule[] = [
   },
   {
     rule: 'fill-floor',
-    checks: 'on a first sync (nothing to compare with), the fill rate of the key fields in FILL_FLOORS',
+    checks: 'on a first sync (nothing to compare with), the fill rate of each area’s key fields',
     threshold: 'each key field at least at its floor',
     reason: 'a first sync has no previous version, so the fields every record should have are held to a stated minimum',
   },
