@@ -16,15 +16,15 @@ export interface PlausibilityResult<R> {
 }
 
 /**
- * Applies the area's rules of {@link PLAUSIBILITY_RULES} (or `rules`). Never mutates its input.
+ * Applies the area's rules of {@link PLAUSIBILITY_RULES}. Never mutates its input.
  * A record failing a reject-record rule is left out and counted under that rule only.
  */
 export function applyPlausibility<R extends object>(
   area: AreaName,
   records: readonly R[],
   context: RuleContext,
-  rules: readonly PlausibilityRule[] = PLAUSIBILITY_RULES[area],
 ): PlausibilityResult<R> {
+  const rules = PLAUSIBILITY_RULES[area];
   const kept: R[] = [];
   const rejected: RecordRejection[] = [];
   const cleared: Record<string, number> = {};

@@ -61,7 +61,7 @@ export interface Refusal {
   source: SourceName;
   locale: Locale;
   area: AreaName;
-  /** The rule's name in {@link SOURCE_RULES} (refuse-source rules). */
+  /** The rule's name in SOURCE_RULES (sourceRules.ts). */
   rule: string;
   /** The figures the rule compared, by name. */
   figures: Record<string, number | string>;
