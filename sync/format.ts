@@ -54,6 +54,11 @@ export interface SourceEntry {
   expiresAt: string;
   /** True when the latest run failed for this source and its last good data was carried over. */
   stale: boolean;
+  /**
+   * One line on why the latest run did not refresh this source (the rule that refused it, or the
+   * error that stopped its fetch); absent when it is fresh, and in snapshots written before it existed.
+   */
+  staleReason?: string;
   locales: Partial<Record<Locale, Partial<Record<AreaName, FileEntry>>>>;
 }
 

@@ -38,6 +38,8 @@ export interface SourceStatus {
   stale: boolean;
   /** Why it is stale, or null. */
   staleReason: 'never synced' | 'last sync failed' | 'expired' | null;
+  /** When the last sync failed: the one line the sync wrote on why (the rule that refused it, or the error), or null. */
+  staleDetail: string | null;
   /** Items per locale and area. */
   counts: Record<Locale, Partial<Record<AreaName, number>>>;
 }
@@ -154,6 +156,7 @@ function sourceStatus(store: Store, name: SourceName, nowMs: number | null): Sou
     expiresAt: entry?.expiresAt ?? null,
     stale: staleReason !== null,
     staleReason,
+    staleDetail: staleReason === 'last sync failed' ? (entry?.staleReason ?? null) : null,
     counts,
   };
 }
@@ -215,7 +218,7 @@ export function renderStatusPage(report: StatusReport): string {
             .join('')}</tr>`,
       ).join('\n');
       const state = source.stale
-        ? `<span class="stale">stale: ${escapeHtml(source.staleReason ?? '')}</span>`
+        ? `<span class="stale">stale: ${escapeHtml(source.staleReason ?? '')}</span>${source.staleDetail ? ` <span class="muted">(${escapeHtml(source.staleDetail)})</span>` : ''}`
         : report.snapshot.fixture
           ? '<span class="fresh">fixture data, does not expire</span>'
           : '<span class="fresh">fresh</span>';

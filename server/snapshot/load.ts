@@ -233,6 +233,10 @@ function checkManifest(value: unknown, where: string): Manifest {
       if (typeof entry[key] !== 'string') fail(`${at}.${key} must be a string`);
     }
     if (typeof entry.stale !== 'boolean') fail(`${at}.stale must be a boolean`);
+    // Optional: snapshots written before it existed lack it. One line, as the status page shows it.
+    if (entry.staleReason !== undefined && (typeof entry.staleReason !== 'string' || /[\r\n]/.test(entry.staleReason))) {
+      fail(`${at}.staleReason must be a one-line string or absent, found ${JSON.stringify(entry.staleReason)}`);
+    }
     if (!isObject(entry.locales)) return fail(`${at}.locales must be an object`);
     for (const [locale, areas] of Object.entries(entry.locales)) {
       if (!(LOCALES as readonly string[]).includes(locale)) fail(`${at}.locales: unknown locale "${locale}" (expected one of ${LOCALES.join(', ')})`);

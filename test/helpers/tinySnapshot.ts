@@ -3,7 +3,7 @@
  * counts, chosen dates or a stale source rather than the committed fixture.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LOCALES, type ActivityRecord, type ActivityTypeRecord, type AttractionRecord, type FixtureOrigin, type Locale, type LocationRecord, type Manifest, type RouteRecord, type SourceName, type StationRecord, type TourRecord } from '../../sync/format.ts';
@@ -18,6 +18,8 @@ export interface TinySnapshotOptions {
   count?: number;
   /** Sources whose last sync failed (their `stale` flag is set). */
   staleSources?: SourceName[];
+  /** Per stale source, the one line on why that the manifest states (`staleReason`). */
+  staleReasons?: Partial<Record<SourceName, string>>;
   /** Sources left out, as if never synced. */
   omitSources?: SourceName[];
   /** Marks it as the fixture generator's, as `npm run fixtures` does. */
@@ -41,7 +43,7 @@ export async function createTinySnapshot(options: TinySnapshotOptions = {}): Pro
 }
 
 /** Writes a tiny snapshot into `dataDir` (see {@link TinySnapshotOptions}). */
-export function writeTinySnapshot(dataDir: string, options: TinySnapshotOptions = {}): Promise<Manifest> {
+export async function writeTinySnapshot(dataDir: string, options: TinySnapshotOptions = {}): Promise<Manifest> {
   const count = options.count ?? 3;
   const lastSync = options.lastSync ?? '2026-11-21T04:00:00.000Z';
   const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -67,7 +69,13 @@ export function writeTinySnapshot(dataDir: string, options: TinySnapshotOptions 
   };
   for (const name of options.staleSources ?? []) sources[name]!.stale = true;
   for (const name of options.omitSources ?? []) delete sources[name];
-  return writeSnapshot(dataDir, options.version ?? '2026-11-21T04-00-00Z', sources, new Date(lastSync), { fixture: options.fixture });
+  const manifest = await writeSnapshot(dataDir, options.version ?? '2026-11-21T04-00-00Z', sources, new Date(lastSync), { fixture: options.fixture });
+  const reasons = Object.entries(options.staleReasons ?? {});
+  if (reasons.length === 0) return manifest;
+  // The writer does not take a reason yet; the manifest is the commit point, so rewriting it is enough.
+  for (const [name, reason] of reasons) manifest.sources[name as SourceName]!.staleReason = reason;
+  await writeFile(path.join(dataDir, 'manifest.json'), JSON.stringify(manifest));
+  return manifest;
 }
 
 /** Places in Switzerland, `lng, lat`. */

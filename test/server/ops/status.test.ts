@@ -9,9 +9,10 @@ import { tempStateDir } from '../../helpers/api.ts';
 let snapshot: TinySnapshot;
 let running: RunningServer;
 const lastSync = new Date(Date.now() - 3_600_000).toISOString();
+const REFUSAL = 'refused by the gate: de-CH tours: completeness: received 50 of 201 declared (at least 95% needed); --force publishes the 50 <records>';
 
 beforeAll(async () => {
-  snapshot = await createTinySnapshot({ count: 4, lastSync, staleSources: ['tours'], omitSources: ['attractions'] });
+  snapshot = await createTinySnapshot({ count: 4, lastSync, staleSources: ['tours'], staleReasons: { tours: REFUSAL }, omitSources: ['attractions'] });
   running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
 });
 
@@ -39,11 +40,12 @@ describe('GET /api/status', () => {
         expiresAt,
         stale: false,
         staleReason: null,
+        staleDetail: null,
         counts: counts({ activities: 4, locations: 4, types: 4 }),
       },
-      { name: 'snowdata', label: 'Snowdata', lastSync, expiresAt, stale: false, staleReason: null, counts: counts({ stations: 4, routes: 8 }) },
-      { name: 'tours', label: 'MySwitzerland tours', lastSync, expiresAt, stale: true, staleReason: 'last sync failed', counts: counts({ tours: 4 }) },
-      { name: 'attractions', label: 'attractions', lastSync: null, expiresAt: null, stale: true, staleReason: 'never synced', counts: counts({ attractions: 0 }) },
+      { name: 'snowdata', label: 'Snowdata', lastSync, expiresAt, stale: false, staleReason: null, staleDetail: null, counts: counts({ stations: 4, routes: 8 }) },
+      { name: 'tours', label: 'MySwitzerland tours', lastSync, expiresAt, stale: true, staleReason: 'last sync failed', staleDetail: REFUSAL, counts: counts({ tours: 4 }) },
+      { name: 'attractions', label: 'attractions', lastSync: null, expiresAt: null, stale: true, staleReason: 'never synced', staleDetail: null, counts: counts({ attractions: 0 }) },
     ]);
   });
 
@@ -151,7 +153,9 @@ describe('GET /', () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).toContain('<code id="snapshot-version">2026-11-21T04-00-00Z</code>');
     expect(html).toContain('<td class="count" data-source="snowdata" data-locale="fr-CH" data-area="routes">8</td>');
-    expect(html).toContain('<span class="stale">stale: last sync failed</span>');
+    expect(html).toContain(
+      '<span class="stale">stale: last sync failed</span> <span class="muted">(refused by the gate: de-CH tours: completeness: received 50 of 201 declared (at least 95% needed); --force publishes the 50 &#60;records&#62;)</span>',
+    );
     expect(html).toContain('<span class="stale">stale: never synced</span>');
     expect(html).toMatch(/<li data-operation="tours"><code>tours\(q: String, routeType: String/);
     expect(html).toMatch(/Try it: <a href="\/api\/graphql#query=[^"]+" title="[^"]+">HikesNearInterlaken<\/a>/);

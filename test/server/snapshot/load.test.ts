@@ -133,6 +133,22 @@ describe('loadSnapshot', () => {
     );
   });
 
+  it('reads the one-line stale reason of a source, and a manifest without it as before', async () => {
+    manifest.sources.tours!.stale = true;
+    manifest.sources.tours!.staleReason = 'refused by the gate: de-CH tours: unit change';
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).manifest.sources.tours!.staleReason).toBe('refused by the gate: de-CH tours: unit change');
+  });
+
+  it('refuses a stale reason that is not one line of text, saying what it must be', async () => {
+    (manifest.sources.tours as unknown as { staleReason: unknown }).staleReason = 42;
+    await writeManifest();
+    expect(await refusal()).toBe(`${path.join(dir, 'manifest.json')}: sources.tours.staleReason must be a one-line string or absent, found 42`);
+    manifest.sources.tours!.staleReason = 'first line\nsecond line';
+    await writeManifest();
+    expect(await refusal()).toBe(`${path.join(dir, 'manifest.json')}: sources.tours.staleReason must be a one-line string or absent, found "first line\\nsecond line"`);
+  });
+
   it('refuses a record that does not match its GraphQL type, naming the record and the field', async () => {
     await rewriteTours((records) => {
       records[3]!.isRoundtrip = null;

@@ -1,0 +1,154 @@
+/**
+ * The gate's report per source and area: records before → after, declared against received,
+ * rejections and clearings per rule, fill rates and medians that moved, and what was refused or
+ * forced. JSON-serialisable, to keep beside a published version; {@link formatGateReport} prints it.
+ */
+
+import type { AreaName, Locale, SourceName } from '../../format.ts';
+import type { AreaStatistics, Refusal, SourceGateInput, Verdict } from './types.ts';
+
+/** A fill rate that moved by at least this much (as a share of records) is reported. */
+export const REPORTED_FILL_CHANGE = 0.1;
+/** A median that moved by at least this factor, either way, is reported. */
+export const REPORTED_MEDIAN_FACTOR = 1.5;
+
+export interface FieldMove {
+  field: string;
+  /** Null when the field is new. */
+  before: number | null;
+  now: number | null;
+}
+
+export interface AreaReport {
+  locale: Locale;
+  area: AreaName;
+  /** Records in the version served now; null on a first sync. */
+  before: number | null;
+  /** Records that would be published. */
+  after: number;
+  declared: number | null;
+  received: number;
+  /** Records rejected, per rule. */
+  rejected: Record<string, number>;
+  /** Fields cleared, per plausibility rule. */
+  cleared: Record<string, number>;
+  /** Fill rates (shares of records) that moved by at least {@link REPORTED_FILL_CHANGE}. */
+  fillRatesMoved: FieldMove[];
+  /** Medians that moved by at least {@link REPORTED_MEDIAN_FACTOR}. */
+  mediansMoved: FieldMove[];
+}
+
+export interface SourceReport {
+  source: SourceName;
+  outcome: Verdict['outcome'];
+  /** Rules that refused the source (when `outcome` is `refuse`). */
+  refused: Refusal[];
+  /** Rules that failed and were overridden by `--force` (when `outcome` is `forced`). */
+  forced: Refusal[];
+  areas: AreaReport[];
+}
+
+/** The report of one source, from what the gate was given and its verdict. */
+export function gateReport(input: SourceGateInput, verdict: Verdict): SourceReport {
+  const areas = input.areas.map((area): AreaReport => {
+    const previous = input.previous?.[area.locale]?.[area.area] ?? null;
+    const now = verdict.statistics[area.locale]?.[area.area] ?? null;
+    return {
+      locale: area.locale,
+      area: area.area,
+      before: previous?.count ?? null,
+      after: area.records.length,
+      declared: area.declared,
+      received: area.received,
+      rejected: countBy(area.rejected.map((rejection) => rejection.rule)),
+      cleared: { ...area.cleared },
+      fillRatesMoved: previous && now ? fillRatesMoved(previous, now) : [],
+      mediansMoved: previous && now ? mediansMoved(previous, now) : [],
+    };
+  });
+  return {
+    source: input.source,
+    outcome: verdict.outcome,
+    refused: verdict.outcome === 'refuse' ? verdict.refusals : [],
+    forced: verdict.outcome === 'forced' ? verdict.refusals : [],
+    areas,
+  };
+}
+
+function fillRatesMoved(previous: AreaStatistics, now: AreaStatistics): FieldMove[] {
+  const fields = [...new Set([...Object.keys(previous.fillRates), ...Object.keys(now.fillRates)])].sort();
+  return fields
+    .map((field) => ({ field, before: previous.fillRates[field] ?? null, now: now.fillRates[field] ?? 0 }))
+    .filter(({ before, now }) => Math.abs(now - (before ?? 0)) >= REPORTED_FILL_CHANGE);
+}
+
+function mediansMoved(previous: AreaStatistics, now: AreaStatistics): FieldMove[] {
+  return Object.entries(now.medians)
+    .map(([field, median]) => ({ field, before: previous.medians[field] ?? null, now: median }))
+    .filter(({ before, now }) => {
+      if (before === null || now === null) return before !== now;
+      if (before <= 0 || now <= 0) return before !== now;
+      return Math.max(now / before, before / now) >= REPORTED_MEDIAN_FACTOR;
+    });
+}
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
+}
+
+const OUTCOME = { publish: 'publishes', refuse: 'REFUSED, last good data stays (stale)', forced: 'FORCED, publishes despite the gate' } as const;
+
+/**
+ * The reports as plain text for people (`--dry-run`): per source its outcome, a table of its
+ * areas with aligned columns, then per area what was rejected, cleared or moved, and each
+ * refused or forced rule on its own line.
+ */
+export function formatGateReport(reports: readonly SourceReport[]): string {
+  return reports.map(formatSource).join('\n\n') + '\n';
+}
+
+function formatSource(report: SourceReport): string {
+  const header = ['locale', 'area', 'before', 'after', 'declared', 'received', 'rejected', 'cleared'];
+  const rows = report.areas.map((area) => [
+    area.locale,
+    area.area,
+    area.before === null ? '—' : String(area.before),
+    String(area.after),
+    area.declared === null ? '—' : String(area.declared),
+    String(area.received),
+    String(sum(area.rejected)),
+    String(sum(area.cleared)),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  // Text columns align left, counts right.
+  const line = (cells: readonly string[]) =>
+    `  ${cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')}`.trimEnd();
+  const lines = [`${report.source}: ${OUTCOME[report.outcome]}`, line(header), ...rows.map(line)];
+  for (const area of report.areas) {
+    const where = `  ${area.locale} ${area.area}`;
+    if (sum(area.rejected) > 0) lines.push(`${where} rejected: ${listCounts(area.rejected)}`);
+    if (sum(area.cleared) > 0) lines.push(`${where} cleared: ${listCounts(area.cleared)}`);
+    for (const move of area.fillRatesMoved) lines.push(`${where} fill rate ${move.field}: ${share(move.before)} → ${share(move.now)}`);
+    for (const move of area.mediansMoved) lines.push(`${where} median ${move.field}: ${move.before ?? '—'} → ${move.now ?? '—'}`);
+  }
+  for (const refusal of report.refused) lines.push(`  refused: ${refusal.message}`);
+  for (const refusal of report.forced) lines.push(`  forced: ${refusal.message}`);
+  return lines.join('\n');
+}
+
+function sum(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((total, count) => total + count, 0);
+}
+
+function listCounts(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([rule, count]) => `${rule} ${count}`)
+    .join(', ');
+}
+
+function share(rate: number | null): string {
+  return rate === null ? '—' : `${Math.round(rate * 100)}%`;
+}

@@ -1,0 +1,170 @@
+/** The verdict on one source: every refusal rule of sourceRules.ts, checked per locale and area. */
+
+import type { AreaName } from '../../format.ts';
+import {
+  DRIFT_FILLED_BEFORE,
+  DRIFT_FILLED_NOW,
+  FILL_FLOORS,
+  MAX_CLEARED_SHARE,
+  MAX_MEDIAN_FACTOR,
+  MAX_REJECTED_SHARE,
+  MAX_UNREADABLE_SHARE,
+  MIN_KEPT_SHARE,
+  MIN_LOCALE_SHARE,
+  MIN_RECEIVED_SHARE,
+} from './sourceRules.ts';
+import { areaStatistics } from './statistics.ts';
+import type { AreaInput, AreaStatistics, Refusal, SourceGateInput, SourceStatistics, Verdict } from './types.ts';
+
+const percent = (share: number) => `${(Math.round(share * 1000) / 10).toString()}%`;
+
+/**
+ * Judges a source: computes each area's statistics and checks them, with the counts, against the
+ * version served now (or, on a first sync, against the fill floors).
+ *
+ * @returns `refuse` when a rule failed and `force` is off, `forced` when a rule failed and it is on, else `publish`
+ */
+export function judgeSource(input: SourceGateInput): Verdict {
+  const statistics: SourceStatistics = {};
+  const refusals: Refusal[] = [];
+  const largestLocale = new Map<AreaName, number>();
+  for (const area of input.areas) largestLocale.set(area.area, Math.max(largestLocale.get(area.area) ?? 0, area.records.length));
+
+  for (const area of input.areas) {
+    const now = areaStatistics(area.area, area.records);
+    (statistics[area.locale] ??= {})[area.area] = now;
+    const previous = input.previous?.[area.locale]?.[area.area] ?? null;
+    const refuse = (rule: string, figures: Refusal['figures'], finding: string, force: string) =>
+      refusals.push({
+        source: input.source,
+        locale: area.locale,
+        area: area.area,
+        rule,
+        figures,
+        message: `${input.source} ${area.locale} ${area.area}: ${rule}: ${finding}; --force would ${force}`,
+      });
+    checkArea(area, now, previous, largestLocale.get(area.area) ?? 0, refuse);
+  }
+  const outcome = refusals.length === 0 ? 'publish' : input.force ? 'forced' : 'refuse';
+  return { source: input.source, outcome, refusals, statistics };
+}
+
+type Refuse = (rule: string, figures: Refusal['figures'], finding: string, force: string) => void;
+
+function checkArea(area: AreaInput, now: AreaStatistics, previous: AreaStatistics | null, largestLocale: number, refuse: Refuse): void {
+  const kept = area.records.length;
+
+  if (area.declared !== null && area.received < area.declared * MIN_RECEIVED_SHARE) {
+    refuse(
+      'completeness',
+      { received: area.received, declared: area.declared },
+      `received ${area.received} of ${area.declared} declared (${percent(area.received / area.declared)}, at least ${percent(MIN_RECEIVED_SHARE)} needed)`,
+      `publish the ${area.received} received as if complete`,
+    );
+  }
+
+  for (const [path, count] of Object.entries(area.unreadable)) {
+    if (area.received > 0 && count / area.received > MAX_UNREADABLE_SHARE) {
+      refuse(
+        'unreadable-field',
+        { field: path, unreadable: count, received: area.received },
+        `${path} could not be read in ${count} of ${area.received} records (${percent(count / area.received)}, at most ${percent(MAX_UNREADABLE_SHARE)} allowed)`,
+        `publish ${path} as null where it could not be read`,
+      );
+    }
+  }
+
+  if (previous) {
+    for (const [path, before] of Object.entries(previous.fillRates)) {
+      const rate = now.fillRates[path] ?? 0;
+      if (kept > 0 && before >= DRIFT_FILLED_BEFORE && rate <= DRIFT_FILLED_NOW) {
+        refuse(
+          'field-drift',
+          { field: path, filledBefore: before, filledNow: rate },
+          `${path} was filled in ${percent(before)} of records and is now in ${percent(rate)} (drift when ≥ ${percent(DRIFT_FILLED_BEFORE)} before and ≤ ${percent(DRIFT_FILLED_NOW)} now)`,
+          `publish ${path} empty in ${percent(1 - rate)} of records`,
+        );
+      }
+    }
+  } else {
+    for (const [path, floor] of Object.entries(FILL_FLOORS[area.area])) {
+      const rate = now.fillRates[path] ?? 0;
+      if (kept > 0 && rate < floor) {
+        refuse(
+          'fill-floor',
+          { field: path, filledNow: rate, floor },
+          `first sync: ${path} is filled in ${percent(rate)} of records, below its floor of ${percent(floor)}`,
+          `publish ${path} empty in ${percent(1 - rate)} of records`,
+        );
+      }
+    }
+  }
+
+  if (largestLocale > 0 && kept < largestLocale * MIN_LOCALE_SHARE) {
+    refuse(
+      'locale-missing',
+      { records: kept, largestLocale },
+      `${kept} records against ${largestLocale} in the largest locale (${percent(kept / largestLocale)}, at least ${percent(MIN_LOCALE_SHARE)} needed)`,
+      `publish ${area.locale} with ${largestLocale - kept} records fewer than the other locales`,
+    );
+  }
+
+  if (previous) {
+    for (const [path, median] of Object.entries(now.medians)) {
+      const before = previous.medians[path];
+      if (median === null || before === null || before === undefined || median <= 0 || before <= 0) continue;
+      const factor = Math.max(median / before, before / median);
+      if (factor > MAX_MEDIAN_FACTOR) {
+        refuse(
+          'unit-change',
+          { field: path, medianBefore: before, medianNow: median },
+          `the median of ${path} moved from ${before} to ${median} (${round(factor)}×, at most ${MAX_MEDIAN_FACTOR}× allowed)`,
+          `publish ${path} in what is likely another unit`,
+        );
+      }
+    }
+  }
+
+  if (area.received > 0 && area.rejected.length / area.received > MAX_REJECTED_SHARE) {
+    refuse(
+      'too-many-rejected',
+      { rejected: area.rejected.length, received: area.received, byRule: perRule(area.rejected.map((r) => r.rule)) },
+      `${area.rejected.length} of ${area.received} records rejected (${percent(area.rejected.length / area.received)}, at most ${percent(MAX_REJECTED_SHARE)} allowed; ${perRule(area.rejected.map((r) => r.rule))})`,
+      `publish the ${kept} records kept, without the ${area.rejected.length} rejected`,
+    );
+  }
+
+  for (const [rule, count] of Object.entries(area.cleared)) {
+    if (kept > 0 && count / kept > MAX_CLEARED_SHARE) {
+      refuse(
+        'too-many-cleared',
+        { plausibilityRule: rule, cleared: count, records: kept },
+        `${rule} cleared a field in ${count} of ${kept} records (${percent(count / kept)}, at most ${percent(MAX_CLEARED_SHARE)} allowed)`,
+        `publish those ${count} records with the field cleared`,
+      );
+    }
+  }
+
+  if (previous && previous.count > 0 && kept < previous.count * MIN_KEPT_SHARE) {
+    refuse(
+      'shrink',
+      { records: kept, before: previous.count },
+      `${kept} records, down from ${previous.count} (${percent(kept / previous.count)} kept, at least ${percent(MIN_KEPT_SHARE)} needed)`,
+      `replace ${previous.count} records with ${kept}`,
+    );
+  }
+}
+
+/** `rule count, rule count`, most first. */
+function perRule(rules: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const rule of rules) counts.set(rule, (counts.get(rule) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([rule, count]) => `${rule} ${count}`)
+    .join(', ');
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
