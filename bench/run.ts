@@ -24,6 +24,7 @@ import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
 import { changedLabel, copyDataset, measureReload, type ChangedSources, type ReloadRun } from './reload.ts';
 import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type HttpRun, type PairedScaling } from './report.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
+import { installPeers } from './peers/installPeers.ts';
 import { describePeers, PEERS, peerSides, peersRunIn, startPeers, stopPeers, type PeersOfRun } from './peers/peers.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
 
@@ -228,7 +229,8 @@ async function main(): Promise<void> {
   const git = gitCommit();
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
-  // Read before measuring: a peer package missing from node_modules stops the run here, not at its end.
+  // Installed and read before measuring: a peer that cannot be installed stops the run here, not at its end.
+  if (options.http && installPeers()) log('installed the peers into bench/peers/node_modules');
   const peerInfo = options.http ? describePeers() : [];
 
   for (const scale of options.scales) ensureDataset(scale, options.regenerate, log);
