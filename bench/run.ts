@@ -2,7 +2,7 @@
  * `npm run bench`: a benchmark, not a test. Generates the 10x dataset when missing,
  * measures each dataset in-process (bench/micro.ts), then starts the real server per setting
  * and runs each scenario against it paired with a raw node:http twin (bench/paired.ts) and, with
- * one worker at 1x, with the peers (bench/peers/), and
+ * one worker at 1x, with the peers (bench/peers/, whose packages it installs there when missing), and
  * writes bench/results.json and BENCHMARKS.md (bench/report.ts). Loopback only; every process
  * it starts is stopped on exit, on error and on Ctrl-C.
  */

@@ -8,13 +8,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** bench/peers/, where the peers' package.json, lock file and node_modules are. */
-export const PEERS_DIR = path.resolve(import.meta.dirname);
+const PEERS_DIR = path.resolve(import.meta.dirname);
 
 /** The lock file npm writes into node_modules at each install: its age tells an install older than the lock file. */
 const INSTALLED_LOCK = path.join(PEERS_DIR, 'node_modules', '.package-lock.json');
 
 /** Whether bench/peers/node_modules is missing or older than bench/peers/package-lock.json. */
-export function peersNeedInstall(): boolean {
+function peersNeedInstall(): boolean {
   if (!existsSync(INSTALLED_LOCK)) return true;
   return statSync(INSTALLED_LOCK).mtimeMs < statSync(path.join(PEERS_DIR, 'package-lock.json')).mtimeMs;
 }
