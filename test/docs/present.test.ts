@@ -18,25 +18,25 @@ const FILE_NAMES = new Set(FILES.map((file) => path.posix.basename(file)));
  * `docs/deploy.md`, `route.ts`), or folders alone (`deploy/k8s/`). Not part of a URL, a
  * `$VARIABLE/…` or a longer word.
  */
-const PATH_WORD = /(?<![\w/.:<@$~-])((?:[\w.-]+\/)*[\w-][\w.-]*\.(?:ts|md|json(?:\.gz)?|ya?ml|graphql|mjs|sh)|(?:[\w.-]+\/)+)(?![\w/<*…])/g;
+const PATH_WORD = /(?<![\w/.:<@$~-])((?:[\w.-]+\/)*[\w-][\w.-]*\.(?:ts|md|json(?:\.gz)?|ya?ml|graphql|m?js|sh)|(?:[\w.-]+\/)+)(?![\w/<*…])/g;
 
 /**
- * Paths a page names that are not files of the repository, and why each may be named: what a
- * build, a benchmark or a sync writes, and files of other projects a page describes.
+ * Paths a page may name that are not files of the repository: what a build, a benchmark or a
+ * sync writes.
  */
-const NOT_IN_THE_REPOSITORY: readonly { pattern: RegExp; why: string }[] = [
-  { pattern: /^dist\//, why: 'npm run build writes dist/' },
-  { pattern: /^bench\/data\//, why: 'npm run bench writes bench/data/' },
-  { pattern: /^(?:DATA_DIR|STATE_DIR)\//, why: 'a setting, not a path' },
-  { pattern: /^(?:\d{4}-\d\d-\d\dT[\w-]+\/|[a-z]{2}-[A-Z]{2}\/)/, why: 'inside a snapshot version, data/<version>/<locale>/' },
-  { pattern: /^\.tmp\//, why: 'what the snapshot writer writes beside a version' },
-  { pattern: /^(?:server|sync|loadWorker)\.mjs$|^playground\/$/, why: 'the bundle, inside dist/' },
-  { pattern: /^BENCHMARKS\.quick\.md$/, why: 'npm run bench -- --quick writes it into bench/data/' },
-  { pattern: /^Node\.js$/, why: 'the runtime, not a file' },
+const NOT_IN_THE_REPOSITORY: readonly RegExp[] = [
+  /^dist\//, // npm run build
+  /^(?:server|sync|loadWorker)\.mjs$|^playground\/$/, // the bundle, inside dist/
+  /^bench\/data\//, // npm run bench and its --quick run
+  /^BENCHMARKS\.quick\.md$/,
+  /^(?:DATA_DIR|STATE_DIR)\//, // settings naming a directory
+  /^(?:\d{4}-\d\d-\d\dT[\w-]+\/|[a-z]{2}-[A-Z]{2}\/)/, // inside a snapshot: <version>/<locale>/
+  /^\.tmp\//, // the snapshot writer's version being written
+  /^Node\.js$/, // the runtime
 ];
 
 /** Paths of the Swiss Activities frontend's own repository, which docs/swissactivities-mapping.md reads and links. */
-const UPSTREAM_FRONTEND = /^(?:services\/[\w.]+\.js|pages\/|lib\/|contentServices\.js)$/;
+const UPSTREAM_FRONTEND = /^(?:(?:services|lib)\/[\w.]+\.js|pages\/|lib\/|contentServices\.js)$/;
 
 /**
  * Whether a path a page names exists: a word with a folder relative to the repository root, to
@@ -57,7 +57,7 @@ function missingPaths(page: string, text: string): string[] {
   text.split('\n').forEach((line, i) => {
     for (const match of line.matchAll(PATH_WORD)) {
       const word = match[1]!;
-      if (NOT_IN_THE_REPOSITORY.some(({ pattern }) => pattern.test(word))) continue;
+      if (NOT_IN_THE_REPOSITORY.some((pattern) => pattern.test(word))) continue;
       if (page === 'docs/swissactivities-mapping.md' && UPSTREAM_FRONTEND.test(word)) continue;
       if (!exists(page, word)) missing.push(`${page}:${i + 1}: ${word}`);
     }
