@@ -2,7 +2,7 @@
  * `npm run bench`: a benchmark, not a test. Generates the 10x dataset when missing,
  * measures each dataset in-process (bench/micro.ts), then starts the real server per setting
  * and runs each scenario against it paired with a raw node:http twin (bench/paired.ts) and, with
- * one worker at 1x, with the peers (bench/peers/), and
+ * one worker at 1x, with the peers (bench/peers/, whose packages it installs there when missing), and
  * writes bench/results.json and BENCHMARKS.md (bench/report.ts). Loopback only; every process
  * it starts is stopped on exit, on error and on Ctrl-C.
  */
@@ -25,6 +25,7 @@ import { changedLabel, copyDataset, measureReload, type ChangedSources, type Rel
 import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type PairedScaling } from './report.ts';
 import type { HttpRun } from './reportTypes.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
+import { installPeers } from './peers/installPeers.ts';
 import { describePeers, PEERS, peerSides, peersRunIn, startPeers, stopPeers, type PeersOfRun } from './peers/peers.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
 
@@ -229,7 +230,8 @@ async function main(): Promise<void> {
   const git = gitCommit();
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
-  // Read before measuring: a peer package missing from node_modules stops the run here, not at its end.
+  // Installed and read before measuring: a peer that cannot be installed stops the run here, not at its end.
+  if (options.http && installPeers()) log('installed the peers into bench/peers/node_modules');
   const peerInfo = options.http ? describePeers() : [];
 
   for (const scale of options.scales) ensureDataset(scale, options.regenerate, log);

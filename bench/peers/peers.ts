@@ -4,10 +4,10 @@
  * process, measured in the same rounds as the real server and its raw twin (bench/paired.ts).
  */
 
-import { readFileSync } from 'node:fs';
 import type { PeerSide } from '../paired.ts';
 import type { BenchRequest, ServerSetup } from '../scenarios.ts';
 import { startAnnouncing, type Child } from '../servers.ts';
+import { installedVersion } from './installPeers.ts';
 
 /** One peer server. */
 export interface Peer {
@@ -145,8 +145,10 @@ export interface PeerInfo {
   cached: string;
 }
 
-/** Every peer with the versions of its packages, as installed (node_modules). */
+/**
+ * Every peer with the versions of its packages, as installed (bench/peers/installPeers.ts).
+ * @throws Error naming a package that is not installed
+ */
 export function describePeers(): PeerInfo[] {
-  const version = (name: string) => (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
-  return PEERS.map((peer) => ({ name: peer.name, packages: peer.packages.map((name) => `${name} ${version(name)}`), cached: peer.cached }));
+  return PEERS.map((peer) => ({ name: peer.name, packages: peer.packages.map((name) => `${name} ${installedVersion(name)}`), cached: peer.cached }));
 }

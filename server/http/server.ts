@@ -5,18 +5,10 @@ import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
+import type { HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
 import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
 import { requestIdOf } from './requestId.ts';
-import {
-  setDeferredHeaders,
-  setRequestHeaders,
-  type Fail,
-  type Handle,
-  type HttpLogger,
-  type HttpMetrics,
-  type HttpOptions,
-  type RequestState,
-} from './requestState.ts';
+import { setDeferredHeaders, setRequestHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendError, sendText } from './respond.ts';
 
 /** URL path of the schema: the SDL, or with `?format=queries` the sample queries. */
@@ -262,7 +254,7 @@ function createRequestServer(
         arrivedAt: performance.now(),
         route: 'other',
         operation: '-',
-        executed: false,
+        passedChecks: false,
         hasErrors: false,
         closeConnection: lifecycle.draining,
         headersSet: false,

@@ -1,4 +1,4 @@
-import type { ServedSnapshot } from './requestState.ts';
+import type { ServedSnapshot } from './httpOptions.ts';
 import type { Context } from '../resolvers/context.ts';
 import type { Store } from '../snapshot/store.ts';
 

@@ -7,7 +7,7 @@
  */
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { HttpMetrics } from '../http/requestState.ts';
+import type { HttpMetrics } from '../http/httpOptions.ts';
 import { createRequestHistogram } from './requestHistogram.ts';
 
 /** What a scrape reads about the snapshot being served. */

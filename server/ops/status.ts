@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
 import { SOURCE_AREAS, type AreaName, type FixtureOrigin, type SourceName } from '../../sync/format.ts';
 import { LOCALES, type Locale } from '../snapshot/locales.ts';
-import type { StatusProvider } from '../http/requestState.ts';
+import type { StatusProvider } from '../http/httpOptions.ts';
 import type { SampleQuery } from './sampleQueries.ts';
 import type { Store } from '../snapshot/store.ts';
 

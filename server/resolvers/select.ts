@@ -3,7 +3,7 @@
  * by distance with near-me, else best text match first with q, else the area's default order.
  */
 
-import { countPositions, firstPositions, type Intersection } from '../search/filterIndex.ts';
+import { countPositions, firstPositions, type Intersection } from '../search/positionSet.ts';
 import type { AreaStore } from '../snapshot/store.ts';
 import type { WithDistance } from '../snapshot/withDistance.ts';
 import type { NearMe } from './args.ts';

@@ -7,7 +7,7 @@
 import KDBush from 'kdbush';
 import { distance } from 'geokdbush';
 import { runSteps, type Steps } from '../util/timeSlice.ts';
-import { countPositionsBetween, hasPosition, positionSetOf, type Intersection, type PositionSet } from './filterIndex.ts';
+import { countPositionsBetween, hasPosition, positionSetOf, type Intersection, type PositionSet } from './positionSet.ts';
 
 /** One point found near a location. */
 export interface GeoHit {

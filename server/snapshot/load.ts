@@ -9,9 +9,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { FORMAT_VERSION, SOURCE_AREAS, type AreaName, type AreaRecords, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../../sync/format.ts';
+import { deepFreeze } from '../util/deepFreeze.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
-import { deepFreeze } from './deepFreeze.ts';
 import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readSnapshotFile, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
 import { createRecordValidator, type RecordValidator } from './validateRecord.ts';
 

@@ -9,9 +9,9 @@
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { AreaName } from '../../sync/format.ts';
+import { deepFreeze } from '../util/deepFreeze.ts';
 import { watchEventLoop } from '../util/eventLoopLoad.ts';
 import { TimeSlice } from '../util/timeSlice.ts';
-import { deepFreeze } from './deepFreeze.ts';
 import { emptyLocales, fileEntryOf, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
 import { DEFAULT_READ_TIMEOUT_MS } from './snapshotFile.ts';
 import { SnapshotReader, type CheckedFile } from './snapshotReader.ts';

@@ -1,18 +1,14 @@
 /**
- * The README and docs/ link to each other and to the code by relative paths and heading anchors;
- * moving a file or renaming a heading must not leave a reader at a dead link.
+ * The README, docs/ and the folders' READMEs link to each other and to the code by relative
+ * paths and heading anchors; moving a file or renaming a heading must not leave a reader at a
+ * dead link.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { docPages, ROOT, withoutCodeBlocks } from '../helpers/docPages.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const PAGES = ['README.md', 'BENCHMARKS.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
-
-/** A page without its fenced code blocks, whose brackets and # lines are not links or headings. */
-function withoutCodeBlocks(markdown: string): string {
-  return markdown.replace(/^```[\s\S]*?^```/gm, '');
-}
+const PAGES = docPages();
 
 /** Markdown links `[text](target)`, outside fenced code blocks. */
 function linkTargets(markdown: string): string[] {

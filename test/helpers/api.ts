@@ -52,12 +52,3 @@ export function readArea<A extends AreaName>(locale: Locale, area: A): AreaRecor
   }
   throw new Error(`no ${area} for ${locale} in ${DATA_DIR}`);
 }
-
-/** Great-circle distance in km (haversine, mean Earth radius), as a reference for the geo index. */
-export function haversineKm(lng1: number, lat1: number, lng2: number, lat2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLng = (lng2 - lng1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * 6371 * Math.asin(Math.sqrt(a));
-}

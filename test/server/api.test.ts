@@ -6,7 +6,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityRecord, AttractionRecord, Locale, TourRecord } from '../../sync/format.ts';
-import { haversineKm, readArea, startTestApi, type TestApi } from '../helpers/api.ts';
+import { readArea, startTestApi, type TestApi } from '../helpers/api.ts';
+import { haversineKm } from '../helpers/haversine.ts';
 
 let api: TestApi;
 beforeAll(async () => {

@@ -16,7 +16,7 @@ import { JsonTooDeepError } from './canonicalJson.ts';
 import type { GraphqlMetrics, LookupTally } from './graphqlMetrics.ts';
 import type { Leftover } from './graphqlHttp.ts';
 import type { KnownBodies } from './knownBodies.ts';
-import { markExecuted } from './markExecuted.ts';
+import { markPassedChecks } from './markPassedChecks.ts';
 import { CONTENT_TYPES, type MediaType } from './mediaType.ts';
 import { resolvePersistedQuery, type PersistedLookup, type PersistedQueries } from './persistedQueries.ts';
 import { isWellFormed, type SentParams } from './requestParams.ts';
@@ -69,7 +69,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     state.operation = entry.label;
     state.operationName = entry.operationName;
     state.cost = entry.cost;
-    state.executed = true;
+    state.passedChecks = true;
     return send.success(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
   }
 
@@ -109,7 +109,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const prepared = engine.prepare(sent, state.served!.sizes);
     // graphql-http's side words the refusals, and answers operations other than queries.
     if (prepared.errors || prepared.operation.operation.operation !== 'query') return options.leave(req, res, state, { sent, prepared, persisted: lookup });
-    markExecuted(state, prepared, metrics);
+    markPassedChecks(state, prepared, metrics);
     register(lookup, sent.query);
     if (call.parsed && lookup === null) bodies.remember(call.raw!, sent);
     return execute(call, sent.variables, prepared.operation, key, prepared.cost);

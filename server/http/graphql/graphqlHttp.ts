@@ -19,7 +19,7 @@ import type { PersistedLookup, PersistedQueries } from './persistedQueries.ts';
 import { checkOperationName } from './requestParams.ts';
 import { refuseOperationType } from './refusals.ts';
 import type { AnswerSender } from './sendAnswer.ts';
-import { markExecuted } from './markExecuted.ts';
+import { markPassedChecks } from './markPassedChecks.ts';
 
 /** What the route learned of a request before handing it to graphql-http. */
 export interface Leftover {
@@ -80,7 +80,7 @@ export function createGraphqlHttp(options: GraphqlHttpOptions) {
         const refused = refuseOperationType(schema, operation, req.method);
         if (refused) return refused;
       }
-      markExecuted(state, prepared, metrics);
+      markPassedChecks(state, prepared, metrics);
       const lookup = req.context.persisted;
       if (lookup?.register) persisted!.set(lookup.sha256Hash, params.query);
       return {
@@ -113,7 +113,7 @@ export function createGraphqlHttp(options: GraphqlHttpOptions) {
     };
     const response = await handler(request);
     const [body, init] = response;
-    if (!state.executed || state.hasErrors || init.status !== 200 || body === null) return send.refusal(req, res, state, response);
+    if (!state.passedChecks || state.hasErrors || init.status !== 200 || body === null) return send.refusal(req, res, state, response);
     await send.success(req, res, state, utf8Bytes(body), init.headers?.['content-type'] ?? JSON_TYPE);
   };
 }

@@ -11,7 +11,7 @@
  * down: every request that sends those bytes shares them.
  */
 
-import { deepFreeze } from '../../snapshot/deepFreeze.ts';
+import { deepFreeze } from '../../util/deepFreeze.ts';
 import { h32Raw } from '../../util/xxhash.ts';
 import type { SentParams } from './requestParams.ts';
 

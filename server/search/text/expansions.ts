@@ -4,7 +4,7 @@
  * (matchRanks.ts), merged into one list per level when many, and remembered across searches.
  */
 
-import { wordCount, type PositionSet } from '../filterIndex.ts';
+import { wordCount, type PositionSet } from '../positionSet.ts';
 import { lowerBound } from './lowerBound.ts';
 import type { MatchLevel } from './matchLevelSearch.ts';
 import { EXACT, KINDS, levelRank, mergedLevel, PREFIX, RESOLUTION, TYPO } from './matchRanks.ts';

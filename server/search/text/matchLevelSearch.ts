@@ -1,7 +1,7 @@
 /**
  * The bitset side of textIndex.ts: a search for words found in many documents, where walking
  * their postings one by one is most of the cost (two words each in most of 20,000 tours:
- * 35,000 postings). Sets of positions as bitsets (filterIndex.ts) are read 32 at a time.
+ * 35,000 postings). Sets of positions as bitsets (search/positionSet.ts) are read 32 at a time.
  *
  * A query word's matches fall into levels, one per match rank it can have (field, kind of
  * match, place in the field), best first. Level i holds the documents whose best match of the
@@ -12,7 +12,7 @@
  * fill it. The total is the size of the intersection of every word's union of levels.
  */
 
-import { bitCount, wordCount, type Intersection, type PositionSet } from '../filterIndex.ts';
+import { bitCount, wordCount, type Intersection, type PositionSet } from '../positionSet.ts';
 import { holdsAsBitset, type ListSelection } from './postingLists.ts';
 
 /** One level of a query word: its packed match rank (matchRanks.ts) and the postings lists that reach it (at least one). */

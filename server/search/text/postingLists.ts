@@ -8,7 +8,7 @@
  * build (BENCHMARKS.md gives the heap after loading).
  */
 
-import { positionSetOf, wordCount, type PositionSet } from '../filterIndex.ts';
+import { positionSetOf, wordCount, type PositionSet } from '../positionSet.ts';
 
 /** Numbered postings lists: list k is positions[starts[k]] up to positions[starts[k + 1]]. */
 export interface PostingLists {

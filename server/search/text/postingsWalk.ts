@@ -4,7 +4,7 @@
  * per document and are reused across searches, which are synchronous.
  */
 
-import { hasPosition, type Intersection } from '../filterIndex.ts';
+import { hasPosition, type Intersection } from '../positionSet.ts';
 import { addMatch, levelRank, MAX_QUERY_WORDS } from './matchRanks.ts';
 import type { PostingLists } from './postingLists.ts';
 

@@ -9,7 +9,7 @@
 import { Index } from 'flexsearch';
 import { sortSteps } from '../../util/sortSteps.ts';
 import type { Steps } from '../../util/timeSlice.ts';
-import { wordCount } from '../filterIndex.ts';
+import { wordCount } from '../positionSet.ts';
 import { RESOLUTION } from './matchRanks.ts';
 import { holdsAsBitset, PostingListsBuilder, type PostingLists } from './postingLists.ts';
 import { documentWords } from './words.ts';

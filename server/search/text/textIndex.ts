@@ -14,7 +14,7 @@
  */
 
 import { runSteps, type Steps } from '../../util/timeSlice.ts';
-import { positionSetOf, type Intersection, type PositionSet } from '../filterIndex.ts';
+import { positionSetOf, type Intersection, type PositionSet } from '../positionSet.ts';
 import { Expansions, levelsOf, type WordPostings } from './expansions.ts';
 import { MatchLevelSearch } from './matchLevelSearch.ts';
 import { addMatch, MAX_FIELDS, MAX_QUERY_WORDS } from './matchRanks.ts';

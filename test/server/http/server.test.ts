@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSizeTally } from '../../../server/snapshot/answerSizes.ts';
 import { readConfig } from '../../../server/config/config.ts';
-import type { HttpOptions, ServedSnapshot } from '../../../server/http/requestState.ts';
+import type { HttpOptions, ServedSnapshot } from '../../../server/http/httpOptions.ts';
 import { createHttpService, type HttpService } from '../../../server/http/server.ts';
 import { createLogger } from '../../../server/ops/log.ts';
 import { createMetrics } from '../../../server/ops/metrics.ts';

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityRecord, AttractionRecord, RouteRecord, TourRecord } from '../../../sync/format.ts';
-import { positionSetOf, type FilterCondition } from '../../../server/search/filterIndex.ts';
+import type { FilterCondition } from '../../../server/search/filterIndex.ts';
+import { positionSetOf } from '../../../server/search/positionSet.ts';
 import { loadSnapshot } from '../../../server/snapshot/load.ts';
 import { LOCALES } from '../../../server/snapshot/locales.ts';
 import type { NearMe } from '../../../server/resolvers/args.ts';

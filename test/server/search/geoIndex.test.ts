@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { distance } from 'geokdbush';
-import { positionSetOf, type Intersection } from '../../../server/search/filterIndex.ts';
+import { positionSetOf, type Intersection } from '../../../server/search/positionSet.ts';
 import { createGeoIndex, type GeoHit, type GeoIndex } from '../../../server/search/geoIndex.ts';
+import { EARTH_RADIUS_KM, haversineKm } from '../../helpers/haversine.ts';
 
 type Point = { lng: number; lat: number } | null;
-
-/** Great-circle distance in km on a sphere of radius 6371 km (haversine), written out independently. */
-function haversineKm(a: { lng: number; lat: number }, b: { lng: number; lat: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLng = (b.lng - a.lng) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * 6371 * Math.asin(Math.sqrt(h));
-}
 
 /** Every point within radiusKm, sorted by distance then position, the slow obvious way. */
 function bruteForce(points: Point[], centre: { lng: number; lat: number }, radiusKm: number, keep: (position: number) => boolean = () => true): GeoHit[] {
   const hits: GeoHit[] = [];
   points.forEach((point, position) => {
     if (point === null || !keep(position)) return;
-    const distanceKm = haversineKm(centre, point);
+    const distanceKm = haversineKm(centre.lng, centre.lat, point.lng, point.lat);
     if (distanceKm <= radiusKm) hits.push({ position, distanceKm });
   });
   return hits.sort((a, b) => a.distanceKm - b.distanceKm || a.position - b.position);
@@ -48,10 +40,10 @@ function filterOf(size: number, keep: (position: number) => boolean): Intersecti
   return [positionSetOf(size, Array.from({ length: size }, (_, position) => position).filter(keep))];
 }
 
-/** The point `km` from a location in the direction `bearingDeg` (clockwise from north), on the 6371 km sphere. */
+/** The point `km` from a location in the direction `bearingDeg` (clockwise from north), on the sphere of {@link EARTH_RADIUS_KM}. */
 function destination(from: { lng: number; lat: number }, km: number, bearingDeg: number): { lng: number; lat: number } {
   const rad = Math.PI / 180;
-  const angle = km / 6371;
+  const angle = km / EARTH_RADIUS_KM;
   const bearing = bearingDeg * rad;
   const lat1 = from.lat * rad;
   const lat2 = Math.asin(Math.sin(lat1) * Math.cos(angle) + Math.cos(lat1) * Math.sin(angle) * Math.cos(bearing));
@@ -142,7 +134,7 @@ describe('createGeoIndex', () => {
       // These touch the box that the tree is searched in; a box any smaller leaves them out.
       for (const centre of [centres.Bern, { lng: 18.9553, lat: 69.6492 }, { lng: -68.3, lat: -54.8 }]) {
         for (const radiusKm of [0.5, 30, 700]) {
-          const angle = radiusKm / 6371;
+          const angle = radiusKm / EARTH_RADIUS_KM;
           const rad = Math.PI / 180;
           // Where the circle reaches farthest in longitude (a meridian touches it there).
           const lngSpan = Math.asin(Math.sin(angle) / Math.cos(centre.lat * rad)) / rad;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { positionSetOf } from '../../../../server/search/filterIndex.ts';
+import { positionSetOf } from '../../../../server/search/positionSet.ts';
 import type { TextIndex } from '../../../../server/search/text/textIndex.ts';
 import { resolvers } from '../../../../server/resolvers/index.ts';
 import { createSchema, readSdl } from '../../../../server/execution/schema.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { positionSetOf } from '../../../../server/search/filterIndex.ts';
+import { positionSetOf } from '../../../../server/search/positionSet.ts';
 import { holdsAsBitset, PostingListsBuilder, type PostingLists } from '../../../../server/search/text/postingLists.ts';
 
 /** List `list` of `lists` as a plain array. */

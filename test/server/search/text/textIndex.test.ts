@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { positionSetOf } from '../../../../server/search/filterIndex.ts';
+import { positionSetOf } from '../../../../server/search/positionSet.ts';
 import { createTextIndex, MAX_FIELDS, MAX_QUERY_WORDS, type TextIndex } from '../../../../server/search/text/textIndex.ts';
 
 type Doc = [name: string, abstract: string | null];

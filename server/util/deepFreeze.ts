@@ -1,6 +1,6 @@
 /**
- * Freezing the records of a snapshot as they are read, sharing what they repeat across
- * locales.
+ * Deep freezing, sharing what a value repeats of a twin: the snapshot freezes its records as
+ * they are read, sharing across locales, and the GraphQL route the parameters it keeps.
  */
 
 /**

@@ -8,11 +8,11 @@ import type { GraphqlMetrics } from './graphqlMetrics.ts';
 const MAX_LOGGED_OPERATION_NAME = 100;
 
 /** Notes an operation about to be answered: its label, name and cost, in the state and the metrics. */
-export function markExecuted(state: RequestState, prepared: PreparedRequest & { errors?: undefined }, metrics: GraphqlMetrics): void {
+export function markPassedChecks(state: RequestState, prepared: PreparedRequest & { errors?: undefined }, metrics: GraphqlMetrics): void {
   const { operation, cost } = prepared;
   state.operation = operation.label;
   state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
   state.cost = cost;
-  state.executed = true;
+  state.passedChecks = true;
   metrics.observeCost(cost);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze } from '../../../server/snapshot/deepFreeze.ts';
+import { deepFreeze } from '../../../server/util/deepFreeze.ts';
 
 /** A record as JSON.parse makes it: every string and object new. */
 const parse = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, any>;
