@@ -1,0 +1,296 @@
+/**
+ * The sync on a bad day: the real CLI, as a child process, against a loopback upstream that
+ * misbehaves in each way an upstream has been seen to (sync/fixtures/misbehavingPages.ts and
+ * misbehavingData.ts). A refused source leaves the version served before byte for byte, the run
+ * exits 1, and stderr names the source and the rule. The child's heap is kept small, so a run
+ * that pages without end or keeps every page crashes instead of passing.
+ */
+
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type DataMisbehaviour, misbehaveData } from '../../sync/fixtures/misbehavingData.ts';
+import type { PagingMisbehaviour } from '../../sync/fixtures/misbehavingPages.ts';
+import { generateUpstreamData, startUpstream, STNET_PATH, type Upstream, type UpstreamData } from '../../sync/fixtures/upstream.ts';
+import type { ActivityRecord, Manifest, SourceName, StationRecord } from '../../sync/format.ts';
+import { readManifest } from '../../sync/publish/manifest.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Small enough that a run which keeps every page of an endless listing runs out of it. */
+const CHILD_HEAP_MB = 256;
+/** The safety net of a run that never ends; a run that ends by itself is far quicker. */
+const CHILD_KILL_MS = 60_000;
+
+interface Run {
+  /** null when the child was killed by a signal (out of memory, or the safety net). */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `tsx sync/main.ts` against `upstream`, publishing into `dataDir`. */
+function runCli(upstream: Upstream, dataDir: string, args: string[], heapMb: number | null = CHILD_HEAP_MB): Promise<Run> {
+  const node = [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), '--import', 'tsx', 'sync/main.ts', ...args, '--data-dir', dataDir];
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      node,
+      { cwd: ROOT, env: { ...process.env, ...upstream.env, CI: '1' }, timeout: CHILD_KILL_MS, maxBuffer: 64 * 2 ** 20 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null) : 0;
+        resolve({ exitCode: (error as { signal?: string } | null)?.signal ? null : code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** sha256 of every file under `dir`, by path relative to it. */
+async function hashes(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, file)] = createHash('sha256').update(await fs.readFile(file)).digest('hex');
+  }
+  return out;
+}
+
+/** The records of one area as published in `manifest`. */
+async function published<T>(dataDir: string, manifest: Manifest, source: SourceName, locale: string, area: string): Promise<T[]> {
+  const entry = (manifest.sources[source]!.locales as Record<string, Record<string, { file: string }>>)[locale]![area]!;
+  return JSON.parse(gunzipSync(await fs.readFile(path.join(dataDir, entry.file))).toString('utf8'));
+}
+
+/** The files the manifest serves for `source`, relative to the data directory. */
+function servedFiles(manifest: Manifest, source: SourceName): string[] {
+  return Object.values(manifest.sources[source]!.locales as Record<string, Record<string, { file: string }>>).flatMap((areas) => Object.values(areas).map((a) => path.normalize(a.file)));
+}
+
+let base: UpstreamData;
+/** The previous good version: one well-behaved run of every source, copied for each case. */
+let goodDir: string;
+let goodRun: Run;
+let goodManifest: Manifest;
+let goodHashes: Record<string, string>;
+let upstream: Upstream | null = null;
+const scratch: string[] = [];
+
+beforeAll(async () => {
+  // 60 stations, 249 activities (3 content pages), 1,219 attractions, 600 tours: every list has
+  // several pages, and one rejected station stays below the rejected share the gate allows.
+  base = generateUpstreamData(2026, 0.3);
+  goodDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bad-day-good-'));
+  const up = await startUpstream(base);
+  try {
+    goodRun = await runCli(up, goodDir, [], null);
+  } finally {
+    await up.close();
+  }
+  goodManifest = (await readManifest(goodDir))!;
+  goodHashes = await hashes(goodDir);
+}, 180_000);
+afterEach(async () => {
+  await upstream?.close();
+  upstream = null;
+});
+afterAll(async () => {
+  for (const dir of [goodDir, ...scratch]) await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** A data directory holding a copy of the previous good version, or nothing on a first sync. */
+async function dataDir(previous: boolean): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bad-day-'));
+  scratch.push(dir);
+  if (previous) await fs.cp(goodDir, dir, { recursive: true });
+  return dir;
+}
+
+/** Serves the good data as `data` misbehaves, and pages as `paging` does. */
+async function serve(options: { data?: DataMisbehaviour; paging?: PagingMisbehaviour } = {}): Promise<Upstream> {
+  const data = options.data ? structuredClone(base) : base;
+  if (options.data) misbehaveData(data, options.data);
+  upstream = await startUpstream(data);
+  if (options.paging) upstream.misbehave(options.paging);
+  return upstream;
+}
+
+/**
+ * Asserts a refusal of `source`: exit 1, stderr names the source and `rule`, every file of the
+ * previous version is unchanged, and the manifest (if rewritten) still serves the source's
+ * previous files, marked stale with a reason.
+ */
+async function expectRefused(dir: string, run: Run, source: SourceName, rule: RegExp): Promise<void> {
+  expect(run.exitCode, run.stderr).toBe(1);
+  const line = run.stderr.split('\n').find((l) => l.includes(source) && rule.test(l));
+  expect(line, run.stderr).toBeDefined();
+  const after = await hashes(dir);
+  for (const [file, hash] of Object.entries(goodHashes)) {
+    if (file === 'manifest.json') continue;
+    expect(after[file], file).toBe(hash);
+  }
+  const manifest = (await readManifest(dir))!;
+  for (const file of servedFiles(manifest, source)) expect(after[file], file).toBe(goodHashes[file]);
+  expect(servedFiles(manifest, source).sort()).toEqual(servedFiles(goodManifest, source).sort());
+  expect(manifest.sources[source]).toMatchObject({ stale: true, staleReason: expect.stringMatching(rule) });
+}
+
+/** Asserts a refusal on a first sync: exit 1, stderr names the source and `rule`, and nothing of the source is served. */
+async function expectRefusedFirst(dir: string, run: Run, source: SourceName, rule: RegExp): Promise<void> {
+  expect(run.exitCode, run.stderr).toBe(1);
+  expect(run.stderr.split('\n').find((l) => l.includes(source) && rule.test(l)), run.stderr).toBeDefined();
+  const manifest = await readManifest(dir);
+  const locales = manifest?.sources[source]?.locales ?? {};
+  expect(Object.values(locales).flatMap((areas) => Object.values(areas ?? {}))).toEqual([]);
+}
+
+describe('the sync CLI against a well-behaved upstream', () => {
+  it('publishes every source in one run', () => {
+    expect(goodRun.exitCode, goodRun.stderr).toBe(0);
+    expect(goodRun.stderr).not.toMatch(/not published/);
+    for (const source of ['activities', 'snowdata', 'tours', 'attractions'] as const) {
+      expect(goodManifest.sources[source]).toMatchObject({ stale: false });
+    }
+    expect(goodManifest.sources.snowdata!.locales['de-CH']!.stations!.count).toBe(base.snowdata.stations.length);
+    expect(goodManifest.sources.tours!.locales['fr-CH']!.tours!.count).toBe(base.tours.fr.length);
+  });
+});
+
+describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the last good data', () => {
+  it('STnet renames { content, unit } to { value, unit }: snowdata is refused for the unreadable snow figures', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'snow-figures-as-value' }), dir, ['snowdata']);
+    await expectRefused(dir, run, 'snowdata', /unreadable-field|field-drift/);
+    expect(run.stderr).toMatch(/snow\.depthOfSnowResort|snow\.depthResort/);
+  });
+
+  it('first sync, STnet sends page 1 for every page: snowdata is refused, nothing of it is served', async () => {
+    const dir = await dataDir(false);
+    const run = await runCli(await serve({ paging: 'stnet-repeats-first-page' }), dir, ['snowdata']);
+    await expectRefusedFirst(dir, run, 'snowdata', /completeness|repeats a page/);
+  });
+
+  it('first sync, the content API caps every list at 50: activities are refused for completeness', async () => {
+    const dir = await dataDir(false);
+    const run = await runCli(await serve({ paging: 'content-caps-at-50' }), dir, ['activities']);
+    await expectRefusedFirst(dir, run, 'activities', /completeness/);
+    expect(run.stderr).toContain(`of ${base.activities.content.activities.length}`);
+  });
+
+  it('the content API serves the same 100 ids on every page: the run stops, within a bounded heap', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ paging: 'content-repeats-page' }), dir, ['activities']);
+    await expectRefused(dir, run, 'activities', /repeats a page|completeness/);
+    // The first page again, once, then the stop: not an endless run.
+    const contentPages = upstream!.requests.filter((r) => r.path === '/swissactivities/content/graphql').length;
+    expect(contentPages).toBeLessThan(20);
+  }, 90_000);
+
+  it('attractions state one page more than they serve, forever: the run stops, within a bounded heap', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ paging: 'attractions-total-pages-one-more' }), dir, ['attractions']);
+    await expectRefused(dir, run, 'attractions', /repeats a page|more pages than/);
+    const perLocale = Math.ceil(base.attractions.de.length / 50);
+    expect(upstream!.requests.filter((r) => r.path === '/myswitzerland/v1/attractions' && r.query.lang === 'de').length).toBeLessThan(perLocale * 3);
+  }, 90_000);
+
+  it('prices in cents: activities are refused for a unit change of the starting price', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'prices-in-cents' }), dir, ['activities']);
+    await expectRefused(dir, run, 'activities', /unit-change|too-many-cleared/);
+    expect(run.stderr).toMatch(/summary\.startingPrice|price-below-ceiling/);
+  });
+
+  it('a day in 2020 among the bookable dates: the past date is cleared and counted, and so many clears refuse activities', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'past-bookable-date' }), dir, ['activities']);
+    await expectRefused(dir, run, 'activities', /too-many-cleared/);
+    expect(run.stderr).toMatch(/next-date-ahead cleared a field in \d+ of \d+ records/);
+  });
+
+  it('with --force, the 2020 day is never published as nextAvailableDate', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'past-bookable-date' }), dir, ['activities', '--force']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/activities: published despite: .*too-many-cleared/);
+    const activities = await published<ActivityRecord>(dir, (await readManifest(dir))!, 'activities', 'de-CH', 'activities');
+    expect(activities.length).toBeGreaterThan(0);
+    expect(activities.filter((a) => a.nextAvailableDate !== null && a.nextAvailableDate < '2026-01-01')).toEqual([]);
+  });
+
+  it('CHF 0.00 and EUR prices: cleared and counted, and so many clears refuse activities', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'zero-and-euro-prices' }), dir, ['activities']);
+    await expectRefused(dir, run, 'activities', /too-many-cleared/);
+    expect(run.stderr).toMatch(/price-above-zero cleared a field in \d+ of \d+ records/);
+    expect(run.stderr).toMatch(/price-in-chf cleared a field in \d+ of \d+ records/);
+  });
+
+  it('with --force, no price of 0 or in another currency is published', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'zero-and-euro-prices' }), dir, ['activities', '--force']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const activities = await published<ActivityRecord>(dir, (await readManifest(dir))!, 'activities', 'en-CH', 'activities');
+    const prices = activities.map((a) => a.summary.startingPrice).filter((p) => p !== null);
+    expect(prices.length).toBeGreaterThan(0);
+    expect(prices.filter((p) => p.currency !== 'CHF' || !(Number(p.amount) > 0))).toEqual([]);
+  });
+
+  it('latitude and longitude swapped on every track: snowdata is refused, no station is placed outside Switzerland', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'swapped-coordinates' }), dir, ['snowdata']);
+    await expectRefused(dir, run, 'snowdata', /too-many-cleared|unit-change|field-drift/);
+    expect(run.stderr).toContain('coordinates-in-switzerland');
+  });
+
+  it('tour distances in metres: the tours are rejected and counted, and tours are refused', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'tour-distances-in-metres' }), dir, ['tours']);
+    await expectRefused(dir, run, 'tours', /too-many-rejected|unit-change/);
+    expect(run.stderr).toMatch(/tour-distance \d+/);
+  });
+
+  it('one 16 MiB snow report: its station is rejected and counted, the others are published', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'huge-text' }), dir, ['snowdata'], null);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/text-cap/);
+    const manifest = (await readManifest(dir))!;
+    const stations = await published<StationRecord>(dir, manifest, 'snowdata', 'de-CH', 'stations');
+    const huge = Number((base.snowdata.stations[0] as { id: unknown }).id);
+    expect(stations.map((s) => s.id)).not.toContain(huge);
+    expect(stations).toHaveLength(base.snowdata.stations.length - 1);
+  }, 90_000);
+});
+
+describe('the sync CLI cleans what it publishes', () => {
+  it('<script>, onclick and javascript: links are published as plain text, and raw keeps what was sent', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'hostile-texts' }), dir, ['attractions', 'tours', 'snowdata']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const manifest = (await readManifest(dir))!;
+    for (const [source, area] of [['attractions', 'attractions'], ['tours', 'tours'], ['snowdata', 'stations']] as const) {
+      const records = await published<Record<string, unknown>>(dir, manifest, source, 'de-CH', area);
+      expect(records.length).toBeGreaterThan(0);
+      const served = JSON.stringify(records.map(({ raw: _raw, ...rest }) => rest));
+      expect(served).not.toMatch(/<script|onclick|onerror|javascript:|data:text\/html|<\/?[ab][ >]/i);
+    }
+    const stations = await published<StationRecord>(dir, manifest, 'snowdata', 'de-CH', 'stations');
+    expect(JSON.stringify(stations[0]!.raw)).toContain('onerror=');
+  });
+
+  it('a 500 on an STnet page is retried with a new stn-token, and snowdata publishes', async () => {
+    const dir = await dataDir(true);
+    const up = await serve();
+    up.inject({ path: STNET_PATH, query: { 'stn-page': '1' }, times: 1, fault: { kind: 'status', status: 500 } });
+    const run = await runCli(up, dir, ['snowdata']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const firstPage = up.requests.filter((r) => r.path === STNET_PATH && r.query['stn-page'] === '1');
+    expect(firstPage.map((r) => r.fault)).toEqual(['status', null]);
+    expect(firstPage[1]!.query['stn-token']).not.toBe(firstPage[0]!.query['stn-token']);
+    expect((await readManifest(dir))!.sources.snowdata).toMatchObject({ stale: false });
+  });
+});
