@@ -9,6 +9,7 @@
  * this run or those of the current snapshot. It does no I/O and changes none of its inputs.
  */
 
+import { distance } from 'geokdbush';
 import { LOCALES, type Locale, type RouteRecord, type StationRecord, type TourRecord } from '../format.ts';
 import type { SourceData } from '../source.ts';
 import { isStationActive, stationRouteItems } from '../sources/stnet/routes.ts';
@@ -36,13 +37,6 @@ export function normalizeName(name: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
-}
-
-/** Great-circle distance between two `[lng, lat]` points, in kilometres. */
-export function distanceKm([lng1, lat1]: readonly [number, number], [lng2, lat2]: readonly [number, number]): number {
-  const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
 /**
@@ -83,7 +77,7 @@ export function joinWinterTours(
     for (const name of tour.names) {
       for (const item of byKey.get(`${tour.type}|${name}`) ?? []) {
         if (item.at === null) continue;
-        const km = distanceKm(tour.start, item.at);
+        const km = distance(tour.start[0], tour.start[1], item.at[0], item.at[1]);
         if (km <= JOIN_RADIUS_KM) pairs.push({ tour, routeId: item.route.id, km });
       }
     }
@@ -131,7 +125,7 @@ function snowshoeRoutes(
     if (tour.type !== 'snowshoe') continue;
     let best: { station: StationRecord; km: number } | null = null;
     for (const { station, at } of located) {
-      const km = distanceKm(tour.start, at);
+      const km = distance(tour.start[0], tour.start[1], at[0], at[1]);
       if (km <= JOIN_RADIUS_KM && (best === null || km < best.km || (km === best.km && station.id < best.station.id))) best = { station, km };
     }
     if (best) found.push({ tour, station: best.station });

@@ -3,7 +3,7 @@ import { normalizeStation } from '../../../sync/sources/stnet/normalize.ts';
 import { type StnetStation } from '../../../sync/sources/stnet/shapes.ts';
 import { stationRoutes } from '../../../sync/sources/stnet/routes.ts';
 import type { Locale, RouteRecord, StationRecord, TourRecord } from '../../../sync/format.ts';
-import { distanceKm, JOIN_RADIUS_KM, joinWinterTours, normalizeName } from '../../../sync/joins/winterRoutes.ts';
+import { JOIN_RADIUS_KM, joinWinterTours, normalizeName } from '../../../sync/joins/winterRoutes.ts';
 
 // A station at Davos with one track, one trail (no coordinates) and one run.
 const STATION: StnetStation = {
@@ -37,12 +37,6 @@ describe('normalizeName', () => {
   it('drops case, accents and punctuation and collapses spaces', () => {
     expect(normalizeName('  Loipe  Flüelatal – (Davos)! ')).toBe('loipe fluelatal davos');
     expect(normalizeName('PISTE DE LUGE Château-d’Œx')).toBe(normalizeName('piste de luge chateau d œx'));
-  });
-});
-
-describe('distanceKm', () => {
-  it('measures a degree of latitude as about 111 km', () => {
-    expect(distanceKm([9.84, 46], [9.84, 47])).toBeCloseTo(111.2, 0);
   });
 });
 
