@@ -65,6 +65,49 @@ export const READ_FIELDS: readonly string[] = (() => {
   ];
 })();
 
+/**
+ * The fields of the optional parts (optionalParts.ts), as dotted paths: known to the probe, so
+ * not reported as unexpected, and not reported as missing when an answer lacks them.
+ */
+export const OPTIONAL_FIELDS: readonly string[] = (() => {
+  const value = (path: string) => [path, `${path}.content`];
+  const measure = (path: string) => [path, `${path}.content`, `${path}.unit`];
+  const texts = (path: string) => [path, `${path}.textArray`, `${path}.textArray[].lang`, `${path}.textArray[].content`];
+  const ticket = (path: string) => [path, ...['adult', 'child', 'teenager', 'senior'].flatMap((group) => measure(`${path}.${group}`))];
+  return [
+    'prices',
+    ...['dayTicket', 'halfDayTicket', 'weekTicket', 'seasonTicket'].flatMap((name) => ticket(`prices.${name}`)),
+    ...['halfDayFrom', 'familyReduction', 'hourCardsAvailable', 'dynamicPrices'].flatMap((name) => value(`prices.${name}`)),
+    ...texts('prices.description'),
+    'weather',
+    ...texts('weather.condition'),
+    'weather.condition.id',
+    ...measure('weather.temperatureResort'),
+    ...measure('weather.temperaturePiste'),
+    ...texts('weather.forecast'),
+    'weather.forecastArray',
+    'weather.forecastArray[].type',
+    ...value('weather.forecastArray[].date'),
+    ...measure('weather.forecastArray[].temperature'),
+    ...value('weather.forecastArray[].iconCode'),
+    ...value('weather.forecastArray[].url'),
+    'imagesArray',
+    'imagesArray[].type',
+    ...['url', 'created', 'updated'].flatMap((name) => value(`imagesArray[].${name}`)),
+    'webcamsArray',
+    ...['url', 'sourceUrl'].flatMap((name) => value(`webcamsArray[].${name}`)),
+    ...texts('webcamsArray[].place'),
+    ...['latitude', 'longitude'].flatMap((name) => value(`webcamsArray[].${name}`)),
+    'linksArray',
+    'linksArray[].type',
+    ...texts('linksArray[].title'),
+    ...value('linksArray[].url'),
+    'detailLinksArray',
+    'detailLinksArray[].lang',
+    ...value('detailLinksArray[].url'),
+  ];
+})();
+
 /** The lists of a station that the service sends as a single object when they hold one item. */
 const ITEM_ARRAYS = [
   ['ski', 'slopesArray'],
@@ -72,7 +115,10 @@ const ITEM_ARRAYS = [
   ['crosscountry', 'tracksArray'],
   ['hiking', 'trailsArray'],
   ['tobogganing', 'runsArray'],
+  ['weather', 'forecastArray'],
 ] as const;
+/** The lists at the top of a station that the service may send as a single object. */
+const TOP_ARRAYS = ['imagesArray', 'webcamsArray', 'linksArray', 'detailLinksArray'] as const;
 
 /** A copy of a station whose item arrays are lists, so that their fields compare as `[]` paths. */
 export function withLists(station: StnetStation): StnetStation {
@@ -81,5 +127,6 @@ export function withLists(station: StnetStation): StnetStation {
     const part = copy[section] as Record<string, unknown> | null | undefined;
     if (part && typeof part === 'object' && part[array] != null) copy[section] = { ...part, [array]: list(part[array] as Many<StnetItem>) };
   }
+  for (const array of TOP_ARRAYS) if (copy[array] != null) copy[array] = list(copy[array] as Many<object>);
   return copy as StnetStation;
 }

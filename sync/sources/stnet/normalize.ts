@@ -6,19 +6,17 @@
 import type { Locale, SnowdataCrosscountry, SnowdataHiking, SnowdataMobilityRoute, SnowdataTobogganing, StationRecord } from '../../format.ts';
 import { centimetres, clock, content, count, day, FieldReader, flag, integer, InvalidRecordError, list, type Many, metres, text, timestamp } from '../read.ts';
 import { position } from './routes.ts';
+import { readDetailLinks, readImages, readLinks, readPrices, readWeather, readWeatherForecast, readWebcams } from './optionalParts.ts';
 import type { StnetItem, StnetStation, StnetTexts } from './shapes.ts';
-
-/** The language of the texts published in each locale; a text missing in it falls back to {@link FALLBACK_LANGUAGE}. */
-export const TEXT_LANGUAGE = { 'de-CH': 'de', 'en-CH': 'en', 'fr-CH': 'fr', 'it-CH': 'it' } as const satisfies Record<Locale, string>;
-/** Every text the service's clients read has a German version. */
-export const FALLBACK_LANGUAGE = 'de';
+import { TEXT_LANGUAGE, translate } from './translate.ts';
 
 /**
  * Maps one station to the published record in one locale: texts in the locale's language (or
  * German when missing), lengths in metres, depths in centimetres. `raw` is the station as
  * received, every language included. What the service does not carry is null
- * (docs/snowdata-mapping.md lists it). Every field read through `r` that is missing or
- * unreadable is counted there under its path.
+ * (docs/snowdata-mapping.md lists it); the optional parts of the `full` type (prices, weather,
+ * images, webcams, links) are read when present. Every field read through `r` that is missing
+ * or unreadable is counted there under its path.
  *
  * @throws InvalidRecordError when `id` is not an integer or `name` is empty
  */
@@ -95,13 +93,13 @@ export function normalizeStation(raw: StnetStation, locale: Locale, r: FieldRead
     tobogganing,
     sledge: tobogganing && { runsTotal: tobogganing.tracksTotal, runsLength: tobogganing.tracksLength, runsOpenLength: tobogganing.tracksOpenLength, condition: tobogganing.condition },
     snowshoe: hiking && { trailsTotal: hiking.snowshoeTrailsTotal, trailsLength: hiking.snowshoeTrailsLength, trailsOpenLength: null, condition: hiking.condition },
-    prices: null,
-    weather: null,
-    weatherForecast: null,
-    images: null,
-    webcams: null,
-    links: null,
-    detailLinks: null,
+    prices: readPrices(raw.prices, lang, r),
+    weather: readWeather(raw.weather, lang, r),
+    weatherForecast: readWeatherForecast(raw.weather?.forecastArray, r),
+    images: readImages(raw.imagesArray, r),
+    webcams: readWebcams(raw.webcamsArray, lang, r),
+    links: readLinks(raw.linksArray, lang, r),
+    detailLinks: readDetailLinks(raw.detailLinksArray, r),
     lastUpdate: r.read('lastUpdate', raw.lastUpdate, timestamp),
     raw,
   };
@@ -164,11 +162,4 @@ function readTobogganing(raw: StnetStation['tobogganing'], r: FieldReader): Snow
 function readMobilityRoutes(items: Many<StnetItem>, lang: string): SnowdataMobilityRoute[] | null {
   if (items == null) return null;
   return list(items).map((item) => ({ title: text(item.name), status: translate(item.info?.condition, lang) }));
-}
-
-/** The text in `lang`, else the German one, else null. */
-function translate(texts: StnetTexts | null | undefined, lang: string): string | null {
-  const all = list(texts?.textArray);
-  const pick = (l: string) => text(all.find((t) => t.lang === l)?.content);
-  return pick(lang) ?? pick(FALLBACK_LANGUAGE);
 }

@@ -38,6 +38,75 @@ export interface StnetItem {
     longitude?: StnetValue;
   } | null;
 }
+/**
+ * The optional parts below are assumed shapes: no client of the `full` type reads them and no
+ * answer with them has been seen. They follow the service's own conventions (numbers as
+ * `{ content, unit }`, texts as `textArray`, dates and URLs as `{ content }`, lists that may be a
+ * single object); docs/snowdata-mapping.md lists the names assumed.
+ */
+/** The price of one ticket per age group, each `{ content, unit }` with the currency as unit. */
+export interface StnetTicket {
+  adult?: StnetValue;
+  child?: StnetValue;
+  teenager?: StnetValue;
+  senior?: StnetValue;
+}
+/** A station's lift-ticket prices (assumed shape). */
+export interface StnetPrices {
+  dayTicket?: StnetTicket | null;
+  halfDayTicket?: StnetTicket | null;
+  weekTicket?: StnetTicket | null;
+  seasonTicket?: StnetTicket | null;
+  /** A time of day, `HH:MM`. */
+  halfDayFrom?: StnetValue;
+  familyReduction?: StnetValue;
+  hourCardsAvailable?: StnetValue;
+  dynamicPrices?: StnetValue;
+  description?: StnetTexts | null;
+}
+/** One day of the forecast at one elevation (assumed shape). */
+export interface StnetForecastDay {
+  /** `BERG` (mountain) or `TAL` (valley). */
+  type?: unknown;
+  date?: StnetValue;
+  temperature?: StnetValue;
+  iconCode?: StnetValue;
+  url?: StnetValue;
+}
+/** A station's weather and its 7-day forecast (assumed shape). */
+export interface StnetWeather {
+  condition?: StnetCode | null;
+  temperatureResort?: StnetValue;
+  temperaturePiste?: StnetValue;
+  forecast?: StnetTexts | null;
+  forecastArray?: Many<StnetForecastDay>;
+}
+/** An image (assumed shape); `type` is e.g. `LOGO`, `SKIMAP`, `STATION_PICTURE_1`. */
+export interface StnetImage {
+  type?: unknown;
+  url?: StnetValue;
+  created?: StnetValue;
+  updated?: StnetValue;
+}
+/** A webcam (assumed shape). */
+export interface StnetWebcam {
+  url?: StnetValue;
+  sourceUrl?: StnetValue;
+  place?: StnetTexts | null;
+  latitude?: StnetValue;
+  longitude?: StnetValue;
+}
+/** A link (assumed shape); `type` is e.g. `TICKETSHOP`. */
+export interface StnetLink {
+  type?: unknown;
+  title?: StnetTexts | null;
+  url?: StnetValue;
+}
+/** The station's page on the tourism portal in one language (assumed shape). */
+export interface StnetDetailLink {
+  lang?: unknown;
+  url?: StnetValue;
+}
 /** One station of `stationsArray` (`stn-stationType=full`). */
 export interface StnetStation {
   id?: unknown;
@@ -105,6 +174,12 @@ export interface StnetStation {
     hasRentalPossibility?: StnetValue;
     runsArray?: Many<StnetItem>;
   } | null;
+  prices?: StnetPrices | null;
+  weather?: StnetWeather | null;
+  imagesArray?: Many<StnetImage>;
+  webcamsArray?: Many<StnetWebcam>;
+  linksArray?: Many<StnetLink>;
+  detailLinksArray?: Many<StnetDetailLink>;
 }
 
 /** One answer page. `stationsArray` is a single object when the page holds one station. */

@@ -23,7 +23,7 @@ import { pageThrough } from '../paging.ts';
 import { compareFields } from '../probe.ts';
 import { FieldReader, integer, InvalidRecordError } from '../read.ts';
 import { DEFAULT_BASE_URL, DEFAULT_PAGE_PAUSE_MS, DEFAULT_TIMEOUT_MS, PAGE_SIZE, readPage, type SnowdataConfig, stnetPageUrl } from './api.ts';
-import { READ_FIELDS, withLists } from './fields.ts';
+import { OPTIONAL_FIELDS, READ_FIELDS, withLists } from './fields.ts';
 import { normalizeStation } from './normalize.ts';
 import { stationRoutes } from './routes.ts';
 
@@ -91,8 +91,9 @@ async function fetchSnowdata(ctx: FetchContext<SnowdataConfig>): Promise<SourceD
 
 /**
  * Calls the first page once and reports what came back: reachable, key accepted, stations on
- * the page, and how their fields compare with {@link READ_FIELDS}. Never throws for an upstream
- * failure; the URL and error are redacted by the client.
+ * the page, and how their fields compare with {@link READ_FIELDS} and {@link OPTIONAL_FIELDS}
+ * (never reported missing). Never throws for an upstream failure; the URL and error are
+ * redacted by the client.
  */
 async function probeSnowdata(client: HttpClient, config: SnowdataConfig): Promise<ProbeEndpoint[]> {
   const url = stnetPageUrl(config, 1);
@@ -111,7 +112,9 @@ async function probeSnowdata(client: HttpClient, config: SnowdataConfig): Promis
     endpoint.keyAccepted = true;
     const { stations } = readPage(body, 1);
     endpoint.records = stations.length;
-    Object.assign(endpoint, compareFields(stations.map(withLists), READ_FIELDS));
+    const compared = compareFields(stations.map(withLists), [...READ_FIELDS, ...OPTIONAL_FIELDS]);
+    const optional = new Set(OPTIONAL_FIELDS);
+    Object.assign(endpoint, { ...compared, missingFields: compared.missingFields.filter((field) => !optional.has(field)) });
   } catch (error) {
     if (error instanceof FetchError) {
       endpoint.reachable = error.status !== undefined;
