@@ -107,7 +107,7 @@ describe('the optional parts of an STnet full station', () => {
     station.weather!.forecastArray = [{ type: 'MITTE', date: { content: '2026-12-21' } }, { type: 'TAL', date: { content: 'tomorrow' } }, { type: 'BERG', date: { content: '2026-12-22' } }];
     station.imagesArray = [{ type: 'LOGO' }, 'logo.png' as never];
     station.linksArray = { url: { content: 'https://www.verbier.ch/' } };
-    station.detailLinksArray = [{ lang: 'de', url: { value: 'https://snow.myswitzerland.com/' } }];
+    station.detailLinksArray = [{ lang: 'de', url: { value: 'https://snow.myswitzerland.com/' } as never }];
     const reader = new FieldReader();
     const record = normalizeStation(station, 'de-CH', reader);
     expect(record.prices).toMatchObject({ dayTicket: null, halfDayTicket: { adult: null, currency: 'CHF' }, halfDayFrom: null });
