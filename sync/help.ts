@@ -25,7 +25,7 @@ export function programName(env: NodeJS.ProcessEnv, script: string | undefined, 
 /** The three usage lines. */
 export function usage(program: string): string {
   return [
-    `usage: ${program} [${SOURCE_NAMES.join('|')} ...] [--data-dir DIR] [--locales ${LOCALES.join(',')}] [--force] [--keep N]`,
+    `usage: ${program} [${SOURCE_NAMES.join('|')} ...] [--data-dir DIR] [--locales ${LOCALES.join(',')}] [--force] [--keep N] [--dry-run]`,
     `       ${program} --probe [${SOURCE_NAMES.join('|')} ...]`,
     `       ${program} --rollback [--data-dir DIR]`,
   ].join('\n');
@@ -34,7 +34,8 @@ export function usage(program: string): string {
 const OPTIONS: readonly [string, string][] = [
   ['--data-dir DIR', 'snapshot directory (default: DATA_DIR, else data)'],
   ['--locales LIST', `comma-separated locales to fetch (default: all of ${LOCALES.join(',')})`],
-  ['--force', 'publish a source despite the shrink and validation guards'],
+  ['--force', 'publish a source even when the publish gate refuses it; the report lists what was forced'],
+  ['--dry-run', 'fetch and run the publish gate, print its report, publish nothing; exit 1 when it would refuse'],
   ['--keep N', `versions to keep, the new one included (default ${DEFAULT_KEEP})`],
   ['--probe', 'call each configured upstream once and report what it answered; publishes nothing'],
   ['--rollback', 'point the manifest back at the previous version'],
@@ -53,8 +54,9 @@ export function helpText(program: string): string {
     usage(program),
     '',
     `Fetches the upstream sources (${SOURCE_NAMES.join(', ')}; none named means all)`,
-    'and publishes a new snapshot version. A source that fails keeps its last good data; when',
-    'every requested source fails, no version is written.',
+    'and publishes a new snapshot version through the publish gate (docs/sync.md). A source',
+    'that fails, or that the gate refuses, keeps its last good data, marked stale; when every',
+    'requested source fails, no version is written.',
     '',
     'Options:',
     ...OPTIONS.map(([flag, text]) => `  ${flag.padEnd(optionWidth)}  ${text}`),
@@ -62,8 +64,9 @@ export function helpText(program: string): string {
     'Settings, from the environment (a run reads only those of the sources it fetches):',
     ...settings,
     '',
-    'Exit status: 0 when every requested source published (--probe: every probed upstream was',
-    'reachable and accepted its key); 1 when one did not; 2 for a usage or setting error.',
+    'Exit status: 0 when every requested source published (--dry-run: would publish; --probe:',
+    'every probed upstream was reachable and accepted its key); 1 when one did not; 2 for a',
+    'usage or setting error.',
     '',
   ].join('\n');
 }

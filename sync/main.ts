@@ -2,14 +2,15 @@
  * The sync CLI: fetch the upstream sources and publish a new snapshot version.
  *
  *   npm run sync -- [activities|snowdata|tours|attractions ...] [--data-dir DIR]
- *                   [--locales de-CH,en-CH] [--force] [--keep N]
+ *                   [--locales de-CH,en-CH] [--force] [--keep N] [--dry-run]
  *   npm run sync -- --probe [activities|snowdata|tours|attractions ...]
  *   npm run sync -- --rollback [--data-dir DIR]
  *
  * No source means all (with --probe: all whose keys are set). Exit status 0 only when every
- * requested source published; 1 when one did not (the others still publish, and a failed
- * source keeps its last good data; when every one failed, nothing is written); 2 for a usage
- * or configuration error, found before any request. docs/sync.md has the whole story.
+ * requested source published (with --dry-run: would publish); 1 when one did not (the others
+ * still publish, and a failed or refused source keeps its last good data; when every one
+ * failed, nothing is written); 2 for a usage or configuration error, found before any request.
+ * docs/sync.md has the whole story.
  */
 
 import path from 'node:path';
@@ -23,11 +24,13 @@ import { configuredSources, probeSources } from './probeSources.ts';
 import { createProgress, formatCount, formatSeconds, type Progress, type SourceStats } from './progress.ts';
 import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './format.ts';
 import { runJoins } from './joins/runJoins.ts';
+import { formatGateReport } from './publish/gate/gateReport.ts';
 import { DEFAULT_KEEP, publish, type PublishResult } from './publish/publish.ts';
 import type { SourceOutcome } from './publish/report.ts';
 import { rollback } from './publish/rollback.ts';
 import type { FetchContext } from './source.ts';
 import { sourceNamed } from './sources/index.ts';
+import { plainTextData } from './sources/textFields.ts';
 
 /** A bad command line or setting: exit 2 with the message and the usage. */
 export class UsageError extends Error {
@@ -35,7 +38,7 @@ export class UsageError extends Error {
 }
 
 export type Command =
-  | { kind: 'sync'; sources: SourceName[]; dataDir: string; locales: Locale[]; force: boolean; keep: number }
+  | { kind: 'sync'; sources: SourceName[]; dataDir: string; locales: Locale[]; force: boolean; keep: number; dryRun: boolean }
   | { kind: 'rollback'; dataDir: string }
   /** `sources` empty: every configured source. */
   | { kind: 'probe'; sources: SourceName[] }
@@ -56,6 +59,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
         'data-dir': { type: 'string' },
         locales: { type: 'string' },
         force: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
         keep: { type: 'string' },
         rollback: { type: 'boolean', default: false },
         probe: { type: 'boolean', default: false },
@@ -69,14 +73,14 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (values.help) return { kind: 'help' };
   const dataDir = values['data-dir']?.trim() || env.DATA_DIR?.trim() || 'data';
   if (values.rollback) {
-    if (positionals.length > 0 || values.locales || values.force || values.keep || values.probe) throw new UsageError('--rollback takes no sources, --locales, --force, --keep or --probe');
+    if (positionals.length > 0 || values.locales || values.force || values.keep || values.probe || values['dry-run']) throw new UsageError('--rollback takes no sources, --locales, --force, --keep, --probe or --dry-run');
     return { kind: 'rollback', dataDir };
   }
   for (const name of positionals) {
     if (!(SOURCE_NAMES as string[]).includes(name)) throw new UsageError(`unknown source "${name}" (expected ${SOURCE_NAMES.join(', ')})`);
   }
   if (values.probe) {
-    if (values.locales || values.force || values.keep || values['data-dir']) throw new UsageError('--probe takes only sources (it publishes nothing)');
+    if (values.locales || values.force || values.keep || values['data-dir'] || values['dry-run']) throw new UsageError('--probe takes only sources (it publishes nothing)');
     return { kind: 'probe', sources: SOURCE_NAMES.filter((name) => positionals.includes(name)) };
   }
   const sources = SOURCE_NAMES.filter((name) => positionals.length === 0 || positionals.includes(name));
@@ -94,7 +98,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
     keep = Number(values.keep);
     if (!/^\d+$/.test(values.keep) || keep < 1) throw new UsageError(`--keep must be an integer of at least 1, got "${values.keep}"`);
   }
-  return { kind: 'sync', sources, dataDir, locales, force: values.force, keep };
+  if (values['dry-run'] && values.force) throw new UsageError('--dry-run publishes nothing, so --force has nothing to force; drop one of them');
+  return { kind: 'sync', sources, dataDir, locales, force: values.force, keep, dryRun: values['dry-run'] };
 }
 
 export interface SyncOptions {
@@ -102,6 +107,8 @@ export interface SyncOptions {
   dataDir: string;
   locales: readonly Locale[];
   force?: boolean;
+  /** Fetch and run the gate, print its report, publish nothing. */
+  dryRun?: boolean;
   /** Versions to keep; default {@link DEFAULT_KEEP}. */
   keep?: number;
   env?: NodeJS.ProcessEnv;
@@ -122,14 +129,16 @@ export interface SyncOptions {
 }
 
 export interface SyncRun {
-  /** 0 when every requested source published, else 1. */
+  /** 0 when every requested source published (or would, on a dry run), else 1. */
   exitCode: 0 | 1;
   result: PublishResult;
 }
 
 /**
- * Fetches the requested sources concurrently through one HTTP client, publishes, prints the
- * summary table, and on failure one line on stderr.
+ * Fetches the requested sources concurrently through one HTTP client, turns their text into
+ * plain text, runs the joins, and publishes through the gate; prints the summary table, and on
+ * failure or refusal one line on stderr. A dry run prints the gate's report instead and writes
+ * nothing.
  *
  * @throws SyncConfigError before any request when a key or URL is missing or malformed;
  *   Error when publishing fails (the current snapshot is then untouched)
@@ -154,7 +163,7 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
         };
         try {
           const data = await sourceNamed(source).fetch(ctx);
-          outcomes[source] = { ok: true, fetched: { ...data, fetchedAt: now.toISOString() } };
+          outcomes[source] = { ok: true, fetched: { ...plainTextData(data), fetchedAt: now.toISOString() } };
           progress.done(source, 'fetched');
         } catch (error) {
           outcomes[source] = { ok: false, error };
@@ -170,23 +179,30 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
   }
 
   await runJoins(options.dataDir, outcomes);
-  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, keep: options.keep, now, version: options.version, fixture: options.fixture });
-  options.stdout.write(summaryTable(result, progress, seconds));
+  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, dryRun: options.dryRun, keep: options.keep, now, version: options.version, fixture: options.fixture });
   const manifestPath = path.join(options.dataDir, 'manifest.json');
-  options.stdout.write(
-    result.version === null
-      ? `no new version: every requested source failed; ${manifestPath} ${result.manifest ? `stays at ${result.manifest.version}` : 'was not written'}\n`
-      : `snapshot ${result.version} committed to ${manifestPath}${result.pruned.length ? `; pruned ${result.pruned.join(', ')}` : ''}\n`,
-  );
+  const current = `${manifestPath} ${result.manifest ? `stays at ${result.manifest.version}` : 'was not written'}`;
+  if (options.dryRun) {
+    options.stdout.write(formatGateReport(result.sources.flatMap((s) => (s.gate ? [s.gate] : []))));
+    options.stdout.write(`dry run: nothing published; ${current}\n`);
+  } else {
+    options.stdout.write(summaryTable(result, progress, seconds));
+    options.stdout.write(
+      result.version === null
+        ? `no new version: every requested source failed; ${current}\n`
+        : `snapshot ${result.version} committed to ${manifestPath}${result.pruned.length ? `; pruned ${result.pruned.join(', ')}` : ''}\n`,
+    );
+  }
   const unpublished = result.sources.filter((s) => s.status !== 'published');
   if (unpublished.length > 0) {
-    const what = unpublished.map((s) => `${s.source} ${s.status}${s.carried ? ' (last good data kept)' : ''}: ${s.reason}`).join('; ');
-    options.stderr.write(`sync: ${unpublished.length} of ${result.sources.length} sources not published: ${what}\n`);
+    const kept = options.dryRun ? ' (would keep its last good data)' : ' (last good data kept)';
+    const what = unpublished.map((s) => `${s.source} ${s.status}${s.carried ? kept : ''}: ${s.reason}`).join('; ');
+    options.stderr.write(`sync: ${unpublished.length} of ${result.sources.length} sources ${options.dryRun ? 'would not be' : 'not'} published: ${what}\n`);
   }
   return { exitCode: unpublished.length === 0 ? 0 : 1, result };
 }
 
-/** The closing table, one row per requested source, then a note per refusal, failure or forced guard. */
+/** The closing table, one row per requested source, then a note per refusal, failure or forced rule. */
 function summaryTable(result: PublishResult, progress: Progress, seconds: Partial<Record<SourceName, number>>): string {
   const header = ['source', 'result', 'items', 'change', 'pages', 'retries', 'time'];
   const rows = result.sources.map((s) => {
@@ -211,7 +227,7 @@ function summaryTable(result: PublishResult, progress: Progress, seconds: Partia
   const lines = [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(format)];
   for (const s of result.sources) {
     if (s.reason) lines.push(`${s.source}: ${s.status}: ${s.reason}`);
-    if (s.forced.length) lines.push(`${s.source}: published despite: ${s.forced.join('; ')}`);
+    for (const forced of s.forced) lines.push(`${s.source}: forced: ${forced}`);
     const rejected = s.areas.filter((a) => a.rejected > 0);
     if (rejected.length) lines.push(`${s.source}: records failing validation left out: ${rejected.map((a) => `${a.locale} ${a.area} ${a.rejected}`).join(', ')}`);
   }

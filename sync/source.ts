@@ -14,6 +14,8 @@ export interface Rejection {
   /** The record's id as far as it could be read. */
   id: string | null;
   reason: string;
+  /** The publish-gate rule that rejected it (such as `text-cap`); absent when normalising failed. */
+  rule?: string;
 }
 
 /**

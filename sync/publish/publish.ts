@@ -3,9 +3,11 @@
  * carries over the last good data of every source that failed or was refused, commits the
  * manifest, and prunes old versions.
  *
- * Each fetched source is merged (duplicates by id), then judged by guard.ts's guardSource; a
+ * Each fetched source goes through the publish gate (gateSource.ts: duplicates merged by id,
+ * plausibility rules, verdict) against the statistics in the current version's report.json; a
  * source it refuses is not published unless `force` is set, and its last good data stays,
- * marked stale.
+ * marked stale with the refusal as its staleReason. The new version keeps the gate's report
+ * beside its files (versionReport.ts).
  *
  * Publishing holds the data directory's publish lock (lock.ts): a second sync waits for the
  * first to commit, then builds on its manifest.
@@ -13,12 +15,15 @@
 
 import path from 'node:path';
 import { type AreaName, type FixtureOrigin, LOCALES, type Locale, type Manifest, SOURCE_AREAS, SOURCE_NAMES, type SourceEntry, type SourceName, versionId } from '../format.ts';
-import type { AreaBatch, FetchedSource } from '../source.ts';
-import { guardSource } from './guard.ts';
+import type { FetchedSource } from '../source.ts';
+import { syncDay } from './gate/plausibilityRules.ts';
+import type { SourceStatistics } from './gate/types.ts';
+import { type GatedSource, gateSource } from './gateSource.ts';
 import { withPublishLock } from './lock.ts';
 import { readManifest } from './manifest.ts';
 import { prune } from './prune.ts';
 import type { AreaReport, SourceOutcome, SourceReport } from './report.ts';
+import { type VersionReport, readVersionReport } from './versionReport.ts';
 import { freeVersion } from './versions.ts';
 import { type CarriedFile, type SourceSnapshot, writeSnapshot } from './write.ts';
 
@@ -29,8 +34,10 @@ export interface PublishOptions {
   dataDir: string;
   /** The sources this run fetched; any other source already in the snapshot is carried as is. */
   outcomes: Partial<Record<SourceName, SourceOutcome>>;
-  /** Publish despite the shrink and validation guards. */
+  /** Publish a source despite the gate's refusals; its report lists them as forced. */
   force?: boolean;
+  /** Run the gate and report, but take no lock and write nothing. */
+  dryRun?: boolean;
   /** Versions to keep, the new one included; default {@link DEFAULT_KEEP}. */
   keep?: number;
   /** Time of the run; names the version unless `version` is given. */
@@ -46,7 +53,7 @@ export interface PublishOptions {
 }
 
 export interface PublishResult {
-  /** The new version; null when every requested source failed and nothing was written. */
+  /** The new version; null when every requested source failed or on a dry run, and nothing was written. */
   version: string | null;
   /** The manifest now committed (the previous one, or null, when nothing was written). */
   manifest: Manifest | null;
@@ -58,9 +65,10 @@ export interface PublishResult {
 /**
  * Writes a new version from the outcomes and the current snapshot, commits its manifest and
  * prunes old versions. When every requested source failed, writes nothing: a version with no
- * fresh data would only churn the served snapshot and the version history. Fresh sources replace their data; failed or refused ones keep their
- * last good files, marked stale with their old lastSync; locales a source did not fetch keep
- * theirs too, and the source's lastSync is then that of its oldest data.
+ * fresh data would only churn the served snapshot and the version history. Fresh sources
+ * replace their data; failed or refused ones keep their last good files, marked stale with
+ * their old lastSync and a staleReason; locales a source did not fetch keep theirs too, and the
+ * source's lastSync is then that of its oldest data. With `dryRun`, judges and reports only.
  *
  * @throws PublishLockedError when another sync publishes into `dataDir` for longer than
  *   `lockWaitMs`; Error when the current manifest cannot be read, a carried file fails its
@@ -70,64 +78,79 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const keep = options.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1) throw new Error(`keep must be an integer of at least 1, got ${keep}`);
   const now = options.now ?? new Date();
-  return withPublishLock(options.dataDir, () => publishLocked({ ...options, keep, now }), { waitMs: options.lockWaitMs });
+  if (options.dryRun) return gateAndWrite({ ...options, keep, now });
+  return withPublishLock(options.dataDir, () => gateAndWrite({ ...options, keep, now }), { waitMs: options.lockWaitMs });
 }
 
-async function publishLocked(options: PublishOptions & { keep: number; now: Date }): Promise<PublishResult> {
+async function gateAndWrite(options: PublishOptions & { keep: number; now: Date }): Promise<PublishResult> {
   const { dataDir, outcomes, force = false, keep, now } = options;
   const previous = await readManifest(dataDir);
   if (previous && !previous.sources) throw new Error(`${path.join(dataDir, 'manifest.json')}: no "sources"; fix it or run --rollback`);
+  const previousReport = previous ? await readVersionReport(dataDir, previous.version) : null;
+  const context = { syncDay: syncDay(now) };
 
   const sources: Partial<Record<SourceName, SourceSnapshot>> = {};
+  const kept: VersionReport['sources'] = {};
   const reports: SourceReport[] = [];
   for (const name of SOURCE_NAMES) {
     const outcome = outcomes[name];
     const before = previous?.sources[name];
+    const statisticsBefore = previousReport?.sources[name]?.statistics ?? null;
     if (!outcome) {
-      if (before) sources[name] = carry(before, before.stale);
+      if (before) {
+        sources[name] = carry(before, before.stale, before.staleReason);
+        kept[name] = { status: 'carried', reason: before.staleReason ?? null, gate: null, statistics: statisticsBefore };
+      }
       continue;
     }
-    const report: SourceReport = { source: name, status: 'published', reason: null, forced: [], carried: false, areas: [] };
+    const report: SourceReport = { source: name, status: 'published', reason: null, forced: [], carried: false, areas: [], gate: null };
     reports.push(report);
+    let statistics = statisticsBefore;
     if (!outcome.ok) {
       report.status = 'failed';
       report.reason = oneLine(outcome.error);
     } else {
-      const merged = mergeSource(name, outcome.fetched, before);
-      report.areas = merged.areas;
-      const problems = guardSource({ name, fetched: outcome.fetched, areas: merged.areas, previous: before });
-      if (problems.length > 0 && !force) {
+      const gated = gateSource(name, outcome.fetched, statisticsBefore, context, force);
+      report.gate = gated.report;
+      report.areas = areaCounts(gated, before);
+      const messages = gated.verdict.refusals.map((refusal) => refusal.message);
+      if (gated.verdict.outcome === 'refuse') {
         report.status = 'refused';
-        report.reason = `${problems.join('; ')} (use --force to publish anyway)`;
+        report.reason = `refused by the publish gate: ${messages.join('; ')}`;
       } else {
-        report.forced = problems;
-        sources[name] = merged.snapshot;
+        report.forced = messages;
+        sources[name] = snapshotOf(name, outcome.fetched, gated.records, before);
+        statistics = withCarriedStatistics(gated.verdict.statistics, statisticsBefore);
       }
     }
     if (report.status !== 'published' && before) {
-      sources[name] = carry(before, true);
+      sources[name] = carry(before, true, report.reason ?? undefined);
       report.carried = true;
       if (report.areas.length === 0) report.areas = carriedAreas(before);
     }
+    kept[name] = { status: report.status, reason: report.reason, gate: report.gate, statistics: sources[name] ? statistics : null };
   }
 
-  if (reports.length > 0 && reports.every((r) => r.status === 'failed')) return { version: null, manifest: previous, sources: reports, pruned: [] };
+  if (options.dryRun || (reports.length > 0 && reports.every((r) => r.status === 'failed'))) return { version: null, manifest: previous, sources: reports, pruned: [] };
 
   const version = options.version ?? (await freeVersion(dataDir, versionId(now)));
-  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture });
+  const versionReport: VersionReport = { version, createdAt: now.toISOString(), syncDay: context.syncDay, sources: kept };
+  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport });
   const pruned = await prune(dataDir, keep);
   return { version, manifest, sources: reports, pruned };
 }
 
-/** Merges duplicates by id, fills in locales and areas the fetch left out, counts everything. */
-function mergeSource(name: SourceName, fetched: FetchedSource, before: SourceEntry | undefined): { snapshot: SourceSnapshot; areas: AreaReport[] } {
+/**
+ * The snapshot of a source the gate let through: its gated records, and the last good files of
+ * the locales and areas this run did not fetch.
+ */
+function snapshotOf(name: SourceName, fetched: FetchedSource, records: GatedSource['records'], before: SourceEntry | undefined): SourceSnapshot {
   const snapshot: SourceSnapshot = { label: fetched.label, lastSync: fetched.fetchedAt, locales: {} };
-  const areas: AreaReport[] = [];
   let carriedAny = false;
   for (const locale of LOCALES) {
-    const batches = fetched.locales[locale];
+    const fresh = records[locale];
     const old = before?.locales[locale];
-    if (!batches) {
+    if (!fresh) {
       if (old && Object.keys(old).length > 0) {
         snapshot.locales[locale] = carryLocale(old);
         carriedAny = true;
@@ -136,52 +159,51 @@ function mergeSource(name: SourceName, fetched: FetchedSource, before: SourceEnt
     }
     const out: Partial<Record<AreaName, unknown[] | CarriedFile>> = {};
     for (const area of SOURCE_AREAS[name]) {
-      const batch = (batches as Partial<Record<AreaName, AreaBatch<{ id: string | number }>>>)[area];
-      if (!batch) {
-        const file = old?.[area];
-        if (file) {
-          out[area] = { carry: file };
-          carriedAny = true;
-        }
-        continue;
+      const file = old?.[area];
+      if (fresh[area]) out[area] = fresh[area];
+      else if (file) {
+        out[area] = { carry: file };
+        carriedAny = true;
       }
-      const records = mergeById(batch.records);
-      out[area] = records;
-      areas.push({
-        locale,
-        area,
-        count: records.length,
-        previous: old?.[area]?.count ?? null,
-        rejected: batch.rejected.length,
-        duplicates: batch.records.length - records.length,
-        declared: batch.declared,
-        received: batch.received,
-      });
     }
     snapshot.locales[locale] = out as SourceSnapshot['locales'][Locale];
   }
   // The source's lastSync is that of its oldest data, so meta never claims fresher than it is.
   if (carriedAny && before && before.lastSync < snapshot.lastSync) snapshot.lastSync = before.lastSync;
-  return { snapshot, areas };
+  return snapshot;
 }
 
-/**
- * Keeps one record per id: the last copy seen, in the place of the first, since a record that
- * moved while we paged appears on two pages and its later copy is the one fetched last.
- */
-export function mergeById<R extends { id: string | number }>(records: readonly R[]): R[] {
-  const byId = new Map<string | number, R>();
-  for (const record of records) byId.set(record.id, record);
-  return [...byId.values()];
+/** The counts per locale and area of a gated source, against the current snapshot. */
+function areaCounts(gated: GatedSource, before: SourceEntry | undefined): AreaReport[] {
+  return gated.report.areas.map((area) => ({
+    locale: area.locale,
+    area: area.area,
+    count: area.after,
+    previous: before?.locales[area.locale]?.[area.area]?.count ?? null,
+    rejected: Object.values(area.rejected).reduce((sum, n) => sum + n, 0),
+    duplicates: gated.duplicates[area.locale]?.[area.area] ?? 0,
+    declared: area.declared,
+    received: area.received,
+  }));
 }
 
-function carry(entry: SourceEntry, stale: boolean): SourceSnapshot {
+/** This run's statistics, with the previous ones of the locales and areas it did not fetch (their files are carried). */
+function withCarriedStatistics(now: SourceStatistics, before: SourceStatistics | null): SourceStatistics {
+  const out: SourceStatistics = {};
+  for (const locale of LOCALES) {
+    const areas = { ...before?.[locale], ...now[locale] };
+    if (Object.keys(areas).length > 0) out[locale] = areas;
+  }
+  return out;
+}
+
+function carry(entry: SourceEntry, stale: boolean, staleReason: string | undefined): SourceSnapshot {
   const locales: SourceSnapshot['locales'] = {};
   for (const locale of LOCALES) {
     const files = entry.locales[locale];
     if (files) locales[locale] = carryLocale(files);
   }
-  return { label: entry.label, lastSync: entry.lastSync, stale, locales };
+  return { label: entry.label, lastSync: entry.lastSync, stale, ...(stale && staleReason !== undefined && { staleReason }), locales };
 }
 
 function carryLocale(files: NonNullable<SourceEntry['locales'][Locale]>): SourceSnapshot['locales'][Locale] {

@@ -1,10 +1,12 @@
 /**
- * What publishing says of each requested source: published, refused by a guard, or failed, with
- * its counts per locale and area. The CLI prints it; nothing here does I/O.
+ * What publishing says of each requested source: published, refused by the publish gate, or
+ * failed, with its counts per locale and area and the gate's report. The CLI prints it; nothing
+ * here does I/O.
  */
 
 import type { AreaName, Locale, SourceName } from '../format.ts';
 import type { FetchedSource } from '../source.ts';
+import type { SourceReport as GateReport } from './gate/gateReport.ts';
 
 /** A requested source's fetch: its data, or why there is none. */
 export type SourceOutcome = { ok: true; fetched: FetchedSource } | { ok: false; error: unknown };
@@ -29,13 +31,15 @@ export interface AreaReport {
 /** One requested source: what became of it and why. */
 export interface SourceReport {
   source: SourceName;
-  /** published: fresh data is live; refused: a guard stopped it; failed: the fetch failed. */
+  /** published: fresh data is live; refused: the publish gate stopped it; failed: the fetch failed. */
   status: 'published' | 'refused' | 'failed';
   /** Why it was refused or failed, in one line. */
   reason: string | null;
-  /** Guards that `force` overrode. */
+  /** The gate's refusals that `force` overrode, one line each. */
   forced: string[];
   /** True when the last good data was carried into the new version (stale in the manifest). */
   carried: boolean;
   areas: AreaReport[];
+  /** What the publish gate found, when the fetch succeeded. */
+  gate: GateReport | null;
 }

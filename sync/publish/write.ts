@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, contentPath } from '../format.ts';
 import { fsyncDir, pathExists, sha256, writeDurably } from './files.ts';
 import { encodeManifest, writeManifest } from './manifest.ts';
+import { encodeVersionReport, REPORT_FILE, type VersionReport } from './versionReport.ts';
 
 /** A content file of an earlier version of the same data directory, copied as it is. */
 export interface CarriedFile {
@@ -21,6 +22,8 @@ export interface SourceSnapshot {
   /** ISO 8601 time the data was fetched (of the oldest part, when some files are carried). */
   lastSync: string;
   stale?: boolean;
+  /** One line on why it is stale; written only when it is. */
+  staleReason?: string;
   /** Per locale and area: fresh records to write, or a file to carry over from an earlier version. */
   locales: Partial<Record<Locale, Partial<{ [A in AreaName]: AreaRecords[A][] | CarriedFile }>>>;
 }
@@ -34,6 +37,7 @@ export interface SourceSnapshot {
  * A {@link CarriedFile} is copied from its earlier version after checking its sha256.
  *
  * @param options.fixture marks the snapshot as the fixture generator's (see {@link FixtureOrigin})
+ * @param options.report the publish gate's report, written as `<version>/report.json`
  * @throws if `<version>/` already exists (versions are immutable once published), or a carried
  *   file is missing or no longer matches its sha256
  */
@@ -42,7 +46,7 @@ export async function writeSnapshot(
   version: string,
   sources: Partial<Record<SourceName, SourceSnapshot>>,
   now = new Date(),
-  options: { fixture?: FixtureOrigin } = {},
+  options: { fixture?: FixtureOrigin; report?: VersionReport } = {},
 ): Promise<Manifest> {
   const finalDir = path.join(dataDir, version);
   const tmpDir = `${finalDir}.tmp`;
@@ -66,6 +70,7 @@ export async function writeSnapshot(
         lastSync: source.lastSync,
         expiresAt: new Date(Date.parse(source.lastSync) + TTL_MS).toISOString(),
         stale: source.stale ?? false,
+        ...(source.stale && source.staleReason !== undefined && { staleReason: source.staleReason }),
         locales: {},
       };
       for (const locale of LOCALES) {
@@ -84,6 +89,7 @@ export async function writeSnapshot(
       }
       manifest.sources[name] = entry;
     }
+    if (options.report) await writeDurably(path.join(tmpDir, REPORT_FILE), encodeVersionReport(options.report));
     await writeDurably(path.join(tmpDir, 'manifest.json'), encodeManifest(manifest));
     await fsyncDir(tmpDir);
     await fs.rename(tmpDir, finalDir);

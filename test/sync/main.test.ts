@@ -294,13 +294,13 @@ describe('runSync against the loopback upstream', () => {
     const refused = await sync(['tours', 'snowdata']);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain(
-      'sync: 1 of 2 sources not published: tours refused: fr-CH tours: 15 of 600 records failed validation (2.5 %, at most 2 % allowed) (use --force to publish anyway)',
+      'sync: 1 of 2 sources not published: tours refused: refused by the publish gate: tours fr-CH tours: too-many-rejected: 15 of 600 records rejected (2.5%, at most 2% allowed; normalise 15); --force would publish the 585 records kept, without the 15 rejected',
     );
     expect(refused.manifest.sources.tours).toBeUndefined();
     const forced = await sync(['tours'], { force: true });
     expect(forced.exitCode).toBe(0);
     expect(forced.manifest.sources.tours!.locales['fr-CH']!.tours!.count).toBe(585);
-    expect(forced.stdout).toContain('tours: published despite: fr-CH tours: 15 of 600 records failed validation');
+    expect(forced.stdout).toContain('tours: forced: tours fr-CH tours: too-many-rejected: 15 of 600 records rejected');
   });
 
   it('merges a record that appears on two pages', async () => {
@@ -326,7 +326,9 @@ describe('runSync against the loopback upstream', () => {
     });
     const refused = await sync(['tours'], { locales: ['de-CH'], now: new Date('2026-11-22T04:00:00Z') });
     expect(refused.exitCode).toBe(1);
-    expect(refused.stdout).toContain('tours: refused: de-CH tours: 250 items, down from 600 (more than 50 % fewer) (use --force to publish anyway)');
+    expect(refused.stdout).toContain(
+      'tours: refused: refused by the publish gate: tours de-CH tours: shrink: 250 records, down from 600 (41.7% kept, at least 50% needed); --force would replace 600 records with 250',
+    );
     // The row shows what is served: the 600 kept.
     expect(refused.stdout).toMatch(/\ntours\s+refused, kept last good\s+600\s+0\s+5\s+0\s/);
     expect(refused.manifest.sources.tours).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z' });
@@ -455,6 +457,7 @@ describe('parseCommand', () => {
       locales: ['de-CH', 'en-CH', 'fr-CH', 'it-CH'],
       force: false,
       keep: 5,
+      dryRun: false,
     });
   });
 
@@ -466,7 +469,12 @@ describe('parseCommand', () => {
       locales: ['de-CH', 'fr-CH'],
       force: true,
       keep: 3,
+      dryRun: false,
     });
+  });
+
+  it('reads --dry-run', () => {
+    expect(parseCommand(['tours', '--dry-run'], {})).toMatchObject({ kind: 'sync', sources: ['tours'], force: false, dryRun: true });
   });
 
   it('reads --rollback', () => {
@@ -482,7 +490,9 @@ describe('parseCommand', () => {
     [['--locales', 'de'], '--locales: unknown locale "de" (expected de-CH, en-CH, fr-CH, it-CH)'],
     [['--keep', '0'], '--keep must be an integer of at least 1, got "0"'],
     [['--keep', 'two'], '--keep must be an integer of at least 1, got "two"'],
-    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force, --keep or --probe'],
+    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force, --keep, --probe or --dry-run'],
+    [['--dry-run', '--force'], '--dry-run publishes nothing, so --force has nothing to force; drop one of them'],
+    [['--probe', '--dry-run'], '--probe takes only sources (it publishes nothing)'],
     [['--probe', '--keep', '2'], '--probe takes only sources (it publishes nothing)'],
     [['--verbose'], "Unknown option '--verbose'"],
   ])('refuses %j', (argv, message) => {

@@ -31,7 +31,7 @@ export function judgeSource(input: SourceGateInput): Verdict {
   for (const area of input.areas) largestLocale.set(area.area, Math.max(largestLocale.get(area.area) ?? 0, area.records.length));
 
   for (const area of input.areas) {
-    const now = areaStatistics(area.area, area.records);
+    const now = { ...areaStatistics(area.area, area.records), unreadableRates: unreadableRates(area) };
     (statistics[area.locale] ??= {})[area.area] = now;
     const previous = input.previous?.[area.locale]?.[area.area] ?? null;
     const refuse = (rule: string, figures: Refusal['figures'], finding: string, force: string) =>
@@ -63,14 +63,21 @@ function checkArea(area: AreaInput, now: AreaStatistics, previous: AreaStatistic
     );
   }
 
-  for (const [path, count] of Object.entries(area.unreadable)) {
-    if (area.received > 0 && count / area.received > MAX_UNREADABLE_SHARE) {
-      refuse(
-        'unreadable-field',
-        { field: path, unreadable: count, received: area.received },
-        `${path} could not be read in ${count} of ${area.received} records (${percent(count / area.received)}, at most ${percent(MAX_UNREADABLE_SHARE)} allowed)`,
-        `publish ${path} as null where it could not be read`,
-      );
+  // Optional fields are absent in many records of a healthy upstream, so only a rise against
+  // the version served now says that the upstream changed a field's name or shape.
+  const ratesBefore = previous?.unreadableRates;
+  if (ratesBefore) {
+    for (const [path, rate] of Object.entries(now.unreadableRates ?? {})) {
+      const before = ratesBefore[path] ?? 0;
+      if (rate - before > MAX_UNREADABLE_SHARE) {
+        const count = area.unreadable[path] ?? 0;
+        refuse(
+          'unreadable-field',
+          { field: path, unreadable: count, received: area.received, unreadableBefore: before },
+          `${path} could not be read in ${count} of ${area.received} records (${percent(rate)}, against ${percent(before)} in the version served now; at most ${percent(MAX_UNREADABLE_SHARE)} more allowed)`,
+          `publish ${path} as null where it could not be read`,
+        );
+      }
     }
   }
 
@@ -153,6 +160,13 @@ function checkArea(area: AreaInput, now: AreaStatistics, previous: AreaStatistic
       `replace ${previous.count} records with ${kept}`,
     );
   }
+}
+
+/** Per field path, the share of received records in which it could not be read. */
+function unreadableRates(area: AreaInput): Record<string, number> {
+  const rates: Record<string, number> = {};
+  for (const [path, count] of Object.entries(area.unreadable).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) rates[path] = area.received === 0 ? 0 : count / area.received;
+  return rates;
 }
 
 /** `rule count, rule count`, most first. */

@@ -7,7 +7,7 @@ import type { AreaName } from '../../format.ts';
 
 /** Smallest share of the upstream's declared total that must arrive. */
 export const MIN_RECEIVED_SHARE = 0.9;
-/** Largest share of received records in which one field path may be unreadable. */
+/** Largest rise, against the version served now, of the share of received records in which one field path could not be read. */
 export const MAX_UNREADABLE_SHARE = 0.1;
 /** A field filled in at least this share of the previous version's records… */
 export const DRIFT_FILLED_BEFORE = 0.6;
@@ -44,8 +44,8 @@ export const SOURCE_RULES: readonly SourceRule[] = [
   },
   {
     rule: 'unreadable-field',
-    checks: 'per field path, received records where the field was present but not in the shape the reader knows',
-    threshold: `at most ${percent(MAX_UNREADABLE_SHARE)} of received records`,
+    checks: 'per upstream field path, the share of received records where the field reader could not read it (absent, or not in the shape it knows), against the version served now',
+    threshold: `rises by at most ${percent(MAX_UNREADABLE_SHARE)} of received records`,
     reason: 'a renamed or reshaped field reads as null in every record; publishing that loses the field silently',
   },
   {

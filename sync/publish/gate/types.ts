@@ -29,7 +29,11 @@ export interface AreaInput {
   declared: number | null;
   /** How many records arrived from the upstream, before any rule. */
   received: number;
-  /** Per field path, in how many received records the field was present but could not be read. */
+  /**
+   * Per upstream field path, in how many received records the field reader could not read it
+   * (missing or of a shape it does not know: the sources count both, so an optional field
+   * counts here whenever it is absent).
+   */
   unreadable: Readonly<Record<string, number>>;
 }
 
@@ -41,6 +45,11 @@ export interface AreaStatistics {
   fillRates: Record<string, number>;
   /** Per numeric field path of the plausibility table: the median of its values, null when none is filled. */
   medians: Record<string, number | null>;
+  /**
+   * Per upstream field path, the share (0–1) of received records in which it could not be read;
+   * absent in reports written before it was kept.
+   */
+  unreadableRates?: Record<string, number>;
 }
 
 /** The statistics of a source's published version, per locale and area. */
@@ -50,7 +59,10 @@ export type SourceStatistics = Partial<Record<Locale, Partial<Record<AreaName, A
 export interface SourceGateInput {
   source: SourceName;
   areas: readonly AreaInput[];
-  /** The statistics of the version served now; null on a first sync (fill rates are then held to floors). */
+  /**
+   * The statistics of the version served now; null on a first sync (fill rates are then held to
+   * floors, and unreadable fields are not compared).
+   */
   previous: SourceStatistics | null;
   /** `--force`: publish despite refusals, and say so in the report. */
   force: boolean;

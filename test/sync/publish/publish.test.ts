@@ -9,7 +9,8 @@ import { gunzipSync } from 'node:zlib';
 import { lock } from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../../server/snapshot/load.ts';
-import { mergeById, publish } from '../../../sync/publish/publish.ts';
+import { mergeById } from '../../../sync/publish/gateSource.ts';
+import { publish } from '../../../sync/publish/publish.ts';
 import { prune } from '../../../sync/publish/prune.ts';
 import { rollback } from '../../../sync/publish/rollback.ts';
 import { LOCK_NAME, PublishLockedError } from '../../../sync/publish/lock.ts';
@@ -121,7 +122,7 @@ describe('publish', () => {
       outcomes: { tours: { ok: false, error: new Error('MYSWITZERLAND_API_KEY is not set') }, snowdata: { ok: true, fetched: snowdata(3, at(21).toISOString()) } },
       now: at(21),
     });
-    expect(result.sources[1]).toEqual({ source: 'tours', status: 'failed', reason: 'MYSWITZERLAND_API_KEY is not set', forced: [], carried: false, areas: [] });
+    expect(result.sources[1]).toEqual({ source: 'tours', status: 'failed', reason: 'MYSWITZERLAND_API_KEY is not set', forced: [], carried: false, areas: [], gate: null });
     expect(Object.keys((await manifest()).sources)).toEqual(['snowdata']);
   });
 
@@ -141,17 +142,19 @@ describe('publish', () => {
     expect(result.sources[0]).toMatchObject({
       status: 'refused',
       carried: true,
-      reason: 'de-CH routes: 4 items, down from 10 (more than 50 % fewer); en-CH routes: 4 items, down from 10 (more than 50 % fewer) (use --force to publish anyway)',
+      reason:
+        'refused by the publish gate: snowdata de-CH routes: shrink: 4 records, down from 10 (40% kept, at least 50% needed); --force would replace 10 records with 4; ' +
+        'snowdata en-CH routes: shrink: 4 records, down from 10 (40% kept, at least 50% needed); --force would replace 10 records with 4',
     });
     const m = await manifest();
-    expect(m.sources.snowdata).toMatchObject({ stale: true, lastSync: '2026-11-21T04:00:00.000Z' });
+    expect(m.sources.snowdata).toMatchObject({ stale: true, staleReason: result.sources[0]!.reason, lastSync: '2026-11-21T04:00:00.000Z' });
     expect(m.sources.snowdata!.locales['de-CH']!.routes!.count).toBe(10);
   });
 
-  it('publishes a shrunk source when forced, and says which guard it overrode', async () => {
+  it('publishes a shrunk source when forced, and says which rule it overrode', async () => {
     await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(10, at(21).toISOString()) } }, now: at(21) });
     const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(4, at(22).toISOString(), ['de-CH']) } }, now: at(22), force: true });
-    expect(result.sources[0]).toMatchObject({ status: 'published', forced: ['de-CH routes: 4 items, down from 10 (more than 50 % fewer)'] });
+    expect(result.sources[0]).toMatchObject({ status: 'published', forced: ['snowdata de-CH routes: shrink: 4 records, down from 10 (40% kept, at least 50% needed); --force would replace 10 records with 4'] });
     expect((await manifest()).sources.snowdata!.locales['de-CH']!.routes!.count).toBe(4);
   });
 
@@ -166,7 +169,8 @@ describe('publish', () => {
     expect(refused.sources[0]).toMatchObject({
       status: 'refused',
       carried: false,
-      reason: 'de-CH routes: 3 of 100 records failed validation (3 %, at most 2 % allowed) (use --force to publish anyway)',
+      reason:
+        'refused by the publish gate: snowdata de-CH routes: too-many-rejected: 3 of 100 records rejected (3%, at most 2% allowed; normalise 3); --force would publish the 97 records kept, without the 3 rejected',
     });
     expect((await manifest()).sources.snowdata).toBeUndefined();
 

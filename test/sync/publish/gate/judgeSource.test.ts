@@ -64,14 +64,21 @@ describe('judgeSource', () => {
   });
 
   describe('unreadable-field', () => {
-    it('refuses a field that could not be read in many records, naming it', () => {
-      const verdict = judge([toursArea({ unreadable: { 'snow.depthResort': 100 } })]);
-      expect(verdict.refusals.map((r) => [r.rule, r.figures])).toEqual([['unreadable-field', { field: 'snow.depthResort', unreadable: 100, received: 100 }]]);
-      expect(verdict.refusals[0]!.message).toContain('snow.depthResort could not be read in 100 of 100 records');
+    const before = () => judge([toursArea({ unreadable: { 'snow.depthResort': 5, 'photo.url': 40 } })]).statistics;
+
+    it('refuses a field that could not be read in many more records than before, naming it', () => {
+      const verdict = judge([toursArea({ unreadable: { 'snow.depthResort': 100, 'photo.url': 40 } })], before());
+      expect(verdict.refusals.map((r) => [r.rule, r.figures])).toEqual([['unreadable-field', { field: 'snow.depthResort', unreadable: 100, received: 100, unreadableBefore: 0.05 }]]);
+      expect(verdict.refusals[0]!.message).toContain('snow.depthResort could not be read in 100 of 100 records (100%, against 5% in the version served now');
     });
 
-    it('accepts a few unreadable values', () => {
-      expect(rules([toursArea({ unreadable: { 'snow.depthResort': 10 } })])).toEqual([]);
+    it('accepts an optional field absent as often as before, a small rise, and any count on a first sync', () => {
+      expect(rules([toursArea({ unreadable: { 'snow.depthResort': 12, 'photo.url': 45 } })], before())).toEqual([]);
+      expect(rules([toursArea({ unreadable: { 'snow.depthResort': 100 } })])).toEqual([]);
+    });
+
+    it('keeps the share per field path in the statistics, for the next run', () => {
+      expect(before()['de-CH']?.tours?.unreadableRates).toEqual({ 'photo.url': 0.4, 'snow.depthResort': 0.05 });
     });
   });
 
