@@ -33,6 +33,8 @@ function expectFullHelp(text: string, program: string): void {
     expect(text).toContain(`      ${variable.schema.description}\n`);
   }
   expect(text).toMatch(/--probe +call each configured upstream once/);
+  expect(text).toMatch(/--dry-run +fetch and run the publish gate, print its report, publish nothing/);
+  expect(text).toMatch(/--force +publish a source even when the publish gate refuses it/);
   expect(text).toContain('Exit status: 0 when every requested source published');
 }
 

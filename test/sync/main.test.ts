@@ -341,6 +341,27 @@ describe('runSync against the loopback upstream', () => {
     expect(forced.stdout).toMatch(/\ntours\s+published \(forced\)\s+250\s+−350\s/);
   });
 
+  it('on a dry run prints the gate report, writes nothing, and exits 1 when the gate would refuse', async () => {
+    const data = base;
+    await serve();
+    await sync(['tours'], { locales: ['de-CH'], now: new Date('2026-11-21T04:00:00Z') });
+    const files = await fs.readdir(dataDir, { recursive: true });
+    const manifestBefore = await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8');
+    await upstream!.close();
+    await serve((d) => {
+      d.tours.de = data.tours.de.slice(0, 250);
+    });
+    const dry = await sync(['tours'], { locales: ['de-CH'], dryRun: true, now: new Date('2026-11-22T04:00:00Z') });
+    expect(dry.exitCode).toBe(1);
+    expect(dry.stdout).toContain('tours: REFUSED, last good data stays (stale)\n');
+    expect(dry.stdout).toMatch(/\n  de-CH   tours\s+600\s+250\s+250\s+250\s+0\s+0\n/);
+    expect(dry.stdout).toContain('  refused: tours de-CH tours: shrink: 250 records, down from 600');
+    expect(dry.stdout).toContain(`dry run: nothing published; ${path.join(dataDir, 'manifest.json')} stays at 2026-11-21T04-00-00Z\n`);
+    expect(dry.stderr).toMatch(/\nsync: 1 of 1 sources would not be published: tours refused \(would keep its last good data\): refused by the publish gate: tours de-CH tours: shrink: /);
+    expect(await fs.readdir(dataDir, { recursive: true })).toEqual(files);
+    expect(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8')).toBe(manifestBefore);
+  });
+
   it('stops before any request when a key is missing', async () => {
     await serve();
     const env = { ...upstream!.env, STNET_API_KEY: '', MYSWITZERLAND_API_KEY: undefined };
