@@ -32,6 +32,7 @@ const NOT_IN_THE_REPOSITORY: readonly RegExp[] = [
   /^(?:DATA_DIR|STATE_DIR)\//, // settings naming a directory
   /^(?:\d{4}-\d\d-\d\dT[\w-]+\/|[a-z]{2}-[A-Z]{2}\/)/, // inside a snapshot: <version>/<locale>/
   /^\.tmp\//, // the snapshot writer's version being written
+  /^report\.json$/, // the publish gate's report inside each snapshot version
   /^Node\.js$/, // the runtime
 ];
 
@@ -92,13 +93,13 @@ function historyLines(file: string): string[] {
 
 /**
  * Folders that hold code and so need a README.md saying what the folder is and what it may
- * import: every one outside sync/ (whose READMEs the sync's own layout sets), node_modules and the
- * test folders that mirror the code (test/README.md covers them).
+ * import: every one but node_modules and the test folders that mirror the code (test/README.md
+ * covers them).
  */
 function foldersNeedingReadme(): string[] {
   const folders = new Set(FILES.filter((file) => /\.(?:ts|mjs|js)$/.test(file)).map((file) => path.posix.dirname(file)));
   return [...folders]
-    .filter((folder) => folder !== '.' && !/^(?:sync|test\/server|test\/sync)(?:\/|$)|(?:^|\/)node_modules\//.test(folder))
+    .filter((folder) => folder !== '.' && !/^(?:test\/server|test\/sync)(?:\/|$)|(?:^|\/)node_modules\//.test(folder))
     .sort();
 }
 
