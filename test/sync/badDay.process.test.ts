@@ -18,6 +18,7 @@ import type { PagingMisbehaviour } from '../../sync/fixtures/misbehavingPages.ts
 import { generateUpstreamData, startUpstream, STNET_PATH, type Upstream, type UpstreamData } from '../../sync/fixtures/upstream.ts';
 import type { ActivityRecord, Manifest, SourceName, StationRecord } from '../../sync/format.ts';
 import { readManifest } from '../../sync/publish/manifest.ts';
+import { readVersionReport } from '../../sync/publish/versionReport.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Small enough that a run which keeps every page of an endless listing runs out of it. */
@@ -120,14 +121,15 @@ async function serve(options: { data?: DataMisbehaviour; paging?: PagingMisbehav
 }
 
 /**
- * Asserts a refusal of `source`: exit 1, one line of stderr names the source and `rule`, every
- * file of the previous version is unchanged, and the manifest serves the source's previous data
- * byte for byte, marked stale with the reason.
+ * Asserts that `source` was not published: exit 1, one line of stderr names the source and
+ * `rule`, every file of the previous version is unchanged, and the manifest serves the source's
+ * previous data byte for byte. A refused source is marked stale with the reason; a failed fetch
+ * of the only source requested writes no version, so the manifest stays as it was.
  */
-async function expectRefused(dir: string, run: Run, source: SourceName, rule: RegExp): Promise<void> {
-  expect(run.exitCode, run.stderr).toBe(1);
+async function expectRefused(dir: string, run: Run, source: SourceName, rule: RegExp, manifestAfter: 'stale' | 'unchanged' = 'stale'): Promise<void> {
+  expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(1);
   const line = run.stderr.split('\n').find((l) => l.includes(source) && rule.test(l));
-  expect(line, run.stderr).toBeDefined();
+  expect(line, `a line naming ${source} and ${rule}; stderr: ${run.stderr}`).toBeDefined();
   const after = await hashes(dir);
   for (const [file, hash] of Object.entries(goodHashes)) {
     if (file === 'manifest.json') continue;
@@ -135,13 +137,21 @@ async function expectRefused(dir: string, run: Run, source: SourceName, rule: Re
   }
   const manifest = (await readManifest(dir))!;
   expect(servedHashes(after, manifest, source)).toEqual(servedHashes(goodHashes, goodManifest, source));
-  expect(manifest.sources[source]).toMatchObject({ stale: true, staleReason: expect.stringMatching(rule) });
+  if (manifestAfter === 'unchanged') expect(after['manifest.json']).toBe(goodHashes['manifest.json']);
+  else expect(manifest.sources[source]).toMatchObject({ stale: true, staleReason: expect.stringMatching(rule) });
+}
+
+/** What the gate counted per locale and area of `source`, from the report beside the version now served. */
+async function gateCounts(dir: string, source: SourceName): Promise<Record<string, { rejected: Record<string, number>; cleared: Record<string, number> }>> {
+  const manifest = (await readManifest(dir))!;
+  const report = (await readVersionReport(dir, manifest.version))!;
+  return Object.fromEntries(report.sources[source]!.gate!.areas.map((a) => [`${a.locale} ${a.area}`, { rejected: a.rejected, cleared: a.cleared }]));
 }
 
 /** Asserts a refusal on a first sync: exit 1, stderr names the source and `rule`, and nothing of the source is served. */
 async function expectRefusedFirst(dir: string, run: Run, source: SourceName, rule: RegExp): Promise<void> {
-  expect(run.exitCode, run.stderr).toBe(1);
-  expect(run.stderr.split('\n').find((l) => l.includes(source) && rule.test(l)), run.stderr).toBeDefined();
+  expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(1);
+  expect(run.stderr.split('\n').find((l) => l.includes(source) && rule.test(l)), `a line naming ${source} and ${rule}; stderr: ${run.stderr}`).toBeDefined();
   const manifest = await readManifest(dir);
   const locales = manifest?.sources[source]?.locales ?? {};
   expect(Object.values(locales).flatMap((areas) => Object.values(areas ?? {}))).toEqual([]);
@@ -149,7 +159,7 @@ async function expectRefusedFirst(dir: string, run: Run, source: SourceName, rul
 
 describe('the sync CLI against a well-behaved upstream', () => {
   it('publishes every source in one run', () => {
-    expect(goodRun.exitCode, goodRun.stderr).toBe(0);
+    expect(goodRun.exitCode, `exit status; stderr: ${goodRun.stderr}`).toBe(0);
     expect(goodRun.stderr).not.toMatch(/not published/);
     for (const source of ['activities', 'snowdata', 'tours', 'attractions'] as const) {
       expect(goodManifest.sources[source]).toMatchObject({ stale: false });
@@ -183,7 +193,7 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
   it('the content API serves the same 100 ids on every page: the run stops, within a bounded heap', async () => {
     const dir = await dataDir(true);
     const run = await runCli(await serve({ paging: 'content-repeats-page' }), dir, ['activities']);
-    await expectRefused(dir, run, 'activities', /repeats a page|completeness/);
+    await expectRefused(dir, run, 'activities', /repeats a page/, 'unchanged');
     // The first page again, once, then the stop: not an endless run.
     const contentPages = upstream!.requests.filter((r) => r.path === '/swissactivities/content/graphql').length;
     expect(contentPages).toBeLessThan(20);
@@ -192,7 +202,7 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
   it('attractions state one page more than they serve, forever: the run stops, within a bounded heap', async () => {
     const dir = await dataDir(true);
     const run = await runCli(await serve({ paging: 'attractions-total-pages-one-more' }), dir, ['attractions']);
-    await expectRefused(dir, run, 'attractions', /repeats a page|more pages than/);
+    await expectRefused(dir, run, 'attractions', /repeats a page|more pages than/, 'unchanged');
     const perLocale = Math.ceil(base.attractions.de.length / 50);
     expect(upstream!.requests.filter((r) => r.path === '/myswitzerland/v1/attractions' && r.query.lang === 'de').length).toBeLessThan(perLocale * 3);
   }, 90_000);
@@ -202,6 +212,13 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
     const run = await runCli(await serve({ data: 'prices-in-cents' }), dir, ['activities']);
     await expectRefused(dir, run, 'activities', /unit-change|too-many-cleared/);
     expect(run.stderr).toMatch(/summary\.startingPrice|price-below-ceiling/);
+  });
+
+  it('with --dry-run, prices in cents are reported with their rule and nothing is written', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'prices-in-cents' }), dir, ['activities', '--dry-run']);
+    expect(run.stdout + run.stderr).toMatch(/unit-change/);
+    expect(await hashes(dir)).toEqual(goodHashes);
   });
 
   it('a day in 2020 among the bookable dates: the past date is cleared and counted, and so many clears refuse activities', async () => {
@@ -214,8 +231,10 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
   it('with --force, the 2020 day is never published as nextAvailableDate', async () => {
     const dir = await dataDir(true);
     const run = await runCli(await serve({ data: 'past-bookable-date' }), dir, ['activities', '--force']);
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/activities: published despite: .*too-many-cleared/);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/activities: forced: .*too-many-cleared: next-date-ahead cleared/);
+    const counts = await gateCounts(dir, 'activities');
+    expect(counts['de-CH activities']!.cleared['next-date-ahead']).toBeGreaterThan(0);
     const activities = await published<ActivityRecord>(dir, (await readManifest(dir))!, 'activities', 'de-CH', 'activities');
     expect(activities.length).toBeGreaterThan(0);
     expect(activities.filter((a) => a.nextAvailableDate !== null && a.nextAvailableDate < '2026-01-01')).toEqual([]);
@@ -232,7 +251,10 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
   it('with --force, no price of 0 or in another currency is published', async () => {
     const dir = await dataDir(true);
     const run = await runCli(await serve({ data: 'zero-and-euro-prices' }), dir, ['activities', '--force']);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
+    const cleared = (await gateCounts(dir, 'activities'))['en-CH activities']!.cleared;
+    expect(cleared['price-above-zero']).toBeGreaterThan(0);
+    expect(cleared['price-in-chf']).toBeGreaterThan(0);
     const activities = await published<ActivityRecord>(dir, (await readManifest(dir))!, 'activities', 'en-CH', 'activities');
     const prices = activities.map((a) => a.summary.startingPrice).filter((p) => p !== null);
     expect(prices.length).toBeGreaterThan(0);
@@ -253,11 +275,14 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
     expect(run.stderr).toMatch(/tour-distance \d+/);
   });
 
-  it('one 16 MiB snow report: its station is rejected and counted, the others are published', async () => {
+  it('one 16 MiB snow report: its station is rejected where that text is published, and counted', async () => {
     const dir = await dataDir(true);
     const run = await runCli(await serve({ data: 'huge-text' }), dir, ['snowdata'], null);
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stdout + run.stderr).toMatch(/text-cap/);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
+    // The huge report is the German one: only German publishes it (the others have their own).
+    const counts = await gateCounts(dir, 'snowdata');
+    expect(counts['de-CH stations']!.rejected).toEqual({ 'text-cap': 1 });
+    expect(counts['en-CH stations']!.rejected).toEqual({});
     const manifest = (await readManifest(dir))!;
     const stations = await published<StationRecord>(dir, manifest, 'snowdata', 'de-CH', 'stations');
     const huge = Number((base.snowdata.stations[0] as { id: unknown }).id);
@@ -270,7 +295,7 @@ describe('the sync CLI cleans what it publishes', () => {
   it('<script>, onclick and javascript: links are published as plain text, and raw keeps what was sent', async () => {
     const dir = await dataDir(true);
     const run = await runCli(await serve({ data: 'hostile-texts' }), dir, ['attractions', 'tours', 'snowdata']);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
     const manifest = (await readManifest(dir))!;
     for (const [source, area] of [['attractions', 'attractions'], ['tours', 'tours'], ['snowdata', 'stations']] as const) {
       const records = await published<Record<string, unknown>>(dir, manifest, source, 'de-CH', area);
@@ -287,7 +312,7 @@ describe('the sync CLI cleans what it publishes', () => {
     const up = await serve();
     up.inject({ path: STNET_PATH, query: { 'stn-page': '1' }, times: 1, fault: { kind: 'status', status: 500 } });
     const run = await runCli(up, dir, ['snowdata']);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
     const firstPage = up.requests.filter((r) => r.path === STNET_PATH && r.query['stn-page'] === '1');
     expect(firstPage.map((r) => r.fault)).toEqual(['status', null]);
     expect(firstPage[1]!.query['stn-token']).not.toBe(firstPage[0]!.query['stn-token']);
