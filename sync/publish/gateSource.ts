@@ -4,13 +4,13 @@
  * served now.
  */
 
-import type { AreaName, Locale, SourceName } from '../format.ts';
+import type { AreaName, Locale, SourceEntry, SourceName } from '../format.ts';
 import type { AreaBatch, FetchedSource } from '../source.ts';
 import { applyPlausibility } from './gate/applyPlausibility.ts';
 import { gateReport, type SourceReport as GateReport } from './gate/gateReport.ts';
 import { judgeSource } from './gate/judgeSource.ts';
 import type { RuleContext } from './gate/plausibilityRules.ts';
-import type { AreaInput, SourceStatistics, Verdict } from './gate/types.ts';
+import type { AreaInput, AreaStatistics, SourceStatistics, Verdict } from './gate/types.ts';
 
 /** The rule a record that failed normalisation is counted under. */
 export const NORMALISE_RULE = 'normalise';
@@ -28,13 +28,16 @@ export interface GatedSource {
 /**
  * Judges one fetched source.
  *
- * @param previous the statistics of the source's data served now; null when there are none, and
- *   fill rates are then held to the first-sync floors
+ * @param statistics the statistics of the source's data served now, from its version's report;
+ *   null when there is none
+ * @param served the source's entry in the manifest served now: without statistics, its record
+ *   counts still hold an area to the shrink rule (its fields are then held to the first-sync floors)
  */
 export function gateSource(
   name: SourceName,
   fetched: FetchedSource,
-  previous: SourceStatistics | null,
+  statistics: SourceStatistics | null,
+  served: SourceEntry | undefined,
   context: RuleContext,
   force: boolean,
 ): GatedSource {
@@ -43,7 +46,8 @@ export function gateSource(
   for (const [locale, batches] of Object.entries(fetched.locales) as [Locale, Partial<Record<AreaName, AreaBatch<{ id: string | number }>>>][]) {
     for (const [area, batch] of Object.entries(batches) as [AreaName, AreaBatch<{ id: string | number }>][]) {
       const merged = mergeById(batch.records);
-      (duplicates[locale] ??= {})[area] = batch.records.length - merged.length;
+      const repeated = batch.records.length - merged.length;
+      (duplicates[locale] ??= {})[area] = repeated;
       const plausible = applyPlausibility(area, merged, context);
       areas.push({
         locale,
@@ -52,16 +56,29 @@ export function gateSource(
         rejected: [...batch.rejected.map((r) => ({ id: r.id, rule: r.rule ?? NORMALISE_RULE })), ...plausible.rejected],
         cleared: plausible.cleared,
         declared: batch.declared,
-        received: batch.received,
+        // An upstream that repeats pages sends its records again; they are not more of its total.
+        received: batch.received - repeated,
         unreadable: batch.fieldMisses,
       });
     }
   }
-  const input = { source: name, areas, previous, force };
+  const input = { source: name, areas, previous: previousOf(areas, statistics, served), force };
   const verdict = judgeSource(input);
   const records: GatedSource['records'] = {};
   for (const area of areas) (records[area.locale] ??= {})[area.area] = [...area.records];
   return { verdict, report: gateReport(input, verdict), records, duplicates };
+}
+
+/** Per area fetched, its statistics served now, else its record count in the manifest; null when neither exists. */
+function previousOf(areas: readonly AreaInput[], statistics: SourceStatistics | null, served: SourceEntry | undefined): SourceStatistics | null {
+  const previous: SourceStatistics = {};
+  for (const { locale, area } of areas) {
+    const known: AreaStatistics | undefined = statistics?.[locale]?.[area];
+    const count = served?.locales[locale]?.[area]?.count;
+    if (known) (previous[locale] ??= {})[area] = known;
+    else if (count !== undefined) (previous[locale] ??= {})[area] = { count, fillRates: {}, medians: {} };
+  }
+  return Object.keys(previous).length > 0 ? previous : null;
 }
 
 /**

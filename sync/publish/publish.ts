@@ -110,7 +110,7 @@ async function gateAndWrite(options: PublishOptions & { keep: number; now: Date 
       report.status = 'failed';
       report.reason = oneLine(outcome.error);
     } else {
-      const gated = gateSource(name, outcome.fetched, statisticsBefore, context, force);
+      const gated = gateSource(name, outcome.fetched, statisticsBefore, before, context, force);
       report.gate = gated.report;
       report.areas = areaCounts(gated, before);
       const messages = gated.verdict.refusals.map((refusal) => refusal.message);

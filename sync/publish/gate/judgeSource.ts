@@ -81,7 +81,9 @@ function checkArea(area: AreaInput, now: AreaStatistics, previous: AreaStatistic
     }
   }
 
-  if (previous) {
+  // A previous version known only by its record count (no report kept) has no fill rates to
+  // compare with, so its fields are held to the floors as on a first sync.
+  if (previous && Object.keys(previous.fillRates).length > 0) {
     for (const [path, before] of Object.entries(previous.fillRates)) {
       const rate = now.fillRates[path] ?? 0;
       if (kept > 0 && before >= DRIFT_FILLED_BEFORE && rate <= DRIFT_FILLED_NOW) {

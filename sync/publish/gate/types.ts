@@ -27,7 +27,7 @@ export interface AreaInput {
   cleared: Readonly<Record<string, number>>;
   /** How many records the upstream says it has (its total or result size), or null when it does not say. */
   declared: number | null;
-  /** How many records arrived from the upstream, before any rule. */
+  /** How many distinct records arrived from the upstream, before any rule (a record sent twice counts once). */
   received: number;
   /**
    * Per upstream field path, in how many received records the field reader could not read it

@@ -71,6 +71,7 @@ describe('publish', () => {
     const fetched = snowdata(3, at(21).toISOString(), ['de-CH']);
     const routes = fetched.locales['de-CH']!.routes!;
     routes.records.push({ ...route(0), status: 'NOINFO' }, route(2));
+    routes.received = routes.records.length;
     const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched } }, now: at(21) });
     expect(result.sources[0]!.areas).toContainEqual({ locale: 'de-CH', area: 'routes', count: 3, previous: null, rejected: 0, duplicates: 2, declared: null, received: 3 });
     const stored = (await records((await manifest()).sources.snowdata!.locales['de-CH']!.routes!.file)) as { id: string; status: string }[];

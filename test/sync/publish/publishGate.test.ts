@@ -92,6 +92,25 @@ describe('publish through the gate', () => {
     expect(unjudged.sources[0]!.status).toBe('published');
   });
 
+  it('without a report, still refuses a shrink against the manifest’s counts and holds fields to the floors', async () => {
+    const first = await publish({ dataDir, outcomes: { tours: { ok: true, fetched: tours(20, at(21).toISOString()) } }, now: at(21) });
+    await fs.rm(path.join(dataDir, first.version!, REPORT_FILE));
+    const shrunk = await publish({ dataDir, outcomes: { tours: { ok: true, fetched: tours(5, at(22).toISOString(), { locales: ['de-CH'] }) } }, now: at(22), dryRun: true });
+    expect(shrunk.sources[0]!.gate!.refused.map((r) => [r.rule, r.figures])).toEqual([['shrink', { records: 5, before: 20 }]]);
+    const unnamed = await publish({ dataDir, outcomes: { tours: { ok: true, fetched: tours(20, at(22).toISOString(), { name: () => null, locales: ['de-CH'] }) } }, now: at(22), dryRun: true });
+    expect(unnamed.sources[0]!.gate!.refused.map((r) => r.rule)).toEqual(['fill-floor']);
+  });
+
+  it('refuses for completeness an upstream that sends the same records again instead of the rest', async () => {
+    const fetched = tours(10, at(21).toISOString(), { locales: ['de-CH'] });
+    const batch = fetched.locales['de-CH']!.tours!;
+    batch.records = Array.from({ length: 10 }, () => batch.records).flat();
+    Object.assign(batch, { declared: 100, received: 100 });
+    const result = await publish({ dataDir, outcomes: { tours: { ok: true, fetched } }, now: at(21), dryRun: true });
+    expect(result.sources[0]!.gate!.refused.map((r) => [r.rule, r.figures])).toEqual([['completeness', { received: 10, declared: 100 }]]);
+    expect(result.sources[0]!.areas[0]).toMatchObject({ count: 10, duplicates: 90, received: 10 });
+  });
+
   it('carries a source’s statistics with its files when it is not fetched or is refused', async () => {
     const first = await publish({ dataDir, outcomes: { tours: { ok: true, fetched: tours(20, at(21).toISOString()) } }, now: at(21) });
     const statistics = (await readVersionReport(dataDir, first.version!))!.sources.tours!.statistics;

@@ -82,6 +82,12 @@ describe('judgeSource', () => {
     });
   });
 
+  it('holds fields to the floors when the previous version is known only by its record count', () => {
+    const counted: SourceStatistics = { 'de-CH': { tours: { count: 100, fillRates: {}, medians: {} } } };
+    expect(rules([toursArea({ records: tours(100, (tour) => (tour.name = null)) })], counted)).toEqual(['fill-floor']);
+    expect(rules([toursArea({ records: tours(40) })], counted)).toEqual(['shrink']);
+  });
+
   describe('field-drift', () => {
     it('refuses a field filled in most records before and empty in most now', () => {
       const verdict = judge([toursArea({ records: tours(100, (tour, i) => (tour.abstract = i < 30 ? 'A walk.' : null)) })], healthy());
