@@ -53,6 +53,8 @@ export function gateReport(input: SourceGateInput, verdict: Verdict): SourceRepo
   const areas = input.areas.map((area): AreaReport => {
     const previous = input.previous?.[area.locale]?.[area.area] ?? null;
     const now = verdict.statistics[area.locale]?.[area.area] ?? null;
+    // A previous version known only by its record count has no fill rates or medians to move from.
+    const compared = previous && Object.keys(previous.fillRates).length > 0 ? previous : null;
     return {
       locale: area.locale,
       area: area.area,
@@ -62,8 +64,8 @@ export function gateReport(input: SourceGateInput, verdict: Verdict): SourceRepo
       received: area.received,
       rejected: countBy(area.rejected.map((rejection) => rejection.rule)),
       cleared: { ...area.cleared },
-      fillRatesMoved: previous && now ? fillRatesMoved(previous, now) : [],
-      mediansMoved: previous && now ? mediansMoved(previous, now) : [],
+      fillRatesMoved: compared && now ? fillRatesMoved(compared, now) : [],
+      mediansMoved: compared && now ? mediansMoved(compared, now) : [],
     };
   });
   return {

@@ -58,6 +58,12 @@ describe('gateReport', () => {
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 
+  it('reports no moved fill rate or median against a previous version known only by its count', () => {
+    const input: SourceGateInput = { ...todayInput(false), previous: { 'de-CH': { tours: { count: 200, fillRates: {}, medians: {} } } } };
+    const [de] = gateReport(input, judgeSource(input)).areas;
+    expect(de).toMatchObject({ before: 200, after: 198, fillRatesMoved: [], mediansMoved: [] });
+  });
+
   it('says what was forced when --force overrides the gate', () => {
     const input = todayInput(true);
     const report = gateReport(input, judgeSource(input));
