@@ -277,6 +277,8 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
 
   it('one 16 MiB snow report: its station is rejected where that text is published, and counted', async () => {
     const dir = await dataDir(true);
+    // The text is held as sent, parsed and made plain, so it needs more than the small heap,
+    // which bounds paging, not one record.
     const run = await runCli(await serve({ data: 'huge-text' }), dir, ['snowdata'], null);
     expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
     // The huge report is the German one: only German publishes it (the others have their own).
