@@ -261,7 +261,7 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
     expect(prices.filter((p) => p.currency !== 'CHF' || !(Number(p.amount) > 0))).toEqual([]);
   });
 
-  it('latitude and longitude swapped on every track: snowdata is refused, no station is placed outside Switzerland', async () => {
+  it('latitude and longitude swapped on every track: snowdata is refused for the coordinates it would clear', async () => {
     const dir = await dataDir(true);
     const run = await runCli(await serve({ data: 'swapped-coordinates' }), dir, ['snowdata']);
     await expectRefused(dir, run, 'snowdata', /too-many-cleared|unit-change|field-drift/);
