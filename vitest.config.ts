@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -19,7 +20,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [SLOW] } },
+      // Vitest's default leaves a core to its main process; the unit tests rarely leave it busy.
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [SLOW], maxWorkers: availableParallelism() } },
       // The bundle is built once, when a slow file is queued, and shared (test/helpers/bundle.ts).
       { extends: true, test: { name: 'slow', include: [SLOW], globalSetup: ['test/helpers/bundleSetup.ts'] } },
     ],
