@@ -21,7 +21,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       // Vitest's default leaves a core to its main process; the unit tests rarely leave it busy.
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [SLOW], maxWorkers: availableParallelism() } },
+      // The files of a worker share its modules rather than importing them again for each file,
+      // so a test file must leave no global state behind (listeners, timers, changed modules).
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [SLOW], maxWorkers: availableParallelism(), isolate: false },
+      },
       // The bundle is built once, when a slow file is queued, and shared (test/helpers/bundle.ts).
       { extends: true, test: { name: 'slow', include: [SLOW], globalSetup: ['test/helpers/bundleSetup.ts'] } },
     ],
