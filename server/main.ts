@@ -149,7 +149,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       logger = logger.child({ worker: cluster.worker!.id });
       const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger });
       const persistedQueries = config.apqCacheBytes > 0 ? workerPersistedQueries() : undefined;
-      const booking = createBookingForwarder(process.env, logger);
+      const booking = createBookingForwarder(process.env, logger, config.allowedOrigins);
       let registry: Registry | undefined;
       const clusterMetrics = workerMetrics(() => registry);
       const reloadTurn = workerReloadTurn();
