@@ -15,6 +15,8 @@ import type { QueryLimits } from '../config/config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from '../util/isPromise.ts';
 import { costVariables, estimateAnswerBytes, measureCost, type CheckedOperation } from './limits.ts';
+import { checkArguments } from './argumentChecks.ts';
+import { argumentReaders } from '../resolvers/index.ts';
 import { RecordingDeadline } from './recordingDeadline.ts';
 
 /**
@@ -142,6 +144,7 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
   const { document, operation } = checked;
   const definitions = operation.variableDefinitions ?? [];
   const checkedMeasure: Measure = { cost: checked.cost, bytes: checked.bytes };
+  const root = schema.getRootType(operation.operation) ?? undefined;
   // The cost depends on the variables alone, so it is remembered by their JSON text as sent, with
   // the coerced variables the answer writer needs: that skips counting (a walk of the whole
   // document) and coercing them (graphql-js's getVariableValues, most of what preparing a known
@@ -198,7 +201,8 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
     let coercion = coercions.get(text) ?? null;
     if (coercion === null) {
       const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
-      if (coerced.errors) return null;
+      // Variables the arguments refuse are not coerced either: the checker words the refusal.
+      if (coerced.errors || (root !== undefined && checkArguments(root, document, operation, coerced.coerced, argumentReaders).length > 0)) return null;
       coercion = { variables: coerced.coerced, measure: measureWith(coerced.coerced, current), sizes: current };
       keepCoercion(text, coercion);
     }
