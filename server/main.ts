@@ -78,7 +78,7 @@ export async function startServer(
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
   const startedAt = performance.now();
-  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs })));
+  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })));
   const counts = Object.fromEntries(Object.entries(holder.store.locales['de-CH']).map(([area, { records }]) => [area, records.length]));
   logger.info(
     { snapshot: holder.store.snapshot.version, dataDir: path.resolve(config.dataDir), ms: Math.round(performance.now() - startedAt), counts },
@@ -200,7 +200,7 @@ function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: Snap
   return watchSnapshot({
     dataDir: config.dataDir,
     schema,
-    readTimeoutMs: config.snapshotReadTimeoutMs,
+    readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes,
     current: holder.store,
     turn: turn && loggedTurn,
     onSwap: (store, { ms, files, longestDelayMs }) => {
@@ -246,13 +246,13 @@ function startSharedBooking(config: Config, logger: Logger): { handler: Promise<
     if (config.booking.mode === 'sandbox') {
       const schema = createSchema(readSdl(), resolvers);
       const areas = ['activities'] as const;
-      const loaded = { snapshot: await loadSnapshot(config.dataDir, schema, { areas, readTimeoutMs: config.snapshotReadTimeoutMs }) };
+      const loaded = { snapshot: await loadSnapshot(config.dataDir, schema, { areas, readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes }) };
       snapshot = loaded.snapshot;
       watcher = watchSnapshot({
         dataDir: config.dataDir,
         schema,
         areas,
-        readTimeoutMs: config.snapshotReadTimeoutMs,
+        readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes,
         current: loaded,
         prepare: (next) => ({ snapshot: next }),
         onSwap: (next) => (snapshot = next.snapshot),

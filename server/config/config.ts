@@ -65,6 +65,12 @@ export interface Config {
    * in ms, at start and at each reload; SNAPSHOT_READ_TIMEOUT_MS, default 30000.
    */
   snapshotReadTimeoutMs: number;
+  /**
+   * The largest size one file of a snapshot may inflate to, in bytes: inflating stops there and
+   * the snapshot is refused, so a small file that inflates to gigabytes costs no more than this;
+   * SNAPSHOT_MAX_FILE_BYTES, default 268435456 (256 MiB).
+   */
+  snapshotMaxFileBytes: number;
   /** Extra browser origins allowed by CORS (localhost is always allowed); ALLOWED_ORIGINS, comma-separated. */
   allowedOrigins: string[];
   /** pino level of the JSON logs on stdout; LOG_LEVEL, default "info". */
@@ -126,6 +132,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: env.DATA_DIR?.trim() || 'data',
     snapshotReadTimeoutMs: readInteger(env, 'SNAPSHOT_READ_TIMEOUT_MS', S.SNAPSHOT_READ_TIMEOUT_MS),
+    snapshotMaxFileBytes: readInteger(env, 'SNAPSHOT_MAX_FILE_BYTES', S.SNAPSHOT_MAX_FILE_BYTES),
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
     logLevel: readOneOf(env, 'LOG_LEVEL', S.LOG_LEVEL),
     introspection: readBoolean(env, 'INTROSPECTION', S.INTROSPECTION),

@@ -14,6 +14,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const SERVER_SETTINGS = {
   PORT: integer(0, 65535, 4000, 'TCP port; 0 picks a free port.'),
   SNAPSHOT_READ_TIMEOUT_MS: integer(100, 3_600_000, 30_000, 'The longest the manifest, or one file it names, may take to be read, checked and inflated, in ms.'),
+  SNAPSHOT_MAX_FILE_BYTES: integer(1_048_576, 2_147_483_647, 268_435_456, 'Largest size one file of a snapshot may inflate to, in bytes; inflating stops there and the snapshot is refused.'),
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info', 'pino level of the JSON logs on stdout.'),
   INTROSPECTION: boolean(true, 'Whether `__schema` and `__type` are answered.'),
   MAX_BODY_BYTES: integer(1024, 10_485_760, 102_400, 'Largest request body in bytes.'),

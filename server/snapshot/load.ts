@@ -65,6 +65,8 @@ export interface LoadOptions {
    * and inflated), in ms; SNAPSHOT_READ_TIMEOUT_MS, default 30000.
    */
   readTimeoutMs?: number;
+  /** The largest size one file may inflate to, in bytes; SNAPSHOT_MAX_FILE_BYTES, default 256 MiB. */
+  maxFileBytes?: number;
 }
 
 /**
@@ -74,7 +76,7 @@ export interface LoadOptions {
  *
  * @throws SnapshotError when the manifest is missing or malformed, its formatVersion is not
  *   {@link FORMAT_VERSION}, a file is missing, resolves outside the data directory, is not a
- *   regular file or is not read within `readTimeoutMs`, its sha256 or item count differs from
+ *   regular file or is not read within `readTimeoutMs`, inflates to more than `maxFileBytes`, its sha256 or item count differs from
  *   the manifest, or a record does not match its GraphQL type.
  */
 export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<Snapshot> {
@@ -92,7 +94,7 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
   const inflated = jobs.map(() => null as Promise<Buffer> | null);
   const inflate = (index: number) => {
     if (index >= jobs.length) return;
-    const pending = readSnapshotFile(root, dataDir, jobs[index]!.file, readTimeoutMs);
+    const pending = readSnapshotFile(root, dataDir, jobs[index]!.file, readTimeoutMs, options.maxFileBytes);
     // Awaited in turn below; once an earlier file has failed, nobody awaits it.
     pending.catch(() => {});
     inflated[index] = pending;

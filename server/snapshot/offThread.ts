@@ -63,7 +63,7 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
   const slice = new TimeSlice();
   const reader = options.reader ?? new SnapshotReader(schema);
   const run = reader.read(
-    { dataDir, root, readTimeoutMs },
+    { dataDir, root, readTimeoutMs, maxFileBytes: options.maxFileBytes },
     jobs.map((job, index) => ({ ...job, kept: kept[index] !== undefined })),
   );
   // The reader gives way while this thread's event loop is busy with other work than the slices.
