@@ -20,6 +20,7 @@ import { listenToPrimary, runPrimary } from './ops/cluster.ts';
 import { workerPersistedQueries } from './http/graphql/clusterPersistedQueries.ts';
 import { type Config, ConfigError, readConfig } from './config/config.ts';
 import { createHttpService, type HttpService } from './http/server.ts';
+import { checkPortFree } from './http/checkPort.ts';
 import { loadSnapshot, SnapshotError, type Snapshot } from './snapshot/load.ts';
 import { createLogger, type Logger } from './ops/log.ts';
 import { createMetrics } from './ops/metrics.ts';
@@ -158,8 +159,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       logListening(running);
       primary.serve(running.service);
     } else if (config.workers > 1) {
+      await checkPortFree(config.port, config.host);
       await startPrimary(config, logger);
     } else {
+      await checkPortFree(config.port, config.host);
       const running = await startServer(config, logger);
       logListening(running);
       handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger });
