@@ -32,6 +32,7 @@ import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { matchTicketFilePath } from './ticketFiles.ts';
 import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
+import { StateDirInUseError } from './stateDirLock.ts';
 import { refuseMethod, sendReply } from './sendReply.ts';
 import { readBookingBody } from './requestBody.ts';
 
@@ -253,6 +254,14 @@ async function openSandboxOrRefuse(options: SandboxOptions): Promise<BookingBack
   try {
     return await createSandbox(options);
   } catch (error) {
+    if (error instanceof StateDirInUseError) {
+      options.logger.error(`booking sandbox: cannot start, every booking path answers 503: ${error.message}`);
+      const inUse = () =>
+        new BookingError('BOOKING_UNAVAILABLE', 'Booking is unavailable: another server process holds its state directory; it comes back when this server is given a state directory of its own and restarted', {
+          reason: 'state_dir_in_use',
+        });
+      return { execute: () => Promise.reject(inUse()), close: () => Promise.resolve() };
+    }
     options.logger.error(`booking sandbox: cannot start, every booking path answers 503 until the journal is fixed and the server restarted: ${(error as Error).message}`);
     const refusal = () =>
       new BookingError('BOOKING_UNAVAILABLE', 'Booking is unavailable: its journal cannot be read; it comes back when the operator has repaired it and restarted the server', {
