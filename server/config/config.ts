@@ -97,7 +97,11 @@ export interface Config {
   operationCacheSize: number;
   /** Whether operations are compiled with graphql-jit; GRAPHQL_JIT, default true. */
   jit: boolean;
-  /** Processes serving the port (node:cluster), 1 to serve from this process alone; WORKERS, default one per core. */
+  /**
+   * Processes serving the port (node:cluster), 1 to serve from this process alone; WORKERS,
+   * default one per core, and 1 under `npm run dev`: each worker loads and indexes the snapshot,
+   * and a restart after every edit should not wait for a core's worth of them.
+   */
   workers: number;
   /** Time in-flight requests get to finish after SIGTERM/SIGINT, in ms; SHUTDOWN_GRACE_MS, default 10000. */
   shutdownGraceMs: number;
@@ -156,7 +160,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recordCacheBytes,
     operationCacheSize: readInteger(env, 'OPERATION_CACHE_SIZE', S.OPERATION_CACHE_SIZE),
     jit: readBoolean(env, 'GRAPHQL_JIT', S.GRAPHQL_JIT),
-    workers: readInteger(env, 'WORKERS', S.WORKERS, cpuCount()),
+    workers: readInteger(env, 'WORKERS', S.WORKERS, env.npm_lifecycle_event === 'dev' ? 1 : cpuCount()),
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', S.SHUTDOWN_GRACE_MS),
     booking: readBookingConfig(env),
   };

@@ -37,6 +37,6 @@ export const SERVER_SETTINGS = {
   RECORD_CACHE_BYTES: integer(65_536, 17_179_869_184, 33_554_432, 'Memory of the record bytes cache per process, in bytes.'),
   OPERATION_CACHE_SIZE: integer(0, 100_000, 1000, 'Most checked operations kept per process; 0 keeps none.'),
   GRAPHQL_JIT: boolean(true, 'Whether operations are compiled with graphql-jit.'),
-  WORKERS: integer(1, 256, undefined, 'Processes serving the port; default one per core.'),
+  WORKERS: integer(1, 256, undefined, 'Processes serving the port; default one per core, 1 under `npm run dev`.'),
   SHUTDOWN_GRACE_MS: integer(0, 600_000, 10_000, 'Time in-flight requests get to finish after SIGTERM/SIGINT, in ms.'),
 };
