@@ -257,6 +257,8 @@ describe('loadSnapshotOffThread', () => {
     const file = path.join(dir, toursFile().file);
     await writeFile(file, bytes);
     toursFile().sha256 = createHash('sha256').update(bytes).digest('hex');
+    // Every file named is read under the limit: the tours' alone are.
+    for (const source of Object.keys(manifest.sources)) if (source !== 'tours') delete manifest.sources[source as keyof typeof manifest.sources];
     await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
     const error = await loadSnapshotOffThread(dir, schema, { areas: ['tours'], readTimeoutMs: 50 }).then(
       () => null,
