@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The query service in one container: the bundled server, Node.js and the committed snapshot.
-# Build and run: docs/deploy.md. test/deploy/container.test.ts reproduces the runtime stage
+# Build and run: docs/deploy.md. test/deploy/container.slow.test.ts reproduces the runtime stage
 # (the files its COPY lines bring, the user, the command and the HEALTHCHECK) without Docker.
 
 # The Node.js major of both stages: 24, a long-term support line (20, the lowest package.json

@@ -1,5 +1,13 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Test files that start processes or a browser, or run the bundle, are named `*.slow.test.ts`:
+ * the `slow` project runs them (`npm run test:all`), the `unit` project everything else
+ * (`npm test`). `npx vitest run <file>` runs a file of either.
+ */
+const SLOW = 'test/**/*.slow.test.ts';
 
 export default defineConfig({
   resolve: {
@@ -8,9 +16,19 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    // Server tests build indexes over the whole fixture snapshot; give them room on 2 cores.
-    testTimeout: 30_000,
+    // A safety net for a test stuck on an event that never comes, not a bound on speed.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      // Vitest's default leaves a core to its main process; the unit tests rarely leave it busy.
+      // The files of a worker share its modules rather than importing them again for each file,
+      // so a test file must leave no global state behind (listeners, timers, changed modules).
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [SLOW], maxWorkers: availableParallelism(), isolate: false },
+      },
+      // The bundle is built once, when a slow file is queued, and shared (test/helpers/bundle.ts).
+      { extends: true, test: { name: 'slow', include: [SLOW], globalSetup: ['test/helpers/bundleSetup.ts'] } },
+    ],
   },
 });

@@ -600,7 +600,7 @@ export function renderMarkdown(results: BenchResults): string {
     '  one rotation shared by every connection, more than the operation cache keeps, so that none comes back before it is',
     '  forgotten. They run with the response cache off only, and are not held to the uncached targets, which are set',
     '  for one document asked again.',
-    '- The peers (bench/peers/) answer the same requests with the same `data` (test/bench/peers.test.ts), each with its',
+    '- The peers (bench/peers/) answer the same requests with the same `data` (test/bench/peers.slow.test.ts), each with its',
     '  own headers and body bytes; where one would refuse a request, it gets the nearest equivalent (docs/performance.md, Peers).',
     '  They run one process each, beside the one-worker real server only, and take their turns after the raw twin.',
     '- The machine is shared: compare the ratios of one run, whose two sides alternate, rather than absolute req/s across runs.',

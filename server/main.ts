@@ -20,6 +20,7 @@ import { listenToPrimary, runPrimary } from './ops/cluster.ts';
 import { workerPersistedQueries } from './http/graphql/clusterPersistedQueries.ts';
 import { type Config, ConfigError, readConfig } from './config/config.ts';
 import { createHttpService, type HttpService } from './http/server.ts';
+import { checkPortFree } from './http/checkPort.ts';
 import { loadSnapshot, SnapshotError, type Snapshot } from './snapshot/load.ts';
 import { createLogger, type Logger } from './ops/log.ts';
 import { createMetrics } from './ops/metrics.ts';
@@ -78,7 +79,7 @@ export async function startServer(
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
   const startedAt = performance.now();
-  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs })));
+  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })));
   const counts = Object.fromEntries(Object.entries(holder.store.locales['de-CH']).map(([area, { records }]) => [area, records.length]));
   logger.info(
     { snapshot: holder.store.snapshot.version, dataDir: path.resolve(config.dataDir), ms: Math.round(performance.now() - startedAt), counts },
@@ -149,7 +150,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       logger = logger.child({ worker: cluster.worker!.id });
       const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger });
       const persistedQueries = config.apqCacheBytes > 0 ? workerPersistedQueries() : undefined;
-      const booking = createBookingForwarder(process.env, logger);
+      const booking = createBookingForwarder(process.env, logger, config.allowedOrigins);
       let registry: Registry | undefined;
       const clusterMetrics = workerMetrics(() => registry);
       const reloadTurn = workerReloadTurn();
@@ -158,8 +159,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       logListening(running);
       primary.serve(running.service);
     } else if (config.workers > 1) {
+      await checkPortFree(config.port, config.host);
       await startPrimary(config, logger);
     } else {
+      await checkPortFree(config.port, config.host);
       const running = await startServer(config, logger);
       logListening(running);
       handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger });
@@ -200,7 +203,7 @@ function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: Snap
   return watchSnapshot({
     dataDir: config.dataDir,
     schema,
-    readTimeoutMs: config.snapshotReadTimeoutMs,
+    readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes,
     current: holder.store,
     turn: turn && loggedTurn,
     onSwap: (store, { ms, files, longestDelayMs }) => {
@@ -246,13 +249,13 @@ function startSharedBooking(config: Config, logger: Logger): { handler: Promise<
     if (config.booking.mode === 'sandbox') {
       const schema = createSchema(readSdl(), resolvers);
       const areas = ['activities'] as const;
-      const loaded = { snapshot: await loadSnapshot(config.dataDir, schema, { areas, readTimeoutMs: config.snapshotReadTimeoutMs }) };
+      const loaded = { snapshot: await loadSnapshot(config.dataDir, schema, { areas, readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes }) };
       snapshot = loaded.snapshot;
       watcher = watchSnapshot({
         dataDir: config.dataDir,
         schema,
         areas,
-        readTimeoutMs: config.snapshotReadTimeoutMs,
+        readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes,
         current: loaded,
         prepare: (next) => ({ snapshot: next }),
         onSwap: (next) => (snapshot = next.snapshot),

@@ -10,15 +10,22 @@
  * client, and a client's rate limit counts its requests to every worker. The internal port
  * answers only requests that carry a secret made at start, which the workers get in their
  * environment.
+ *
+ * A worker reads a request's whole body, bounded as the booking interface bounds it, before it
+ * passes the request on, and refuses a larger one itself: the primary would refuse it while the
+ * worker was still sending, and the worker's write would then fail on a closed connection.
  */
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorBody } from './errors.ts';
-import { JSON_CONTENT_TYPE } from './operations.ts';
+import { createBookingCors } from './bookingCors.ts';
+import { BookingError, errorBody } from './errors.ts';
+import { JSON_CONTENT_TYPE, jsonReply } from './operations.ts';
+import { readBookingBody } from './requestBody.ts';
 import type { BookingHandler } from './routes.ts';
+import { sendReply } from './sendReply.ts';
 
 /** Environment of a worker: the base URL of the primary's booking interface. */
 export const BOOKING_URL_ENV = 'CLUSTER_BOOKING_URL';
@@ -98,26 +105,42 @@ export interface BookingForwarder {
 
 /**
  * A worker's booking interface: passes every `/v1` request to the primary's, with its headers
- * and body, and sends its answer back as it came (status, headers, body).
+ * and body, and sends its answer back as it came (status, headers, body). A body over the booking
+ * interface's limit is refused here, as the primary would refuse it (413 PAYLOAD_TOO_LARGE).
  *
  * @param env the worker's environment, holding {@link BOOKING_URL_ENV} and {@link BOOKING_TOKEN_ENV}
+ * @param allowedOrigins the origins CORS grants besides localhost, as the booking interface's
  * @throws Error when either is missing: the process was not forked by a cluster primary
  */
-export function createBookingForwarder(env: NodeJS.ProcessEnv, logger: ForwarderLogger): BookingForwarder {
+export function createBookingForwarder(env: NodeJS.ProcessEnv, logger: ForwarderLogger, allowedOrigins: readonly string[]): BookingForwarder {
   const baseUrl = env[BOOKING_URL_ENV];
   const token = env[BOOKING_TOKEN_ENV];
   if (!baseUrl || !token) throw new Error(`${BOOKING_URL_ENV} and ${BOOKING_TOKEN_ENV} are set by the cluster primary for its workers; found neither or one`);
   const target = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true });
+  const cors = createBookingCors(allowedOrigins);
   return {
-    handle(req, res) {
+    async handle(req, res) {
       const url = req.url ?? '/';
       const queryStart = url.indexOf('?');
       const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
-      if (pathname !== '/v1' && !pathname.startsWith('/v1/')) return Promise.resolve(false);
+      if (pathname !== '/v1' && !pathname.startsWith('/v1/')) return false;
+      let body: Buffer;
+      try {
+        body = await readBookingBody(req);
+      } catch (error) {
+        // Else the client went away before its body arrived: there is no one to answer.
+        if (!(error instanceof BookingError)) {
+          res.destroy();
+          return true;
+        }
+        if (!cors(req, res)) sendReply(res, jsonReply(error.status, errorBody(error.code, error.message, error.details), error.headers), req.method);
+        return true;
+      }
       return new Promise((resolve) => {
         const headers: IncomingHttpHeaders = {};
         for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+        headers['content-length'] = String(body.length);
         headers[TOKEN_HEADER] = token;
         headers[CLIENT_HEADER] = req.socket.remoteAddress ?? 'unknown';
         const upstream = request({ hostname: target.hostname, port: target.port, method: req.method, path: url, headers, agent });
@@ -140,7 +163,7 @@ export function createBookingForwarder(env: NodeJS.ProcessEnv, logger: Forwarder
         });
         // A client that goes away takes its forwarded request with it.
         res.once('close', () => upstream.destroy());
-        req.pipe(upstream);
+        upstream.end(body);
       });
     },
     async close() {

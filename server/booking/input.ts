@@ -8,6 +8,7 @@ import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { BookingError } from './errors.ts';
+import { MAX_JSON_DEPTH } from '../http/graphql/canonicalJson.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -39,7 +40,7 @@ export function bodyReader<T extends TSchema>(schema: T, required: boolean): Bod
   const checker = TypeCompiler.Compile(schema);
   return {
     read(raw) {
-      const body = trimStrings(parseJsonObject(raw, required));
+      const body = trimStrings(parseJsonObject(raw, required), 1);
       if (checker.Check(body)) return body;
       throw refusalOf([...checker.Errors(body)]);
     },
@@ -72,12 +73,21 @@ export function invalid(field: string, message: string): BookingError {
   return new BookingError('INVALID_REQUEST', message, { field });
 }
 
-/** Surrounding white space of a string field is not part of its value (a pasted name, an e-mail address). */
-function trimStrings<T>(value: T): T {
+/**
+ * Surrounding white space of a string field is not part of its value (a pasted name, an e-mail
+ * address).
+ *
+ * @param depth the nesting of `value`, the body itself at 1
+ * @throws BookingError INVALID_REQUEST when arrays and objects nest deeper than the query
+ *   interface allows its variables ({@link MAX_JSON_DEPTH}): the walk is recursive, and a body
+ *   nested thousands deep would otherwise exhaust the stack
+ */
+function trimStrings<T>(value: T, depth: number): T {
   if (typeof value === 'string') return value.trim() as T;
-  if (Array.isArray(value)) return value.map(trimStrings) as T;
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, trimStrings(entry)])) as T;
-  return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_JSON_DEPTH) throw invalid('body', `The body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, the limit`);
+  if (Array.isArray(value)) return value.map((entry) => trimStrings(entry, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, trimStrings(entry, depth + 1)])) as T;
 }
 
 /**

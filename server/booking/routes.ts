@@ -32,11 +32,9 @@ import { createProxy } from './proxy.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { matchTicketFilePath } from './ticketFiles.ts';
 import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
+import { StateDirInUseError } from './stateDirLock.ts';
 import { refuseMethod, sendReply } from './sendReply.ts';
-import { PayloadTooLargeError, readBody } from '../http/readBody.ts';
-
-/** Largest accepted request body, in bytes; a larger one is a 413. */
-export const MAX_BODY_BYTES = 64 * 1024;
+import { readBookingBody } from './requestBody.ts';
 
 /** Everything the booking interface needs: its configuration plus the server's shared parts. */
 export type BookingHandlerOptions = BookingConfig & {
@@ -142,6 +140,9 @@ interface Routes {
 async function answer(routes: Routes, req: IncomingMessage, res: ServerResponse, pathname: string, rawQuery: string): Promise<void> {
   if (routes.cors(req, res)) return;
   const method = req.method ?? 'GET';
+  // Read on every path and method, so an oversized body is refused alike wherever it is sent, and
+  // alike by a cluster's workers, which read it before passing the request on (forwarder.ts).
+  const body = await readBookingBody(req);
 
   if (pathname === OPENAPI_PATH) {
     if (method === 'GET' || method === 'HEAD') {
@@ -163,7 +164,7 @@ async function answer(routes: Routes, req: IncomingMessage, res: ServerResponse,
     refuseMethod(res, method, pathname, match.operations.map((candidate) => candidate.method));
     return;
   }
-  const call = await readCall(routes, req, { operation, path: pathname, id: match.id }, rawQuery);
+  const call = readCall(routes, req, { operation, path: pathname, id: match.id }, rawQuery, body);
   await executeCall(routes, res, call, method);
 }
 
@@ -183,9 +184,9 @@ async function answerTicketFile(backend: BookingBackend, req: IncomingMessage, r
  * The checked call of a request to one of the seven paths: its locale written the partner's
  * way and, for POST and PATCH, within the rate limit, with its Idempotency-Key and a JSON body.
  *
- * @throws BookingError INVALID_REQUEST, RATE_LIMITED, PAYLOAD_TOO_LARGE or UNSUPPORTED_MEDIA_TYPE
+ * @throws BookingError INVALID_REQUEST, RATE_LIMITED or UNSUPPORTED_MEDIA_TYPE
  */
-async function readCall(routes: Routes, req: IncomingMessage, target: Pick<BookingCall, 'operation' | 'path' | 'id'>, rawQuery: string): Promise<BookingCall> {
+function readCall(routes: Routes, req: IncomingMessage, target: Pick<BookingCall, 'operation' | 'path' | 'id'>, rawQuery: string, body: Buffer): BookingCall {
   const { operation } = target;
   const query = new URLSearchParams(rawQuery);
   const locale = query.get('locale');
@@ -196,7 +197,6 @@ async function readCall(routes: Routes, req: IncomingMessage, target: Pick<Booki
   if (operation.method === 'GET') return call;
   refuseOverRateLimit(routes, client);
   const key = readIdempotencyKey(req.headers);
-  const body = await readBookingBody(req);
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const accepted: readonly string[] = BODY_MEDIA_TYPES[operation.method];
   if (body.length > 0 && !accepted.includes(mediaType)) {
@@ -254,6 +254,14 @@ async function openSandboxOrRefuse(options: SandboxOptions): Promise<BookingBack
   try {
     return await createSandbox(options);
   } catch (error) {
+    if (error instanceof StateDirInUseError) {
+      options.logger.error(`booking sandbox: cannot start, every booking path answers 503: ${error.message}`);
+      const inUse = () =>
+        new BookingError('BOOKING_UNAVAILABLE', 'Booking is unavailable: another server process holds its state directory; it comes back when this server is given a state directory of its own and restarted', {
+          reason: 'state_dir_in_use',
+        });
+      return { execute: () => Promise.reject(inUse()), close: () => Promise.resolve() };
+    }
     options.logger.error(`booking sandbox: cannot start, every booking path answers 503 until the journal is fixed and the server restarted: ${(error as Error).message}`);
     const refusal = () =>
       new BookingError('BOOKING_UNAVAILABLE', 'Booking is unavailable: its journal cannot be read; it comes back when the operator has repaired it and restarted the server', {
@@ -263,19 +271,5 @@ async function openSandboxOrRefuse(options: SandboxOptions): Promise<BookingBack
       execute: () => Promise.reject(refusal()),
       close: () => Promise.resolve(),
     };
-  }
-}
-
-/**
- * Reads the whole body with the query interface's reader (server/http/readBody.ts), refusing one
- * over {@link MAX_BODY_BYTES} in the booking error format; the connection is then closed, so
- * the rest of the body is not waited for.
- */
-async function readBookingBody(req: IncomingMessage): Promise<Buffer> {
-  try {
-    return await readBody(req, MAX_BODY_BYTES);
-  } catch (error) {
-    if (!(error instanceof PayloadTooLargeError)) throw error;
-    throw new BookingError('PAYLOAD_TOO_LARGE', `The body is over ${MAX_BODY_BYTES} bytes`, { limitBytes: MAX_BODY_BYTES }, { Connection: 'close' });
   }
 }

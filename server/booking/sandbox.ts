@@ -28,6 +28,7 @@ import type { ActivityRecord } from '../../sync/format.ts';
 import type { Locale } from '../snapshot/locales.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import { openJournal } from './journal.ts';
+import { lockStateDir } from './stateDirLock.ts';
 import type { BookingBackend, BookingLogger } from './operations.ts';
 import { warmUpTicketRendering } from './tickets.ts';
 import { cancelBookingItem } from './sandbox/cancel.ts';
@@ -62,15 +63,25 @@ export interface SandboxOptions {
 }
 
 /**
- * Opens the journal under `options.stateDir`, replays it (holds that expired meanwhile are
- * released) and returns the sandbox.
+ * Takes the lock of `options.stateDir` (stateDirLock.ts), opens the journal under it, replays it
+ * (holds that expired meanwhile are released) and returns the sandbox.
  *
+ * @throws StateDirInUseError when another process holds the state directory
  * @throws Error when the journal cannot be read or has a corrupt line (naming file and line)
  */
 export async function createSandbox(options: SandboxOptions): Promise<BookingBackend> {
   const { clock, logger } = options;
   const file = path.join(options.stateDir, JOURNAL_FILE);
-  const opened = await openJournal(file);
+  const unlock = await lockStateDir(options.stateDir, (error) =>
+    logger.error(`booking sandbox: lost the lock of STATE_DIR ${path.resolve(options.stateDir)}, so another process may take it and sell the same places: ${error.message}`),
+  );
+  let opened: Awaited<ReturnType<typeof openJournal>>;
+  try {
+    opened = await openJournal(file);
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   const { journal } = opened;
   if (opened.truncatedBytes > 0) logger.warn(`booking sandbox: cut a torn last line (${opened.truncatedBytes} bytes) off ${file}; its request was never answered`);
 
@@ -79,6 +90,7 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
     replayJournal(context.state, opened.entries, file, options.idempotency, clock);
   } catch (error) {
     await journal.close();
+    await unlock();
     throw error;
   }
   await warmUpTicketRendering();
@@ -115,6 +127,9 @@ export async function createSandbox(options: SandboxOptions): Promise<BookingBac
       if (committer.failed) throw journalFailed();
       return ticketFiles.reply(id, kind, headers);
     },
-    close: () => journal.close(),
+    async close() {
+      await journal.close();
+      await unlock();
+    },
   };
 }

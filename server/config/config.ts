@@ -65,6 +65,12 @@ export interface Config {
    * in ms, at start and at each reload; SNAPSHOT_READ_TIMEOUT_MS, default 30000.
    */
   snapshotReadTimeoutMs: number;
+  /**
+   * The largest size one file of a snapshot may inflate to, in bytes: inflating stops there and
+   * the snapshot is refused, so a small file that inflates to gigabytes costs no more than this;
+   * SNAPSHOT_MAX_FILE_BYTES, default 268435456 (256 MiB).
+   */
+  snapshotMaxFileBytes: number;
   /** Extra browser origins allowed by CORS (localhost is always allowed); ALLOWED_ORIGINS, comma-separated. */
   allowedOrigins: string[];
   /** pino level of the JSON logs on stdout; LOG_LEVEL, default "info". */
@@ -91,7 +97,11 @@ export interface Config {
   operationCacheSize: number;
   /** Whether operations are compiled with graphql-jit; GRAPHQL_JIT, default true. */
   jit: boolean;
-  /** Processes serving the port (node:cluster), 1 to serve from this process alone; WORKERS, default one per core. */
+  /**
+   * Processes serving the port (node:cluster), 1 to serve from this process alone; WORKERS,
+   * default one per core, and 1 under `npm run dev`: each worker loads and indexes the snapshot,
+   * and a restart after every edit should not wait for a core's worth of them.
+   */
   workers: number;
   /** Time in-flight requests get to finish after SIGTERM/SIGINT, in ms; SHUTDOWN_GRACE_MS, default 10000. */
   shutdownGraceMs: number;
@@ -126,6 +136,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: env.DATA_DIR?.trim() || 'data',
     snapshotReadTimeoutMs: readInteger(env, 'SNAPSHOT_READ_TIMEOUT_MS', S.SNAPSHOT_READ_TIMEOUT_MS),
+    snapshotMaxFileBytes: readInteger(env, 'SNAPSHOT_MAX_FILE_BYTES', S.SNAPSHOT_MAX_FILE_BYTES),
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
     logLevel: readOneOf(env, 'LOG_LEVEL', S.LOG_LEVEL),
     introspection: readBoolean(env, 'INTROSPECTION', S.INTROSPECTION),
@@ -149,7 +160,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recordCacheBytes,
     operationCacheSize: readInteger(env, 'OPERATION_CACHE_SIZE', S.OPERATION_CACHE_SIZE),
     jit: readBoolean(env, 'GRAPHQL_JIT', S.GRAPHQL_JIT),
-    workers: readInteger(env, 'WORKERS', S.WORKERS, cpuCount()),
+    workers: readInteger(env, 'WORKERS', S.WORKERS, env.npm_lifecycle_event === 'dev' ? 1 : cpuCount()),
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', S.SHUTDOWN_GRACE_MS),
     booking: readBookingConfig(env),
   };

@@ -14,6 +14,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const SERVER_SETTINGS = {
   PORT: integer(0, 65535, 4000, 'TCP port; 0 picks a free port.'),
   SNAPSHOT_READ_TIMEOUT_MS: integer(100, 3_600_000, 30_000, 'The longest the manifest, or one file it names, may take to be read, checked and inflated, in ms.'),
+  SNAPSHOT_MAX_FILE_BYTES: integer(1_048_576, 2_147_483_647, 268_435_456, 'Largest size one file of a snapshot may inflate to, in bytes; inflating stops there and the snapshot is refused.'),
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info', 'pino level of the JSON logs on stdout.'),
   INTROSPECTION: boolean(true, 'Whether `__schema` and `__type` are answered.'),
   MAX_BODY_BYTES: integer(1024, 10_485_760, 102_400, 'Largest request body in bytes.'),
@@ -36,6 +37,6 @@ export const SERVER_SETTINGS = {
   RECORD_CACHE_BYTES: integer(65_536, 17_179_869_184, 33_554_432, 'Memory of the record bytes cache per process, in bytes.'),
   OPERATION_CACHE_SIZE: integer(0, 100_000, 1000, 'Most checked operations kept per process; 0 keeps none.'),
   GRAPHQL_JIT: boolean(true, 'Whether operations are compiled with graphql-jit.'),
-  WORKERS: integer(1, 256, undefined, 'Processes serving the port; default one per core.'),
+  WORKERS: integer(1, 256, undefined, 'Processes serving the port; default one per core, 1 under `npm run dev`.'),
   SHUTDOWN_GRACE_MS: integer(0, 600_000, 10_000, 'Time in-flight requests get to finish after SIGTERM/SIGINT, in ms.'),
 };

@@ -11,9 +11,12 @@
  *    handed to `validate` as one rule (server/execution/combineValidationRules.ts);
  *    a plain document proven valid, and within the shape limits, by one walk of its fields
  *    (server/execution/plainValidity.ts) is spared both 2 and 3;
- * 4. cost, with the variables known: every field resolved counts 1, and a list counts its
+ * 4. the arguments of the root fields, with the variables known, by the resolvers' own readers
+ *    (server/execution/argumentChecks.ts), so that no field runs for a request that one bad
+ *    argument refuses;
+ * 5. cost: every field resolved counts 1, and a list counts its
  *    selection once per item it can return (`limit` for the paginated lists);
- * 5. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
+ * 6. the size of the answer, estimated with the sizes of the snapshot (server/snapshot/answerSizes.ts), so
  *    that a few fields of large values (a station's `raw` JSON) cannot ask for megabytes at a
  *    cost of one each. The estimate depends on the snapshot: a checked operation is checked
  *    again against the sizes of each new snapshot (server/execution/engine.ts).
@@ -62,6 +65,8 @@ import { combineValidationRules } from './combineValidationRules.ts';
 import { plainShape } from './plainValidity.ts';
 import { createShapeCheck } from './shapeLimits.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
+import { argumentReaders } from '../resolvers/index.ts';
+import { checkArguments } from './argumentChecks.ts';
 
 /**
  * Size assumed for a list field without a `limit` argument: the lists inside records (a
@@ -180,6 +185,9 @@ export function createQueryChecker(
     }
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 20 });
     if (coerced.errors) return { errors: coerced.errors.map((error) => withCode(error, 'BAD_USER_INPUT')) };
+    const root = schema.getRootType(operation.operation);
+    const argumentErrors = root ? checkArguments(root, document, operation, coerced.coerced, argumentReaders) : [];
+    if (argumentErrors.length > 0) return { errors: argumentErrors };
 
     const cost = measureCost(schema, document, operation, coerced.coerced);
     if (cost > limits.maxCost) {

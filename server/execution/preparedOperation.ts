@@ -15,6 +15,8 @@ import type { QueryLimits } from '../config/config.ts';
 import type { Deadline } from './deadline.ts';
 import { isPromise } from '../util/isPromise.ts';
 import { costVariables, estimateAnswerBytes, measureCost, type CheckedOperation } from './limits.ts';
+import { checkArguments } from './argumentChecks.ts';
+import { argumentReaders } from '../resolvers/index.ts';
 import { RecordingDeadline } from './recordingDeadline.ts';
 
 /**
@@ -96,6 +98,23 @@ interface Coercion {
 const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
+ * The JSON text of variables as sent, by which their coercion is remembered; undefined when they
+ * hold a number JSON writes as `null` (Infinity or NaN: a JSON number too large for a double
+ * parses to Infinity), which graphql-js refuses where it takes null, so the two must not share a
+ * coercion. Only a text with a `null` in it needs the walk that tells.
+ */
+function variablesText(variables: object): string | undefined {
+  const text = JSON.stringify(variables);
+  return text.includes('null') && holdsUnwritableNumber(variables) ? undefined : text;
+}
+
+function holdsUnwritableNumber(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(holdsUnwritableNumber);
+}
+
+/**
  * @param checked what the checks made of the request that prepared the operation
  * @param sent that request's variables, as sent, which `checked` coerced and counted the cost with
  * @param sizes those `checked` estimated the answer's bytes with
@@ -142,6 +161,7 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
   const { document, operation } = checked;
   const definitions = operation.variableDefinitions ?? [];
   const checkedMeasure: Measure = { cost: checked.cost, bytes: checked.bytes };
+  const root = schema.getRootType(operation.operation) ?? undefined;
   // The cost depends on the variables alone, so it is remembered by their JSON text as sent, with
   // the coerced variables the answer writer needs: that skips counting (a walk of the whole
   // document) and coercing them (graphql-js's getVariableValues, most of what preparing a known
@@ -180,7 +200,8 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
     }
     return measure;
   };
-  if (fixed === undefined) keepCoercion(JSON.stringify(sent ?? {}), { variables: checked.variables, measure: checkedMeasure, sizes });
+  const sentText = fixed === undefined ? variablesText(sent ?? {}) : undefined;
+  if (sentText !== undefined) keepCoercion(sentText, { variables: checked.variables, measure: checkedMeasure, sizes });
 
   // The variables object last looked up, and what it coerced to: a request looks its variables up
   // twice (measured, then coerced for the answer), and a body the route knew already brings back
@@ -194,13 +215,14 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
     if (fixed !== undefined) return fixed;
     if (variables != null && variables === lastGiven) return lastCoercion;
     const given = variables ?? {};
-    const text = JSON.stringify(given);
-    let coercion = coercions.get(text) ?? null;
+    const text = variablesText(given);
+    let coercion = (text !== undefined && coercions.get(text)) || null;
     if (coercion === null) {
       const coerced = getVariableValues(schema, definitions, given, { maxErrors: 20 });
-      if (coerced.errors) return null;
+      // Variables the arguments refuse are not coerced either: the checker words the refusal.
+      if (coerced.errors || (root !== undefined && checkArguments(root, document, operation, coerced.coerced, argumentReaders).length > 0)) return null;
       coercion = { variables: coerced.coerced, measure: measureWith(coerced.coerced, current), sizes: current };
-      keepCoercion(text, coercion);
+      if (text !== undefined) keepCoercion(text, coercion);
     }
     lastGiven = given;
     lastCoercion = coercion;

@@ -16,7 +16,8 @@
  * go to the primary, which tells every worker to drain (each as server/ops/shutdown.ts drains a
  * single process) and exits once they all have: 0 when every worker drained in time, else 1.
  * Workers ignore the signals themselves, so a signal sent to the whole process group (Ctrl-C in
- * a terminal, systemd) counts once. A second signal makes every worker exit at once, with 1.
+ * a terminal, systemd) counts once. A second signal makes every worker exit at once, with 1 if it
+ * still had requests in flight.
  */
 
 import cluster, { type Worker } from 'node:cluster';
@@ -164,8 +165,9 @@ class Supervisor {
   signalled(signal: NodeJS.Signals): void {
     if (this.#failed) return;
     if (this.#shuttingDown) {
+      // Each worker exits with 1 only if it still had requests in flight: a second signal during
+      // a drain with nothing left to finish (a Ctrl-C under `tsx watch` comes twice) is no error.
       this.logger.warn({ signal }, 'second signal while draining: the workers exit now');
-      this.#exitCode = 1;
       this.#tell({ type: 'exit' });
       return;
     }
@@ -209,7 +211,7 @@ export interface WorkerShutdown {
  * A worker's side of the graceful shutdown, from the worker's first moment: it drains when the
  * primary says so (or when the primary is gone), as server/ops/shutdown.ts drains a single process,
  * with the same log lines, and exits 0 when drained, 1 past the grace period or when told to exit
- * at once. Told to stop before it serves, it exits 0 at once: nothing is in flight yet. Signals
+ * at once with requests in flight. Told to stop before it serves, it exits 0 at once: nothing is in flight yet. Signals
  * sent to the worker itself are ignored: the primary got them too, and decides.
  */
 export function listenToPrimary(options: { graceMs: number; logger: Logger }): WorkerShutdown {
@@ -235,8 +237,9 @@ export function listenToPrimary(options: { graceMs: number; logger: Logger }): W
       requested ??= message.signal;
       drain();
     } else if (message.type === 'exit') {
-      logger.warn({ inFlight: service?.inFlight ?? 0 }, 'told to exit now');
-      exit(1);
+      const inFlight = service?.inFlight ?? 0;
+      logger.warn({ inFlight }, 'told to exit now');
+      exit(inFlight === 0 ? 0 : 1);
     }
   });
   process.on('disconnect', () => {

@@ -53,8 +53,9 @@ export function drainThenExit(service: HttpService, reason: string, graceMs: num
 
 /**
  * Runs {@link shutdown} on the first SIGTERM or SIGINT, then exits: 0 when drained, 1 when the
- * grace period ran out. A second signal while draining exits at once with 1.
- *
+ * grace period ran out. A second signal while draining exits at once: with 1 when requests were
+ * still in flight, else with 0, since the drain had nothing left to finish (`tsx watch` passes
+ * on a Ctrl-C the terminal sent the process group too, so `npm run dev` gets two).
  */
 export function handleShutdownSignals(
   service: HttpService,
@@ -67,7 +68,7 @@ export function handleShutdownSignals(
   const onSignal = (signal: NodeJS.Signals) => {
     if (draining) {
       logger.warn({ signal, inFlight: service.inFlight }, 'second signal while draining: exiting now');
-      exit(1);
+      exit(service.inFlight === 0 ? 0 : 1);
       return;
     }
     draining = true;

@@ -1,6 +1,6 @@
 /** Query fields over the activities source: activities, activity, locations, types. */
 
-import { checkLimit, checkLocale, checkNearMe, checkOffset, checkQuery } from './args.ts';
+import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkQuery, readLookupArgs } from './args.ts';
 import type { Context } from './context.ts';
 import { pageOf } from './envelope.ts';
 import { selectRecords } from './select.ts';
@@ -22,14 +22,28 @@ interface ActivitiesArgs {
 /** Maximum of `locations(limit)`: our choice, stated in the README (Choices the API makes). */
 export const LOCATIONS_MAX_LIMIT = 1000;
 
+/** The arguments of `activities`, checked (see ArgumentReader). */
+function readActivitiesArgs(args: ActivitiesArgs) {
+  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 20, 100), offset: checkOffset(args.offset), near: checkNearMe(args), q: checkQuery(args.q) };
+}
+
+/** The arguments of `locations`, checked (see ArgumentReader). */
+function readLocationsArgs(args: { locale?: string | null; limit?: number | null }) {
+  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 200, LOCATIONS_MAX_LIMIT) };
+}
+
+/** The argument readers of the Query fields of this file. */
+export const activityArgumentReaders: Record<string, ArgumentReader> = {
+  activities: readActivitiesArgs,
+  activity: readLookupArgs,
+  locations: readLocationsArgs,
+  types: readLookupArgs,
+};
+
 export const activityResolvers = {
   Query: {
     activities(_: unknown, args: ActivitiesArgs, { store }: Context) {
-      const locale = checkLocale(args.locale);
-      const limit = checkLimit(args.limit, 20, 100);
-      const offset = checkOffset(args.offset);
-      const near = checkNearMe(args);
-      const q = checkQuery(args.q);
+      const { locale, limit, offset, near, q } = readActivitiesArgs(args);
       const { typeId, locationId, supplierId, attributeValue } = args;
       const area = store.locales[locale].activities;
       const filter = area.filters.match({ typeId, locationId, supplierId, attributeValue });
@@ -38,17 +52,16 @@ export const activityResolvers = {
     },
 
     activity(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {
-      return store.locales[checkLocale(args.locale)].activities.byId.get(args.id) ?? null;
+      return store.locales[readLookupArgs(args)].activities.byId.get(args.id) ?? null;
     },
 
     locations(_: unknown, args: { locale?: string | null; limit?: number | null }, { store }: Context) {
-      const locale = checkLocale(args.locale);
-      const limit = checkLimit(args.limit, 200, LOCATIONS_MAX_LIMIT);
+      const { locale, limit } = readLocationsArgs(args);
       return store.locales[locale].locations.records.slice(0, limit);
     },
 
     types(_: unknown, args: { locale?: string | null }, { store }: Context) {
-      return store.locales[checkLocale(args.locale)].types.records;
+      return store.locales[readLookupArgs(args)].types.records;
     },
   },
 };

@@ -6,6 +6,20 @@
 import { GraphQLError } from 'graphql';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../snapshot/locales.ts';
 
+/**
+ * Checks the arguments of one Query field and returns them as its resolver uses them. The
+ * checker (server/execution/limits.ts) runs it on every root field before anything executes,
+ * so that one bad argument refuses the request before any field costs anything.
+ *
+ * @throws GraphQLError BAD_USER_INPUT naming the argument and what is allowed
+ */
+export type ArgumentReader = (args: Record<string, unknown>) => unknown;
+
+/** The arguments of a lookup by id: its locale. */
+export function readLookupArgs(args: { locale?: string | null }): Locale {
+  return checkLocale(args.locale);
+}
+
 export function badInput(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 }

@@ -1,6 +1,6 @@
 /** Query fields over the attractions source: attractions, attraction. */
 
-import { checkLimit, checkLocale, checkNearMe, checkOffset, checkOneOf, checkQuery } from './args.ts';
+import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkOneOf, checkQuery, readLookupArgs } from './args.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
@@ -30,18 +30,28 @@ interface AttractionsArgs {
   locale?: string | null;
 }
 
+/** The arguments of `attractions` that are checked (see ArgumentReader). */
+function readAttractionsArgs(args: AttractionsArgs) {
+  return {
+    locale: checkLocale(args.locale),
+    season: checkOneOf('season', args.season, ATTRACTION_SEASONS),
+    neededTime: checkOneOf('neededTime', args.neededTime, NEEDED_TIMES),
+    childrenAge: checkOneOf('childrenAge', args.childrenAge, CHILDREN_AGES),
+    limit: checkLimit(args.limit, 50, 500),
+    offset: checkOffset(args.offset),
+    near: checkNearMe(args),
+    q: checkQuery(args.q),
+  };
+}
+
+/** The argument readers of the Query fields of this file. */
+export const attractionArgumentReaders: Record<string, ArgumentReader> = { attractions: readAttractionsArgs, attraction: readLookupArgs };
+
 export const attractionResolvers = {
   Query: {
     attractions(_: unknown, args: AttractionsArgs, { store }: Context) {
       const startedAt = performance.now();
-      const locale = checkLocale(args.locale);
-      const season = checkOneOf('season', args.season, ATTRACTION_SEASONS);
-      const neededTime = checkOneOf('neededTime', args.neededTime, NEEDED_TIMES);
-      const childrenAge = checkOneOf('childrenAge', args.childrenAge, CHILDREN_AGES);
-      const limit = checkLimit(args.limit, 50, 500);
-      const offset = checkOffset(args.offset);
-      const near = checkNearMe(args);
-      const q = checkQuery(args.q);
+      const { locale, season, neededTime, childrenAge, limit, offset, near, q } = readAttractionsArgs(args);
       // sportType and experienceType are open vocabularies upstream: an unknown value simply matches nothing.
       const { sportType, experienceType, isOutdoor, isIndoor, isWheelchairAccessible, isAccessibleForFree } = args;
 
@@ -62,7 +72,7 @@ export const attractionResolvers = {
     },
 
     attraction(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {
-      return store.locales[checkLocale(args.locale)].attractions.byId.get(args.id) ?? null;
+      return store.locales[readLookupArgs(args)].attractions.byId.get(args.id) ?? null;
     },
   },
 };

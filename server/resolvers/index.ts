@@ -1,9 +1,12 @@
 /** All resolvers, merged. Every Query field of schema.graphql must have one (see server/execution/schema.ts). */
 
-import { activityResolvers } from './activities.ts';
-import { attractionResolvers } from './attractions.ts';
-import { snowdataResolvers } from './snowdata.ts';
-import { tourResolvers } from './tours.ts';
+import { activityArgumentReaders, activityResolvers } from './activities.ts';
+import type { ArgumentReader } from './args.ts';
+import { attractionArgumentReaders, attractionResolvers } from './attractions.ts';
+import { snowdataArgumentReaders, snowdataResolvers } from './snowdata.ts';
+import { tourArgumentReaders, tourResolvers } from './tours.ts';
+
+export type { ArgumentReader } from './args.ts';
 
 // The JSON scalar (a station's `raw`) has no entry here: graphql-js serialises a scalar without
 // one as is, which is what JSON promises, and an entry would replace the SDL's definition of the
@@ -15,4 +18,15 @@ export const resolvers = {
     ...tourResolvers.Query,
     ...attractionResolvers.Query,
   },
+};
+
+/**
+ * The argument reader of each Query field, the one its resolver uses: the checker runs them
+ * before anything executes (server/execution/limits.ts).
+ */
+export const argumentReaders: Readonly<Record<string, ArgumentReader>> = {
+  ...activityArgumentReaders,
+  ...snowdataArgumentReaders,
+  ...tourArgumentReaders,
+  ...attractionArgumentReaders,
 };

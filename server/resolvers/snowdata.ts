@@ -1,6 +1,6 @@
 /** Query fields over the snowdata source: snowdataStations, snowdataStation, snowdataRoutes. */
 
-import { checkLimit, checkLocale, checkOffset, checkOneOf, checkQuery } from './args.ts';
+import { type ArgumentReader, checkLimit, checkLocale, checkOffset, checkOneOf, checkQuery, readLookupArgs } from './args.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
@@ -10,19 +10,40 @@ export const ROUTE_STATUSES = ['OPEN', 'CLOSED', 'NOINFO'] as const;
 /** Maximum of `snowdataRoutes(limit)`: our choice, stated in the README (Choices the API makes). */
 export const ROUTES_MAX_LIMIT = 500;
 
+/** The arguments of `snowdataStations`, checked (see ArgumentReader). */
+function readStationsArgs(args: { locale?: string | null; q?: string | null; limit?: number | null; offset?: number | null }) {
+  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 50, 500), offset: checkOffset(args.offset), q: checkQuery(args.q) };
+}
+
+/** The arguments of `snowdataRoutes`, checked (see ArgumentReader). */
+function readRoutesArgs(args: { type?: string | null; status?: string | null; locale?: string | null; limit?: number | null; offset?: number | null }) {
+  return {
+    locale: checkLocale(args.locale),
+    type: checkOneOf('type', args.type, WINTER_ROUTE_TYPES),
+    status: checkOneOf('status', args.status, ROUTE_STATUSES),
+    limit: checkLimit(args.limit, 50, ROUTES_MAX_LIMIT),
+    offset: checkOffset(args.offset),
+  };
+}
+
+/** The argument readers of the Query fields of this file. */
+export const snowdataArgumentReaders: Record<string, ArgumentReader> = {
+  snowdataStations: readStationsArgs,
+  snowdataStation: readLookupArgs,
+  snowdataRoutes: readRoutesArgs,
+};
+
 export const snowdataResolvers = {
   Query: {
     snowdataStations(_: unknown, args: { locale?: string | null; q?: string | null; limit?: number | null; offset?: number | null }, { store }: Context) {
       const startedAt = performance.now();
-      const locale = checkLocale(args.locale);
-      const limit = checkLimit(args.limit, 50, 500);
-      const offset = checkOffset(args.offset);
-      const selection = selectRecords(store.locales[locale].stations, { q: checkQuery(args.q), near: null, filter: null, end: offset + limit });
+      const { locale, limit, offset, q } = readStationsArgs(args);
+      const selection = selectRecords(store.locales[locale].stations, { q, near: null, filter: null, end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
 
     snowdataStation(_: unknown, args: { id: number; locale?: string | null }, { store }: Context) {
-      return store.locales[checkLocale(args.locale)].stations.byId.get(args.id) ?? null;
+      return store.locales[readLookupArgs(args)].stations.byId.get(args.id) ?? null;
     },
 
     snowdataRoutes(
@@ -31,11 +52,7 @@ export const snowdataResolvers = {
       { store }: Context,
     ) {
       const startedAt = performance.now();
-      const locale = checkLocale(args.locale);
-      const type = checkOneOf('type', args.type, WINTER_ROUTE_TYPES);
-      const status = checkOneOf('status', args.status, ROUTE_STATUSES);
-      const limit = checkLimit(args.limit, 50, ROUTES_MAX_LIMIT);
-      const offset = checkOffset(args.offset);
+      const { locale, type, status, limit, offset } = readRoutesArgs(args);
       const area = store.locales[locale].routes;
       const selection = selectRecords(area, { q: null, near: null, filter: area.filters.match({ type, status }), end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);

@@ -1,6 +1,6 @@
 /** Query fields over the tours source: tours, tour. */
 
-import { checkLimit, checkLocale, checkNearMe, checkOffset, checkOneOf, checkQuery } from './args.ts';
+import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkOneOf, checkQuery, readLookupArgs } from './args.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
@@ -22,18 +22,28 @@ interface ToursArgs {
   locale?: string | null;
 }
 
+/** The arguments of `tours`, checked (see ArgumentReader). */
+function readToursArgs(args: ToursArgs) {
+  return {
+    locale: checkLocale(args.locale),
+    routeType: checkOneOf('routeType', args.routeType, ROUTE_TYPES),
+    season: checkOneOf('season', args.season, TOUR_SEASONS),
+    difficulty: checkOneOf('difficulty', args.difficulty, DIFFICULTIES),
+    limit: checkLimit(args.limit, 50, 500),
+    offset: checkOffset(args.offset),
+    near: checkNearMe(args),
+    q: checkQuery(args.q),
+  };
+}
+
+/** The argument readers of the Query fields of this file. */
+export const tourArgumentReaders: Record<string, ArgumentReader> = { tours: readToursArgs, tour: readLookupArgs };
+
 export const tourResolvers = {
   Query: {
     tours(_: unknown, args: ToursArgs, { store }: Context) {
       const startedAt = performance.now();
-      const locale = checkLocale(args.locale);
-      const routeType = checkOneOf('routeType', args.routeType, ROUTE_TYPES);
-      const season = checkOneOf('season', args.season, TOUR_SEASONS);
-      const difficulty = checkOneOf('difficulty', args.difficulty, DIFFICULTIES);
-      const limit = checkLimit(args.limit, 50, 500);
-      const offset = checkOffset(args.offset);
-      const near = checkNearMe(args);
-      const q = checkQuery(args.q);
+      const { locale, routeType, season, difficulty, limit, offset, near, q } = readToursArgs(args);
       const area = store.locales[locale].tours;
       const filter = area.filters.match({ routeType, season, difficulty });
       const selection = selectRecords(area, { q, near, filter, end: offset + limit });
@@ -41,7 +51,7 @@ export const tourResolvers = {
     },
 
     tour(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {
-      return store.locales[checkLocale(args.locale)].tours.byId.get(args.id) ?? null;
+      return store.locales[readLookupArgs(args)].tours.byId.get(args.id) ?? null;
     },
   },
 };

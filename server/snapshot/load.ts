@@ -54,13 +54,19 @@ export interface Snapshot {
 
 /** What {@link loadSnapshot} reads. */
 export interface LoadOptions {
-  /** Only these areas' files are read and checked; the others are left empty. Default: every area. */
+  /**
+   * Only these areas' records are kept; the others are left empty. Every file the manifest names
+   * is read and checked all the same, so that a process serving some areas refuses exactly the
+   * snapshots one serving all of them refuses. Default: every area.
+   */
   areas?: readonly AreaName[];
   /**
    * The longest the manifest, or one file it names, may take to be read (and that file checked
    * and inflated), in ms; SNAPSHOT_READ_TIMEOUT_MS, default 30000.
    */
   readTimeoutMs?: number;
+  /** The largest size one file may inflate to, in bytes; SNAPSHOT_MAX_FILE_BYTES, default 256 MiB. */
+  maxFileBytes?: number;
 }
 
 /**
@@ -70,7 +76,7 @@ export interface LoadOptions {
  *
  * @throws SnapshotError when the manifest is missing or malformed, its formatVersion is not
  *   {@link FORMAT_VERSION}, a file is missing, resolves outside the data directory, is not a
- *   regular file or is not read within `readTimeoutMs`, its sha256 or item count differs from
+ *   regular file or is not read within `readTimeoutMs`, inflates to more than `maxFileBytes`, its sha256 or item count differs from
  *   the manifest, or a record does not match its GraphQL type.
  */
 export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<Snapshot> {
@@ -78,7 +84,8 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
   const { manifest, root } = await readCheckedManifest(dataDir, readTimeoutMs);
   const validators = createValidators(schema);
   const locales = emptyLocales();
-  const jobs = snapshotJobs(manifest, options.areas);
+  const jobs = snapshotJobs(manifest);
+  const kept = keptAreas(options.areas);
   // Jobs run locale by locale (each source's de-CH files come first): later locales' records
   // share strings with the record of the same id read first (see deepFreeze).
   const firstRead = new Map<AreaName, ReadonlyMap<unknown, unknown>>();
@@ -87,7 +94,7 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
   const inflated = jobs.map(() => null as Promise<Buffer> | null);
   const inflate = (index: number) => {
     if (index >= jobs.length) return;
-    const pending = readSnapshotFile(root, dataDir, jobs[index]!.file, readTimeoutMs);
+    const pending = readSnapshotFile(root, dataDir, jobs[index]!.file, readTimeoutMs, options.maxFileBytes);
     // Awaited in turn below; once an earlier file has failed, nobody awaits it.
     pending.catch(() => {});
     inflated[index] = pending;
@@ -99,6 +106,7 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
     await nextTurn();
     const twins = firstRead.get(area);
     const records = await readRecords(dataDir, file, bytes, validators.get(area)!, twins);
+    if (!kept.has(area)) continue;
     if (twins === undefined) firstRead.set(area, recordsById(records));
     locales[locale][area] = records;
   }
@@ -147,18 +155,19 @@ export function emptyLocales(): Record<Locale, Record<AreaName, readonly unknown
   return locales;
 }
 
-/**
- * The files of `manifest` in the areas wanted (default: all), locale by locale in LOCALES order
- * (each source's de-CH files first).
- */
-export function snapshotJobs(manifest: Manifest, areas?: readonly AreaName[]): SnapshotJob[] {
-  const wanted = new Set(areas ?? (Object.keys(AREA_TYPES) as AreaName[]));
+/** The areas whose records a load keeps ({@link LoadOptions.areas}). */
+export function keptAreas(areas?: readonly AreaName[]): ReadonlySet<AreaName> {
+  return new Set(areas ?? (Object.keys(AREA_TYPES) as AreaName[]));
+}
+
+/** Every file of `manifest`, locale by locale in LOCALES order (each source's de-CH files first). */
+export function snapshotJobs(manifest: Manifest): SnapshotJob[] {
   const jobs: SnapshotJob[] = [];
   for (const [source, entry] of Object.entries(manifest.sources) as [SourceName, SourceEntry][]) {
     for (const locale of LOCALES) {
       for (const area of SOURCE_AREAS[source]) {
         const file = entry.locales[locale]?.[area];
-        if (file && wanted.has(area)) jobs.push({ locale, area, file });
+        if (file) jobs.push({ locale, area, file });
       }
     }
   }

@@ -47,6 +47,8 @@ export interface ReadSettings {
   /** The data directory's real path. */
   root: string;
   readTimeoutMs: number;
+  /** The largest size one file may inflate to (readSnapshotFile). */
+  maxFileBytes?: number;
 }
 
 /**
@@ -118,7 +120,7 @@ parentPort!.on('message', (message: ReaderMessage) => {
   }
 });
 
-async function answer({ run, index, locale, area, file, kept, dataDir, root, readTimeoutMs }: FileRequest): Promise<void> {
+async function answer({ run, index, locale, area, file, kept, dataDir, root, readTimeoutMs, maxFileBytes }: FileRequest): Promise<void> {
   if (run <= ended) return;
   try {
     if (kept) {
@@ -126,7 +128,7 @@ async function answer({ run, index, locale, area, file, kept, dataDir, root, rea
       parentPort!.postMessage({ run, index, kept } satisfies FileResult);
       return;
     }
-    const bytes = await readSnapshotFile(root, dataDir, file, readTimeoutMs);
+    const bytes = await readSnapshotFile(root, dataDir, file, readTimeoutMs, maxFileBytes);
     // Read and inflated off this thread, so the slices count from here. Parsing the file is
     // one piece: the pause after it rests in proportion.
     const slice = new TimeSlice(SLICE_BUDGET_MS, BUSY_SHARE_OF_CORE, serverBusy);

@@ -12,7 +12,7 @@ import type { AreaName } from '../../sync/format.ts';
 import { deepFreeze } from '../util/deepFreeze.ts';
 import { watchEventLoop } from '../util/eventLoopLoad.ts';
 import { TimeSlice } from '../util/timeSlice.ts';
-import { emptyLocales, fileEntryOf, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
+import { emptyLocales, fileEntryOf, keptAreas, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
 import { DEFAULT_READ_TIMEOUT_MS } from './snapshotFile.ts';
 import { SnapshotReader, type CheckedFile } from './snapshotReader.ts';
 import type { StoreParts } from './store.ts';
@@ -55,14 +55,15 @@ export interface OffThreadOptions extends LoadOptions {
 export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSchema, options: OffThreadOptions = {}): Promise<LoadedOffThread> {
   const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   const { manifest, root } = await readCheckedManifest(dataDir, readTimeoutMs);
-  const jobs = snapshotJobs(manifest, options.areas);
-  const kept = jobs.map((job) => keptRecords(options.previous, job));
+  const jobs = snapshotJobs(manifest);
+  const areas = keptAreas(options.areas);
+  const kept = jobs.map((job) => keptRecords(options.previous, job, areas.has(job.area)));
   const locales = emptyLocales();
   const parts: StoreParts = {};
   const slice = new TimeSlice();
   const reader = options.reader ?? new SnapshotReader(schema);
   const run = reader.read(
-    { dataDir, root, readTimeoutMs },
+    { dataDir, root, readTimeoutMs, maxFileBytes: options.maxFileBytes },
     jobs.map((job, index) => ({ ...job, kept: kept[index] !== undefined })),
   );
   // The reader gives way while this thread's event loop is busy with other work than the slices.
@@ -86,6 +87,10 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
       let records: readonly unknown[];
       if ('kept' in result) {
         records = kept[index]!;
+      } else if (!areas.has(area)) {
+        // Checked by the reader, and not kept.
+        run.parsed(result);
+        continue;
       } else {
         records = await parseSliced(result, twinsOf(area), slice);
         run.parsed(result);
@@ -105,13 +110,16 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
 
 /**
  * The records `previous` read from a file with the sha256 and record count of `job`'s, for the
- * same locale and area; undefined when there is none.
+ * same locale and area; undefined when there is none. For an area whose records are not kept
+ * (`keeps` false), none, once `previous` checked such a file: it need not be checked again.
  */
-function keptRecords(previous: Snapshot | undefined, { locale, area, file }: SnapshotJob): readonly unknown[] | undefined {
+function keptRecords(previous: Snapshot | undefined, { locale, area, file }: SnapshotJob, keeps: boolean): readonly unknown[] | undefined {
   if (previous === undefined) return undefined;
   const before = fileEntryOf(previous.manifest, locale, area);
+  if (before?.sha256 !== file.sha256 || before.count !== file.count) return undefined;
+  if (!keeps) return [];
   const records = previous.locales[locale][area];
-  return before?.sha256 === file.sha256 && before.count === file.count && records.length === file.count ? records : undefined;
+  return records.length === file.count ? records : undefined;
 }
 
 /** Parses and freezes the records of a checked file, pausing whenever `slice` is spent. */

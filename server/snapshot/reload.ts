@@ -39,6 +39,8 @@ export interface WatchSnapshotOptions<T extends FromSnapshot = Store> {
   areas?: readonly AreaName[];
   /** loadSnapshot's `readTimeoutMs`, for the manifest too: SNAPSHOT_READ_TIMEOUT_MS. Default 30 000. */
   readTimeoutMs?: number;
+  /** loadSnapshot's `maxFileBytes`: SNAPSHOT_MAX_FILE_BYTES. Default 256 MiB. */
+  maxFileBytes?: number;
   /**
    * Makes what is served out of a loaded snapshot and the parts of its store computed ahead
    * (store.ts AreaParts), given what is served now (`previous`), whose records the snapshot
@@ -154,7 +156,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
       delays.reset();
       delays.enable();
       const previous = served;
-      const { snapshot, parts, files } = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs, previous: previous?.snapshot, reader });
+      const { snapshot, parts, files } = await loadSnapshotOffThread(dataDir, schema, { areas: options.areas, readTimeoutMs: options.readTimeoutMs, maxFileBytes: options.maxFileBytes, previous: previous?.snapshot, reader });
       seen = signature;
       failedAttempts = 0;
       if (closed) return;

@@ -20,6 +20,9 @@ const gunzip = promisify(gunzipCallback);
 /** Default of SNAPSHOT_READ_TIMEOUT_MS: the longest one file of a snapshot may take to read, in ms. */
 export const DEFAULT_READ_TIMEOUT_MS = 30_000;
 
+/** Default of SNAPSHOT_MAX_FILE_BYTES: the largest size one file of a snapshot may inflate to. */
+export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+
 // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, before fstat can refuse it.
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -85,20 +88,26 @@ export function readTimeoutError(file: string, timeoutMs: number): SnapshotError
 
 /**
  * Reads a file of the manifest (inside `root`, the data directory's real path, and regular),
- * checks its sha256 and inflates it, all within `readTimeoutMs`.
+ * checks its sha256 and inflates it, all within `readTimeoutMs`, to at most `maxFileBytes`.
  *
  * @throws SnapshotError when the file is missing, refused (see {@link readFileInside}), changed
- *   since the manifest was written, not gzip or not read in time
+ *   since the manifest was written, not gzip, inflates to more than `maxFileBytes` or is not
+ *   read in time
  */
-export function readSnapshotFile(root: string, dataDir: string, entry: FileEntry, readTimeoutMs: number): Promise<Buffer> {
+export function readSnapshotFile(root: string, dataDir: string, entry: FileEntry, readTimeoutMs: number, maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<Buffer> {
   const file = path.join(dataDir, entry.file);
   return withTimeLimit(
     readTimeoutMs,
     async (signal) => {
       const bytes = await readChecked(root, file, entry, signal);
       try {
-        return await gunzip(bytes, { chunkSize: inflatedSizeHint(bytes) });
+        // zlib stops at maxOutputLength, before it has allocated more: a file's sha256 vouches
+        // for its bytes, not for what they inflate to.
+        return await gunzip(bytes, { chunkSize: Math.min(inflatedSizeHint(bytes), maxFileBytes + 1), maxOutputLength: maxFileBytes });
       } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+          throw new SnapshotError(`${file}: inflates to more than ${maxFileBytes} bytes, the limit (SNAPSHOT_MAX_FILE_BYTES); raise it if the file is genuine`);
+        }
         throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
       }
     },

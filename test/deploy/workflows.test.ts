@@ -11,6 +11,7 @@ interface Step {
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
+  env?: Record<string, string>;
 }
 
 interface Job {
@@ -46,20 +47,27 @@ describe('.github/workflows', () => {
     expect(ci.permissions).toEqual({ contents: 'read' });
   });
 
-  it('installs, typechecks, tests, load-tests and builds, in that order, on Debian with each Node.js major in its matrix', () => {
+  it('installs, runs every test (npm run test:all) with the browser tests required, and builds, in that order, on Debian with each Node.js major in its matrix', () => {
     const job = ci.jobs.test!;
     expect(job.container).toEqual({ image: 'node:${{ matrix.node }}-bookworm', options: '--privileged' });
     expect(job.steps[0]!.uses).toBe('actions/checkout@v4');
     const order = [
       'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium iproute2',
       'npm ci --no-audit --no-fund',
-      'npm run check',
-      'npx vitest run',
-      'npm run test:load',
+      'npm run test:all',
       'npm run build',
     ].map((command) => stepIndex(job, command));
     expect(order.every((index) => index > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(job.steps[order[2]!]!).toMatchObject({ env: { REQUIRE_BROWSER_TESTS: '1' } });
+  });
+
+  it('runs in npm run test:all what npm test runs, then the slow tests and the load test, as .ci/run does', () => {
+    expect(scripts.test).toBe('tsc --noEmit && vitest run --project unit');
+    expect(scripts['test:all']).toBe('npm test && vitest run --project slow && npm run test:load');
+    const ciRun = fs.readFileSync(path.join(ROOT, '.ci/run'), 'utf8').split('\n');
+    expect(ciRun).toContain('export REQUIRE_BROWSER_TESTS=1');
+    expect(ciRun.indexOf('npm run test:all')).toBeGreaterThan(ciRun.indexOf('npm ci --no-audit --no-fund'));
   });
 
   it('builds the image, runs it read-only until its HEALTHCHECK passes, queries it and stops it with exit 0', () => {

@@ -124,7 +124,7 @@ describe('hostile requests', () => {
       [400, 'QUERY_TOO_COMPLEX', 'Aliases are not allowed in introspection (__schema, __type)'],
     ],
     ['an unknown operation name', () => post(JSON.stringify({ query: 'query A { types { id } }', operationName: 'B' })), [400, 'OPERATION_RESOLUTION_FAILURE', 'Unknown operation named "B"']],
-    ['a limit above the maximum', () => query('{ tours(limit: 100000) { total } }'), [200, 'BAD_USER_INPUT', 'limit: 100000 is out of range; allowed: 0 to 500']],
+    ['a limit above the maximum', () => query('{ tours(limit: 100000) { total } }'), [400, 'BAD_USER_INPUT', 'limit: 100000 is out of range; allowed: 0 to 500']],
     [
       'variables nested 3,000 arrays deep (a 6 KB body)',
       () => post(`{"query":"{ types { id } }","variables":{"a":${'['.repeat(3000)}${']'.repeat(3000)}}}`),

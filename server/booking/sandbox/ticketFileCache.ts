@@ -1,6 +1,9 @@
 /**
  * The sandbox's ticket files (tickets.ts renders them): rendered when first asked for, then kept
- * in memory, since a ticket's content never changes once paid.
+ * in memory, since a ticket's content never changes once paid. A render holds the event loop for
+ * milliseconds, so renders take turns, one at a time with a turn of the event loop before each:
+ * a client fetching the files of a booking of many items at once delays other requests by one
+ * render, not by all of them.
  */
 
 import { createHash } from 'node:crypto';
@@ -13,6 +16,7 @@ import { itemIdOfTicket } from './ids.ts';
 import type { Booking, BookingItem } from './records.ts';
 import { notFound } from './refusals.ts';
 import type { SandboxState } from './state.ts';
+import { TurnTaking } from '../../util/turnTaking.ts';
 
 /** Rendered ticket files kept in memory (each a few KiB); the least recently used goes first. */
 const TICKET_FILES_KEPT = 2000;
@@ -20,6 +24,7 @@ const TICKET_FILES_KEPT = 2000;
 /** Rendered files by `<ticketId>/<kind>`, in an LRU cache; a render in flight is shared. */
 export class TicketFileCache {
   private readonly files = new LRUCache<string, Promise<{ body: Buffer; etag: string }>>({ max: TICKET_FILES_KEPT });
+  private readonly renders = new TurnTaking();
 
   constructor(private readonly state: SandboxState) {}
 
@@ -45,7 +50,7 @@ export class TicketFileCache {
   private file(key: string, render: () => Promise<Buffer>): Promise<{ body: Buffer; etag: string }> {
     let file = this.files.get(key);
     if (file === undefined) {
-      file = render().then((body) => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
+      file = this.renders.run(render).then((body) => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
       // A failed render is not kept: the next request tries again.
       file.catch(() => this.files.delete(key));
       this.files.set(key, file);

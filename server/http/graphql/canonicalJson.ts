@@ -14,6 +14,10 @@ export class JsonTooDeepError extends Error {
 /**
  * JSON with object keys in sorted order, so equal values have one text.
  *
+ * Numbers JSON cannot write get a text of their own: `Infinity`, `-Infinity`, `NaN` and `-0`
+ * rather than JSON.stringify's `null` and `0`. A JSON number too large for a double parses to
+ * Infinity, which graphql-js refuses where it accepts null, so the two must not share a text.
+ *
  * @throws JsonTooDeepError when arrays and objects nest deeper than {@link MAX_JSON_DEPTH}: the
  *   walk is recursive, and a client's value could otherwise exhaust the stack
  */
@@ -22,6 +26,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 function write(value: unknown, depth: number): string {
+  if (typeof value === 'number') return numberText(value);
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   if (depth > MAX_JSON_DEPTH) throw new JsonTooDeepError();
   if (Array.isArray(value)) {
@@ -39,4 +44,9 @@ function write(value: unknown, depth: number): string {
     text += `${JSON.stringify(key)}:${write(item, depth + 1)}`;
   }
   return `${text}}`;
+}
+
+/** A number's text: JSON's for a finite one (String writes the same), and one of its own for the others. */
+function numberText(value: number): string {
+  return Object.is(value, -0) ? '-0' : String(value);
 }

@@ -41,7 +41,7 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  * The primary's side: relays the queries registered with one worker to the others, and gives a
  * starting worker those known so far. Does nothing when persisted queries are off.
  *
- * @param options.maxBytes the store's budget in bytes of query text (APQ_CACHE_BYTES)
+ * @param options.maxBytes the store's budget in bytes of entries (APQ_CACHE_BYTES; see createPersistedQueries)
  * @param options.maxQueryBytes the largest query a worker can have been sent (MAX_BODY_BYTES)
  */
 export function relayPersistedQueries(options: { maxBytes: number; maxQueryBytes: number }): void {

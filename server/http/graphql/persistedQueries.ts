@@ -16,19 +16,26 @@ export interface PersistedQueryRequest {
   readonly sha256Hash: string;
 }
 
-/** Queries by hash, least recently used first out; bounded by the bytes of the stored queries. */
+/**
+ * Bytes counted per entry beyond its query's: its hash, and the strings, slots and map entry of
+ * the cache that hold it. Counting the query text alone, a budget of tiny queries would hold
+ * entries whose overhead is many times the budget.
+ */
+export const ENTRY_OVERHEAD_BYTES = 512;
+
+/** Queries by hash, least recently used first out; bounded by the bytes of the stored entries. */
 export interface PersistedQueries {
   /** The stored query of a hash, or undefined. */
   get(sha256Hash: string): string | undefined;
   /**
-   * Stores a query whose hash was verified, and publishes it to the relay if there is one; a
-   * query larger than the whole budget is not stored.
+   * Stores a query whose hash was verified, and publishes it to the relay if there is one; an
+   * entry larger than the whole budget is not stored.
    * @returns true when the query was new and is now stored
    */
   set(sha256Hash: string, query: string): boolean;
   /** The stored queries as `[sha256Hash, query]`, least recently used first. */
   entries(): IterableIterator<[string, string]>;
-  /** Bytes of the queries stored now. */
+  /** Bytes of the entries stored now: each query's UTF-8 bytes plus {@link ENTRY_OVERHEAD_BYTES}. */
   readonly bytes: number;
 }
 
@@ -45,14 +52,14 @@ export interface PersistedQueryRelay {
 }
 
 /**
- * Creates an empty store holding at most `maxBytes` of query text (UTF-8).
+ * Creates an empty store holding at most `maxBytes`, each entry counted as its query text (UTF-8)
+ * and {@link ENTRY_OVERHEAD_BYTES}.
  *
  * @param maxBytes the budget, at least 1 (APQ_CACHE_BYTES; with 0 the callers keep no store)
  * @param relay where queries newly stored are published, and others' come from
  */
 export function createPersistedQueries(maxBytes: number, relay?: PersistedQueryRelay): PersistedQueries {
-  // lru-cache sizes entries by positive integers: the empty query counts as one byte.
-  const queries = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (query) => Math.max(1, Buffer.byteLength(query)) });
+  const queries = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (query) => ENTRY_OVERHEAD_BYTES + Buffer.byteLength(query) });
 
   /** Stores a query unless it is known or too large; true when stored. */
   function store(sha256Hash: string, query: string): boolean {

@@ -10,6 +10,16 @@ import { JSON_TYPE } from '../respond.ts';
 /** Codes of the bodiless refusals of graphql-http. */
 export const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = { 405: 'METHOD_NOT_ALLOWED', 406: 'NOT_ACCEPTABLE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
 
+/**
+ * The message of a 415: graphql-http takes a POST body as `application/json`, in UTF-8 when a
+ * charset is named (its parseRequestParams), and says only "Unsupported Media Type".
+ *
+ * @param contentType the request's Content-Type, or undefined when it sent none
+ */
+export function unsupportedMediaType(contentType: string | undefined): string {
+  return `The body of a POST must be JSON sent as Content-Type: application/json (or application/json; charset=utf-8), not ${contentType === undefined ? 'without a Content-Type' : JSON.stringify(contentType)}`;
+}
+
 /** The refusal of variables too deeply nested to be keyed (canonicalJson); not worth a stack trace. */
 export const VARIABLES_TOO_DEEP = `Variables nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep, the limit`;
 

@@ -14,7 +14,7 @@ import { baseHeaders, setDeferredHeaders, type RequestState } from '../requestSt
 import { JSON_TYPE, sendText } from '../respond.ts';
 import type { GraphqlMetrics } from './graphqlMetrics.ts';
 import { memoize } from './mediaType.ts';
-import { CODE_OF_STATUS } from './refusals.ts';
+import { CODE_OF_STATUS, unsupportedMediaType } from './refusals.ts';
 import type { CachedResponse } from './responseCache.ts';
 
 /** The sending side of the route, bound to its settings and metrics. */
@@ -61,7 +61,8 @@ export function createAnswerSender(cache: Config['cache'], metrics: GraphqlMetri
       let text = body;
       if (text === null) {
         // graphql-http answers some refusals (405, 406, 415) without a body.
-        text = errorBody(CODE_OF_STATUS[init.status] ?? 'BAD_REQUEST', init.statusText);
+        const message = init.status === 415 ? unsupportedMediaType(req.headers['content-type']) : init.statusText;
+        text = errorBody(CODE_OF_STATUS[init.status] ?? 'BAD_REQUEST', message);
         headers['content-type'] = JSON_TYPE;
       }
       headers['cache-control'] = NO_STORE;

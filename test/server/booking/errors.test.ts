@@ -26,6 +26,18 @@ describe('400 INVALID_REQUEST', () => {
     expect((await request(sandbox().url, 'POST', '/v1/reservations')).body.error.message).toBe('The request needs a JSON object body');
   });
 
+  it('refuses a body nested deeper than 64 levels with a 400, on a POST and on a PATCH', async () => {
+    const nested = (depth: number) => `{"activityId":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    const refused = { code: 'INVALID_REQUEST', message: 'The body nests arrays and objects more than 64 levels deep, the limit', details: { field: 'body' } };
+    expect((await reserve(nested(5_000))).body.error).toEqual(refused);
+    const patch = await request(sandbox().url, 'PATCH', '/v1/booking_items/itm_x/cancel', { body: nested(5_000), headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patch.status).toBe(400);
+    expect(patch.body.error).toEqual(refused);
+    expect((await reserve(nested(65))).body.error).toEqual(refused);
+    // 64 levels are read, and refused for what they hold.
+    expect((await reserve(nested(64))).body.error.message).not.toBe(refused.message);
+  });
+
   it('names a missing, mistyped, out-of-range or unknown field of a reservation', async () => {
     const valid = hold('9-20261121-0900', 1);
     const category = ticketCategoryIdOf(9);
@@ -193,6 +205,15 @@ describe('413, 415', () => {
     });
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body).error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('refuses a body over 64 KiB on any path and method, as a cluster worker does before passing it on', async () => {
+    const padded = JSON.stringify({ pad: 'x'.repeat(70_000) });
+    for (const [method, target] of [['PUT', '/v1/activities'], ['POST', '/v1/nowhere']] as const) {
+      const answer = await request(sandbox().url, method, target, { body: padded, unchecked: true });
+      expect(answer.status, `${method} ${target}`).toBe(413);
+      expect(answer.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    }
   });
 
   it('refuses a body that is not sent as JSON, taking merge-patch JSON on a PATCH only', async () => {

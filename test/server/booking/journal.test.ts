@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openJournal } from '../../../server/booking/journal.ts';
 import { startTestApi } from '../../helpers/api.ts';
+import { createTinySnapshot } from '../../helpers/tinySnapshot.ts';
 import { JOURNAL_FILE } from '../../../server/booking/sandbox.ts';
 import { CHECK_OUT, type Harness, hold, request, START, startBooking, tempStateDir } from './helpers.ts';
 
@@ -182,7 +183,8 @@ describe('restarting the sandbox', () => {
 describe('a server whose booking journal cannot be read', () => {
   it('starts, answers GraphQL queries, and refuses the booking paths with 503 BOOKING_UNAVAILABLE', async () => {
     await writeFile(path.join(state.dir, JOURNAL_FILE), '{"v":1}\nnot json\n');
-    const api = await startTestApi({ STATE_DIR: state.dir });
+    const snapshot = await createTinySnapshot();
+    const api = await startTestApi({ STATE_DIR: state.dir, DATA_DIR: snapshot.dir });
     try {
       const answer = await api.query('{ __typename }');
       expect(answer).toEqual({ data: { __typename: 'Query' } });
@@ -191,6 +193,7 @@ describe('a server whose booking journal cannot be read', () => {
       expect(refused.body.error).toMatchObject({ code: 'BOOKING_UNAVAILABLE', details: { reason: 'journal_unreadable' } });
     } finally {
       await api.close();
+      await snapshot.remove();
     }
   });
 });

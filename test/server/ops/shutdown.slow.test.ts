@@ -21,7 +21,7 @@ afterAll(() => snapshot.remove());
 
 /** A server process, its log lines as they arrive, and its port once it listens. */
 async function startProcess(env: Record<string, string>) {
-  // One process: test/server/ops/cluster.test.ts drains a cluster.
+  // One process: test/server/ops/cluster.slow.test.ts drains a cluster.
   const server = startServerProcess({ WORKERS: '1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), ...env });
   const port = (await server.loggedMsg('listening')).port as number;
   return { ...server, port };

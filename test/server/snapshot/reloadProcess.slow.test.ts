@@ -6,30 +6,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBundle } from '../../helpers/bundle.ts';
+import { describe, expect, it } from 'vitest';
+import { bundleDist } from '../../helpers/bundle.ts';
 import { publish } from '../../../sync/publish/publish.ts';
 import { tempStateDir } from '../../helpers/api.ts';
 import { startServerProcess, type ServerProcess } from '../../helpers/serverProcess.ts';
 import { snowdata } from '../../sync/helpers/records.ts';
-
-const root = path.resolve(import.meta.dirname, '../../..');
-let bundleDir: string;
-
-beforeAll(async () => {
-  // The server bundle as `npm run build` makes it, in a directory of its own.
-  bundleDir = await fs.mkdtemp(path.join(os.tmpdir(), 'server-bundle-'));
-  await buildBundle(bundleDir, { server: 'server/main.ts', loadWorker: 'server/snapshot/loadWorker.ts' });
-  // What else `npm run build` copies into dist/.
-  await fs.copyFile(path.join(root, 'schema.graphql'), path.join(bundleDir, 'dist/schema.graphql'));
-  await fs.mkdir(path.join(bundleDir, 'dist/playground'));
-  for (const file of ['react/umd/react.production.min.js', 'react-dom/umd/react-dom.production.min.js', 'graphiql/graphiql.min.js', 'graphiql/graphiql.min.css']) {
-    await fs.copyFile(path.join(root, 'node_modules', file), path.join(bundleDir, 'dist/playground', path.basename(file)));
-  }
-}, 60_000);
-afterAll(async () => {
-  await fs.rm(bundleDir, { recursive: true, force: true });
-});
 
 /** Publishes a snapshot with `count` routes per locale as the sync would, on 2026-11-<day>. */
 async function publishRoutes(dataDir: string, count: number, day: number): Promise<void> {
@@ -39,7 +21,7 @@ async function publishRoutes(dataDir: string, count: number, day: number): Promi
 
 describe.each([
   ['from source under tsx', () => ['--import', 'tsx', 'server/main.ts']],
-  ['from the bundle', () => [path.join(bundleDir, 'dist/server.mjs')]],
+  ['from the bundle', () => [path.join(bundleDist(), 'server.mjs')]],
 ])('a server running %s', (_name, args) => {
   it('loads a newly published snapshot in its reader thread and swaps it in, logging how long the event loop waited', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'reload-process-'));

@@ -1,12 +1,13 @@
 /**
- * The browser tests on a machine without Chromium: vitest itself, run as `npm test` runs it, on
- * test/server/browser.test.ts with CHROMIUM_PATH naming nothing.
+ * The browser tests on a machine without Chromium: vitest itself, run as `npm run test:all` runs
+ * it, on test/server/browser.slow.test.ts with CHROMIUM_PATH naming nothing.
  */
 
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BUNDLE_DIST_VARIABLE, bundleDist } from '../helpers/bundle.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const VITEST = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
@@ -15,9 +16,10 @@ const MISSING = path.join(ROOT, 'no-such-chromium');
 /** Runs the browser tests in a child vitest with `env` added to an environment without REQUIRE_BROWSER_TESTS, colours or vitest's own variables. */
 function runBrowserTests(env: Record<string, string>): { status: number | null; output: string } {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'REQUIRE_BROWSER_TESTS' && name !== 'FORCE_COLOR' && !name.startsWith('VITEST')));
-  const child = spawnSync(process.execPath, [VITEST, 'run', 'test/server/browser.test.ts'], {
+  const child = spawnSync(process.execPath, [VITEST, 'run', 'test/server/browser.slow.test.ts'], {
     cwd: ROOT,
-    env: { ...base, NO_COLOR: '1', ...env },
+    // The child's run takes this run's bundle rather than building its own.
+    env: { ...base, NO_COLOR: '1', [BUNDLE_DIST_VARIABLE]: bundleDist(), ...env },
     encoding: 'utf8',
   });
   return { status: child.status, output: child.stdout + child.stderr };

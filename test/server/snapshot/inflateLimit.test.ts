@@ -1,0 +1,57 @@
+/**
+ * SNAPSHOT_MAX_FILE_BYTES: a file whose sha256 is right but which inflates past the limit is
+ * refused by both loaders, naming the file and the setting, without inflating it whole.
+ */
+
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSchema, readSdl } from '../../../server/execution/schema.ts';
+import { resolvers } from '../../../server/resolvers/index.ts';
+import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
+import { loadSnapshotOffThread } from '../../../server/snapshot/offThread.ts';
+import type { Manifest } from '../../../sync/format.ts';
+import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
+
+const schema = createSchema(readSdl(), resolvers);
+const LIMIT = 1024 * 1024;
+let snapshot: TinySnapshot;
+let file: string;
+
+beforeEach(async () => {
+  snapshot = await createTinySnapshot();
+  const manifestPath = path.join(snapshot.dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
+  const entry = manifest.sources.tours!.locales['fr-CH']!.tours!;
+  // 64 MiB of JSON white space around an empty array: some 64 kB of gzip.
+  const bomb = gzipSync(Buffer.concat([Buffer.from('['), Buffer.alloc(64 * LIMIT, ' '), Buffer.from(']')]));
+  file = path.join(snapshot.dir, entry.file);
+  await writeFile(file, bomb);
+  entry.sha256 = createHash('sha256').update(bomb).digest('hex');
+  await writeFile(manifestPath, JSON.stringify(manifest));
+});
+
+afterEach(() => snapshot.remove());
+
+const refusal = () => `${file}: inflates to more than ${LIMIT} bytes, the limit (SNAPSHOT_MAX_FILE_BYTES); raise it if the file is genuine`;
+
+describe('a file that inflates past SNAPSHOT_MAX_FILE_BYTES', () => {
+  it('is refused by the load at start', async () => {
+    const error = await loadSnapshot(snapshot.dir, schema, { maxFileBytes: LIMIT }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toBe(refusal());
+  });
+
+  it('is refused by the load of a reload, in the reader thread', async () => {
+    const error = await loadSnapshotOffThread(snapshot.dir, schema, { maxFileBytes: LIMIT }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect((error as Error).message).toBe(refusal());
+  });
+
+  it('is read within a limit it fits', async () => {
+    const error = await loadSnapshot(snapshot.dir, schema, { maxFileBytes: 128 * LIMIT }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`${file}: 0 records, expected 3`);
+  });
+});
