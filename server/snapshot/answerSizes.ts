@@ -71,6 +71,8 @@ class PathTally {
   readonly path: string;
   bytes: Mean | null = null;
   items: Mean | null = null;
+  /** Records in which this path held null: no items when it is a list, `null`'s bytes when not. */
+  nulls = 0;
   readonly #children = new Map<string, PathTally>();
 
   constructor(path: string) {
@@ -85,11 +87,19 @@ class PathTally {
 
   /** Adds the averages of this path and every path below it to the maps. */
   averagesInto(bytes: Map<string, number>, items: Map<string, number>): void {
-    if (this.bytes) bytes.set(this.path, this.bytes.sum / this.bytes.count);
-    if (this.items) items.set(this.path, this.items.sum / this.items.count);
+    if (this.items) {
+      // A list's bytes are those of its items; a record whose list is null holds none of them.
+      items.set(this.path, this.items.sum / (this.items.count + this.nulls));
+      if (this.bytes) bytes.set(this.path, this.bytes.sum / this.bytes.count);
+    } else if (this.bytes || this.nulls > 0) {
+      bytes.set(this.path, ((this.bytes?.sum ?? 0) + NULL_BYTES * this.nulls) / ((this.bytes?.count ?? 0) + this.nulls));
+    }
     for (const child of this.#children.values()) child.averagesInto(bytes, items);
   }
 }
+
+/** The JSON bytes of `null`. */
+const NULL_BYTES = 4;
 
 interface Mean {
   sum: number;
@@ -118,13 +128,14 @@ function measure(value: unknown, at: PathTally): number {
   if (typeof value === 'string') return value.length + 2;
   if (typeof value === 'number') return numberBytes(value);
   if (typeof value === 'boolean') return value ? 4 : 5;
-  if (value === null || typeof value !== 'object') return 4;
+  if (value === null || typeof value !== 'object') return NULL_BYTES;
   let size = 1;
   for (const key in value) {
     const child = (value as Record<string, unknown>)[key];
     const childAt = at.child(key);
     const childSize = measure(child, childAt);
-    if (!Array.isArray(child)) childAt.bytes = note(childAt.bytes, childSize);
+    if (child === null) childAt.nulls++;
+    else if (!Array.isArray(child)) childAt.bytes = note(childAt.bytes, childSize);
     size += key.length + 4 + childSize;
   }
   return size;

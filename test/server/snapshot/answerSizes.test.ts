@@ -25,4 +25,21 @@ describe('createSizeTally', () => {
       'Tour.info.open': (4 + 5 + 4) / 3,
     });
   });
+
+  it('counts a null list as a record with no items, and a null leaf as the bytes of null', () => {
+    const tally = createSizeTally();
+    runSteps(
+      tally.add('Station', [
+        { name: 'ab', images: [{ url: 'u' }, { url: 'v' }], note: null },
+        { name: 'c', images: null, note: 'xyz' },
+        { name: 'd', images: null, note: null },
+      ]),
+    );
+    const sizes = tally.sizes();
+    expect(sizes.items.get('Station.images')).toBe(2 / 3);
+    // {"url":"u"}: the items' bytes, not lowered by the records without a list
+    expect(sizes.bytes.get('Station.images')).toBe(11);
+    // null, "xyz", null
+    expect(sizes.bytes.get('Station.note')).toBe((4 + 5 + 4) / 3);
+  });
 });
