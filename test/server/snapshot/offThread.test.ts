@@ -65,21 +65,29 @@ function expectSameSnapshot(actual: Snapshot, expected: Snapshot): void {
   expect(recordsDigest(actual.locales)).toEqual(recordsDigest(expected.locales));
 }
 
-/** The errors of both loaders, which must be the same SnapshotError. */
-async function refusals(): Promise<[string, string]> {
+/** The errors of both loaders, the thread's with `reader`, which must be the same SnapshotError. */
+async function refusals(reader: SnapshotReader): Promise<[string, string]> {
   const refused = (load: Promise<unknown>) =>
     load.then(
       () => null,
       (e: unknown) => e,
     );
   const inThread = await refused(loadSnapshot(dir, schema));
-  const offThread = await refused(loadSnapshotOffThread(dir, schema));
+  const offThread = await refused(loadSnapshotOffThread(dir, schema, { reader }));
   expect(inThread).toBeInstanceOf(SnapshotError);
   expect(offThread).toBeInstanceOf(SnapshotError);
   return [(inThread as Error).message, (offThread as Error).message];
 }
 
 describe('loadSnapshotOffThread', () => {
+  // One reader thread for the loads of this block, kept between them as the server keeps its
+  // own between reloads; the first and the timed-out load start their own, as a plain load does.
+  let reader: SnapshotReader;
+  beforeAll(() => {
+    reader = new SnapshotReader(schema);
+  });
+  afterAll(() => reader.close());
+
   it('loads the same frozen snapshot as loadSnapshot', async () => {
     const { snapshot: offThread } = await loadSnapshotOffThread(dir, schema);
     expectSameSnapshot(offThread, await loadSnapshot(dir, schema));
@@ -88,7 +96,7 @@ describe('loadSnapshotOffThread', () => {
   });
 
   it('computes the parts of every area as the serving thread would, and a store built with them orders and searches as one built without', async () => {
-    const { snapshot, parts } = await loadSnapshotOffThread(dir, schema);
+    const { snapshot, parts } = await loadSnapshotOffThread(dir, schema, { reader });
     for (const locale of LOCALES) {
       for (const area of Object.keys(AREA_TYPES) as AreaName[]) {
         expect(parts[locale]?.[area], `${locale} ${area}`).toEqual(runSteps(areaPartsSteps(locale, area, snapshot.locales[locale][area])));
@@ -113,7 +121,7 @@ describe('loadSnapshotOffThread', () => {
     await rewriteTours((records) => {
       records[0]!.name = 'Neuer Name';
     });
-    const { snapshot, parts, files } = await loadSnapshotOffThread(dir, schema, { previous });
+    const { snapshot, parts, files } = await loadSnapshotOffThread(dir, schema, { previous, reader });
     expectSameSnapshot(snapshot, await loadSnapshot(dir, schema));
     expect(snapshot.locales['de-CH'].tours[0]!.name).toBe('Neuer Name');
     expect(snapshot.locales['de-CH'].tours).not.toBe(previous.locales['de-CH'].tours);
@@ -145,7 +153,7 @@ describe('loadSnapshotOffThread', () => {
     const previous = await loadSnapshot(dir, schema);
     const file = manifest.sources.tours!.locales['fr-CH']!.tours!.file;
     await rm(path.join(dir, file));
-    const error = await loadSnapshotOffThread(dir, schema, { previous }).then(
+    const error = await loadSnapshotOffThread(dir, schema, { previous, reader }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -161,7 +169,7 @@ describe('loadSnapshotOffThread', () => {
       },
       (records) => JSON.stringify(records, null, 2),
     );
-    const { snapshot: offThread } = await loadSnapshotOffThread(dir, schema, { areas: ['tours'] });
+    const { snapshot: offThread } = await loadSnapshotOffThread(dir, schema, { areas: ['tours'], reader });
     expect(offThread.locales['de-CH'].tours).toEqual((await loadSnapshot(dir, schema, { areas: ['tours'] })).locales['de-CH'].tours);
     expect(offThread.locales['de-CH'].tours[0]!.name).toBe('Grat "{[ ]}" \\ weg, über Mönch');
   });
@@ -170,7 +178,7 @@ describe('loadSnapshotOffThread', () => {
     await rewriteTours((records) => {
       records[3]!.isRoundtrip = null;
     });
-    const [inThread, offThread] = await refusals();
+    const [inThread, offThread] = await refusals(reader);
     expect(offThread).toBe(inThread);
     expect(offThread).toContain('field "isRoundtrip": expected Boolean!, found null');
   });
@@ -180,7 +188,7 @@ describe('loadSnapshotOffThread', () => {
     const bytes = await readFile(file);
     bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 0xff, bytes.length - 10);
     await writeFile(file, bytes);
-    const [inThread, offThread] = await refusals();
+    const [inThread, offThread] = await refusals(reader);
     expect(offThread).toBe(inThread);
   });
 
