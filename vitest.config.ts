@@ -3,7 +3,8 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files that start processes or a browser, or run the bundle, are named `*.slow.test.ts`:
+ * Test files that start processes or a browser, run the bundle, or wait on file watching, OS
+ * scheduling or load runs of a fixed length are named `*.slow.test.ts`:
  * the `slow` project runs them (`npm run test:all`), the `unit` project everything else
  * (`npm test`). `npx vitest run <file>` runs a file of either.
  */

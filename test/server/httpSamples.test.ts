@@ -1,5 +1,6 @@
 /**
- * Every sample query of /api/schema?format=queries over real HTTP, against the committed fixture:
+ * Every sample query of /api/schema?format=queries over real HTTP, against a small snapshot cut
+ * from the committed fixture (the samples name its first records):
  * the bytes the server sends, computed by graphql-js, by graphql-jit, written from the record bytes
  * cache or taken from the response cache, are those of plain graphql-js executing the query in
  * this process.
@@ -12,6 +13,8 @@ import { resolvers } from '../../server/resolvers/index.ts';
 import type { SampleQuery } from '../../server/ops/sampleQueries.ts';
 import { createSchema, readSdl } from '../../server/execution/schema.ts';
 import { startTestApi, type TestApi } from '../helpers/api.ts';
+import { createSmallSnapshot } from '../helpers/smallSnapshot.ts';
+import type { TinySnapshot } from '../helpers/tinySnapshot.ts';
 
 const schema = withDeadline(createSchema(readSdl(), resolvers));
 
@@ -48,17 +51,21 @@ describe('every sample query over HTTP', () => {
   let cached: TestApi;
   let uncached: TestApi;
   let executing: TestApi;
+  let small: TinySnapshot;
 
   beforeAll(async () => {
+    small = await createSmallSnapshot();
+    const DATA_DIR = small.dir;
     [cached, uncached, executing] = await Promise.all([
-      startTestApi(),
-      startTestApi({ RESPONSE_CACHE: '0' }),
-      startTestApi({ RESPONSE_CACHE: '0', RECORD_CACHE: '0' }),
+      startTestApi({ DATA_DIR }),
+      startTestApi({ DATA_DIR, RESPONSE_CACHE: '0' }),
+      startTestApi({ DATA_DIR, RESPONSE_CACHE: '0', RECORD_CACHE: '0' }),
     ]);
   });
 
   afterAll(async () => {
     await Promise.all([cached.close(), uncached.close(), executing.close()]);
+    await small.remove();
   });
 
   async function recordCacheBytes(api: TestApi): Promise<number> {

@@ -1,8 +1,8 @@
 /**
  * MAX_RESPONSE_BYTES through the real server: an answer estimated larger is refused before it is
- * built, one that grows larger anyway is refused while it is written, an estimate is made again
- * with the sizes of a reloaded snapshot, and the response cache keeps no answer that would push
- * out a large part of it.
+ * built, one that grows larger anyway is refused while it is written, and the response cache keeps no
+ * answer that would push out a large part of it. The estimate made again after a hot reload is
+ * in responseSize.slow.test.ts.
  */
 
 import { getOperationAST, parse } from 'graphql';
@@ -14,7 +14,6 @@ import { resolvers } from '../../server/resolvers/index.ts';
 import { createSchema, readSdl } from '../../server/execution/schema.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { DATA_DIR, readArea, tempStateDir } from '../helpers/api.ts';
-import { createTinySnapshot, writeTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 
@@ -130,36 +129,5 @@ describe('an answer larger than its estimate', () => {
   it('leaves answers within the limit as they were', async () => {
     const answer = await post(running, `{ attraction(id: "${longest.id}") { id name } }`);
     expect(answer.body).toEqual({ data: { attraction: { id: longest.id, name: longest.name } } });
-  });
-});
-
-describe('a hot reload', () => {
-  let snapshot: TinySnapshot;
-  let running: RunningServer;
-  beforeAll(async () => {
-    snapshot = await createTinySnapshot();
-    running = await startServer(
-      // Without the response cache, each request reaches the operation cache, which keeps the operation.
-      readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), MAX_RESPONSE_BYTES: '4096', RESPONSE_CACHE: 'false' }),
-      createLogger('silent'),
-    );
-  });
-  afterAll(async () => {
-    await running.close();
-    await snapshot.remove();
-  });
-
-  it('estimates an operation kept from the previous snapshot again, with the sizes of the new one', async () => {
-    const query = '{ snowdataStations { data { raw } } }';
-    for (let i = 0; i < 3; i++) expect((await post(running, query)).body.errors).toBeUndefined();
-    const version = '2026-11-22T04-00-00Z';
-    await writeTinySnapshot(snapshot.dir, { version, lastSync: '2026-11-22T04:00:00.000Z', stationRawPadding: 2000 });
-    const deadline = Date.now() + 10_000;
-    while (running.holder.store.snapshot.version !== version) {
-      if (Date.now() > deadline) throw new Error('the new snapshot was not loaded within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const answer = await post(running, query);
-    expect(refusal(answer)).toEqual([['RESPONSE_TOO_LARGE', expect.stringMatching(/^The answer would be about [\d,]+ bytes, more than the limit of 4,096 bytes/)]]);
   });
 });

@@ -7,14 +7,21 @@ import { Kind, parse, type DefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSdl } from '../../server/execution/schema.ts';
 import { startTestApi, type TestApi } from '../helpers/api.ts';
+import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
 
 let api: TestApi;
+let tiny: TinySnapshot;
 
+// Introspection reads the schema, not the records: the tiny snapshot serves it.
 beforeAll(async () => {
-  api = await startTestApi();
+  tiny = await createTinySnapshot();
+  api = await startTestApi({ DATA_DIR: tiny.dir });
 });
 
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  await tiny.remove();
+});
 
 /** `Type` or `Type.field` (fields, input fields and enum values alike) → description, as the SDL gives them. */
 function sdlDescriptions(): Map<string, string | null> {

@@ -1,7 +1,8 @@
 /**
  * Shared by the booking tests: a tiny set of activities, a booking handler on a real HTTP server
  * on port 0, and `request()`, which checks every response it receives against the OpenAPI
- * document (status documented for the operation, body matching the schema).
+ * document (status documented for the operation, body matching the schema), and the shell blocks
+ * of docs/booking.md's walk-through.
  */
 
 import { once } from 'node:events';
@@ -279,4 +280,18 @@ export function pdfText(pdf: Buffer): string[] {
     }
   }
   return lines;
+}
+
+/** docs/booking.md, whose walk-through section the walkthrough tests read. */
+export const WALKTHROUGH_DOC = path.resolve(import.meta.dirname, '../../../docs/booking.md');
+/** The heading of the walk-through section. */
+const SECTION = '## A whole booking flow with curl (sandbox)';
+
+/** The fenced `sh` blocks of the walk-through section, in order. */
+export function walkthroughBlocks(markdown: string): string[] {
+  const start = markdown.indexOf(`\n${SECTION}\n`);
+  expect(start, `docs/booking.md has a section "${SECTION}"`).toBeGreaterThan(-1);
+  const rest = markdown.slice(start + SECTION.length + 2);
+  const section = rest.slice(0, rest.search(/\n## /) === -1 ? undefined : rest.search(/\n## /));
+  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
 }
