@@ -26,10 +26,11 @@ export default defineConfig({
       // so a test file must leave no global state behind (listeners, timers, changed modules).
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [SLOW], maxWorkers: availableParallelism(), isolate: false },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [SLOW], maxWorkers: availableParallelism(), isolate: false, sequence: { groupOrder: 0 } },
       },
       // The bundle is built once, when a slow file is queued, and shared (test/helpers/bundle.ts).
-      { extends: true, test: { name: 'slow', include: [SLOW], globalSetup: ['test/helpers/bundleSetup.ts'] } },
+      // Run after the unit project when one command runs both, so each keeps its own worker count.
+      { extends: true, test: { name: 'slow', include: [SLOW], globalSetup: ['test/helpers/bundleSetup.ts'], sequence: { groupOrder: 1 } } },
     ],
   },
 });

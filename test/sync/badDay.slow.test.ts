@@ -320,4 +320,17 @@ describe('the sync CLI cleans what it publishes', () => {
     expect(firstPage[1]!.query['stn-token']).not.toBe(firstPage[0]!.query['stn-token']);
     expect((await readManifest(dir))!.sources.snowdata).toMatchObject({ stale: false });
   });
+
+  it('every requested source failing: exit 1, no new version, and the manifest stays as it was', async () => {
+    const dir = await dataDir(true);
+    const before = await fs.readFile(path.join(dir, 'manifest.json'), 'utf8');
+    const up = await serve();
+    for (const p of ['/myswitzerland/v1/tours', STNET_PATH]) up.inject({ path: p, fault: { kind: 'status', status: 403 } });
+    const run = await runCli(up, dir, ['tours', 'snowdata']);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(1);
+    expect(run.stdout).toContain(`no new version: every requested source failed; ${path.join(dir, 'manifest.json')} stays at ${goodManifest.version}\n`);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sync: 2 of 2 sources not published: snowdata failed \(last good data kept\): .*403 Forbidden.*; tours failed \(last good data kept\): .*403 Forbidden/);
+    expect(await fs.readFile(path.join(dir, 'manifest.json'), 'utf8')).toBe(before);
+    expect(await hashes(dir)).toEqual(goodHashes);
+  });
 });

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../server/snapshot/load.ts';
@@ -427,21 +425,6 @@ describe('main', () => {
     expect(lines.at(-1)).toMatch(
       /^sync: 1 of 1 sources not published: snowdata failed: \[GET\] ".*\/stnet\/api\/services\/wispostations\?stn-username=loopback-stnet-user&stn-token=REDACTED&stn-ticket=REDACTED&stn-output=json&stn-size=50&stn-page=1&stn-stationType=full": 404 Not Found: \{"error":"injected 404"\}$/,
     );
-  });
-
-  it('runs as a program: exits 1 and publishes no new version when every requested source fails', async () => {
-    await serve();
-    await sync(['snowdata'], { now: new Date('2026-11-21T04:00:00Z') });
-    const before = await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8');
-    for (const p of ['/myswitzerland/v1/tours', STNET_PATH]) upstream!.inject({ path: p, fault: { kind: 'status', status: 403 } });
-    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sync/main.ts', 'tours', 'snowdata', '--data-dir', dataDir], {
-      env: { ...process.env, ...upstream!.env, CI: '1' },
-    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
-    expect('code' in child ? child.code : 0, child.stderr).toBe(1);
-    expect(child.stdout, child.stderr).toContain(`no new version: every requested source failed; ${path.join(dataDir, 'manifest.json')} stays at 2026-11-21T04-00-00Z\n`);
-    expect(child.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sync: 2 of 2 sources not published: snowdata failed \(last good data kept\): .*403 Forbidden.*; tours failed: .*403 Forbidden/);
-    expect(await fs.readFile(path.join(dataDir, 'manifest.json'), 'utf8')).toBe(before);
-    expect((await fs.readdir(dataDir)).filter((name) => name.startsWith('20'))).toEqual(['2026-11-21T04-00-00Z']);
   });
 
   it('exits 2 naming a missing key, before any request', async () => {
