@@ -41,3 +41,17 @@ export async function pathExists(p: string): Promise<boolean> {
     () => false,
   );
 }
+
+/**
+ * The text of `file`, or null when there is no such file.
+ *
+ * @throws when it exists but cannot be read
+ */
+export async function readTextIfPresent(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

@@ -3,11 +3,10 @@
  * replace it atomically.
  */
 
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { Manifest } from '../format.ts';
-import { fsyncDir } from './files.ts';
+import { fsyncDir, readTextIfPresent } from './files.ts';
 
 /**
  * Replaces `manifest.json` atomically: write-file-atomic writes a temp file beside it
@@ -28,13 +27,8 @@ export async function writeManifest(dataDir: string, manifest: Manifest): Promis
  */
 export async function readManifest(dataDir: string): Promise<Manifest | null> {
   const file = path.join(dataDir, 'manifest.json');
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readTextIfPresent(file);
+  if (text === null) return null;
   try {
     return JSON.parse(text) as Manifest;
   } catch (error) {

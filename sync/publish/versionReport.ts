@@ -4,9 +4,9 @@
  * never reads it (docs/snapshot-format.md).
  */
 
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SourceName } from '../format.ts';
+import { readTextIfPresent } from './files.ts';
 import type { SourceReport as GateReport } from './gate/gateReport.ts';
 import type { SourceStatistics } from './gate/types.ts';
 
@@ -48,13 +48,8 @@ export function encodeVersionReport(report: VersionReport): Buffer {
  */
 export async function readVersionReport(dataDir: string, version: string): Promise<VersionReport | null> {
   const file = path.join(dataDir, version, REPORT_FILE);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readTextIfPresent(file);
+  if (text === null) return null;
   let report: unknown;
   try {
     report = JSON.parse(text);
