@@ -59,7 +59,10 @@ function circles(): string[][] {
  * upstream's folder and the shared files of sync/sources/, never another upstream.
  */
 const SYNC_RULES: readonly { room: string; may: readonly string[] }[] = [
-  { room: 'sync/format.ts', may: [] },
+  { room: 'sync/locales.ts', may: [] },
+  { room: 'sync/records.ts', may: ['sync/locales.ts'] },
+  { room: 'sync/stationRecords.ts', may: [] },
+  { room: 'sync/format.ts', may: ['sync/locales.ts', 'sync/records.ts', 'sync/stationRecords.ts'] },
   { room: 'sync/client.ts', may: [] },
   { room: 'sync/settings.ts', may: [] },
   { room: 'sync/source.ts', may: ['sync/format.ts', 'sync/client.ts', 'sync/settings.ts'] },
