@@ -51,7 +51,10 @@ export interface FileEntry {
 }
 
 export interface SourceEntry {
-  /** Human-readable upstream name, served as `meta.source`. */
+  /**
+   * Human-readable upstream name, served as `meta.source`; in a fixture snapshot followed by
+   * `(fixture data, not from the upstream)`.
+   */
   label: string;
   /** ISO 8601 time the data was fetched. */
   lastSync: string;

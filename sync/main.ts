@@ -167,7 +167,8 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
           progress.done(source, 'fetched');
         } catch (error) {
           outcomes[source] = { ok: false, error };
-          progress.done(source, `failed: ${firstLine(error)}`);
+          // Why it failed is told once, in the closing line on stderr.
+          progress.done(source, 'failed');
         } finally {
           seconds[source] = (performance.now() - started) / 1000;
         }
@@ -202,7 +203,10 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
   return { exitCode: unpublished.length === 0 ? 0 : 1, result };
 }
 
-/** The closing table, one row per requested source, then a note per refusal, failure or forced rule. */
+/**
+ * The closing table, one row per requested source, then a note per forced rule and per area with
+ * records left out. Why a source failed or was refused is left to the closing line on stderr.
+ */
 function summaryTable(result: PublishResult, progress: Progress, seconds: Partial<Record<SourceName, number>>): string {
   const header = ['source', 'result', 'items', 'change', 'pages', 'retries', 'time'];
   const rows = result.sources.map((s) => {
@@ -226,7 +230,6 @@ function summaryTable(result: PublishResult, progress: Progress, seconds: Partia
   const format = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   const lines = [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(format)];
   for (const s of result.sources) {
-    if (s.reason) lines.push(`${s.source}: ${s.status}: ${s.reason}`);
     for (const forced of s.forced) lines.push(`${s.source}: forced: ${forced}`);
     const rejected = s.areas.filter((a) => a.rejected > 0);
     if (rejected.length) lines.push(`${s.source}: records failing validation left out: ${rejected.map((a) => `${a.locale} ${a.area} ${a.rejected}`).join(', ')}`);
@@ -236,6 +239,19 @@ function summaryTable(result: PublishResult, progress: Progress, seconds: Partia
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
+
+/**
+ * When a sync stops for missing keys but some of the sources it was asked for have theirs, the
+ * command that syncs just those; otherwise nothing.
+ */
+function configuredHint(argv: readonly string[], env: NodeJS.ProcessEnv, program: string): string {
+  const command = parseCommand(argv, env);
+  if (command.kind !== 'sync') return '';
+  const ready = configuredSources(env).filter((source) => command.sources.includes(source));
+  if (ready.length === 0 || ready.length === command.sources.length) return '';
+  const options = argv.filter((arg) => !(SOURCE_NAMES as readonly string[]).includes(arg));
+  return `sync: to sync only the sources whose keys are set: ${[program, ...ready, ...options].join(' ')}\n`;
 }
 
 /**
@@ -278,7 +294,7 @@ export async function main(
       return 2;
     }
     if (error instanceof SyncConfigError) {
-      io.stderr.write(`sync: ${error.message}\n`);
+      io.stderr.write(`sync: ${error.message}\n${configuredHint(argv, env, program)}`);
       return 2;
     }
     io.stderr.write(`sync: ${firstLine(error)}\n`);

@@ -62,6 +62,11 @@ export async function probeSources(options: {
   return { exitCode: ok ? 0 : 1, sources };
 }
 
+/** The settings a source cannot do without: its account name and key, the ones to check after a 401 or 403. */
+function keyNames(source: SourceName): string {
+  return sourceNamed(source).settings.filter((setting) => defaultOf(setting) === null).map((setting) => setting.name).join(' and ');
+}
+
 const yesNo = (value: boolean | null) => (value === null ? '-' : value ? 'yes' : 'no');
 
 /** One row per source and endpoint, then a note per error and per field difference. */
@@ -71,9 +76,12 @@ function probeTable(sources: readonly SourceProbe[]): string {
   const notes: string[] = [];
   for (const { source, endpoints } of sources) {
     for (const e of endpoints) {
-      rows.push([source, e.name, yesNo(e.reachable), yesNo(e.keyAccepted), e.records === null ? '-' : String(e.records), String(e.unexpectedFields.length), String(e.missingFields.length)]);
+      // Without a readable answer there were no fields to compare: '-', not 0.
+      const fieldCount = (fields: string[]) => (e.records === null ? '-' : String(fields.length));
+      rows.push([source, e.name, yesNo(e.reachable), yesNo(e.keyAccepted), e.records === null ? '-' : String(e.records), fieldCount(e.unexpectedFields), fieldCount(e.missingFields)]);
       notes.push(`${source} ${e.name}: ${e.url}`);
       if (e.error) notes.push(`${source} ${e.name}: error: ${e.error}`);
+      if (e.keyAccepted === false) notes.push(`${source} ${e.name}: the key was refused: check ${keyNames(source)}`);
       if (e.unexpectedFields.length) notes.push(`${source} ${e.name}: fields not read: ${e.unexpectedFields.join(', ')}`);
       if (e.missingFields.length) notes.push(`${source} ${e.name}: fields read but absent: ${e.missingFields.join(', ')}`);
     }

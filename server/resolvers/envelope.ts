@@ -42,12 +42,16 @@ export function pagination(page: Page<unknown>, limit: number, offset: number) {
   };
 }
 
+/**
+ * The `meta` of a list answer. Generated fixture data does not expire, so its `expiresAt` is
+ * null; its manifest label already says it is fixture data.
+ */
 export function meta(store: Store, source: SourceName, locale: Locale, startedAt: number) {
   const entry = store.source(source);
   return {
     locale,
     lastSync: entry?.lastSync ?? null,
-    expiresAt: entry?.expiresAt ?? null,
+    expiresAt: store.snapshot.manifest.fixture === undefined ? (entry?.expiresAt ?? null) : null,
     source: entry?.label ?? source,
     responseTimeMs: Math.round(performance.now() - startedAt),
   };

@@ -36,7 +36,8 @@ export interface SourceSnapshot {
  * at any point leaves the previous manifest, and so the previous snapshot, intact.
  * A {@link CarriedFile} is copied from its earlier version after checking its sha256.
  *
- * @param options.fixture marks the snapshot as the fixture generator's (see {@link FixtureOrigin})
+ * @param options.fixture marks the snapshot as the fixture generator's (see {@link FixtureOrigin}),
+ *   and every source's label as fixture data
  * @param options.report the publish gate's report, written as `<version>/report.json`
  * @throws if `<version>/` already exists (versions are immutable once published), or a carried
  *   file is missing or no longer matches its sha256
@@ -66,7 +67,8 @@ export async function writeSnapshot(
       const source = sources[name];
       if (!source) continue;
       const entry: SourceEntry = {
-        label: source.label,
+        // Whoever reads an answer sees `meta.source`: generated data must not pass for the upstream's.
+        label: fixture ? `${source.label} (fixture data, not from the upstream)` : source.label,
         lastSync: source.lastSync,
         expiresAt: new Date(Date.parse(source.lastSync) + TTL_MS).toISOString(),
         stale: source.stale ?? false,

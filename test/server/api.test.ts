@@ -156,7 +156,8 @@ describe('snowdata stations and routes', () => {
     const names = stations.map((s) => s.name).sort(new Intl.Collator('de-CH', { sensitivity: 'base', numeric: true }).compare);
     expect(result.data.map((s: { name: string }) => s.name)).toEqual(names.slice(60, 90));
     expect(result.pagination).toEqual({ total: stations.length, limit: 30, offset: 60, hasMore: true, page: 3, totalPages: Math.ceil(stations.length / 30) });
-    expect(result.meta).toMatchObject({ locale: 'de-CH', lastSync: '2026-11-20T04:00:00.000Z', expiresAt: '2026-11-21T04:00:00.000Z', source: 'Switzerland Tourism STnet winter sports report' });
+    // The committed snapshot is generated: its meta says so, and it does not expire.
+    expect(result.meta).toMatchObject({ locale: 'de-CH', lastSync: '2026-11-20T04:00:00.000Z', expiresAt: null, source: 'Switzerland Tourism STnet winter sports report (fixture data, not from the upstream)' });
     expect(result.meta.responseTimeMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -203,7 +204,7 @@ describe('snowdata stations and routes', () => {
     );
     expect(snowdataRoutes.total).toBe(expected.length);
     expect(new Set(snowdataRoutes.data.map((r: { id: string }) => r.id))).toEqual(new Set(expected.map((r) => r.id)));
-    expect(snowdataRoutes.meta).toEqual({ locale: 'de-CH', source: 'Switzerland Tourism STnet winter sports report' });
+    expect(snowdataRoutes.meta).toEqual({ locale: 'de-CH', source: 'Switzerland Tourism STnet winter sports report (fixture data, not from the upstream)' });
   });
 });
 

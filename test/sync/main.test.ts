@@ -324,8 +324,8 @@ describe('runSync against the loopback upstream', () => {
     });
     const refused = await sync(['tours'], { locales: ['de-CH'], now: new Date('2026-11-22T04:00:00Z') });
     expect(refused.exitCode).toBe(1);
-    expect(refused.stdout).toContain(
-      'tours: refused: refused by the publish gate: tours de-CH tours: shrink: 250 records, down from 600 (41.7% kept, at least 50% needed); --force would replace 600 records with 250',
+    expect(refused.stderr).toContain(
+      'tours refused (last good data kept): refused by the publish gate: tours de-CH tours: shrink: 250 records, down from 600 (41.7% kept, at least 50% needed); --force would replace 600 records with 250',
     );
     // The row shows what is served: the 600 kept.
     expect(refused.stdout).toMatch(/\ntours\s+refused, kept last good\s+600\s+0\s+5\s+0\s/);
@@ -425,6 +425,27 @@ describe('main', () => {
     expect(lines.at(-1)).toMatch(
       /^sync: 1 of 1 sources not published: snowdata failed: \[GET\] ".*\/stnet\/api\/services\/wispostations\?stn-username=loopback-stnet-user&stn-token=REDACTED&stn-ticket=REDACTED&stn-output=json&stn-size=50&stn-page=1&stn-stationType=full": 404 Not Found: \{"error":"injected 404"\}$/,
     );
+  });
+
+  it("prints a failed source's error once, in the closing line", async () => {
+    await serve();
+    upstream!.inject({ path: STNET_PATH, fault: { kind: 'status', status: 404 } });
+    const { out, err, streams } = io();
+    expect(await main(['snowdata', '--data-dir', dataDir], upstream!.env, streams)).toBe(1);
+    expect((out.text() + err.text()).split('injected 404')).toHaveLength(2);
+    expect(err.text()).toMatch(/^snowdata: failed \(0 items in 0 pages\)$/m);
+  });
+
+  it('suggests syncing only the sources whose keys are set when some are missing', async () => {
+    await serve();
+    const { err, streams } = io();
+    const env = { ...upstream!.env, SWISSACTIVITIES_API_KEY: '', STNET_API_KEY: '' };
+    expect(await main(['--data-dir', dataDir], env, streams, 'npm run sync --')).toBe(2);
+    expect(err.text()).toBe(
+      'sync: SWISSACTIVITIES_API_KEY is not set (needed for activities); STNET_API_KEY is not set (needed for snowdata)\n' +
+        'sync: to sync only the sources whose keys are set: npm run sync -- tours attractions --data-dir ' + dataDir + '\n',
+    );
+    expect(upstream!.requests).toEqual([]);
   });
 
   it('exits 2 naming a missing key, before any request', async () => {
