@@ -30,6 +30,7 @@ export interface SourceStatus {
   label: string;
   /** ISO 8601, null when never synced. */
   lastSync: string | null;
+  /** ISO 8601; null when never synced, and for fixture data, which does not expire (as the API's `meta.expiresAt`). */
   expiresAt: string | null;
   /**
    * True when never synced, when the last sync failed (old data carried over) or past expiresAt;
@@ -153,7 +154,7 @@ function sourceStatus(store: Store, name: SourceName, nowMs: number | null): Sou
     name,
     label: entry?.label ?? name,
     lastSync: entry?.lastSync ?? null,
-    expiresAt: entry?.expiresAt ?? null,
+    expiresAt: nowMs === null ? null : (entry?.expiresAt ?? null),
     stale: staleReason !== null,
     staleReason,
     staleDetail: staleReason === 'last sync failed' ? (entry?.staleReason ?? null) : null,

@@ -117,13 +117,15 @@ describe('GET /api/status', () => {
     try {
       const report = (await (await fetch(`${server.url}/api/status`)).json()) as StatusReport;
       expect(report.snapshot).toEqual({ version: '2026-11-21T04-00-00Z', createdAt: generatedAt, fixture: { seed: 2026, scale: 1 }, stale: false });
-      expect(report.sources.map((source) => [source.name, source.lastSync, source.stale, source.staleReason])).toEqual([
-        ['activities', generatedAt, false, null],
-        ['snowdata', generatedAt, false, null],
-        ['tours', generatedAt, false, null],
-        ['attractions', generatedAt, false, null],
+      // No expiry to show, as the API's meta.expiresAt shows none for fixture data.
+      expect(report.sources.map((source) => [source.name, source.lastSync, source.expiresAt, source.stale, source.staleReason])).toEqual([
+        ['activities', generatedAt, null, false, null],
+        ['snowdata', generatedAt, null, false, null],
+        ['tours', generatedAt, null, false, null],
+        ['attractions', generatedAt, null, false, null],
       ]);
       const html = await (await fetch(`${server.url}/`)).text();
+      expect(html).not.toContain('expires: 20');
       expect(html).toContain(
         `<span id="snapshot-origin">Fixture snapshot</span> <code id="snapshot-version">2026-11-21T04-00-00Z</code> (generated ${generatedAt} by <code>npm run fixtures</code>, seed 2026, scale 1)`,
       );
