@@ -28,7 +28,7 @@ import { formatGateReport } from './publish/gate/gateReport.ts';
 import { DEFAULT_KEEP, publish, type PublishResult } from './publish/publish.ts';
 import type { SourceOutcome } from './publish/report.ts';
 import { rollback } from './publish/rollback.ts';
-import type { FetchContext } from './source.ts';
+import { type FetchContext, syncDay } from './source.ts';
 import { sourceNamed } from './sources/index.ts';
 import { plainTextData } from './sources/textFields.ts';
 
@@ -158,6 +158,7 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
           http,
           config: config.sources[source],
           locales: options.locales,
+          syncDay: syncDay(now),
           onPage: (part, page) => progress.page(source, part, page),
           onRetry: (part, event) => progress.retry(source, part, event),
         };

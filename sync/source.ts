@@ -63,6 +63,8 @@ export interface FetchContext<C = unknown> {
   config: C;
   /** Locales to fetch, in order. */
   locales: readonly Locale[];
+  /** The sync's calendar day (see {@link syncDay}): an upstream date before it lies in the past. */
+  syncDay: string;
   /** Called after each page; `part` is a locale or a name such as `content`. */
   onPage(part: string, progress: PageProgress): void;
   /** Pass to every request of `part` as its `onRetry`. */
@@ -109,4 +111,13 @@ export interface Source<C = unknown> {
   fetch(context: FetchContext<C>): Promise<SourceData>;
   /** Calls each endpoint once and reports what came back; never throws for an upstream failure. */
   probe(context: { http: HttpClient; config: C }): Promise<ProbeEndpoint[]>;
+}
+
+/**
+ * The calendar day of an instant in Europe/Zurich, the day the upstreams' dates are in.
+ *
+ * @returns `YYYY-MM-DD`
+ */
+export function syncDay(at: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }

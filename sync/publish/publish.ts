@@ -15,8 +15,7 @@
 
 import path from 'node:path';
 import { type AreaName, type FixtureOrigin, LOCALES, type Locale, type Manifest, SOURCE_AREAS, SOURCE_NAMES, type SourceEntry, type SourceName, versionId } from '../format.ts';
-import type { FetchedSource } from '../source.ts';
-import { syncDay } from './gate/plausibilityRules.ts';
+import { type FetchedSource, syncDay } from '../source.ts';
 import type { SourceStatistics } from './gate/types.ts';
 import { type GatedSource, gateSource } from './gateSource.ts';
 import { withPublishLock } from './lock.ts';

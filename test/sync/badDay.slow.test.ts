@@ -221,23 +221,15 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
     expect(await hashes(dir)).toEqual(goodHashes);
   });
 
-  it('a day in 2020 among the bookable dates: the past date is cleared and counted, and so many clears refuse activities', async () => {
+  it('a day in 2020 among the bookable dates: it is no next available date, and the activities publish', async () => {
     const dir = await dataDir(true);
     const run = await runCli(await serve({ data: 'past-bookable-date' }), dir, ['activities']);
-    await expectRefused(dir, run, 'activities', /too-many-cleared/);
-    expect(run.stderr).toMatch(/next-date-ahead cleared a field in \d+ of \d+ records/);
-  });
-
-  it('with --force, the 2020 day is never published as nextAvailableDate', async () => {
-    const dir = await dataDir(true);
-    const run = await runCli(await serve({ data: 'past-bookable-date' }), dir, ['activities', '--force']);
     expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/activities: forced: .*too-many-cleared: next-date-ahead cleared/);
-    const counts = await gateCounts(dir, 'activities');
-    expect(counts['de-CH activities']!.cleared['next-date-ahead']).toBeGreaterThan(0);
     const activities = await published<ActivityRecord>(dir, (await readManifest(dir))!, 'activities', 'de-CH', 'activities');
-    expect(activities.length).toBeGreaterThan(0);
-    expect(activities.filter((a) => a.nextAvailableDate !== null && a.nextAvailableDate < '2026-01-01')).toEqual([]);
+    expect(activities.filter((a) => a.nextAvailableDate !== null).length).toBeGreaterThan(activities.length / 2);
+    // The sync runs now: no next available date lies before today, in Switzerland.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date());
+    expect(activities.filter((a) => a.nextAvailableDate !== null && a.nextAvailableDate < today)).toEqual([]);
   });
 
   it('CHF 0.00 and EUR prices: cleared and counted, and so many clears refuse activities', async () => {

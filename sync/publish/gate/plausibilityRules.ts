@@ -9,7 +9,7 @@ import type { AreaName } from '../../format.ts';
 
 /** What a rule may look at besides the value. */
 export interface RuleContext {
-  /** The sync's calendar day in Europe/Zurich, `YYYY-MM-DD` (see {@link syncDay}). */
+  /** The sync's calendar day in Europe/Zurich, `YYYY-MM-DD` (`syncDay` of sync/source.ts). */
   syncDay: string;
 }
 
@@ -164,12 +164,3 @@ export const PLAUSIBILITY_RULES: Readonly<Record<AreaName, readonly Plausibility
   ],
   attractions: [coordinates('latitude', 'longitude')],
 };
-
-/**
- * The calendar day of an instant in Europe/Zurich, the day the upstreams' dates are in.
- *
- * @returns `YYYY-MM-DD`
- */
-export function syncDay(at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-}

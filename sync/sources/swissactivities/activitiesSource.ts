@@ -81,7 +81,7 @@ async function fetchActivities(ctx: FetchContext<SwissActivitiesConfig>): Promis
   const [{ payload: content, received, declared }, booking] = await Promise.all([fetchContent(ctx), fetchBooking(ctx)]);
   const locales: SourceData['locales'] = {};
   for (const locale of ctx.locales) {
-    const joined = joinActivities(content, booking, locale);
+    const joined = joinActivities(content, booking, locale, ctx.syncDay);
     const rejected: Record<'activities' | 'locations' | 'types', Rejection[]> = { activities: [], locations: [], types: [] };
     for (const error of joined.report.invalid) {
       rejected[AREA_OF_COLLECTION[error.kind] ?? 'activities'].push({ id: error.id, reason: error.message });

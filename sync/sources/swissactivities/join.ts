@@ -44,8 +44,9 @@ export interface JoinedActivities {
  * Malformed records are listed in `report.invalid`. Never throws on upstream data.
  *
  * @param locale the service locale; the content text and the price format follow it
+ * @param syncDay the sync's day, `YYYY-MM-DD`: the next available date is the earliest bookable one not before it
  */
-export function joinActivities(content: ContentPayload, booking: BookingPayload, locale: Locale): JoinedActivities {
+export function joinActivities(content: ContentPayload, booking: BookingPayload, locale: Locale, syncDay: string): JoinedActivities {
   const report: JoinReport = { skipped: [], invalid: [], misses: new FieldReader() };
   const contentLocale = CONTENT_LOCALE[locale];
 
@@ -66,7 +67,7 @@ export function joinActivities(content: ContentPayload, booking: BookingPayload,
     const summary = readSummary(raw, locale, report);
     if (summary) summaries.set(raw.activityId, summary);
   }
-  const nextDates = indexDates(booking.dates, report);
+  const nextDates = indexDates(booking.dates, syncDay, report);
 
   const activities: ActivityRecord[] = [];
   for (const raw of content.activities) {
@@ -214,7 +215,7 @@ function indexMappings(raw: BookingMappings, report: JoinReport): Map<string, nu
 }
 
 /** Booking id → the earliest date it is listed on (ISO dates order as text). */
-function indexDates(raw: BookingDates, report: JoinReport): Map<number, string> {
+function indexDates(raw: BookingDates, syncDay: string, report: JoinReport): Map<number, string> {
   const next = new Map<number, string>();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     report.invalid.push(new InvalidRecordError('booking.dates', null, `expected { "YYYY-MM-DD": [bookingIds] }, got ${JSON.stringify(raw).slice(0, 80)}`));
@@ -227,6 +228,8 @@ function indexDates(raw: BookingDates, report: JoinReport): Map<number, string> 
     }
     const bad = ids.filter((id) => !isBookingId(id));
     if (bad.length > 0) report.invalid.push(new InvalidRecordError('booking.dates', date, `${JSON.stringify(bad[0])} is not a booking id`));
+    // A day already past offers nothing to book, whatever the upstream still lists.
+    if (date < syncDay) continue;
     for (const id of ids) {
       if (!isBookingId(id)) continue;
       const known = next.get(id);

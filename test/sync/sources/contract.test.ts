@@ -3,7 +3,7 @@ import { createHttpClient, FetchError, type HttpClient } from '../../../sync/cli
 import { readSyncConfig } from '../../../sync/config.ts';
 import { generateUpstreamData, STNET_PATH, startUpstream, type Upstream, type UpstreamData } from '../../../sync/fixtures/upstream.ts';
 import type { AreaName, Locale, SourceName } from '../../../sync/format.ts';
-import type { FetchContext, PageProgress, SourceData } from '../../../sync/source.ts';
+import { type FetchContext, type PageProgress, type SourceData, syncDay } from '../../../sync/source.ts';
 import { SOURCES } from '../../../sync/sources/index.ts';
 
 /** The path below the loopback's base URL that each source pages through. */
@@ -52,7 +52,7 @@ describe.each(SOURCES.map((source) => [source.name, source] as const))('the sour
 
   const fetchSource = (pages: PageProgress[] = []): Promise<SourceData> => {
     const config = readSyncConfig([name], upstream.env).sources[name];
-    const context: FetchContext = { http, config, locales: LOCALES, onPage: (_part, progress) => pages.push(progress), onRetry: () => {} };
+    const context: FetchContext = { http, config, locales: LOCALES, syncDay: syncDay(new Date()), onPage: (_part, progress) => pages.push(progress), onRetry: () => {} };
     return source.fetch(context);
   };
 

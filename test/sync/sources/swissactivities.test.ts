@@ -111,9 +111,20 @@ function booking(): BookingPayload {
   };
 }
 
+/** The sync's day in these tests: every booking date above lies ahead of it. */
+const SYNC_DAY = '2026-11-20';
+
 describe('joinActivities', () => {
+  it('takes the earliest bookable date on or after the sync day, never a day already past', () => {
+    const dates = { '2020-06-01': [5001], '2026-12-22': [5001], '2026-12-24': [5001, 5006], '2026-12-23': [5006] };
+    const next = (syncDay: string) => Object.fromEntries(joinActivities(content(), { ...booking(), dates }, 'de-CH', syncDay).activities.map((a) => [a.bookingId, a.nextAvailableDate]));
+    expect(next(SYNC_DAY)).toMatchObject({ 5001: '2026-12-22', 5006: '2026-12-23' });
+    expect(next('2026-12-23')).toMatchObject({ 5001: '2026-12-24', 5006: '2026-12-23' });
+    expect(next('2026-12-25')).toMatchObject({ 5001: null, 5006: null });
+  });
+
   it('joins one locale into whole records, in ranking order, with counts per location', () => {
-    const result = joinActivities(content(), booking(), 'fr-CH');
+    const result = joinActivities(content(), booking(), 'fr-CH', SYNC_DAY);
 
     const zurich: LocationRecord = { id: 'L1', title: 'Zurich', slug: 'zurich', activityCount: 2 };
     const interlaken: LocationRecord = { id: 'L2', title: 'Interlaken', slug: 'interlaken', activityCount: 1 };
@@ -189,7 +200,7 @@ describe('joinActivities', () => {
   });
 
   it('reports what it left out of a locale, and why', () => {
-    const { report } = joinActivities(content(), booking(), 'fr-CH');
+    const { report } = joinActivities(content(), booking(), 'fr-CH', SYNC_DAY);
     expect(report.skipped).toEqual([
       { kind: 'location', id: 'L3', reason: 'no-translation' },
       { kind: 'activity', id: '103', reason: 'no-translation' },
@@ -207,7 +218,7 @@ describe('joinActivities', () => {
   });
 
   it('counts, per field path, the published activities that lack a field', () => {
-    const { activities, report } = joinActivities(content(), booking(), 'fr-CH');
+    const { activities, report } = joinActivities(content(), booking(), 'fr-CH', SYNC_DAY);
     const lacking = (has: (a: (typeof activities)[number]) => boolean) => activities.filter((a) => !has(a)).length;
     expect(report.misses.misses['teaser_image']).toBe(lacking((a) => a.teaserImage !== null));
     expect(report.misses.misses['supplier']).toBe(lacking((a) => a.supplier !== null));
@@ -217,7 +228,7 @@ describe('joinActivities', () => {
   });
 
   it('reads German from the records themselves, not from translations', () => {
-    const result = joinActivities(content(), booking(), 'de-CH');
+    const result = joinActivities(content(), booking(), 'de-CH', SYNC_DAY);
     const byId = new Map(result.activities.map((a) => [a.id, a]));
     expect({
       ids: result.activities.map((a) => a.id),
@@ -250,7 +261,7 @@ describe('joinActivities', () => {
     ];
     const contentApiIds = Object.fromEntries(records.map((r, i) => [String(7000 + i), Number(r.id)]));
     const summaries = records.map((_, i) => ({ activityId: 7000 + i, popularity: 3 - i, startingPrice: null }));
-    const result = joinActivities({ ...content(), activities: records }, { mappings: { contentApiIds }, summaries, dates: {} }, 'de-CH');
+    const result = joinActivities({ ...content(), activities: records }, { mappings: { contentApiIds }, summaries, dates: {} }, 'de-CH', SYNC_DAY);
     expect(result.activities.map((a) => [a.id, a.lat, a.lng])).toEqual([
       ['1', '46.5', '7.5'],
       ['2', '46.2', '7.2'],
@@ -262,7 +273,7 @@ describe('joinActivities', () => {
     const records = ['203', '201', '202'].map((id) => activity(id));
     const contentApiIds = Object.fromEntries(records.map((r, i) => [String(7000 + i), Number(r.id)]));
     const summaries = records.map((_, i) => ({ activityId: 7000 + i, popularity: 1, startingPrice: null }));
-    const result = joinActivities({ ...content(), activities: records }, { mappings: { contentApiIds }, summaries, dates: {} }, 'de-CH');
+    const result = joinActivities({ ...content(), activities: records }, { mappings: { contentApiIds }, summaries, dates: {} }, 'de-CH', SYNC_DAY);
     expect(result.activities.map((a) => a.id)).toEqual(['201', '202', '203']);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AreaName } from '../../../../sync/format.ts';
 import { applyPlausibility } from '../../../../sync/publish/gate/applyPlausibility.ts';
-import { PLAUSIBILITY_RULES, syncDay } from '../../../../sync/publish/gate/plausibilityRules.ts';
+import { PLAUSIBILITY_RULES } from '../../../../sync/publish/gate/plausibilityRules.ts';
+import { syncDay } from '../../../../sync/source.ts';
 
 const context = { syncDay: '2026-11-28' };
 

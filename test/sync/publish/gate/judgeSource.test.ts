@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AreaName, Locale, Manifest, SourceName } from '../../../../sync/format.ts';
 import { applyPlausibility } from '../../../../sync/publish/gate/applyPlausibility.ts';
 import { judgeSource } from '../../../../sync/publish/gate/judgeSource.ts';
-import { syncDay } from '../../../../sync/publish/gate/plausibilityRules.ts';
+import { syncDay } from '../../../../sync/source.ts';
 import { MAX_REJECTED_SHARE, MIN_KEPT_SHARE } from '../../../../sync/publish/gate/sourceRules.ts';
 import type { AreaInput, SourceGateInput, SourceStatistics } from '../../../../sync/publish/gate/types.ts';
 import { DATA_DIR } from '../../../helpers/api.ts';
