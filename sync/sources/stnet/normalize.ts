@@ -3,7 +3,7 @@
  * with its evidence, is docs/snowdata-mapping.md.
  */
 
-import type { Locale, SnowdataCrosscountry, SnowdataHiking, SnowdataMobilityRoute, SnowdataTobogganing, StationRecord } from '../../format.ts';
+import type { Locale, SnowdataCrosscountry, SnowdataHiking, SnowdataInfo, SnowdataMobilityRoute, SnowdataTobogganing, StationRecord } from '../../format.ts';
 import { centimetres, clock, content, count, day, FieldReader, flag, integer, InvalidRecordError, list, type Many, metres, text, timestamp } from '../read.ts';
 import { position } from './routes.ts';
 import { readDetailLinks, readImages, readLinks, readPrices, readWeather, readWeatherForecast, readWebcams } from './optionalParts.ts';
@@ -40,25 +40,7 @@ export function normalizeStation(raw: StnetStation, locale: Locale, r: FieldRead
     address: raw.address
       ? { name: null, street: null, place: r.read('address.place', raw.address.place, text), zip: integer(raw.address.zip), phone: r.read('address.phone1', raw.address.phone1, text), email: null, website: r.read('address.url', raw.address.url, text) }
       : null,
-    info:
-      info || facility
-        ? {
-            altitude: r.read('info.heightOfSnowMeasurementResort', info?.heightOfSnowMeasurementResort, metres),
-            seasonStart: null,
-            seasonEnd: null,
-            totalFacilities: r.read('info.numberOfFacilities', info?.numberOfFacilities, count),
-            cableCars: r.read('info.numberOfCableCarWinter', info?.numberOfCableCarWinter, count),
-            chairlifts: r.read('info.numberOfChairliftWinter', info?.numberOfChairliftWinter, count),
-            skilifts: r.read('info.numberOfSkilift', info?.numberOfSkilift, count),
-            babyLifts: r.read('info.numberOfBabyLifts', info?.numberOfBabyLifts, count),
-            conveyorBelts: r.read('info.numberOfSnowConveyorBelts', info?.numberOfSnowConveyorBelts, count),
-            hasShuttlebus: null,
-            report: r.read('facility.reportFacility', facility?.reportFacility, (texts) => translate(texts as StnetTexts, lang)),
-            lifts: info
-              ? { cableCar: count(info.numberOfCableCarWinter), chairlift: count(info.numberOfChairliftWinter), skilift: count(info.numberOfSkilift), babyLift: count(info.numberOfBabyLifts) }
-              : null,
-          }
-        : null,
+    info: readInfo(info, facility, lang, r),
     snow: snow
       ? {
           freshSnow: r.read('snow.freshSnow', snow.freshSnow, centimetres),
@@ -102,6 +84,32 @@ export function normalizeStation(raw: StnetStation, locale: Locale, r: FieldRead
     detailLinks: readDetailLinks(raw.detailLinksArray, r),
     lastUpdate: r.read('lastUpdate', raw.lastUpdate, timestamp),
     raw,
+  };
+}
+
+/** The station's facilities: the lift counts are read once, for the totals and for `lifts`. */
+function readInfo(info: StnetStation['info'], facility: StnetStation['facility'], lang: string, r: FieldReader): SnowdataInfo | null {
+  if (!info && !facility) return null;
+  // Read in the record's field order, so the miss counts keep their order.
+  const altitude = r.read('info.heightOfSnowMeasurementResort', info?.heightOfSnowMeasurementResort, metres);
+  const totalFacilities = r.read('info.numberOfFacilities', info?.numberOfFacilities, count);
+  const cableCars = r.read('info.numberOfCableCarWinter', info?.numberOfCableCarWinter, count);
+  const chairlifts = r.read('info.numberOfChairliftWinter', info?.numberOfChairliftWinter, count);
+  const skilifts = r.read('info.numberOfSkilift', info?.numberOfSkilift, count);
+  const babyLifts = r.read('info.numberOfBabyLifts', info?.numberOfBabyLifts, count);
+  return {
+    altitude,
+    seasonStart: null,
+    seasonEnd: null,
+    totalFacilities,
+    cableCars,
+    chairlifts,
+    skilifts,
+    babyLifts,
+    conveyorBelts: r.read('info.numberOfSnowConveyorBelts', info?.numberOfSnowConveyorBelts, count),
+    hasShuttlebus: null,
+    report: r.read('facility.reportFacility', facility?.reportFacility, (texts) => translate(texts as StnetTexts, lang)),
+    lifts: info ? { cableCar: cableCars, chairlift: chairlifts, skilift: skilifts, babyLift: babyLifts } : null,
   };
 }
 
