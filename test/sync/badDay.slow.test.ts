@@ -19,6 +19,7 @@ import { generateUpstreamData, startUpstream, STNET_PATH, type Upstream, type Up
 import type { ActivityRecord, Manifest, SourceName, StationRecord } from '../../sync/format.ts';
 import { readManifest } from '../../sync/publish/manifest.ts';
 import { readVersionReport } from '../../sync/publish/versionReport.ts';
+import { syncDay } from '../../sync/source.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Small enough that a run which keeps every page of an endless listing runs out of it. */
@@ -228,7 +229,7 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
     const activities = await published<ActivityRecord>(dir, (await readManifest(dir))!, 'activities', 'de-CH', 'activities');
     expect(activities.filter((a) => a.nextAvailableDate !== null).length).toBeGreaterThan(activities.length / 2);
     // The sync runs now: no next available date lies before today, in Switzerland.
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date());
+    const today = syncDay(new Date());
     expect(activities.filter((a) => a.nextAvailableDate !== null && a.nextAvailableDate < today)).toEqual([]);
   });
 
