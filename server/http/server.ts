@@ -3,6 +3,7 @@ import { clientAddress } from './clientAddress.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
+import { createGeojsonRoute, GEOJSON_PATH } from './geojson/geojsonRoute.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
 import type { HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
@@ -58,6 +59,7 @@ interface Route {
  *   Cache-Control on successful answers; a browser (GET, `Accept` with text/html, no query) gets
  *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`.
  * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON.
+ * - `GET /api/geojson/{area}`: a list query's records as GeoJSON (server/http/geojson/geojsonRoute.ts).
  * - `GET /` (HTML) and `GET /api/status` (JSON): the status report; `GET /healthz`: the process
  *   is alive; `GET /readyz`: 200 while serving, 503 while draining; `GET /metrics`: Prometheus.
  * - CORS on every path (see {@link createCors}); an unknown path is a 404, a method a path does
@@ -80,7 +82,8 @@ export function createHttpService(options: HttpOptions): HttpService {
   const fail = failWith(options.logger);
   const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail);
   const routes = createRoutes(options, lifecycle, graphqlRoute, playground);
-  const handle = createDispatcher(options, routes, graphqlRoute);
+  const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options) };
+  const handle = createDispatcher(options, routes, graphqlRoute, geojsonRoute);
   const server = createRequestServer(options, lifecycle, routes, handle, fail);
   return {
     server,
@@ -167,9 +170,10 @@ function createMetricsRoute(options: HttpOptions): Handle {
  * Picks the answer of a request: the GraphQL route, the booking interface, CORS preflights, a
  * route, or a 404 or 405.
  */
-function createDispatcher(options: HttpOptions, routes: Map<string, Route>, graphqlRoute: Handle) {
+function createDispatcher(options: HttpOptions, routes: Map<string, Route>, graphqlRoute: Handle, geojsonRoute: Route) {
   const cors = createCors(options.config.allowedOrigins);
   const allowed = new Map([...routes].map(([path, route]) => [path, [...route.methods, 'OPTIONS'].join(', ')]));
+  const geojsonAllow = [...geojsonRoute.methods, 'OPTIONS'].join(', ');
 
   // Not async itself: an async function returning the GraphQL route's promise would wrap it in
   // another, which costs the common case a promise and its turns through the microtask queue.
@@ -196,13 +200,15 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
     }
     if (cors(req, res)) return;
 
-    const route = routes.get(path);
+    // Every path under GEOJSON_PATH/ is the GeoJSON route's: it names the areas it answers.
+    const isGeojson = path.startsWith(`${GEOJSON_PATH}/`);
+    const route = isGeojson ? geojsonRoute : routes.get(path);
     if (route === undefined) {
       sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
       return;
     }
-    state.route = path.startsWith(`${GRAPHQL_PATH}/assets/`) ? `${GRAPHQL_PATH}/assets` : path;
-    const allow = allowed.get(path)!;
+    state.route = path.startsWith(`${GRAPHQL_PATH}/assets/`) ? `${GRAPHQL_PATH}/assets` : isGeojson ? GEOJSON_PATH : path;
+    const allow = isGeojson ? geojsonAllow : allowed.get(path)!;
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { Allow: allow }).end();
       return;

@@ -8,10 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { withDeadline } from '../../execution/deadline.ts';
-import { createEngine } from '../../execution/engine.ts';
 import { createRecordBytesCache } from '../../execution/json/recordBytesCache.ts';
-import { createQueryChecker } from '../../execution/limits.ts';
-import { formatError, isInternalError } from '../formatError.ts';
+import { isInternalError } from '../formatError.ts';
 import type { Playground } from '../playground.ts';
 import { PayloadTooLargeError, readBodyThen } from '../readBody.ts';
 import type { HttpOptions, ServedSnapshot } from '../httpOptions.ts';
@@ -27,6 +25,7 @@ import { payloadTooLarge } from './refusals.ts';
 import { bodyParams, parseJsonBody, readSearchParams } from './requestParams.ts';
 import { createResponseCache } from './responseCache.ts';
 import { createAnswerSender } from './sendAnswer.ts';
+import { createServiceEngine } from './serviceEngine.ts';
 
 export { MAX_OPERATION_NAME_CHARS } from './requestParams.ts';
 
@@ -81,15 +80,7 @@ type Pipeline = ReturnType<typeof createPipeline>;
 function createPipeline(options: HttpOptions, metrics: GraphqlMetrics) {
   const { config, logger } = options;
   const executableSchema = withDeadline(options.schema);
-  const engine = createEngine({
-    schema: options.schema,
-    executableSchema,
-    check: createQueryChecker(options.schema, config.limits, { introspection: config.introspection }),
-    limits: config.limits,
-    maxEntries: config.operationCacheSize,
-    jit: config.jit,
-    formatError,
-  });
+  const engine = createServiceEngine(options, executableSchema);
   const responses = config.responseCacheBytes > 0 ? createResponseCache(config.responseCacheBytes) : null;
   const records = config.recordCacheBytes > 0 ? createRecordBytesCache(config.recordCacheBytes) : null;
   const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes, options.persistedQueries) : null;

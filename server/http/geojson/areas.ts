@@ -1,0 +1,94 @@
+/**
+ * The areas GeoJSON is answered for: per list query, the fields a map label needs and how they
+ * become a feature's properties. What the list takes and where a record's position is are read
+ * from the schema (server/http/geojson/listOperation.ts), not listed here.
+ */
+
+/** A record of a list as the GeoJSON operation selects it. */
+export type ListRecord = Readonly<Record<string, unknown>>;
+
+/** One area: a list query of the schema and what its features say. */
+export interface GeojsonArea {
+  /** The list query's root field, also the area's name in the path (`/api/geojson/tours`). */
+  readonly list: string;
+  /** The root field answering one record by `id` and `locale`; undefined when the schema has none. */
+  readonly record?: string;
+  /** The record's field shown as its title. */
+  readonly titleField: string;
+  /** What the label needs besides id, title and position, as a GraphQL selection of the record. */
+  readonly labelSelection: string;
+  /** The label's properties from a record selected with {@link GeojsonArea.labelSelection}. */
+  label(record: ListRecord): Record<string, unknown>;
+}
+
+/** The areas by list name, in the order the allowed names are listed in refusals. */
+export const GEOJSON_AREAS: ReadonlyMap<string, GeojsonArea> = new Map(
+  (
+    [
+      {
+        list: 'activities',
+        record: 'activity',
+        titleField: 'title',
+        labelSelection: 'type { title } location { title } summary { startingPrice { amount currency formatted } } isBookable',
+        label: (record) => {
+          const summary = record.summary as { startingPrice: { amount: string; currency: string; formatted: string | null } | null };
+          const price = summary.startingPrice;
+          return {
+            type: titleOf(record.type),
+            location: titleOf(record.location),
+            price: price === null ? null : (price.formatted ?? `${price.currency} ${price.amount}`),
+            isBookable: record.isBookable,
+          };
+        },
+      },
+      {
+        list: 'snowdataStations',
+        record: 'snowdataStation',
+        titleField: 'name',
+        labelSelection: 'snow { depthPiste freshSnow } ski { openFacilities } info { totalFacilities altitude }',
+        label: (record) => {
+          const snow = record.snow as { depthPiste: number | null; freshSnow: number | null } | null;
+          const ski = record.ski as { openFacilities: number | null } | null;
+          const info = record.info as { totalFacilities: number | null; altitude: number | null } | null;
+          return {
+            snowDepthCm: snow?.depthPiste ?? null,
+            freshSnowCm: snow?.freshSnow ?? null,
+            openLifts: ski?.openFacilities ?? null,
+            totalLifts: info?.totalFacilities ?? null,
+            altitudeM: info?.altitude ?? null,
+          };
+        },
+      },
+      {
+        list: 'snowdataRoutes',
+        titleField: 'number',
+        labelSelection: 'type status isStationActive',
+        label: (record) => ({ type: record.type, status: record.status, isStationActive: record.isStationActive }),
+      },
+      {
+        list: 'tours',
+        record: 'tour',
+        titleField: 'name',
+        labelSelection: 'routeType difficulty season distance duration',
+        label: (record) => ({
+          routeType: record.routeType,
+          difficulty: record.difficulty,
+          season: record.season,
+          distanceKm: record.distance,
+          durationMin: record.duration,
+        }),
+      },
+      {
+        list: 'attractions',
+        record: 'attraction',
+        titleField: 'name',
+        labelSelection: 'seasons experienceTypes isAccessibleForFree',
+        label: (record) => ({ seasons: record.seasons, experienceTypes: record.experienceTypes, isAccessibleForFree: record.isAccessibleForFree }),
+      },
+    ] satisfies GeojsonArea[]
+  ).map((area) => [area.list, area]),
+);
+
+function titleOf(value: unknown): string | null {
+  return value === null ? null : (value as { title: string }).title;
+}

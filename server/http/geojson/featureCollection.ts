@@ -1,0 +1,56 @@
+/** A list's records as an RFC 7946 FeatureCollection of Points (https://www.rfc-editor.org/rfc/rfc7946). */
+
+import type { ListRecord } from './areas.ts';
+import type { ListOperation } from './listOperation.ts';
+
+/** A Point feature of one record; `id` is the record's. */
+export interface PointFeature {
+  type: 'Feature';
+  id: string | number;
+  /** `[longitude, latitude]` in decimal degrees (WGS 84), as RFC 7946 §3.1.1 orders them. */
+  geometry: { type: 'Point'; coordinates: [number, number] };
+  /** The record's id, title and area, its label fields, and `query`: the GET URL of its record query (null when the area has none). */
+  properties: Record<string, unknown>;
+}
+
+/**
+ * The answer: the features, and as foreign members (RFC 7946 §6.1) the area, the locale, the
+ * matching records and how many of them were left out for having no position.
+ */
+export interface GeojsonFeatureCollection {
+  type: 'FeatureCollection';
+  features: PointFeature[];
+  area: string;
+  locale: string;
+  /** Records that matched the request. */
+  total: number;
+  /** Matching records left out: they have no coordinates (or none a map can place). */
+  omitted: number;
+}
+
+/** The FeatureCollection of a list's records, in the list's order; records without a position are counted in `omitted`. */
+export function featureCollectionOf(operation: ListOperation, records: readonly ListRecord[], locale: string): GeojsonFeatureCollection {
+  const { area, position } = operation;
+  const features: PointFeature[] = [];
+  for (const record of records) {
+    if (position === null) continue;
+    const lng = coordinateOf(record[position.lng], 180);
+    const lat = coordinateOf(record[position.lat], 90);
+    if (lng === null || lat === null) continue;
+    const id = record.id as string | number;
+    features.push({
+      type: 'Feature',
+      id,
+      geometry: { type: 'Point', coordinates: [lng, lat] },
+      properties: { id, title: record[area.titleField] ?? null, area: area.list, ...area.label(record), query: operation.recordUrl(id, locale) },
+    });
+  }
+  return { type: 'FeatureCollection', features, area: area.list, locale, total: records.length, omitted: records.length - features.length };
+}
+
+/** A coordinate in degrees within ±`bound`, from a number or the text an upstream sent; null when there is none. */
+function coordinateOf(value: unknown, bound: number): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  const degrees = Number(value);
+  return Number.isFinite(degrees) && Math.abs(degrees) <= bound ? degrees : null;
+}

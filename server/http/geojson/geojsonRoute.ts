@@ -1,0 +1,122 @@
+/**
+ * `GET /api/geojson/{area}`: a list query's records as an RFC 7946 FeatureCollection of Points
+ * (https://www.rfc-editor.org/rfc/rfc7946), for map libraries that take GeoJSON as it is. The
+ * list's GraphQL operation runs on the service's engine with the query parameters as its
+ * variables, so the filters, checks and refusals are the list's; the answer is cached, tagged and
+ * sent as the GraphQL route sends its GET answers.
+ */
+
+import type { GraphQLError } from 'graphql';
+import { startDeadline, withDeadline } from '../../execution/deadline.ts';
+import { isPromise } from '../../util/isPromise.ts';
+import { isInternalError } from '../formatError.ts';
+import type { HttpOptions, ServedSnapshot } from '../httpOptions.ts';
+import type { Handle } from '../requestState.ts';
+import { sendError, sendText, JSON_TYPE } from '../respond.ts';
+import { NO_STORE } from '../httpCache.ts';
+import { canonicalJson } from '../graphql/canonicalJson.ts';
+import { createResponseCache } from '../graphql/responseCache.ts';
+import { createAnswerSender } from '../graphql/sendAnswer.ts';
+import { createServiceEngine } from '../graphql/serviceEngine.ts';
+import { GEOJSON_AREAS, type ListRecord } from './areas.ts';
+import { featureCollectionOf } from './featureCollection.ts';
+import { createListOperation, PAGE_SIZE, type ListOperation } from './listOperation.ts';
+import { MAX_FEATURES, readGeojsonParams } from './geojsonParams.ts';
+
+/** URL path under which each area's GeoJSON is served (`/api/geojson/{area}`). */
+export const GEOJSON_PATH = '/api/geojson';
+
+/** The media type of GeoJSON (RFC 7946 §12). */
+export const GEOJSON_TYPE = 'application/geo+json';
+
+/**
+ * The share of RESPONSE_CACHE_BYTES given to GeoJSON answers, in a cache of their own: a country's
+ * worth of features is large, and would otherwise push out many GraphQL answers.
+ */
+const CACHE_SHARE = 1 / 4;
+
+/**
+ * Creates the handler of every path under {@link GEOJSON_PATH}/. An unknown area is a 404 naming
+ * the allowed ones; an unknown or repeated parameter, or a bad `limit`, a 400 naming what is
+ * allowed; a refusal of the list (a bad value) a 400 with the list's errors; more matching
+ * records than `limit` a 400 naming the maximum and how to narrow the request.
+ * @throws Error when the schema lacks a list or record query of server/http/geojson/areas.ts
+ */
+export function createGeojsonRoute(options: HttpOptions): Handle {
+  const { config } = options;
+  const engine = createServiceEngine(options, withDeadline(options.schema));
+  const operations = new Map([...GEOJSON_AREAS].map(([name, area]) => [name, createListOperation(options.schema, area)]));
+  const cacheBytes = Math.floor(config.responseCacheBytes * CACHE_SHARE);
+  const responses = cacheBytes > 0 ? createResponseCache(cacheBytes) : null;
+  const send = createAnswerSender(config.cache, options.metrics);
+  const allowedAreas = [...operations.keys()].join(', ');
+
+  return async (req, res, state, query) => {
+    const target = req.url ?? '/';
+    const queryStart = target.indexOf('?');
+    const name = (queryStart === -1 ? target : target.slice(0, queryStart)).slice(GEOJSON_PATH.length + 1);
+    const operation = operations.get(name);
+    if (operation === undefined) {
+      return sendError(res, 404, 'NOT_FOUND', `No GeoJSON area ${JSON.stringify(name)}; allowed areas: ${allowedAreas} (${GEOJSON_PATH}/{area})`);
+    }
+    state.route = `${GEOJSON_PATH}/${name}`;
+    const params = readGeojsonParams(operation, query);
+    if ('refusal' in params) return sendError(res, 400, params.refusal.code, params.refusal.message);
+
+    const served = options.snapshot();
+    state.served = served;
+    responses?.use(served);
+    res.appendHeader('Vary', 'Accept-Encoding');
+    const key = `${name}\0${canonicalJson(params)}`;
+    const hit = responses?.get(served, key);
+    if (hit) {
+      state.operation = hit.label;
+      state.passedChecks = true;
+      return send.success(req, res, state, hit.body, GEOJSON_TYPE, hit);
+    }
+
+    const listed = await listRecords(operation, params.variables, params.maxFeatures, served);
+    if ('errors' in listed) {
+      const internal = listed.errors.find((error) => isInternalError(error));
+      if (internal) throw internal.originalError;
+      state.hasErrors = true;
+      const status = listed.errors.some((error) => error.extensions.code === 'EXECUTION_TIMEOUT') ? 503 : 400;
+      const body = JSON.stringify({ errors: listed.errors.map((error) => ({ message: error.message, extensions: { code: error.extensions.code } })) });
+      return sendText(req, res, status, body, JSON_TYPE, { 'Cache-Control': NO_STORE });
+    }
+    if ('tooMany' in listed) {
+      const { locale } = params;
+      const message =
+        `${listed.tooMany} ${name} match in ${locale}, more than limit ${params.maxFeatures}: narrow the request with bbox or q (or the list's filters), ` +
+        `or raise limit, up to ${MAX_FEATURES}`;
+      return sendError(res, 400, 'BAD_USER_INPUT', message);
+    }
+    state.operation = name;
+    state.passedChecks = true;
+    const bytes = Buffer.from(JSON.stringify(featureCollectionOf(operation, listed.records, params.locale)));
+    const entry = responses?.set(served, served.version, key, bytes, { label: name, operationName: undefined, cost: 0 });
+    return send.success(req, res, state, bytes, GEOJSON_TYPE, entry);
+  };
+
+  /** Every record of the list with these variables, page by page, unless more than `maxFeatures` match. */
+  async function listRecords(
+    operation: ListOperation,
+    variables: Record<string, unknown>,
+    maxFeatures: number,
+    served: ServedSnapshot,
+  ): Promise<{ records: ListRecord[] } | { errors: readonly GraphQLError[] } | { tooMany: number }> {
+    const records: ListRecord[] = [];
+    for (let offset = 0; ; offset += PAGE_SIZE) {
+      const pageVariables = { ...variables, limit: PAGE_SIZE, offset };
+      const prepared = engine.prepare({ query: operation.query, variables: pageVariables }, served.sizes);
+      if (prepared.errors) return { errors: prepared.errors };
+      const pending = prepared.operation.answer(startDeadline(config.limits.executionTimeoutMs), served.context, pageVariables, null);
+      const answer = isPromise(pending) ? await pending : pending;
+      if (answer.errors) return { errors: answer.errors };
+      const page = (JSON.parse(answer.bytes.toString('utf8')) as { data: Record<string, { total: number; hasMore: boolean; data: ListRecord[] }> }).data[operation.area.list]!;
+      if (page.total > maxFeatures) return { tooMany: page.total };
+      records.push(...page.data);
+      if (!page.hasMore) return { records };
+    }
+  }
+}
