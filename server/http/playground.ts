@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { readPackageFile as readFromPackage } from './packageFile.ts';
 
 /** A file served with the playground, read once at startup. */
 export interface StaticAsset {
@@ -114,11 +112,7 @@ ${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
 }
 
 function readPackageFile(packageName: string, file: string): Buffer {
-  const bundled = new URL(`playground/${basename(file)}`, import.meta.url);
-  if (existsSync(bundled)) return readFileSync(bundled);
-  // The bundles are not in the packages' "exports", but package.json is.
-  const packageJson = createRequire(import.meta.url).resolve(`${packageName}/package.json`);
-  return readFileSync(join(dirname(packageJson), file));
+  return readFromPackage('playground', packageName, file);
 }
 
 function escapeHtml(text: string): string {

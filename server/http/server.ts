@@ -7,6 +7,7 @@ import { createGeojsonRoute, GEOJSON_PATH } from './geojson/geojsonRoute.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
 import type { HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
+import { createMapPage, MAP_PATH, type MapPage } from './map/mapPage.ts';
 import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
 import { requestIdOf } from './requestId.ts';
 import { setDeferredHeaders, setRequestHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
@@ -60,6 +61,7 @@ interface Route {
  *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`.
  * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON.
  * - `GET /api/geojson/{area}`: a list query's records as GeoJSON (server/http/geojson/geojsonRoute.ts).
+ * - `GET /map`: the map page (server/http/map/mapPage.ts), its assets under `/map/assets/`.
  * - `GET /` (HTML) and `GET /api/status` (JSON): the status report; `GET /healthz`: the process
  *   is alive; `GET /readyz`: 200 while serving, 503 while draining; `GET /metrics`: Prometheus.
  * - CORS on every path (see {@link createCors}); an unknown path is a 404, a method a path does
@@ -71,7 +73,7 @@ interface Route {
  * logged once it is answered (id, method, path, status, duration, operation; never the query
  * string, variables or body).
  *
- * Reads the playground's bundles from node_modules once, now.
+ * Reads the playground's and the map page's files from node_modules (or dist/) once, now.
  *
  * @throws Error when an allowed origin is malformed or a playground bundle is missing
  */
@@ -81,7 +83,7 @@ export function createHttpService(options: HttpOptions): HttpService {
   const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
   const fail = failWith(options.logger);
   const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail);
-  const routes = createRoutes(options, lifecycle, graphqlRoute, playground);
+  const routes = createRoutes(options, lifecycle, graphqlRoute, playground, createMapPage());
   const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options) };
   const handle = createDispatcher(options, routes, graphqlRoute, geojsonRoute);
   const server = createRequestServer(options, lifecycle, routes, handle, fail);
@@ -113,7 +115,7 @@ interface Lifecycle {
 }
 
 /** Every path the service answers but /v1 (the booking interface's), by path. */
-function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: Handle, playground: Playground): Map<string, Route> {
+function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: Handle, playground: Playground, mapPage: MapPage): Map<string, Route> {
   const { status } = options;
   const routes = new Map<string, Route>([
     [GRAPHQL_PATH, { methods: ['GET', 'POST'], handle: graphqlRoute }],
@@ -126,6 +128,18 @@ function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: 
           const page = status.page(!lifecycle.draining);
           return sendText(req, res, 200, page.html, 'text/html; charset=utf-8', { 'Content-Security-Policy': page.contentSecurityPolicy, 'Cache-Control': NO_STORE });
         },
+      },
+    ],
+    [
+      MAP_PATH,
+      {
+        methods: ['GET', 'HEAD'],
+        handle: (req, res) =>
+          sendText(req, res, 200, mapPage.html, 'text/html; charset=utf-8', {
+            'Content-Security-Policy': mapPage.contentSecurityPolicy,
+            'Cache-Control': 'no-cache',
+            'X-Content-Type-Options': 'nosniff',
+          }),
       },
     ],
     ['/api/status', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, JSON.stringify(status.report(!lifecycle.draining)), JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
@@ -144,7 +158,7 @@ function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: 
     ['/metrics', { methods: ['GET'], quiet: true, handle: createMetricsRoute(options) }],
   ]);
   const compressedAssets = new Map<StaticAsset, Map<Encoding, Promise<Buffer>>>();
-  for (const [path, asset] of playground.assets) {
+  for (const [path, asset] of [...playground.assets, ...mapPage.assets]) {
     routes.set(path, { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendAsset(req, res, asset, compressedAssets) });
   }
   return routes;
@@ -207,7 +221,7 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
       sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
       return;
     }
-    state.route = path.startsWith(`${GRAPHQL_PATH}/assets/`) ? `${GRAPHQL_PATH}/assets` : isGeojson ? GEOJSON_PATH : path;
+    state.route = assetsLabel(path) ?? (isGeojson ? GEOJSON_PATH : path);
     const allow = isGeojson ? geojsonAllow : allowed.get(path)!;
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { Allow: allow }).end();
@@ -300,7 +314,7 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
     const durationS = (performance.now() - state.arrivedAt) / 1000;
     const status = res.writableFinished ? res.statusCode : 499;
     metrics.observeRequest(state.route, state.operation, status, durationS);
-    const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets`;
+    const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets` || state.route === `${MAP_PATH}/assets`;
     const level = quiet ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     logger[level](
@@ -329,6 +343,12 @@ function createSchemaRoute(options: HttpOptions): Handle {
     if (format === 'queries') return sendText(req, res, 200, JSON.stringify(options.sampleQueries()), JSON_TYPE);
     sendError(res, 400, 'BAD_REQUEST', `Unknown format ${JSON.stringify(format)}; allowed values: ${formats.join(', ')}`);
   };
+}
+
+/** The metrics label of a page's asset paths (one per page, not one per file), or undefined for another path. */
+function assetsLabel(path: string): string | undefined {
+  for (const page of [GRAPHQL_PATH, MAP_PATH]) if (path.startsWith(`${page}/assets/`)) return `${page}/assets`;
+  return undefined;
 }
 
 function pathOf(req: IncomingMessage): string {

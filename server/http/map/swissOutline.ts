@@ -1,0 +1,31 @@
+/**
+ * The outline of Switzerland the map page draws its points over, in place of base tiles: the
+ * country's polygon from Natural Earth's 1:50m Admin 0 boundaries (public domain,
+ * https://www.naturalearthdata.com/about/terms-of-use/), as the world-atlas package ships them
+ * in TopoJSON (https://github.com/topojson/world-atlas, ISC), turned into GeoJSON by
+ * topojson-client.
+ */
+
+import { feature } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import { readPackageFile } from '../packageFile.ts';
+
+/** Switzerland's ISO 3166-1 numeric code, which world-atlas uses as the id of each country. */
+const SWITZERLAND_ID = '756';
+
+/** The world-atlas file the outline is taken from; `npm run build` copies it into dist/map/. */
+export const OUTLINE_SOURCE_FILE = 'countries-50m.json';
+
+/**
+ * Reads Switzerland's outline, once, from world-atlas (in dist/map/ beside the bundle, else in
+ * node_modules).
+ * @returns a GeoJSON Feature whose geometry is the country's Polygon (or MultiPolygon)
+ * @throws Error when the file cannot be read or holds no Switzerland
+ */
+export function readSwissOutline(): GeoJSON.Feature {
+  const topology = JSON.parse(readPackageFile('map', 'world-atlas', OUTLINE_SOURCE_FILE).toString('utf8')) as Topology<{ countries: GeometryCollection }>;
+  const countries = feature(topology, topology.objects.countries);
+  const switzerland = countries.features.find((country) => country.id === SWITZERLAND_ID);
+  if (!switzerland) throw new Error(`world-atlas ${OUTLINE_SOURCE_FILE} holds no country with id ${SWITZERLAND_ID} (Switzerland)`);
+  return { type: 'Feature', id: SWITZERLAND_ID, properties: { name: 'Switzerland', source: 'Natural Earth 1:50m, via world-atlas' }, geometry: switzerland.geometry };
+}

@@ -1,0 +1,148 @@
+/**
+ * The map page (/map) in a real browser: Debian's chromium, driven by playwright-core, against the
+ * server over the committed fixture snapshot. Skipped without Chromium, as browser.slow.test.ts is
+ * (and failing instead when REQUIRE_BROWSER_TESTS is set).
+ */
+
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config/config.ts';
+import { createLogger } from '../../server/ops/log.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';
+const HOW_TO_RUN = `install Debian's chromium (apt-get install chromium, as .ci/run does) or set CHROMIUM_PATH to a Chromium binary`;
+const hasChromium = existsSync(CHROMIUM_PATH);
+if (!hasChromium) {
+  if (process.env.REQUIRE_BROWSER_TESTS) throw new Error(`the map tests need Chromium and REQUIRE_BROWSER_TESTS is set, but ${CHROMIUM_PATH} does not exist: ${HOW_TO_RUN}`);
+  console.log(`map tests skipped: no Chromium at ${CHROMIUM_PATH}; to run them, ${HOW_TO_RUN}`);
+}
+
+interface Collection {
+  features: { id: string | number; properties: { title: string | null } }[];
+  total: number;
+  omitted: number;
+}
+
+let running: RunningServer;
+let browser: Browser;
+
+async function geojson(area: string, query = ''): Promise<Collection> {
+  const response = await fetch(`${running.url}/api/geojson/${area}${query}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Collection;
+}
+
+describe.skipIf(!hasChromium)('the map page in a browser', () => {
+  beforeAll(async () => {
+    running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), createLogger('silent'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+  });
+
+  /** A new page that records every request, console errors and failed requests. */
+  async function openMap(): Promise<{ page: Page; requests: string[]; problems: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
+    await page.goto(`${running.url}/map`);
+    return { page, requests, problems };
+  }
+
+  /** Waits until the page has drawn the answer to its last request. */
+  async function drawn(page: Page, points: number): Promise<void> {
+    await page.locator(`#map[data-state="ready"][data-points="${points}"]`).waitFor({ timeout: 20_000 });
+  }
+
+  /** The titles of the points drawn, read from each one's tooltip. */
+  async function titlesOnMap(page: Page): Promise<string[]> {
+    const titles: string[] = [];
+    const markers = page.locator('path.map-point');
+    for (let i = 0; i < (await markers.count()); i++) {
+      await markers.nth(i).dispatchEvent('mouseover');
+      titles.push((await page.locator('.leaflet-tooltip strong').textContent()) ?? '');
+      await markers.nth(i).dispatchEvent('mouseout');
+      // A closed tooltip fades out before it leaves the page.
+      await page.locator('.leaflet-tooltip').waitFor({ state: 'detached' });
+    }
+    return titles;
+  }
+
+  it('draws the outline and one point per feature of the area, loading nothing from elsewhere', async () => {
+    const { page, requests, problems } = await openMap();
+    const all = await geojson('activities', '?locale=de-CH');
+    expect(all.features.length).toBeGreaterThan(100);
+    await drawn(page, all.features.length);
+    expect(await page.locator('path.map-point').count()).toBe(all.features.length);
+    expect(await page.locator('path.map-outline').count()).toBe(1);
+    expect(all.omitted).toBe(all.total - all.features.length);
+    expect(await page.locator('#status').textContent()).toBe(`${all.features.length} of ${all.total} on the map (${all.omitted} without coordinates)`);
+
+    const screenshot = await page.locator('body').screenshot();
+    expect(screenshot.subarray(1, 4).toString('latin1')).toBe('PNG');
+    writeFileSync(path.join(mkdtempSync(path.join(tmpdir(), 'map-screenshot-')), 'activities.png'), screenshot);
+
+    const origin = new URL(running.url).origin;
+    expect(requests.filter((url) => new URL(url).origin !== origin && !url.startsWith('data:'))).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a search draws only the matching points, the expected one among them', async () => {
+    const { page, requests, problems } = await openMap();
+    const all = await geojson('activities');
+    await drawn(page, all.features.length);
+    const found = await geojson('activities', '?locale=de-CH&q=zermatt');
+    expect(found.features.length).toBeGreaterThan(0);
+    expect(found.features.length).toBeLessThan(all.features.length);
+    expect(found.features.map((feature) => feature.properties.title)).toContain('Schlittelplausch in Zermatt');
+
+    await page.fill('input[name=q]', 'zermatt');
+    await page.press('input[name=q]', 'Enter');
+    await drawn(page, found.features.length);
+    expect(await page.locator('path.map-point').count()).toBe(found.features.length);
+    expect((await titlesOnMap(page)).sort()).toEqual(found.features.map((feature) => feature.properties.title).sort());
+
+    const origin = new URL(running.url).origin;
+    expect(requests.filter((url) => new URL(url).origin !== origin && !url.startsWith('data:'))).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('switches area and locale, and shows a refusal rather than stale points', async () => {
+    const { page, problems } = await openMap();
+    await drawn(page, (await geojson('activities')).features.length);
+    const stations = await geojson('snowdataStations', '?locale=fr-CH');
+    await page.selectOption('select[name=locale]', 'fr-CH');
+    await page.selectOption('select[name=area]', 'snowdataStations');
+    await drawn(page, stations.features.length);
+    expect(await page.locator('path.map-point').count()).toBe(stations.features.length);
+
+    await page.selectOption('select[name=area]', 'tours');
+    await page.fill('input[name=q]', 'x'.repeat(300));
+    await page.press('input[name=q]', 'Enter');
+    await page.locator('#map[data-state="error"]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('path.map-point').count()).toBe(0);
+    expect(await page.locator('#status').textContent()).toMatch(/^q: /);
+    // The refusal's 400, and the requests of an area left before they were answered, are expected.
+    expect(problems.filter((problem) => !problem.includes('status of 400') && !problem.endsWith('net::ERR_ABORTED'))).toEqual([]);
+    await page.close();
+  });
+});
