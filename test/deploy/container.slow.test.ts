@@ -484,6 +484,10 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
     expect(files.filter((file) => file.startsWith('dist/')).sort()).toEqual([
       'dist/',
       'dist/loadWorker.mjs',
+      'dist/map/',
+      'dist/map/countries-50m.json',
+      'dist/map/leaflet.css',
+      'dist/map/leaflet.js',
       'dist/playground/',
       'dist/playground/graphiql.min.css',
       'dist/playground/graphiql.min.js',
@@ -572,6 +576,21 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
         const bundled = path.join(image.root, image.workdir, 'dist/playground', path.basename(asset));
         if (fs.existsSync(bundled)) expect(answers[i]!.sha256, asset).toBe(createHash('sha256').update(fs.readFileSync(bundled)).digest('hex'));
       }
+    });
+
+    it('serves the map page with every asset, and GeoJSON, from dist/', () => {
+      const [page, geojson] = request(container, port, [{ path: '/map' }, { path: '/api/geojson/tours?q=zermatt' }]);
+      expect(page!.status).toBe(200);
+      const assets = [...page!.text!.matchAll(/(?:src|href)="(\/map\/assets\/[^"]+)"|data-outline="(\/map\/assets\/[^"]+)"/g)].map((match) => (match[1] ?? match[2])!);
+      expect(assets).toHaveLength(5);
+      const answers = request(container, port, assets.map((asset) => ({ path: asset })));
+      for (const [i, asset] of assets.entries()) {
+        expect(answers[i]!.status, asset).toBe(200);
+        const bundled = path.join(image.root, image.workdir, 'dist/map', path.basename(asset));
+        if (fs.existsSync(bundled)) expect(answers[i]!.sha256, asset).toBe(createHash('sha256').update(fs.readFileSync(bundled)).digest('hex'));
+      }
+      expect(geojson!.status).toBe(200);
+      expect((JSON.parse(geojson!.text!) as { type: string }).type).toBe('FeatureCollection');
     });
 
     it('keeps the booking journal in the STATE_DIR volume', () => {
