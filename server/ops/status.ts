@@ -258,7 +258,7 @@ ${rows}
 <p>${snapshotLine(report.snapshot)} ·
 ${report.ready ? 'ready' : '<span class="stale">draining</span>'} · up ${formatDuration(report.uptimeS)} since ${escapeHtml(report.startedAt)}</p>
 <p><a href="${LINKS.playground}">Playground</a> · <a href="${LINKS.schema}">Schema (SDL)</a> · <a href="${LINKS.sampleQueries}">Sample queries (JSON)</a> ·
-<a href="${LINKS.status}">Status (JSON)</a> · <a href="${LINKS.metrics}">Metrics</a></p>
+<a href="${LINKS.status}">Status (JSON)</a> · <a href="${LINKS.metrics}">Metrics</a> · <a href="/map">Map</a></p>
 <h2>Data</h2>
 ${sources}
 <h2>Operations</h2>

@@ -161,6 +161,7 @@ describe('GET /', () => {
     expect(html).toContain('<span class="stale">stale: never synced</span>');
     expect(html).toMatch(/<li data-operation="tours"><code>tours\(q: String, routeType: String/);
     expect(html).toMatch(/Try it: <a href="\/api\/graphql#query=[^"]+" title="[^"]+">HikesNearInterlaken<\/a>/);
+    expect(html).toContain('<a href="/map">Map</a>');
   });
 
   it('escapes what it shows', async () => {
