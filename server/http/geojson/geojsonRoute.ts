@@ -40,12 +40,14 @@ const CACHE_SHARE = 1 / 4;
  * the allowed ones; an unknown or repeated parameter, or a bad `limit`, a 400 naming what is
  * allowed; a refusal of the list (a bad value) a 400 with the list's errors; more matching
  * records than `limit` a 400 naming the maximum and how to narrow the request.
- * @throws Error when the schema lacks a list or record query of server/http/geojson/areas.ts
+ * @throws Error when a list of server/http/geojson/areas.ts in the schema has no `data` of records, or no record query
  */
 export function createGeojsonRoute(options: HttpOptions): Handle {
   const { config } = options;
   const engine = createServiceEngine(options, withDeadline(options.schema));
-  const operations = new Map([...GEOJSON_AREAS].map(([name, area]) => [name, createListOperation(options.schema, area)]));
+  // The HTTP layer serves whatever schema it is handed: an area whose list that schema lacks is not served.
+  const lists = options.schema.getQueryType()?.getFields() ?? {};
+  const operations = new Map([...GEOJSON_AREAS].filter(([name]) => name in lists).map(([name, area]) => [name, createListOperation(options.schema, area)]));
   const cacheBytes = Math.floor(config.responseCacheBytes * CACHE_SHARE);
   const responses = cacheBytes > 0 ? createResponseCache(cacheBytes) : null;
   const send = createAnswerSender(config.cache, options.metrics);
