@@ -5,6 +5,7 @@ import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGeojsonRoute, GEOJSON_PATH } from './geojson/geojsonRoute.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
+import { createResponseCache } from './graphql/responseCache.ts';
 import { NO_STORE } from './httpCache.ts';
 import type { HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
 import { createMapPage, MAP_PATH, type MapPage } from './map/mapPage.ts';
@@ -82,9 +83,11 @@ export function createHttpService(options: HttpOptions): HttpService {
   const lifecycle: Lifecycle = { draining: false, inFlight: 0, idleWaiters: [] };
   const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
   const fail = failWith(options.logger);
-  const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail);
+  // One response cache for the GraphQL and GeoJSON answers, within one budget.
+  const responses = options.config.responseCacheBytes > 0 ? createResponseCache(options.config.responseCacheBytes) : null;
+  const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail, responses);
   const routes = createRoutes(options, lifecycle, graphqlRoute, playground, createMapPage());
-  const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options) };
+  const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options, responses) };
   const handle = createDispatcher(options, routes, graphqlRoute, geojsonRoute);
   const server = createRequestServer(options, lifecycle, routes, handle, fail);
   return {

@@ -2,8 +2,8 @@
  * `GET /api/geojson/{area}`: a list query's records as an RFC 7946 FeatureCollection of Points
  * (https://www.rfc-editor.org/rfc/rfc7946), for map libraries that take GeoJSON as it is. The
  * list's GraphQL operation runs on the service's engine with the query parameters as its
- * variables, so the filters, checks and refusals are the list's; the answer is cached, tagged and
- * sent as the GraphQL route sends its GET answers.
+ * variables, so the filters, checks and refusals are the list's; the answer is kept in the
+ * GraphQL route's response cache, tagged and sent as that route sends its GET answers.
  */
 
 import type { GraphQLError } from 'graphql';
@@ -15,7 +15,7 @@ import type { Handle } from '../requestState.ts';
 import { sendError, sendText, JSON_TYPE } from '../respond.ts';
 import { NO_STORE } from '../httpCache.ts';
 import { canonicalJson } from '../graphql/canonicalJson.ts';
-import { createResponseCache } from '../graphql/responseCache.ts';
+import type { ResponseCache } from '../graphql/responseCache.ts';
 import { createAnswerSender } from '../graphql/sendAnswer.ts';
 import { createServiceEngine } from '../graphql/serviceEngine.ts';
 import { GEOJSON_AREAS, type ListRecord } from './areas.ts';
@@ -30,26 +30,20 @@ export const GEOJSON_PATH = '/api/geojson';
 export const GEOJSON_TYPE = 'application/geo+json';
 
 /**
- * The share of RESPONSE_CACHE_BYTES given to GeoJSON answers, in a cache of their own: a country's
- * worth of features is large, and would otherwise push out many GraphQL answers.
- */
-const CACHE_SHARE = 1 / 4;
-
-/**
  * Creates the handler of every path under {@link GEOJSON_PATH}/. An unknown area is a 404 naming
  * the allowed ones; an unknown or repeated parameter, or a bad `limit`, a 400 naming what is
  * allowed; a refusal of the list (a bad value) a 400 with the list's errors; more matching
  * records than `limit` a 400 naming the maximum and how to narrow the request.
+ * @param responses the GraphQL route's response cache (null when turned off), where answers are
+ *   kept under keys starting with `geojson`, which no GraphQL request's key does
  * @throws Error when a list of server/http/geojson/areas.ts in the schema has no `data` of records, or no record query
  */
-export function createGeojsonRoute(options: HttpOptions): Handle {
+export function createGeojsonRoute(options: HttpOptions, responses: ResponseCache | null): Handle {
   const { config } = options;
   const engine = createServiceEngine(options, withDeadline(options.schema));
   // The HTTP layer serves whatever schema it is handed: an area whose list that schema lacks is not served.
   const lists = options.schema.getQueryType()?.getFields() ?? {};
   const operations = new Map([...GEOJSON_AREAS].filter(([name]) => name in lists).map(([name, area]) => [name, createListOperation(options.schema, area)]));
-  const cacheBytes = Math.floor(config.responseCacheBytes * CACHE_SHARE);
-  const responses = cacheBytes > 0 ? createResponseCache(cacheBytes) : null;
   const send = createAnswerSender(config.cache, options.metrics);
   const allowedAreas = [...operations.keys()].join(', ');
 
@@ -69,7 +63,7 @@ export function createGeojsonRoute(options: HttpOptions): Handle {
     state.served = served;
     responses?.use(served);
     res.appendHeader('Vary', 'Accept-Encoding');
-    const key = `${name}\0${canonicalJson(params)}`;
+    const key = `geojson\0${name}\0${canonicalJson(params)}`;
     const hit = responses?.get(served, key);
     if (hit) {
       state.operation = hit.label;
@@ -108,11 +102,13 @@ export function createGeojsonRoute(options: HttpOptions): Handle {
     served: ServedSnapshot,
   ): Promise<{ records: ListRecord[] } | { errors: readonly GraphQLError[] } | { tooMany: number }> {
     const records: ListRecord[] = [];
+    // One deadline for the request, whatever the number of pages: a page started past it is refused.
+    const deadline = startDeadline(config.limits.executionTimeoutMs);
     for (let offset = 0; ; offset += PAGE_SIZE) {
       const pageVariables = { ...variables, limit: PAGE_SIZE, offset };
       const prepared = engine.prepare({ query: operation.query, variables: pageVariables }, served.sizes);
       if (prepared.errors) return { errors: prepared.errors };
-      const pending = prepared.operation.answer(startDeadline(config.limits.executionTimeoutMs), served.context, pageVariables, null);
+      const pending = prepared.operation.answer(deadline, served.context, pageVariables, null);
       const answer = isPromise(pending) ? await pending : pending;
       if (answer.errors) return { errors: answer.errors };
       const page = (JSON.parse(answer.bytes.toString('utf8')) as { data: Record<string, { total: number; hasMore: boolean; data: ListRecord[] }> }).data[operation.area.list]!;

@@ -23,7 +23,7 @@ import { acceptedMediaType, isJsonContentType, memoize, type MediaType } from '.
 import { createPersistedQueries } from './persistedQueries.ts';
 import { payloadTooLarge } from './refusals.ts';
 import { bodyParams, parseJsonBody, readSearchParams } from './requestParams.ts';
-import { createResponseCache } from './responseCache.ts';
+import type { ResponseCache } from './responseCache.ts';
 import { createAnswerSender } from './sendAnswer.ts';
 import { createServiceEngine } from './serviceEngine.ts';
 
@@ -36,9 +36,11 @@ export const GRAPHQL_PATH = '/api/graphql';
  * The handler of {@link GRAPHQL_PATH} for GET and POST: the playground for a browser, otherwise
  * the fast path, then graphql-http for what the fast path leaves.
  * @param metrics what the route counts (server/ops/metrics.ts implements it)
+ * @param responses the response cache (null when turned off), which other routes may share
+ *   under keys of their own ({@link responseKey} keys never collide with theirs)
  */
-export function createGraphqlRoute(options: HttpOptions, playground: Playground, metrics: GraphqlMetrics, fail: Fail): Handle {
-  const pipeline = createPipeline(options, metrics);
+export function createGraphqlRoute(options: HttpOptions, playground: Playground, metrics: GraphqlMetrics, fail: Fail, responses: ResponseCache | null): Handle {
+  const pipeline = createPipeline(options, metrics, responses);
   const { post, get } = createReaders(pipeline, fail);
   const mediaTypeOf = memoize(acceptedMediaType);
   const isJson = memoize(isJsonContentType);
@@ -77,11 +79,10 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
 type Pipeline = ReturnType<typeof createPipeline>;
 
 /** Builds the engine, the caches, the fast path and graphql-http's side, wired together. */
-function createPipeline(options: HttpOptions, metrics: GraphqlMetrics) {
+function createPipeline(options: HttpOptions, metrics: GraphqlMetrics, responses: ResponseCache | null) {
   const { config, logger } = options;
   const executableSchema = withDeadline(options.schema);
   const engine = createServiceEngine(options, executableSchema);
-  const responses = config.responseCacheBytes > 0 ? createResponseCache(config.responseCacheBytes) : null;
   const records = config.recordCacheBytes > 0 ? createRecordBytesCache(config.recordCacheBytes) : null;
   const persisted = config.apqCacheBytes > 0 ? createPersistedQueries(config.apqCacheBytes, options.persistedQueries) : null;
   const bodies = new KnownBodies();
