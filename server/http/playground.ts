@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readPackageFile as readFromPackage } from './packageFile.ts';
+import { readPackageFile } from './packageFile.ts';
 
 /** A file served with the playground, read once at startup. */
 export interface StaticAsset {
@@ -82,13 +82,13 @@ export function createPlayground(options: { endpoint: string; defaultQuery: stri
   };
 
   const styles = [
-    add('graphiql.min.css', CSS, readPackageFile('graphiql', 'graphiql.min.css')),
+    add('graphiql.min.css', CSS, readPackageFile('playground', 'graphiql', 'graphiql.min.css')),
     add('playground.css', CSS, Buffer.from(PAGE_STYLE)),
   ];
   const scripts = [
-    add('react.production.min.js', JS, readPackageFile('react', 'umd/react.production.min.js')),
-    add('react-dom.production.min.js', JS, readPackageFile('react-dom', 'umd/react-dom.production.min.js')),
-    add('graphiql.min.js', JS, readPackageFile('graphiql', 'graphiql.min.js')),
+    add('react.production.min.js', JS, readPackageFile('playground', 'react', 'umd/react.production.min.js')),
+    add('react-dom.production.min.js', JS, readPackageFile('playground', 'react-dom', 'umd/react-dom.production.min.js')),
+    add('graphiql.min.js', JS, readPackageFile('playground', 'graphiql', 'graphiql.min.js')),
     add('playground.js', JS, Buffer.from(BOOT_SCRIPT)),
   ];
 
@@ -109,10 +109,6 @@ ${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
 `;
 
   return { html, contentSecurityPolicy: CONTENT_SECURITY_POLICY, assets };
-}
-
-function readPackageFile(packageName: string, file: string): Buffer {
-  return readFromPackage('playground', packageName, file);
 }
 
 function escapeHtml(text: string): string {
