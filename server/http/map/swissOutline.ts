@@ -3,10 +3,10 @@
  * country's polygon from Natural Earth's 1:50m Admin 0 boundaries (public domain,
  * https://www.naturalearthdata.com/about/terms-of-use/), as the world-atlas package ships them
  * in TopoJSON (https://github.com/topojson/world-atlas, ISC), turned into GeoJSON by
- * topojson-client.
+ * topojson-client (https://github.com/topojson/topojson-client).
  */
 
-import { feature } from 'topojson-client';
+import { merge } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { readPackageFile } from '../packageFile.ts';
 
@@ -19,13 +19,15 @@ export const OUTLINE_SOURCE_FILE = 'countries-50m.json';
 /**
  * Reads Switzerland's outline, once, from world-atlas (in dist/map/ beside the bundle, else in
  * node_modules).
- * @returns a GeoJSON Feature whose geometry is the country's Polygon (or MultiPolygon)
+ * @returns a GeoJSON Feature whose geometry is the country's outline, a MultiPolygon
  * @throws Error when the file cannot be read or holds no Switzerland
  */
 export function readSwissOutline(): GeoJSON.Feature {
   const topology = JSON.parse(readPackageFile('map', 'world-atlas', OUTLINE_SOURCE_FILE).toString('utf8')) as Topology<{ countries: GeometryCollection }>;
-  const countries = feature(topology, topology.objects.countries);
-  const switzerland = countries.features.find((country) => country.id === SWITZERLAND_ID);
-  if (!switzerland) throw new Error(`world-atlas ${OUTLINE_SOURCE_FILE} holds no country with id ${SWITZERLAND_ID} (Switzerland)`);
-  return { type: 'Feature', id: SWITZERLAND_ID, properties: { name: 'Switzerland', source: 'Natural Earth 1:50m, via world-atlas' }, geometry: switzerland.geometry };
+  // Only Switzerland's arcs are decoded, not the world's; merging its one polygon gives it as a MultiPolygon.
+  const country = topology.objects.countries.geometries.find((geometry) => geometry.id === SWITZERLAND_ID);
+  if (country?.type !== 'Polygon' && country?.type !== 'MultiPolygon') {
+    throw new Error(`world-atlas ${OUTLINE_SOURCE_FILE}: expected a Polygon or MultiPolygon with id ${SWITZERLAND_ID} (Switzerland), found ${country?.type ?? 'none'}`);
+  }
+  return { type: 'Feature', id: SWITZERLAND_ID, properties: { name: 'Switzerland', source: 'Natural Earth 1:50m, via world-atlas' }, geometry: merge(topology, [country]) };
 }
