@@ -1,13 +1,13 @@
 /**
- * Near-me search over a fixed array of points, built once per locale and area: a KDBush
- * tree walked here, distances from geokdbush's haversine on a sphere of radius 6371 km
+ * Near-me and map-view search over a fixed array of points, built once per locale and area: a
+ * KDBush tree walked here, distances from geokdbush's haversine on a sphere of radius 6371 km
  * (https://github.com/mourner/geokdbush).
  */
 
 import KDBush from 'kdbush';
 import { distance } from 'geokdbush';
 import { runSteps, type Steps } from '../util/timeSlice.ts';
-import { countPositionsBetween, hasPosition, positionSetOf, type Intersection, type PositionSet } from './positionSet.ts';
+import { countPositionsBetween, hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './positionSet.ts';
 
 /** One point found near a location. */
 export interface GeoHit {
@@ -17,8 +17,26 @@ export interface GeoHit {
   distanceKm: number;
 }
 
+/**
+ * A box of longitudes and latitudes in degrees, edges included; `minLng <= maxLng`, so a box
+ * never crosses the antimeridian.
+ */
+export interface LngLatBox {
+  minLng: number;
+  minLat: number;
+  maxLng: number;
+  maxLat: number;
+}
+
 /** A search over the points given to {@link createGeoIndex}. */
 export interface GeoIndex {
+  /**
+   * The positions whose point lies in a box (edges included), found by KDBush's `range`.
+   * @returns a new set of positions of the array given to {@link createGeoIndex}, to intersect
+   *   with the filter and text sets (positionSet.ts); the caller may keep or change it
+   */
+  within(box: LngLatBox): PositionSet;
+
   /**
    * Counts the points within `radiusKm` of a location (great-circle distance <= radiusKm)
    * and finds the nearest of them, in one pass.
@@ -28,10 +46,18 @@ export interface GeoIndex {
    * @param filter counts and returns only the positions in it (filterIndex.ts); null for all.
    *   Its sets are translated into the tree's order once and remembered: they must not change.
    * @param maxResults returns at most this many hits (a whole number, may be 0), the nearest ones
+   * @param box counts and returns only the points in it (edges included); null or absent for all
    * @returns `total`, the number of points found, and `hits`, the nearest `maxResults` of them
    *   by ascending distance, equal distances by ascending position
    */
-  nearest(lng: number, lat: number, radiusKm: number, filter: Intersection | null, maxResults: number): { total: number; hits: GeoHit[] };
+  nearest(
+    lng: number,
+    lat: number,
+    radiusKm: number,
+    filter: Intersection | null,
+    maxResults: number,
+    box?: LngLatBox | null,
+  ): { total: number; hits: GeoHit[] };
 }
 
 const EARTH_RADIUS_KM = 6371;
@@ -89,7 +115,7 @@ export function* geoIndexSteps(points: ReadonlyArray<{ lng: number; lat: number 
     slotPositions[slot] = located[tree.ids[slot]!]!;
     slotUnits.set(unitVector(tree.coords[2 * slot]!, tree.coords[2 * slot + 1]!), 3 * slot);
   }
-  return new TreeGeoIndex(tree, points, slotPositions, slotUnits, ...(yield* describeNodes(tree, slotUnits)));
+  return new TreeGeoIndex(tree, points, Int32Array.from(located), slotPositions, slotUnits, ...(yield* describeNodes(tree, slotUnits)));
 }
 
 /**
@@ -179,6 +205,8 @@ function boundingCap(units: Float64Array, left: number, right: number): [x: numb
 class TreeGeoIndex implements GeoIndex {
   readonly #tree: KDBush;
   readonly #points: ReadonlyArray<{ lng: number; lat: number } | null>;
+  /** KDBush id (the order points were added in) → position. */
+  readonly #idPositions: Int32Array;
   /** Slot → position. */
   readonly #slotPositions: Int32Array;
   /** Slot → x, y, z of its point on the unit sphere. */
@@ -203,6 +231,7 @@ class TreeGeoIndex implements GeoIndex {
   constructor(
     tree: KDBush,
     points: ReadonlyArray<{ lng: number; lat: number } | null>,
+    idPositions: Int32Array,
     slotPositions: Int32Array,
     slotUnits: Float64Array,
     nodeBoxes: Float64Array,
@@ -210,13 +239,31 @@ class TreeGeoIndex implements GeoIndex {
   ) {
     this.#tree = tree;
     this.#points = points;
+    this.#idPositions = idPositions;
     this.#slotPositions = slotPositions;
     this.#slotUnits = slotUnits;
     this.#nodeBoxes = nodeBoxes;
     this.#nodeCaps = nodeCaps;
   }
 
-  nearest(lng: number, lat: number, radiusKm: number, filter: Intersection | null, maxResults: number): { total: number; hits: GeoHit[] } {
+  within({ minLng, minLat, maxLng, maxLat }: LngLatBox): PositionSet {
+    const set = new Uint32Array(wordCount(this.#points.length));
+    const positions = this.#idPositions;
+    for (const id of this.#tree.range(minLng, minLat, maxLng, maxLat)) {
+      const position = positions[id]!;
+      set[position >>> 5]! |= 1 << (position & 31);
+    }
+    return set;
+  }
+
+  nearest(
+    lng: number,
+    lat: number,
+    radiusKm: number,
+    filter: Intersection | null,
+    maxResults: number,
+    box: LngLatBox | null = null,
+  ): { total: number; hits: GeoHit[] } {
     const units = this.#slotUnits;
     const positions = this.#slotPositions;
     const [qx, qy, qz] = unitVector(lng, lat);
@@ -248,8 +295,14 @@ class TreeGeoIndex implements GeoIndex {
       total += slotFilter === null ? last - first + 1 : countPositionsBetween(slotFilter, first, last);
       return true;
     };
-    for (const [minLng, maxLng] of longitudeRanges(lng, lat, radiusKm)) {
-      this.#walk(minLng, lat - latSpan, maxLng, lat + latSpan, lng, lat, slotFilter, visit, take);
+    // The walk's box is the radius's box cut to `box`: a point found is in both, and a node
+    // counted whole (take's inBox) lies in both.
+    const minLat = Math.max(lat - latSpan, box?.minLat ?? -Infinity);
+    const maxLat = Math.min(lat + latSpan, box?.maxLat ?? Infinity);
+    for (const [fromLng, toLng] of longitudeRanges(lng, lat, radiusKm)) {
+      const minLng = Math.max(fromLng, box?.minLng ?? -Infinity);
+      const maxLng = Math.min(toLng, box?.maxLng ?? Infinity);
+      if (minLng <= maxLng && minLat <= maxLat) this.#walk(minLng, minLat, maxLng, maxLat, lng, lat, slotFilter, visit, take);
     }
     return { total, hits: this.#byDistance(lng, lat, nearest.candidates(), maxResults) };
   }
