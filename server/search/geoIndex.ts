@@ -31,7 +31,8 @@ export interface LngLatBox {
 /** A search over the points given to {@link createGeoIndex}. */
 export interface GeoIndex {
   /**
-   * The positions whose point lies in a box (edges included), found by KDBush's `range`.
+   * The positions whose point lies in a box (edges included), found as KDBush's `range` finds
+   * them, by a walk of its tree that takes a node lying wholly in the box without testing its points.
    * @returns a new set of positions of the array given to {@link createGeoIndex}, to intersect
    *   with the filter and text sets (positionSet.ts); the caller may keep or change it
    */
@@ -115,7 +116,7 @@ export function* geoIndexSteps(points: ReadonlyArray<{ lng: number; lat: number 
     slotPositions[slot] = located[tree.ids[slot]!]!;
     slotUnits.set(unitVector(tree.coords[2 * slot]!, tree.coords[2 * slot + 1]!), 3 * slot);
   }
-  return new TreeGeoIndex(tree, points, Int32Array.from(located), slotPositions, slotUnits, ...(yield* describeNodes(tree, slotUnits)));
+  return new TreeGeoIndex(tree, points, slotPositions, slotUnits, ...(yield* describeNodes(tree, slotUnits)));
 }
 
 /**
@@ -205,8 +206,6 @@ function boundingCap(units: Float64Array, left: number, right: number): [x: numb
 class TreeGeoIndex implements GeoIndex {
   readonly #tree: KDBush;
   readonly #points: ReadonlyArray<{ lng: number; lat: number } | null>;
-  /** KDBush id (the order points were added in) → position. */
-  readonly #idPositions: Int32Array;
   /** Slot → position. */
   readonly #slotPositions: Int32Array;
   /** Slot → x, y, z of its point on the unit sphere. */
@@ -231,7 +230,6 @@ class TreeGeoIndex implements GeoIndex {
   constructor(
     tree: KDBush,
     points: ReadonlyArray<{ lng: number; lat: number } | null>,
-    idPositions: Int32Array,
     slotPositions: Int32Array,
     slotUnits: Float64Array,
     nodeBoxes: Float64Array,
@@ -239,7 +237,6 @@ class TreeGeoIndex implements GeoIndex {
   ) {
     this.#tree = tree;
     this.#points = points;
-    this.#idPositions = idPositions;
     this.#slotPositions = slotPositions;
     this.#slotUnits = slotUnits;
     this.#nodeBoxes = nodeBoxes;
@@ -248,11 +245,19 @@ class TreeGeoIndex implements GeoIndex {
 
   within({ minLng, minLat, maxLng, maxLat }: LngLatBox): PositionSet {
     const set = new Uint32Array(wordCount(this.#points.length));
-    const positions = this.#idPositions;
-    for (const id of this.#tree.range(minLng, minLat, maxLng, maxLat)) {
-      const position = positions[id]!;
+    const positions = this.#slotPositions;
+    const add = (slot: number): void => {
+      const position = positions[slot]!;
       set[position >>> 5]! |= 1 << (position & 31);
-    }
+    };
+    // Rather than KDBush's own `range`, which returns every id found in a new array: a country's
+    // box holds nearly all the points, and their nodes lie wholly in it.
+    const take = (_node: number, first: number, last: number, inBox: boolean): boolean => {
+      if (!inBox) return false;
+      for (let slot = first; slot <= last; slot++) add(slot);
+      return true;
+    };
+    this.#walk(minLng, minLat, maxLng, maxLat, minLng, minLat, null, add, take);
     return set;
   }
 
