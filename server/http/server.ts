@@ -5,7 +5,8 @@ import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
-import type { HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
+import { hashQuery } from './graphql/persistedQueries.ts';
+import type { GraphqlOutcome, HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
 import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
 import { requestIdOf } from './requestId.ts';
 import { setDeferredHeaders, setRequestHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
@@ -198,6 +199,7 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
 
     const route = routes.get(path);
     if (route === undefined) {
+      state.codes = ['NOT_FOUND'];
       sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
       return;
     }
@@ -208,6 +210,7 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
       return;
     }
     if (!route.methods.includes(req.method ?? '')) {
+      state.codes = ['METHOD_NOT_ALLOWED'];
       sendError(res, 405, 'METHOD_NOT_ALLOWED', `${path} answers ${allow}, not ${req.method}`, { Allow: allow });
       return;
     }
@@ -254,6 +257,12 @@ function createRequestServer(
         arrivedAt: performance.now(),
         route: 'other',
         operation: '-',
+        operationName: undefined,
+        graphql: false,
+        codes: undefined,
+        query: undefined,
+        documentHash: undefined,
+        cacheHit: false,
         passedChecks: false,
         hasErrors: false,
         closeConnection: lifecycle.draining,
@@ -283,6 +292,7 @@ function failWith(logger: HttpLogger): Fail {
       return;
     }
     setDeferredHeaders(res, state);
+    state.codes = ['INTERNAL_SERVER_ERROR'];
     sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
   };
 }
@@ -294,6 +304,8 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
     const durationS = (performance.now() - state.arrivedAt) / 1000;
     const status = res.writableFinished ? res.statusCode : 499;
     metrics.observeRequest(state.route, state.operation, status, durationS);
+    const outcome = state.graphql ? outcomeOf(state, status) : undefined;
+    if (outcome !== undefined) metrics.observeGraphql(state.operationName, outcome, state.codes);
     const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets`;
     const level = quiet ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
@@ -304,9 +316,13 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
         method: req.method,
         path: pathOf(req),
         status,
+        codes: state.codes?.length ? state.codes : undefined,
         durationMs: Math.round(durationS * 1e4) / 10,
+        outcome,
+        cache: state.cacheHit ? 'hit' : undefined,
         operation: state.operation === '-' ? undefined : state.operation,
         operationName: state.operationName,
+        documentHash: state.documentHash ?? (state.query === undefined ? undefined : hashQuery(state.query)),
         cost: state.cost,
         snapshot: state.served?.version,
       },
@@ -315,12 +331,22 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
   };
 }
 
+/** What became of a GraphQL request, once answered (see {@link GraphqlOutcome}). */
+function outcomeOf(state: RequestState, status: number): GraphqlOutcome {
+  if (status === 499) return 'aborted';
+  if (state.cacheHit) return 'cache_hit';
+  if (status >= 500) return 'error';
+  if (!state.passedChecks) return 'refused';
+  return state.hasErrors ? 'error' : 'ok';
+}
+
 function createSchemaRoute(options: HttpOptions): Handle {
   const formats = ['sdl', 'queries'];
-  return (req, res, _state, query) => {
+  return (req, res, state, query) => {
     const format = new URLSearchParams(query).get('format') ?? 'sdl';
     if (format === 'sdl') return sendText(req, res, 200, options.sdl, 'text/plain; charset=utf-8');
     if (format === 'queries') return sendText(req, res, 200, JSON.stringify(options.sampleQueries()), JSON_TYPE);
+    state.codes = ['BAD_REQUEST'];
     sendError(res, 400, 'BAD_REQUEST', `Unknown format ${JSON.stringify(format)}; allowed values: ${formats.join(', ')}`);
   };
 }
