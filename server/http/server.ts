@@ -5,7 +5,7 @@ import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
-import { hashQuery } from './graphql/persistedQueries.ts';
+import { documentHash } from './graphql/documentHash.ts';
 import type { GraphqlOutcome, HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
 import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
 import { requestIdOf } from './requestId.ts';
@@ -322,7 +322,7 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
         cache: state.cacheHit ? 'hit' : undefined,
         operation: state.operation === '-' ? undefined : state.operation,
         operationName: state.operationName,
-        documentHash: state.documentHash ?? (state.query === undefined ? undefined : hashQuery(state.query)),
+        documentHash: state.documentHash ?? (state.query === undefined ? undefined : documentHash(state.query)),
         cost: state.cost,
         snapshot: state.served?.version,
       },

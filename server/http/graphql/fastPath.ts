@@ -13,12 +13,13 @@ import type { RecordBytesCache } from '../../execution/json/recordBytesCache.ts'
 import { isPromise } from '../../util/isPromise.ts';
 import type { RequestState } from '../requestState.ts';
 import { JsonTooDeepError } from './canonicalJson.ts';
+import { documentHash } from './documentHash.ts';
 import type { GraphqlMetrics, LookupTally } from './graphqlMetrics.ts';
 import type { Leftover } from './graphqlHttp.ts';
 import type { KnownBodies } from './knownBodies.ts';
 import { markPassedChecks } from './markPassedChecks.ts';
 import { CONTENT_TYPES, type MediaType } from './mediaType.ts';
-import { hashQuery, resolvePersistedQuery, type PersistedLookup, type PersistedQueries } from './persistedQueries.ts';
+import { resolvePersistedQuery, type PersistedLookup, type PersistedQueries } from './persistedQueries.ts';
 import { codesOf, noteSent } from './requestFacts.ts';
 import { isWellFormed, type SentParams } from './requestParams.ts';
 import { variablesTooDeep } from './refusals.ts';
@@ -143,7 +144,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const entry =
       key === undefined
         ? undefined
-        : responses!.set(served, served.version, key, answer.bytes, { label, operationName: state.operationName, cost, documentHash: (state.documentHash ??= hashQuery(state.query!)) });
+        : responses!.set(served, served.version, key, answer.bytes, { label, operationName: state.operationName, cost, documentHash: (state.documentHash ??= documentHash(state.query!)) });
     if (entry && raw) responses!.alias(served, method, raw, entry);
     return send.success(req, res, state, answer.bytes, contentType, entry);
   }
