@@ -67,8 +67,9 @@ interface Route {
  * Every error body is `{ "errors": [{ message, extensions: { code } }] }` (codes: ERROR_CODES in
  * server/http/formatError.ts). Unexpected errors are logged in full with the request id and reach the
  * client only as "Internal server error". Every response carries `X-Request-Id`; every request is
- * logged once it is answered (id, method, path, status, duration, operation; never the query
- * string, variables or body).
+ * logged once it is answered (id, method, path, the status the client got, the codes of its
+ * errors, duration; for GraphQL its outcome, operation, operation name and document hash; never
+ * the query string, query text, variables or body) and counted in the metrics.
  *
  * Reads the playground's bundles from node_modules once, now.
  *
