@@ -90,7 +90,7 @@ async function startService(isTrustedOperation?: IsTrustedOperation) {
     return line === undefined ? 0 : Number(line.slice(series.length + 1));
   }
 
-  return { send, counter, close: () => service.server.close() };
+  return { url, send, counter, close: () => service.server.close() };
 }
 
 function post(body: unknown, accept = 'application/graphql-response+json'): RequestInit {
@@ -193,7 +193,7 @@ describe('refusals in the request log and the metrics', () => {
     expect(await service.counter('graphql_requests_total{operation="Listing",outcome="refused"}')).toBe(1);
   });
 
-  it('logs and counts an answer from the response cache, with its operation and hash', async () => {
+  it('logs and counts an answer from the response cache, and a 304 of one, with its operation and hash', async () => {
     const query = 'query Hello { greeting }';
     const first = await service.send('/api/graphql', post({ query }));
     expect(first.line).toMatchObject({ status: 200, outcome: 'ok', operationName: 'Hello', documentHash: hashQuery(query) });
@@ -201,7 +201,12 @@ describe('refusals in the request log and the metrics', () => {
     const again = await service.send('/api/graphql', post({ query }));
     expect(again.line).toMatchObject({ status: 200, outcome: 'cache_hit', cache: 'hit', operationName: 'Hello', documentHash: hashQuery(query) });
     expect(again.line).not.toHaveProperty('codes');
-    expect(await service.counter('graphql_requests_total{operation="Hello",outcome="cache_hit"}')).toBe(1);
+    const etag = (await fetch(`${service.url}/api/graphql`, post({ query }))).headers.get('etag')!;
+    const conditional = { ...post({ query }), headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'if-none-match': etag } };
+    const notModified = await service.send('/api/graphql', conditional);
+    expect(notModified.status).toBe(304);
+    expect(notModified.line).toMatchObject({ status: 304, outcome: 'cache_hit', cache: 'hit', operationName: 'Hello', documentHash: hashQuery(query) });
+    expect(await service.counter('graphql_requests_total{operation="Hello",outcome="cache_hit"}')).toBe(3);
     expect(await service.counter('graphql_requests_total{operation="Hello",outcome="ok"}')).toBe(1);
   });
 
