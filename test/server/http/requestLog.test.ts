@@ -132,18 +132,19 @@ describe('refusals in the request log and the metrics', () => {
       operationName: 'Remembered',
       documentHash: unknownHash,
     },
-    { limit: 'argument check', body: { query: 'query Negative { slice(limit: -1) }' }, code: 'BAD_USER_INPUT', operationName: 'Negative', outcome: 'error' },
+    { limit: 'argument check', body: { query: 'query Negative { slice(limit: -1) }' }, code: 'BAD_USER_INPUT', operationName: 'Negative', outcome: 'error', expectedStatus: 200 },
     { limit: 'validation', body: { query: 'query Unknown { nope }' }, code: 'GRAPHQL_VALIDATION_FAILED', operationName: 'Unknown' },
     { limit: 'variable coercion', body: { query: 'query Typed($n: Int!) { slice(limit: $n) }', variables: { n: 'x' } }, code: 'BAD_USER_INPUT', operationName: 'Typed' },
   ];
 
-  for (const { limit, body, code, operationName, documentHash, outcome = 'refused' } of cases) {
+  for (const { limit, body, code, operationName, documentHash, outcome = 'refused', expectedStatus = 400 } of cases) {
     it(`logs and counts a request refused for its ${limit} with its status, code, operation name and document hash`, async () => {
       const label = outcome === 'error' ? operationName : 'other';
       const requestsBefore = await service.counter(`graphql_requests_total{operation="${label}",outcome="${outcome}"}`);
       const errorsBefore = await service.counter(`graphql_errors_total{code="${code}"}`);
 
       const { status, body: answer, line } = await service.send('/api/graphql', post(body));
+      expect(status).toBe(expectedStatus);
 
       expect(JSON.parse(answer).errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([code]);
       const query = (body as { query?: string }).query;
