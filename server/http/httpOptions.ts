@@ -37,6 +37,14 @@ export interface HttpLogger {
   error(fields: object, message: string): void;
 }
 
+/**
+ * What became of a GraphQL request: `ok` (answered without errors), `cache_hit` (answered from
+ * the response cache), `error` (executed, with errors in the answer, or failed inside the
+ * service: a 5xx), `refused` (turned down before execution: a limit, a malformed request, an
+ * unknown persisted query, validation…), `aborted` (the client left before its answer).
+ */
+export type GraphqlOutcome = 'ok' | 'cache_hit' | 'error' | 'refused' | 'aborted';
+
 /** What the HTTP layer counts (server/ops/metrics.ts implements it over prom-client). */
 export interface HttpMetrics {
   /** The registry served at `/metrics`; the GraphQL route registers its cache gauges in it. */
@@ -49,6 +57,14 @@ export interface HttpMetrics {
    * @param durationS from the request's arrival to the end of its answer, in seconds
    */
   observeRequest(route: string, operation: string, status: number, durationS: number): void;
+  /**
+   * Records one answered GraphQL request (the route took it: not the playground, a preflight or
+   * another method).
+   *
+   * @param operationName the operation's name as logged, or undefined when it has none
+   * @param codes the distinct error codes of its answer, if any
+   */
+  observeGraphql(operationName: string | undefined, outcome: GraphqlOutcome, codes: readonly string[] | undefined): void;
   /** Records a lookup in a cache: `etag` (a conditional request) or `apq` (a persisted query). */
   observeCache(cache: 'etag' | 'apq', hit: boolean): void;
   /** Records the cost of an operation that passed the limits (see server/execution/limits.ts). */

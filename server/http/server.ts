@@ -3,9 +3,10 @@ import { clientAddress } from './clientAddress.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
+import { documentHash } from './graphql/documentHash.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
-import type { HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
+import type { GraphqlOutcome, HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
 import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
 import { requestIdOf } from './requestId.ts';
 import { setDeferredHeaders, setRequestHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
@@ -66,8 +67,9 @@ interface Route {
  * Every error body is `{ "errors": [{ message, extensions: { code } }] }` (codes: ERROR_CODES in
  * server/http/formatError.ts). Unexpected errors are logged in full with the request id and reach the
  * client only as "Internal server error". Every response carries `X-Request-Id`; every request is
- * logged once it is answered (id, method, path, status, duration, operation; never the query
- * string, variables or body).
+ * logged once it is answered (id, method, path, the status the client got, the codes of its
+ * errors, duration; for GraphQL its outcome, operation, operation name and document hash; never
+ * the query string, query text, variables or body) and counted in the metrics.
  *
  * Reads the playground's bundles from node_modules once, now.
  *
@@ -198,6 +200,7 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
 
     const route = routes.get(path);
     if (route === undefined) {
+      state.codes = ['NOT_FOUND'];
       sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
       return;
     }
@@ -208,6 +211,7 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
       return;
     }
     if (!route.methods.includes(req.method ?? '')) {
+      state.codes = ['METHOD_NOT_ALLOWED'];
       sendError(res, 405, 'METHOD_NOT_ALLOWED', `${path} answers ${allow}, not ${req.method}`, { Allow: allow });
       return;
     }
@@ -254,6 +258,12 @@ function createRequestServer(
         arrivedAt: performance.now(),
         route: 'other',
         operation: '-',
+        operationName: undefined,
+        graphql: false,
+        codes: undefined,
+        query: undefined,
+        documentHash: undefined,
+        cacheHit: false,
         passedChecks: false,
         hasErrors: false,
         closeConnection: lifecycle.draining,
@@ -283,6 +293,7 @@ function failWith(logger: HttpLogger): Fail {
       return;
     }
     setDeferredHeaders(res, state);
+    state.codes = ['INTERNAL_SERVER_ERROR'];
     sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
   };
 }
@@ -294,6 +305,8 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
     const durationS = (performance.now() - state.arrivedAt) / 1000;
     const status = res.writableFinished ? res.statusCode : 499;
     metrics.observeRequest(state.route, state.operation, status, durationS);
+    const outcome = state.graphql ? outcomeOf(state, status) : undefined;
+    if (outcome !== undefined) metrics.observeGraphql(state.operationName, outcome, state.codes);
     const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets`;
     const level = quiet ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
@@ -304,9 +317,13 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
         method: req.method,
         path: pathOf(req),
         status,
+        codes: state.codes?.length ? state.codes : undefined,
         durationMs: Math.round(durationS * 1e4) / 10,
+        outcome,
+        cache: state.cacheHit ? 'hit' : undefined,
         operation: state.operation === '-' ? undefined : state.operation,
         operationName: state.operationName,
+        documentHash: state.documentHash ?? (state.query === undefined ? undefined : documentHash(state.query)),
         cost: state.cost,
         snapshot: state.served?.version,
       },
@@ -315,12 +332,22 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
   };
 }
 
+/** What became of a GraphQL request, once answered (see {@link GraphqlOutcome}). */
+function outcomeOf(state: RequestState, status: number): GraphqlOutcome {
+  if (status === 499) return 'aborted';
+  if (state.cacheHit) return 'cache_hit';
+  if (status >= 500) return 'error';
+  if (!state.passedChecks) return 'refused';
+  return state.hasErrors ? 'error' : 'ok';
+}
+
 function createSchemaRoute(options: HttpOptions): Handle {
   const formats = ['sdl', 'queries'];
-  return (req, res, _state, query) => {
+  return (req, res, state, query) => {
     const format = new URLSearchParams(query).get('format') ?? 'sdl';
     if (format === 'sdl') return sendText(req, res, 200, options.sdl, 'text/plain; charset=utf-8');
     if (format === 'queries') return sendText(req, res, 200, JSON.stringify(options.sampleQueries()), JSON_TYPE);
+    state.codes = ['BAD_REQUEST'];
     sendError(res, 400, 'BAD_REQUEST', `Unknown format ${JSON.stringify(format)}; allowed values: ${formats.join(', ')}`);
   };
 }
