@@ -34,6 +34,13 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Redoc's sidebar credits Redocly with a logo it loads from Redocly's CDN. The page asks nothing
+ * of another origin: the logo's URL becomes an empty data: URL, whose image fails to load, and
+ * Redoc then leaves the logo out and keeps the credit's text.
+ */
+const CDN_LOGO_URL = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+
 /** Renders the document named by #redoc's data attribute into it. */
 const BOOT_SCRIPT = `'use strict';
 (function () {
@@ -45,16 +52,17 @@ const BOOT_SCRIPT = `'use strict';
 /**
  * Builds the docs page of an OpenAPI document with Redoc's standalone bundle (React included),
  * read once, now, from dist/docs/ or node_modules (see {@link readPackageFile}): the page works
- * offline.
+ * offline and requests nothing from another origin.
  *
  * @param options.documentUrl URL path of the OpenAPI document the page renders
- * @throws Error when Redoc's bundle cannot be read (a missing or changed package)
+ * @throws Error when Redoc's bundle cannot be read, or no longer holds the one URL of another
+ *   origin it is known to load (a missing or changed package)
  */
 export function createApiDocs(options: { documentUrl: string }): ApiDocs {
   const assets = new Map<string, StaticAsset>();
   const prefix = `${API_DOCS_PATH}/assets`;
   const scripts = [
-    addAsset(assets, prefix, 'redoc.standalone.js', JS, readPackageFile('redoc', 'bundles/redoc.standalone.js', BUNDLED_DIR)),
+    addAsset(assets, prefix, 'redoc.standalone.js', JS, readRedoc()),
     addAsset(assets, prefix, 'docs.js', JS, Buffer.from(BOOT_SCRIPT)),
   ];
   const html = `<!doctype html>
@@ -72,4 +80,14 @@ ${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
 </html>
 `;
   return { html, contentSecurityPolicy: CONTENT_SECURITY_POLICY, assets };
+}
+
+/** Redoc's standalone bundle with its CDN logo's URL replaced (see {@link CDN_LOGO_URL}). */
+function readRedoc(): Buffer {
+  const bundle = readPackageFile('redoc', 'bundles/redoc.standalone.js', BUNDLED_DIR).toString('utf8');
+  const quoted = JSON.stringify(CDN_LOGO_URL);
+  if (!bundle.includes(quoted)) {
+    throw new Error(`redoc.standalone.js no longer loads its logo from ${CDN_LOGO_URL}: check what the new Redoc version loads from other origins and update server/http/apiDocs.ts`);
+  }
+  return Buffer.from(bundle.replaceAll(quoted, '"data:,"'));
 }
