@@ -45,7 +45,7 @@ const CDN_LOGO_URL = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const BOOT_SCRIPT = `'use strict';
 (function () {
   var element = document.getElementById('redoc');
-  Redoc.init(element.dataset.document, { expandResponses: '200,201', hideDownloadButton: false }, element);
+  Redoc.init(element.dataset.document, { expandResponses: '200,201' }, element);
 })();
 `;
 

@@ -192,6 +192,10 @@ describe.skipIf(!hasChromium)('in a browser', () => {
         await page.getByText(summary).first().waitFor({ timeout: 20_000 });
       }
       expect(await page.title()).toContain('Booking interface');
+      // The search index runs in a worker made from a blob: URL, which the page's CSP allows.
+      await page.fill('input[placeholder="Search..."]', 'ticket');
+      const results = page.locator('[data-role="search:results"] [role="menuitem"]');
+      await expect.poll(async () => results.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label'))), { timeout: 20_000 }).toContain('A ticket as a PDF');
       expect(requested).toContain(`${running.url}/v1/openapi.json`);
       expect(leavingServer(requested)).toEqual([]);
       expect(problems).toEqual([]);
