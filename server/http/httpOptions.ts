@@ -10,6 +10,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.ts';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
+import type { PlaygroundSample } from './playground.ts';
 
 /** What a request is served from; taken once per request, so the snapshot may change between requests. */
 export interface ServedSnapshot {
@@ -87,8 +88,11 @@ export interface HttpOptions {
   sdl: string;
   /** The snapshot to serve the next request from. */
   snapshot: () => ServedSnapshot;
-  /** Returns the sample queries served as JSON at `/api/schema?format=queries`; called per request. */
-  sampleQueries: () => unknown;
+  /**
+   * Returns the sample queries served as JSON at `/api/schema?format=queries`, which the
+   * playground also opens as tabs; called per request.
+   */
+  sampleQueries: () => readonly PlaygroundSample[];
   /** The status report served at `/api/status` and rendered at `/`. */
   status: StatusProvider;
   /** The settings the HTTP layer reads. */
@@ -99,13 +103,17 @@ export interface HttpOptions {
   logger: HttpLogger;
   /** Where the service counts its requests, caches and costs; served at `/metrics`. */
   metrics: HttpMetrics;
-  /** The query the playground shows on a first visit; default `{ types { id title } }`. */
-  playgroundQuery?: string;
   /**
    * The booking interface (server/booking/routes.ts), asked first about every request: it
-   * answers everything under /v1, its own CORS included, and then resolves true.
+   * answers everything under /v1 but its docs (`bookingDocument`), its own CORS included, and
+   * then resolves true.
    */
   booking?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /**
+   * URL path of the booking interface's OpenAPI document; when given, `/v1/docs` renders it
+   * (server/http/apiDocs.ts).
+   */
+  bookingDocument?: string;
   /** In a cluster worker: `/metrics` reports every worker's metrics through the primary. */
   clusterMetrics?: { scrape(): Promise<string> };
   /** In a cluster worker: persisted queries are shared with the other workers through the primary. */

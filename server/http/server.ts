@@ -7,16 +7,15 @@ import { documentHash } from './graphql/documentHash.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { NO_STORE } from './httpCache.ts';
 import type { GraphqlOutcome, HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
-import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
+import { API_DOCS_PATH, createApiDocs } from './apiDocs.ts';
+import { createPlayground, type Playground } from './playground.ts';
 import { requestIdOf } from './requestId.ts';
 import { setDeferredHeaders, setRequestHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendError, sendText } from './respond.ts';
+import type { StaticAsset } from './staticAssets.ts';
 
 /** URL path of the schema: the SDL, or with `?format=queries` the sample queries. */
 export const SCHEMA_PATH = '/api/schema';
-
-/** The query the playground shows on a first visit unless told otherwise. */
-const DEFAULT_PLAYGROUND_QUERY = '{ types { id title } }';
 
 /** The HTTP server of the API, with what a graceful shutdown needs. */
 export interface HttpService {
@@ -39,10 +38,13 @@ const STATE = Symbol('requestState');
 
 type StatefulResponse = ServerResponse & { [STATE]: RequestState };
 
-/** Whether a path belongs to the booking interface (server/booking/routes.ts answers those). */
+/** Whether a path belongs to the booking interface (server/booking/routes.ts answers those); its docs are served here. */
 function isBookingPath(path: string): boolean {
-  return path === '/v1' || path.startsWith('/v1/');
+  return (path === '/v1' || path.startsWith('/v1/')) && path !== API_DOCS_PATH && !path.startsWith(`${API_DOCS_PATH}/`);
 }
+
+/** Where the pages' assets are served; a request is counted and logged under these, not its file's path. */
+const ASSET_ROUTES = [`${GRAPHQL_PATH}/assets`, `${API_DOCS_PATH}/assets`];
 
 /** One path's handler, with the methods it answers (OPTIONS is answered for every path). */
 interface Route {
@@ -57,10 +59,13 @@ interface Route {
  * - `GET|POST /api/graphql`: GraphQL over HTTP (graphql-http; https://graphql.github.io/graphql-over-http/draft/)
  *   behind the limits of server/execution/limits.ts, with automatic persisted queries, ETag/304 and
  *   Cache-Control on successful answers; a browser (GET, `Accept` with text/html, no query) gets
- *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`.
+ *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`; it opens the
+ *   sample queries as tabs.
  * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON.
  * - `GET /` (HTML) and `GET /api/status` (JSON): the status report; `GET /healthz`: the process
  *   is alive; `GET /readyz`: 200 while serving, 503 while draining; `GET /metrics`: Prometheus.
+ * - `GET /v1/docs`: the booking interface's OpenAPI document rendered by Redoc, when
+ *   `bookingDocument` is given; its assets are served under `/v1/docs/assets/`.
  * - CORS on every path (see {@link createCors}); an unknown path is a 404, a method a path does
  *   not answer is a 405 (with `Allow`). Bodies of 1 KiB or more are compressed (br, gzip) when accepted.
  *
@@ -71,14 +76,14 @@ interface Route {
  * errors, duration; for GraphQL its outcome, operation, operation name and document hash; never
  * the query string, query text, variables or body) and counted in the metrics.
  *
- * Reads the playground's bundles from node_modules once, now.
+ * Reads the playground's and the docs' bundles once, now.
  *
- * @throws Error when an allowed origin is malformed or a playground bundle is missing
+ * @throws Error when an allowed origin is malformed or a playground or docs bundle is missing
  */
 export function createHttpService(options: HttpOptions): HttpService {
   const { metrics } = options;
   const lifecycle: Lifecycle = { draining: false, inFlight: 0, idleWaiters: [] };
-  const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
+  const playground = createPlayground({ endpoint: GRAPHQL_PATH });
   const fail = failWith(options.logger);
   const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail);
   const routes = createRoutes(options, lifecycle, graphqlRoute, playground);
@@ -142,8 +147,22 @@ function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: 
     ],
     ['/metrics', { methods: ['GET'], quiet: true, handle: createMetricsRoute(options) }],
   ]);
+  const assets = new Map(playground.assets);
+  if (options.bookingDocument !== undefined) {
+    const docs = createApiDocs({ documentUrl: options.bookingDocument });
+    routes.set(API_DOCS_PATH, {
+      methods: ['GET', 'HEAD'],
+      handle: (req, res) =>
+        sendText(req, res, 200, docs.html, 'text/html; charset=utf-8', {
+          'Content-Security-Policy': docs.contentSecurityPolicy,
+          'Cache-Control': 'no-cache',
+          'X-Content-Type-Options': 'nosniff',
+        }),
+    });
+    for (const [path, asset] of docs.assets) assets.set(path, asset);
+  }
   const compressedAssets = new Map<StaticAsset, Map<Encoding, Promise<Buffer>>>();
-  for (const [path, asset] of playground.assets) {
+  for (const [path, asset] of assets) {
     routes.set(path, { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendAsset(req, res, asset, compressedAssets) });
   }
   return routes;
@@ -204,7 +223,7 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
       sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
       return;
     }
-    state.route = path.startsWith(`${GRAPHQL_PATH}/assets/`) ? `${GRAPHQL_PATH}/assets` : path;
+    state.route = ASSET_ROUTES.find((route) => path.startsWith(`${route}/`)) ?? path;
     const allow = allowed.get(path)!;
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { Allow: allow }).end();
@@ -307,7 +326,7 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
     metrics.observeRequest(state.route, state.operation, status, durationS);
     const outcome = state.graphql ? outcomeOf(state, status) : undefined;
     if (outcome !== undefined) metrics.observeGraphql(state.operationName, outcome, state.codes);
-    const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets`;
+    const quiet = routes.get(state.route)?.quiet === true || ASSET_ROUTES.includes(state.route);
     const level = quiet ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     logger[level](

@@ -47,7 +47,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
 
   async function servePlayground(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     setDeferredHeaders(res, state);
-    await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
+    await sendText(req, res, 200, playground.html(options.sampleQueries()), 'text/html; charset=utf-8', {
       'Content-Security-Policy': playground.contentSecurityPolicy,
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
