@@ -1,7 +1,7 @@
 /**
  * In-process figures of one dataset, through the server's own modules: cold start (snapshot
- * load and validation, then indexes), the memory the loaded store holds, search latency and
- * near-me latency. bench/run.ts runs it once per dataset, each in a fresh process:
+ * load and validation, then indexes), the memory the loaded store holds, search latency,
+ * near-me latency and map-view (bbox) latency. bench/run.ts runs it once per dataset, each in a fresh process:
  *
  *   node --expose-gc --import tsx bench/micro.ts --data bench/data/x10 [--iterations 1000]
  *
@@ -36,6 +36,18 @@ const SEARCHES = [
 
 /** Near-me from Interlaken, in lng, lat order; the first page of 20, as the tours scenario asks. */
 const NEAR_ME = { lng: 7.8632, lat: 46.6863, radiusKm: 50, pageSize: 20 } as const;
+
+/**
+ * The map views measured on de-CH tours, each the first page of 20 and the total, as the bbox
+ * scenario asks: the Lauterbrunnen valley and the whole country, with and without a text query
+ * ("berg", in about one tour in ten).
+ */
+const MAP_VIEWS = [
+  { view: 'valley', box: { minLng: 7.85, minLat: 46.5, maxLng: 8.0, maxLat: 46.65 }, q: null },
+  { view: 'valley', box: { minLng: 7.85, minLat: 46.5, maxLng: 8.0, maxLat: 46.65 }, q: 'berg' },
+  { view: 'country', box: { minLng: 5.9, minLat: 45.8, maxLng: 10.5, maxLat: 47.9 }, q: null },
+  { view: 'country', box: { minLng: 5.9, minLat: 45.8, maxLng: 10.5, maxLat: 47.9 }, q: 'berg' },
+] as const;
 
 export interface LatencyFigures {
   iterations: number;
@@ -81,6 +93,8 @@ export interface MicroResult {
   };
   search: (LatencyFigures & { kind: string; query: string })[];
   nearMe: (LatencyFigures & { via: string })[];
+  /** selectRecords with a bbox (MAP_VIEWS): the first page of 20 and the total. */
+  bbox: (LatencyFigures & { view: string; q: string | null })[];
 }
 
 // Results land here so the optimiser cannot drop the calls being timed.
@@ -126,12 +140,17 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
   const near = { lng, lat, radiusKm };
   const total = tours.geo.nearest(lng, lat, radiusKm, null, 0).total;
   const isHike = tours.filters.match({ routeType: 'hike' });
-  const hikes = selectRecords(tours, { q: null, near, filter: isHike, end: pageSize }).total;
+  const hikes = selectRecords(tours, { q: null, near, filter: isHike, box: null, end: pageSize }).total;
   const nearMe = [
     { via: 'geo index: nearest() of the first page and the total', ...latency(() => tours.geo.nearest(lng, lat, radiusKm, null, pageSize), iterations, total) },
-    { via: 'selectRecords: first page and total', ...latency(() => selectRecords(tours, { q: null, near, filter: null, end: pageSize }), iterations, total) },
-    { via: 'selectRecords with a filter (hikes)', ...latency(() => selectRecords(tours, { q: null, near, filter: isHike, end: pageSize }), iterations, hikes) },
+    { via: 'selectRecords: first page and total', ...latency(() => selectRecords(tours, { q: null, near, filter: null, box: null, end: pageSize }), iterations, total) },
+    { via: 'selectRecords with a filter (hikes)', ...latency(() => selectRecords(tours, { q: null, near, filter: isHike, box: null, end: pageSize }), iterations, hikes) },
   ];
+
+  const bbox = MAP_VIEWS.map(({ view, box, q }) => {
+    const select = () => selectRecords(tours, { q, near: null, filter: null, box, end: pageSize });
+    return { view, q, ...latency(select, iterations, select().total) };
+  });
 
   return {
     dataDir,
@@ -147,6 +166,7 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     },
     search,
     nearMe,
+    bbox,
   };
 }
 

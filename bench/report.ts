@@ -527,7 +527,8 @@ export function renderMarkdown(results: BenchResults): string {
       `Measured in ${results.options.microRuns} fresh \`node --expose-gc\` process${results.options.microRuns === 1 ? '' : 'es'} per dataset (each figure the median of them) through the server's modules (bench/micro.ts):`,
       '`loadSnapshot` + `createStore` for the cold start, `process.memoryUsage()` after a full GC for the memory',
       '(JS heap plus the indexes\' typed arrays), then search (`text.search` on de-CH tours, and "s" on en-CH',
-      'attractions: the total and the first page of 20, or 10, in order) and near-me (Interlaken, 50 km, first page of 20).',
+      'attractions: the total and the first page of 20, or 10, in order), near-me (Interlaken, 50 km, first page of 20) and',
+      'map views (`selectRecords` on de-CH tours with a bbox, the Lauterbrunnen valley or the whole country, with and without q: first page of 20 and the total).',
       '',
     );
     const micros = [...results.micro].sort((a, b) => a.scale - b.scale);
@@ -556,6 +557,12 @@ export function renderMarkdown(results: BenchResults): string {
         const n = m.nearMe.find((x) => x.via === via)!;
         return `${n.p50Ms} / ${n.p95Ms} (${integer(n.matches)})${checked ? ` ${mark(n.p50Ms <= NEAR_P50_MS)}` : ''}`;
       }, checked ? `p50 ≤ ${NEAR_P50_MS} ms` : '');
+    }
+    for (const { view, q } of micros[0]!.bbox) {
+      row(`Map view (bbox), ${view}${q === null ? '' : ` + q "${q}"`}: p50 / p95 ms (total)`, (m) => {
+        const b = m.bbox.find((x) => x.view === view && x.q === q)!;
+        return `${b.p50Ms} / ${b.p95Ms} (${integer(b.matches)})`;
+      });
     }
     out.push('');
   }

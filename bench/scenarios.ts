@@ -81,6 +81,20 @@ const ACTIVITY_LIST = `query ActivityList {
   activities { total hasMore data { id title isBookable nextAvailableDate summary { startingPrice { formatted } } location { title } type { title } } }
 }`;
 
+/** The boxes of the bbox scenario, `[west, south, east, north]` in degrees. */
+const MAP_VIEWS = [
+  { name: 'Valley', bbox: [7.85, 46.5, 8.0, 46.65] },
+  { name: 'Country', bbox: [5.9, 45.8, 10.5, 47.9] },
+] as const;
+
+/** A map view's request for tours in a box, with a text query when `q` is given. */
+function toursInBox(name: string, bbox: readonly number[], q: string | null): BenchRequest {
+  const query = `query ${name}($bbox: [Float!]${q === null ? '' : ', $q: String'}) {
+  tours(bbox: $bbox${q === null ? '' : ', q: $q'}, locale: "de-CH", limit: 20) { total data { id name latitude longitude routeType } }
+}`;
+  return post(name, query, q === null ? { bbox } : { bbox, q });
+}
+
 function sample(samples: readonly SampleQuery[], name: string): SampleQuery {
   const found = samples.find((s) => s.name === name);
   if (!found) throw new Error(`sample query "${name}" not found; the server offers ${samples.map((s) => s.name).join(', ')}`);
@@ -213,6 +227,14 @@ export const SCENARIOS: readonly Scenario[] = [
         { q: 'lucenre' },
       ),
     ],
+  },
+  {
+    name: 'bbox',
+    description:
+      '`tours` in a map view (`bbox`), de-CH, 20 × 5 fields and the total: the Lauterbrunnen valley and the whole country, each with and without `q` ("berg"), each connection cycling through the four',
+    method: 'POST',
+    requests: () =>
+      MAP_VIEWS.flatMap(({ name, bbox }) => [toursInBox(`ToursIn${name}`, bbox, null), toursInBox(`SearchToursIn${name}`, bbox, 'berg')]),
   },
   {
     name: 'station',

@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { createBookingForwarder, serveBookingToWorkers } from './booking/forwarder.ts';
+import { OPENAPI_PATH } from './booking/operations.ts';
 import { createBookingHandler, type BookingHandler } from './booking/routes.ts';
 import { type ClusterMetrics, workerMetrics } from './ops/clusterMetrics.ts';
 import { listenToPrimary, runPrimary } from './ops/cluster.ts';
@@ -98,6 +99,7 @@ export async function startServer(
   const startedAtMs = Date.now();
   const service = createHttpService({
     booking: booking.handle,
+    bookingDocument: OPENAPI_PATH,
     metrics: createMetrics(() => holder.served),
     clusterMetrics: options.clusterMetrics,
     persistedQueries: options.persistedQueries,

@@ -12,6 +12,7 @@ import { BOOKING_LOCALES } from './bookingLocale.ts';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
 import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, type Operation, OPERATIONS, type OperationId } from './operations.ts';
+import { MAX_BODY_BYTES } from './requestBody.ts';
 import { AVAILABILITY_PARAMETERS, LOCALE_PARAMETER, REQUEST_BODIES, User } from './requestSchemas.ts';
 import { TICKET_FILE_TYPES, ticketFileTemplate, TICKET_ID_PATTERN, type TicketFileKind } from './ticketFiles.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
@@ -349,7 +350,11 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
     get: {
       operationId: 'getOpenApi',
       summary: 'This document',
-      responses: { 200: { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      description: `This OpenAPI 3.1 document; /v1/docs renders it. Like every /v1 path, it refuses a request body over ${MAX_BODY_BYTES / 1024} KiB.`,
+      responses: {
+        200: { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },
+        413: errorResponse(413),
+      },
     },
   };
 
@@ -359,6 +364,7 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
     info: {
       title: 'Booking interface',
       version: '1',
+      license: { name: 'MIT', identifier: 'MIT' },
       description: [
         `This server runs in **${mode}** mode.`,
         mode === 'proxy'
@@ -368,7 +374,9 @@ export function openApiDocument(mode: 'proxy' | 'sandbox'): Record<string, unkno
         'POST and PATCH bodies are JSON (Content-Type: application/json; a PATCH may also be sent as application/merge-patch+json, as the partner takes it), at most 64 KiB, and are rate-limited per client (429 with Retry-After).',
       ].join('\n\n'),
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/', description: 'This server' }],
+    // No path takes a credential from the client: in proxy mode the server adds the partner's.
+    security: [],
     paths,
     components: { schemas: SCHEMAS },
   }));

@@ -10,6 +10,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.ts';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
+import type { PlaygroundSample } from './playground.ts';
 
 /** What a request is served from; taken once per request, so the snapshot may change between requests. */
 export interface ServedSnapshot {
@@ -37,6 +38,14 @@ export interface HttpLogger {
   error(fields: object, message: string): void;
 }
 
+/**
+ * What became of a GraphQL request: `ok` (answered without errors), `cache_hit` (answered from
+ * the response cache), `error` (executed, with errors in the answer, or failed inside the
+ * service: a 5xx), `refused` (turned down before execution: a limit, a malformed request, an
+ * unknown persisted query, validation…), `aborted` (the client left before its answer).
+ */
+export type GraphqlOutcome = 'ok' | 'cache_hit' | 'error' | 'refused' | 'aborted';
+
 /** What the HTTP layer counts (server/ops/metrics.ts implements it over prom-client). */
 export interface HttpMetrics {
   /** The registry served at `/metrics`; the GraphQL route registers its cache gauges in it. */
@@ -49,6 +58,14 @@ export interface HttpMetrics {
    * @param durationS from the request's arrival to the end of its answer, in seconds
    */
   observeRequest(route: string, operation: string, status: number, durationS: number): void;
+  /**
+   * Records one answered GraphQL request (the route took it: not the playground, a preflight or
+   * another method).
+   *
+   * @param operationName the operation's name as logged, or undefined when it has none
+   * @param codes the distinct error codes of its answer, if any
+   */
+  observeGraphql(operationName: string | undefined, outcome: GraphqlOutcome, codes: readonly string[] | undefined): void;
   /** Records a lookup in a cache: `etag` (a conditional request) or `apq` (a persisted query). */
   observeCache(cache: 'etag' | 'apq', hit: boolean): void;
   /** Records the cost of an operation that passed the limits (see server/execution/limits.ts). */
@@ -71,8 +88,11 @@ export interface HttpOptions {
   sdl: string;
   /** The snapshot to serve the next request from. */
   snapshot: () => ServedSnapshot;
-  /** Returns the sample queries served as JSON at `/api/schema?format=queries`; called per request. */
-  sampleQueries: () => unknown;
+  /**
+   * Returns the sample queries served as JSON at `/api/schema?format=queries`, which the
+   * playground also opens as tabs; called per request.
+   */
+  sampleQueries: () => readonly PlaygroundSample[];
   /** The status report served at `/api/status` and rendered at `/`. */
   status: StatusProvider;
   /** The settings the HTTP layer reads. */
@@ -83,13 +103,17 @@ export interface HttpOptions {
   logger: HttpLogger;
   /** Where the service counts its requests, caches and costs; served at `/metrics`. */
   metrics: HttpMetrics;
-  /** The query the playground shows on a first visit; default `{ types { id title } }`. */
-  playgroundQuery?: string;
   /**
    * The booking interface (server/booking/routes.ts), asked first about every request: it
-   * answers everything under /v1, its own CORS included, and then resolves true.
+   * answers everything under /v1 but its docs (`bookingDocument`), its own CORS included, and
+   * then resolves true.
    */
   booking?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /**
+   * URL path of the booking interface's OpenAPI document; when given, `/v1/docs` renders it
+   * (server/http/apiDocs.ts).
+   */
+  bookingDocument?: string;
   /** In a cluster worker: `/metrics` reports every worker's metrics through the primary. */
   clusterMetrics?: { scrape(): Promise<string> };
   /** In a cluster worker: persisted queries are shared with the other workers through the primary. */

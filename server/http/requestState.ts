@@ -17,8 +17,22 @@ export interface RequestState {
   route: string;
   /** Metrics label: root field, `multiple`, `introspection` or `-` (none passed the checks). */
   operation: string;
-  /** The client's operation name, for the log. */
+  /**
+   * The operation's name for the log and `graphql_requests_total`, cut to
+   * MAX_LOGGED_OPERATION_NAME characters: the name of the operation answered, or for a refusal
+   * the name sent (server/http/graphql/requestFacts.ts).
+   */
   operationName?: string;
+  /** A GraphQL request reached the GraphQL route (not the playground): it is counted in `graphql_requests_total`. */
+  graphql: boolean;
+  /** The distinct `extensions.code`s of the errors the answer carries, in order; undefined when it carries none. */
+  codes?: readonly string[];
+  /** The document sent (or stored for its persisted-query hash), hashed for the log only when a line is written. */
+  query?: string;
+  /** Lowercase hex sha256 of the document, when known without hashing it (a persisted-query hash, a cached answer). */
+  documentHash?: string;
+  /** Answered from the response cache. */
+  cacheHit: boolean;
   cost?: number;
   served?: ServedSnapshot;
   /** The operation passed every check, so it is answered (from the response cache or by running it). */

@@ -4,21 +4,21 @@ import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from '
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGeojsonRoute, GEOJSON_PATH } from './geojson/geojsonRoute.ts';
+import { documentHash } from './graphql/documentHash.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { createResponseCache } from './graphql/responseCache.ts';
 import { NO_STORE } from './httpCache.ts';
-import type { HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
+import type { GraphqlOutcome, HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
+import { API_DOCS_PATH, createApiDocs } from './apiDocs.ts';
 import { createMapPage, MAP_PATH, type MapPage } from './map/mapPage.ts';
-import { createPlayground, type Playground, type StaticAsset } from './playground.ts';
+import { createPlayground, type Playground } from './playground.ts';
 import { requestIdOf } from './requestId.ts';
 import { setDeferredHeaders, setRequestHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
 import { JSON_TYPE, sendError, sendText } from './respond.ts';
+import type { StaticAsset } from './staticAssets.ts';
 
 /** URL path of the schema: the SDL, or with `?format=queries` the sample queries. */
 export const SCHEMA_PATH = '/api/schema';
-
-/** The query the playground shows on a first visit unless told otherwise. */
-const DEFAULT_PLAYGROUND_QUERY = '{ types { id title } }';
 
 /** The HTTP server of the API, with what a graceful shutdown needs. */
 export interface HttpService {
@@ -41,10 +41,13 @@ const STATE = Symbol('requestState');
 
 type StatefulResponse = ServerResponse & { [STATE]: RequestState };
 
-/** Whether a path belongs to the booking interface (server/booking/routes.ts answers those). */
+/** Whether a path belongs to the booking interface (server/booking/routes.ts answers those); its docs are served here. */
 function isBookingPath(path: string): boolean {
-  return path === '/v1' || path.startsWith('/v1/');
+  return (path === '/v1' || path.startsWith('/v1/')) && path !== API_DOCS_PATH && !path.startsWith(`${API_DOCS_PATH}/`);
 }
+
+/** Where the pages' assets are served; a request is counted and logged under these, not its file's path. */
+const ASSET_ROUTES = [`${GRAPHQL_PATH}/assets`, `${API_DOCS_PATH}/assets`, `${MAP_PATH}/assets`];
 
 /** One path's handler, with the methods it answers (OPTIONS is answered for every path). */
 interface Route {
@@ -59,29 +62,33 @@ interface Route {
  * - `GET|POST /api/graphql`: GraphQL over HTTP (graphql-http; https://graphql.github.io/graphql-over-http/draft/)
  *   behind the limits of server/execution/limits.ts, with automatic persisted queries, ETag/304 and
  *   Cache-Control on successful answers; a browser (GET, `Accept` with text/html, no query) gets
- *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`.
+ *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`; it opens the
+ *   sample queries as tabs.
  * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON.
  * - `GET /api/geojson/{area}`: a list query's records as GeoJSON (server/http/geojson/geojsonRoute.ts).
  * - `GET /map`: the map page (server/http/map/mapPage.ts), its assets under `/map/assets/`.
  * - `GET /` (HTML) and `GET /api/status` (JSON): the status report; `GET /healthz`: the process
  *   is alive; `GET /readyz`: 200 while serving, 503 while draining; `GET /metrics`: Prometheus.
+ * - `GET /v1/docs`: the booking interface's OpenAPI document rendered by Redoc, when
+ *   `bookingDocument` is given; its assets are served under `/v1/docs/assets/`.
  * - CORS on every path (see {@link createCors}); an unknown path is a 404, a method a path does
  *   not answer is a 405 (with `Allow`). Bodies of 1 KiB or more are compressed (br, gzip) when accepted.
  *
  * Every error body is `{ "errors": [{ message, extensions: { code } }] }` (codes: ERROR_CODES in
  * server/http/formatError.ts). Unexpected errors are logged in full with the request id and reach the
  * client only as "Internal server error". Every response carries `X-Request-Id`; every request is
- * logged once it is answered (id, method, path, status, duration, operation; never the query
- * string, variables or body).
+ * logged once it is answered (id, method, path, the status the client got, the codes of its
+ * errors, duration; for GraphQL its outcome, operation, operation name and document hash; never
+ * the query string, query text, variables or body) and counted in the metrics.
  *
- * Reads the playground's and the map page's files from node_modules (or dist/) once, now.
+ * Reads the playground's, the docs' and the map page's files once, now.
  *
- * @throws Error when an allowed origin is malformed or a playground bundle is missing
+ * @throws Error when an allowed origin is malformed or a playground or docs bundle is missing
  */
 export function createHttpService(options: HttpOptions): HttpService {
   const { metrics } = options;
   const lifecycle: Lifecycle = { draining: false, inFlight: 0, idleWaiters: [] };
-  const playground = createPlayground({ endpoint: GRAPHQL_PATH, defaultQuery: options.playgroundQuery ?? DEFAULT_PLAYGROUND_QUERY });
+  const playground = createPlayground({ endpoint: GRAPHQL_PATH });
   const fail = failWith(options.logger);
   // One response cache for the GraphQL and GeoJSON answers, within one budget.
   const responses = options.config.responseCacheBytes > 0 ? createResponseCache(options.config.responseCacheBytes) : null;
@@ -160,8 +167,22 @@ function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: 
     ],
     ['/metrics', { methods: ['GET'], quiet: true, handle: createMetricsRoute(options) }],
   ]);
+  const assets = new Map([...playground.assets, ...mapPage.assets]);
+  if (options.bookingDocument !== undefined) {
+    const docs = createApiDocs({ documentUrl: options.bookingDocument });
+    routes.set(API_DOCS_PATH, {
+      methods: ['GET', 'HEAD'],
+      handle: (req, res) =>
+        sendText(req, res, 200, docs.html, 'text/html; charset=utf-8', {
+          'Content-Security-Policy': docs.contentSecurityPolicy,
+          'Cache-Control': 'no-cache',
+          'X-Content-Type-Options': 'nosniff',
+        }),
+    });
+    for (const [path, asset] of docs.assets) assets.set(path, asset);
+  }
   const compressedAssets = new Map<StaticAsset, Map<Encoding, Promise<Buffer>>>();
-  for (const [path, asset] of [...playground.assets, ...mapPage.assets]) {
+  for (const [path, asset] of assets) {
     routes.set(path, { methods: ['GET', 'HEAD'], quiet: true, handle: (req, res) => sendAsset(req, res, asset, compressedAssets) });
   }
   return routes;
@@ -221,16 +242,18 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
     const isGeojson = path.startsWith(`${GEOJSON_PATH}/`);
     const route = isGeojson ? geojsonRoute : routes.get(path);
     if (route === undefined) {
+      state.codes = ['NOT_FOUND'];
       sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
       return;
     }
-    state.route = assetsLabel(path) ?? (isGeojson ? GEOJSON_PATH : path);
+    state.route = ASSET_ROUTES.find((route) => path.startsWith(`${route}/`)) ?? (isGeojson ? GEOJSON_PATH : path);
     const allow = isGeojson ? geojsonAllow : allowed.get(path)!;
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { Allow: allow }).end();
       return;
     }
     if (!route.methods.includes(req.method ?? '')) {
+      state.codes = ['METHOD_NOT_ALLOWED'];
       sendError(res, 405, 'METHOD_NOT_ALLOWED', `${path} answers ${allow}, not ${req.method}`, { Allow: allow });
       return;
     }
@@ -277,6 +300,12 @@ function createRequestServer(
         arrivedAt: performance.now(),
         route: 'other',
         operation: '-',
+        operationName: undefined,
+        graphql: false,
+        codes: undefined,
+        query: undefined,
+        documentHash: undefined,
+        cacheHit: false,
         passedChecks: false,
         hasErrors: false,
         closeConnection: lifecycle.draining,
@@ -306,6 +335,7 @@ function failWith(logger: HttpLogger): Fail {
       return;
     }
     setDeferredHeaders(res, state);
+    state.codes = ['INTERNAL_SERVER_ERROR'];
     sendError(res, 500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE);
   };
 }
@@ -317,7 +347,9 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
     const durationS = (performance.now() - state.arrivedAt) / 1000;
     const status = res.writableFinished ? res.statusCode : 499;
     metrics.observeRequest(state.route, state.operation, status, durationS);
-    const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets` || state.route === `${MAP_PATH}/assets`;
+    const outcome = state.graphql ? outcomeOf(state, status) : undefined;
+    if (outcome !== undefined) metrics.observeGraphql(state.operationName, outcome, state.codes);
+    const quiet = routes.get(state.route)?.quiet === true || ASSET_ROUTES.includes(state.route);
     const level = quiet ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     logger[level](
@@ -327,9 +359,13 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
         method: req.method,
         path: pathOf(req),
         status,
+        codes: state.codes?.length ? state.codes : undefined,
         durationMs: Math.round(durationS * 1e4) / 10,
+        outcome,
+        cache: state.cacheHit ? 'hit' : undefined,
         operation: state.operation === '-' ? undefined : state.operation,
         operationName: state.operationName,
+        documentHash: state.documentHash ?? (state.query === undefined ? undefined : documentHash(state.query)),
         cost: state.cost,
         snapshot: state.served?.version,
       },
@@ -338,20 +374,24 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
   };
 }
 
+/** What became of a GraphQL request, once answered (see {@link GraphqlOutcome}). */
+function outcomeOf(state: RequestState, status: number): GraphqlOutcome {
+  if (status === 499) return 'aborted';
+  if (state.cacheHit) return 'cache_hit';
+  if (status >= 500) return 'error';
+  if (!state.passedChecks) return 'refused';
+  return state.hasErrors ? 'error' : 'ok';
+}
+
 function createSchemaRoute(options: HttpOptions): Handle {
   const formats = ['sdl', 'queries'];
-  return (req, res, _state, query) => {
+  return (req, res, state, query) => {
     const format = new URLSearchParams(query).get('format') ?? 'sdl';
     if (format === 'sdl') return sendText(req, res, 200, options.sdl, 'text/plain; charset=utf-8');
     if (format === 'queries') return sendText(req, res, 200, JSON.stringify(options.sampleQueries()), JSON_TYPE);
+    state.codes = ['BAD_REQUEST'];
     sendError(res, 400, 'BAD_REQUEST', `Unknown format ${JSON.stringify(format)}; allowed values: ${formats.join(', ')}`);
   };
-}
-
-/** The metrics label of a page's asset paths (one per page, not one per file), or undefined for another path. */
-function assetsLabel(path: string): string | undefined {
-  for (const page of [GRAPHQL_PATH, MAP_PATH]) if (path.startsWith(`${page}/assets/`)) return `${page}/assets`;
-  return undefined;
 }
 
 function pathOf(req: IncomingMessage): string {

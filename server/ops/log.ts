@@ -1,7 +1,8 @@
 /**
  * Structured JSON logs (pino, https://getpino.io), one object per line on stdout. A request's
  * line carries its id, method, path (never the query string: GET variables live there),
- * operation name, status and duration; query text, variables and keys are never logged.
+ * status, error codes, duration, and for GraphQL its outcome, operation name and document hash
+ * (server/http/server.ts); query text, variables and keys are never logged.
  */
 
 import pino, { type DestinationStream, type LevelWithSilent, type Logger } from 'pino';

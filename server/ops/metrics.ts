@@ -1,13 +1,15 @@
 /**
  * Prometheus metrics (prom-client), served at /metrics in the text exposition format.
  *
- * Every label takes values from a closed set, so no client can grow the registry: `route` is a
- * path the server knows, `operation` the root field of a GraphQL request (not the client's
- * operation name), `status` an HTTP status code.
+ * Every label takes values from a bounded set, so no client can grow the registry: `route` is a
+ * path the server knows, `operation` of the http_* metrics the root field of a GraphQL request,
+ * `status` an HTTP status code; `operation` of `graphql_requests_total` is the operation's name
+ * within the bound of server/ops/graphqlCounters.ts.
  */
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HttpMetrics } from '../http/httpOptions.ts';
+import { registerGraphqlCounters, type IsTrustedOperation } from './graphqlCounters.ts';
 import { createRequestHistogram } from './requestHistogram.ts';
 
 /** What a scrape reads about the snapshot being served. */
@@ -24,13 +26,17 @@ export interface SnapshotFacts {
  * - `graphql_query_cost`: cost of the operations executed;
  * - `snapshot_age_seconds{source}`: now minus the source's lastSync; `snapshot_info{version}` = 1;
  * - `http_cache_lookups_total{cache,result}` and `http_cache_hit_ratio{cache}` (hits / lookups
- *   since start; `etag` counts conditional requests answered 304, `apq` persisted-query hashes found).
+ *   since start; `etag` counts conditional requests answered 304, `apq` persisted-query hashes found);
+ * - `graphql_requests_total{operation,outcome}` and `graphql_errors_total{code}` (server/ops/graphqlCounters.ts).
  *
  * @param snapshot read at each scrape
+ * @param options.isTrustedOperation whether an operation name is that of a trusted document,
+ *   which is always a label value of its own; default none
  */
-export function createMetrics(snapshot: () => SnapshotFacts): HttpMetrics {
+export function createMetrics(snapshot: () => SnapshotFacts, options: { isTrustedOperation?: IsTrustedOperation } = {}): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const graphql = registerGraphqlCounters(registry, options.isTrustedOperation);
 
   const labelNames = ['route', 'operation', 'status'] as const;
   const duration = createRequestHistogram({
@@ -107,6 +113,9 @@ export function createMetrics(snapshot: () => SnapshotFacts): HttpMetrics {
     registry,
     observeRequest(route, operation, status, durationS) {
       duration.observe(route, operation, status, durationS);
+    },
+    observeGraphql(operationName, outcome, codes) {
+      graphql.observe(operationName, outcome, codes);
     },
     observeCache(cache, hit) {
       lookups.inc({ cache, result: hit ? 'hit' : 'miss' });

@@ -1,14 +1,17 @@
 /**
  * What an operator or a newcomer sees first: `GET /api/status` (JSON) and `GET /` (the same as a
  * small HTML page): the snapshot served (a synced one, or a fixture snapshot with its generation
- * date), per source and locale the item counts, lastSync, expiresAt and staleness, uptime, and the schema's operations with links to the playground,
- * each sample query ready to run.
+ * date), per source and locale the item counts, lastSync, expiresAt and staleness, uptime, links to
+ * the playground, the schema and the booking docs, and the schema's operations, their Markdown
+ * descriptions rendered, with links to the playground, each sample query ready to run.
  */
 
 import { createHash } from 'node:crypto';
 import { Kind, parse, type GraphQLSchema } from 'graphql';
+import MarkdownIt from 'markdown-it';
 import { SOURCE_AREAS, type AreaName, type FixtureOrigin, type SourceName } from '../../sync/format.ts';
 import { LOCALES, type Locale } from '../snapshot/locales.ts';
+import { API_DOCS_PATH } from '../http/apiDocs.ts';
 import type { StatusProvider } from '../http/httpOptions.ts';
 import type { SampleQuery } from './sampleQueries.ts';
 import type { Store } from '../snapshot/store.ts';
@@ -17,6 +20,7 @@ import type { Store } from '../snapshot/store.ts';
 export const LINKS = {
   playground: '/api/graphql',
   schema: '/api/schema',
+  bookingDocs: API_DOCS_PATH,
   sampleQueries: '/api/schema?format=queries',
   status: '/api/status',
   metrics: '/metrics',
@@ -50,6 +54,7 @@ export interface OperationStatus {
   name: string;
   /** The field with its arguments and type, e.g. `activity(id: String!, locale: String = "de-CH"): Activity`. */
   signature: string;
+  /** The field's description in the schema, Markdown (CommonMark) as GraphQL descriptions are. */
   description: string;
   samples: { name: string; description: string; playground: string }[];
 }
@@ -199,10 +204,32 @@ code { font-size: 0.9em; }
 .fresh { color: #1b7f3b; }
 .muted { color: #6e6e73; }
 li { margin-bottom: 0.6rem; }
+li p { margin: 0.2rem 0; }
 `;
 
 /** The `Content-Security-Policy` of the status page: its one style block, nothing else. */
 export const STATUS_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+/**
+ * The links at the top of the page, in order. Add a page here to link it; each must be a path of
+ * this server.
+ */
+const PAGE_LINKS: readonly { label: string; href: string }[] = [
+  { label: 'Playground', href: LINKS.playground },
+  { label: 'Schema (SDL)', href: LINKS.schema },
+  { label: 'Sample queries (JSON)', href: LINKS.sampleQueries },
+  { label: 'Booking API docs', href: LINKS.bookingDocs },
+  { label: 'Status (JSON)', href: LINKS.status },
+  { label: 'Metrics', href: LINKS.metrics },
+  { label: 'Map', href: '/map' },
+];
+
+/*
+ * GraphQL descriptions are CommonMark. Raw HTML in them is escaped (html: false), and markdown-it
+ * refuses javascript:, vbscript:, file: and non-image data: links, so a description can only
+ * ever add text, emphasis, code and links to the page.
+ */
+const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
 /** Renders a report as an HTML page without scripts (send it with {@link STATUS_PAGE_CSP}). */
 export function renderStatusPage(report: StatusReport): string {
@@ -239,9 +266,8 @@ ${rows}
       const samples = operation.samples
         .map((sample) => `<a href="${escapeHtml(sample.playground)}" title="${escapeHtml(sample.description)}">${escapeHtml(sample.name)}</a>`)
         .join(', ');
-      return `<li data-operation="${operation.name}"><code>${escapeHtml(operation.signature)}</code><br>${escapeHtml(operation.description)}${
-        samples ? `<br>Try it: ${samples}` : ''
-      }</li>`;
+      return `<li data-operation="${operation.name}"><code>${escapeHtml(operation.signature)}</code>
+${markdown.render(operation.description)}${samples ? `<p>Try it: ${samples}</p>` : ''}</li>`;
     })
     .join('\n');
 
@@ -257,8 +283,7 @@ ${rows}
 <h1>${escapeHtml(report.service)}</h1>
 <p>${snapshotLine(report.snapshot)} ·
 ${report.ready ? 'ready' : '<span class="stale">draining</span>'} · up ${formatDuration(report.uptimeS)} since ${escapeHtml(report.startedAt)}</p>
-<p><a href="${LINKS.playground}">Playground</a> · <a href="${LINKS.schema}">Schema (SDL)</a> · <a href="${LINKS.sampleQueries}">Sample queries (JSON)</a> ·
-<a href="${LINKS.status}">Status (JSON)</a> · <a href="${LINKS.metrics}">Metrics</a> · <a href="/map">Map</a></p>
+<nav><p>${PAGE_LINKS.map((link) => `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`).join(' ·\n')}</p></nav>
 <h2>Data</h2>
 ${sources}
 <h2>Operations</h2>

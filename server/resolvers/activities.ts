@@ -1,6 +1,7 @@
 /** Query fields over the activities source: activities, activity, locations, types. */
 
 import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkQuery, readLookupArgs } from './args.ts';
+import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { pageOf } from './envelope.ts';
 import { selectRecords } from './select.ts';
@@ -15,6 +16,7 @@ interface ActivitiesArgs {
   nearLat?: number | null;
   nearLng?: number | null;
   radiusKm?: number | null;
+  bbox?: readonly number[] | null;
   limit?: number | null;
   offset?: number | null;
 }
@@ -24,7 +26,7 @@ export const LOCATIONS_MAX_LIMIT = 1000;
 
 /** The arguments of `activities`, checked (see ArgumentReader). */
 function readActivitiesArgs(args: ActivitiesArgs) {
-  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 20, 100), offset: checkOffset(args.offset), near: checkNearMe(args), q: checkQuery(args.q) };
+  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 20, 100), offset: checkOffset(args.offset), near: checkNearMe(args), box: checkBbox(args.bbox), q: checkQuery(args.q) };
 }
 
 /** The arguments of `locations`, checked (see ArgumentReader). */
@@ -43,11 +45,11 @@ export const activityArgumentReaders: Record<string, ArgumentReader> = {
 export const activityResolvers = {
   Query: {
     activities(_: unknown, args: ActivitiesArgs, { store }: Context) {
-      const { locale, limit, offset, near, q } = readActivitiesArgs(args);
+      const { locale, limit, offset, near, box, q } = readActivitiesArgs(args);
       const { typeId, locationId, supplierId, attributeValue } = args;
       const area = store.locales[locale].activities;
       const filter = area.filters.match({ typeId, locationId, supplierId, attributeValue });
-      const selection = selectRecords(area, { q, near, filter, end: offset + limit });
+      const selection = selectRecords(area, { q, near, filter, box, end: offset + limit });
       return pageOf(selection, limit, offset);
     },
 

@@ -1,6 +1,7 @@
 /** Query fields over the attractions source: attractions, attraction. */
 
 import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkOneOf, checkQuery, readLookupArgs } from './args.ts';
+import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
@@ -25,6 +26,7 @@ interface AttractionsArgs {
   nearLat?: number | null;
   nearLng?: number | null;
   radiusKm?: number | null;
+  bbox?: readonly number[] | null;
   limit?: number | null;
   offset?: number | null;
   locale?: string | null;
@@ -40,6 +42,7 @@ function readAttractionsArgs(args: AttractionsArgs) {
     limit: checkLimit(args.limit, 50, 500),
     offset: checkOffset(args.offset),
     near: checkNearMe(args),
+    box: checkBbox(args.bbox),
     q: checkQuery(args.q),
   };
 }
@@ -51,7 +54,7 @@ export const attractionResolvers = {
   Query: {
     attractions(_: unknown, args: AttractionsArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, season, neededTime, childrenAge, limit, offset, near, q } = readAttractionsArgs(args);
+      const { locale, season, neededTime, childrenAge, limit, offset, near, box, q } = readAttractionsArgs(args);
       // sportType and experienceType are open vocabularies upstream: an unknown value simply matches nothing.
       const { sportType, experienceType, isOutdoor, isIndoor, isWheelchairAccessible, isAccessibleForFree } = args;
 
@@ -67,7 +70,7 @@ export const attractionResolvers = {
         isWheelchairAccessible,
         isAccessibleForFree,
       });
-      const selection = selectRecords(area, { q, near, filter, end: offset + limit });
+      const selection = selectRecords(area, { q, near, filter, box, end: offset + limit });
       return envelope(store, 'attractions', locale, startedAt, selection, limit, offset);
     },
 

@@ -1,6 +1,7 @@
 /** Query fields over the snowdata source: snowdataStations, snowdataStation, snowdataRoutes. */
 
 import { type ArgumentReader, checkLimit, checkLocale, checkOffset, checkOneOf, checkQuery, readLookupArgs } from './args.ts';
+import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
@@ -10,9 +11,23 @@ export const ROUTE_STATUSES = ['OPEN', 'CLOSED', 'NOINFO'] as const;
 /** Maximum of `snowdataRoutes(limit)`: our choice, stated in the README (Choices the API makes). */
 export const ROUTES_MAX_LIMIT = 500;
 
+interface StationsArgs {
+  locale?: string | null;
+  q?: string | null;
+  bbox?: readonly number[] | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
 /** The arguments of `snowdataStations`, checked (see ArgumentReader). */
-function readStationsArgs(args: { locale?: string | null; q?: string | null; limit?: number | null; offset?: number | null }) {
-  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 50, 500), offset: checkOffset(args.offset), q: checkQuery(args.q) };
+function readStationsArgs(args: StationsArgs) {
+  return {
+    locale: checkLocale(args.locale),
+    limit: checkLimit(args.limit, 50, 500),
+    offset: checkOffset(args.offset),
+    box: checkBbox(args.bbox),
+    q: checkQuery(args.q),
+  };
 }
 
 /** The arguments of `snowdataRoutes`, checked (see ArgumentReader). */
@@ -35,10 +50,10 @@ export const snowdataArgumentReaders: Record<string, ArgumentReader> = {
 
 export const snowdataResolvers = {
   Query: {
-    snowdataStations(_: unknown, args: { locale?: string | null; q?: string | null; limit?: number | null; offset?: number | null }, { store }: Context) {
+    snowdataStations(_: unknown, args: StationsArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, limit, offset, q } = readStationsArgs(args);
-      const selection = selectRecords(store.locales[locale].stations, { q, near: null, filter: null, end: offset + limit });
+      const { locale, limit, offset, box, q } = readStationsArgs(args);
+      const selection = selectRecords(store.locales[locale].stations, { q, near: null, filter: null, box, end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
 
@@ -54,7 +69,7 @@ export const snowdataResolvers = {
       const startedAt = performance.now();
       const { locale, type, status, limit, offset } = readRoutesArgs(args);
       const area = store.locales[locale].routes;
-      const selection = selectRecords(area, { q: null, near: null, filter: area.filters.match({ type, status }), end: offset + limit });
+      const selection = selectRecords(area, { q: null, near: null, filter: area.filters.match({ type, status }), box: null, end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
   },

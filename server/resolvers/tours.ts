@@ -1,6 +1,7 @@
 /** Query fields over the tours source: tours, tour. */
 
 import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkOneOf, checkQuery, readLookupArgs } from './args.ts';
+import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
@@ -17,6 +18,7 @@ interface ToursArgs {
   nearLat?: number | null;
   nearLng?: number | null;
   radiusKm?: number | null;
+  bbox?: readonly number[] | null;
   limit?: number | null;
   offset?: number | null;
   locale?: string | null;
@@ -32,6 +34,7 @@ function readToursArgs(args: ToursArgs) {
     limit: checkLimit(args.limit, 50, 500),
     offset: checkOffset(args.offset),
     near: checkNearMe(args),
+    box: checkBbox(args.bbox),
     q: checkQuery(args.q),
   };
 }
@@ -43,10 +46,10 @@ export const tourResolvers = {
   Query: {
     tours(_: unknown, args: ToursArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, routeType, season, difficulty, limit, offset, near, q } = readToursArgs(args);
+      const { locale, routeType, season, difficulty, limit, offset, near, box, q } = readToursArgs(args);
       const area = store.locales[locale].tours;
       const filter = area.filters.match({ routeType, season, difficulty });
-      const selection = selectRecords(area, { q, near, filter, end: offset + limit });
+      const selection = selectRecords(area, { q, near, filter, box, end: offset + limit });
       return envelope(store, 'tours', locale, startedAt, selection, limit, offset);
     },
 

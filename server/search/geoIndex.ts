@@ -1,13 +1,13 @@
 /**
- * Near-me search over a fixed array of points, built once per locale and area: a KDBush
- * tree walked here, distances from geokdbush's haversine on a sphere of radius 6371 km
+ * Near-me and map-view search over a fixed array of points, built once per locale and area: a
+ * KDBush tree walked here, distances from geokdbush's haversine on a sphere of radius 6371 km
  * (https://github.com/mourner/geokdbush).
  */
 
 import KDBush from 'kdbush';
 import { distance } from 'geokdbush';
 import { runSteps, type Steps } from '../util/timeSlice.ts';
-import { countPositionsBetween, hasPosition, positionSetOf, type Intersection, type PositionSet } from './positionSet.ts';
+import { countPositionsBetween, hasPosition, positionSetOf, wordCount, type Intersection, type PositionSet } from './positionSet.ts';
 
 /** One point found near a location. */
 export interface GeoHit {
@@ -17,8 +17,27 @@ export interface GeoHit {
   distanceKm: number;
 }
 
+/**
+ * A box of longitudes and latitudes in degrees, edges included; `minLng <= maxLng`, so a box
+ * never crosses the antimeridian.
+ */
+export interface LngLatBox {
+  minLng: number;
+  minLat: number;
+  maxLng: number;
+  maxLat: number;
+}
+
 /** A search over the points given to {@link createGeoIndex}. */
 export interface GeoIndex {
+  /**
+   * The positions whose point lies in a box (edges included), found as KDBush's `range` finds
+   * them, by a walk of its tree that takes a node lying wholly in the box without testing its points.
+   * @returns a new set of positions of the array given to {@link createGeoIndex}, to intersect
+   *   with the filter and text sets (positionSet.ts); the caller may keep or change it
+   */
+  within(box: LngLatBox): PositionSet;
+
   /**
    * Counts the points within `radiusKm` of a location (great-circle distance <= radiusKm)
    * and finds the nearest of them, in one pass.
@@ -28,10 +47,18 @@ export interface GeoIndex {
    * @param filter counts and returns only the positions in it (filterIndex.ts); null for all.
    *   Its sets are translated into the tree's order once and remembered: they must not change.
    * @param maxResults returns at most this many hits (a whole number, may be 0), the nearest ones
+   * @param box counts and returns only the points in it (edges included); null or absent for all
    * @returns `total`, the number of points found, and `hits`, the nearest `maxResults` of them
    *   by ascending distance, equal distances by ascending position
    */
-  nearest(lng: number, lat: number, radiusKm: number, filter: Intersection | null, maxResults: number): { total: number; hits: GeoHit[] };
+  nearest(
+    lng: number,
+    lat: number,
+    radiusKm: number,
+    filter: Intersection | null,
+    maxResults: number,
+    box?: LngLatBox | null,
+  ): { total: number; hits: GeoHit[] };
 }
 
 const EARTH_RADIUS_KM = 6371;
@@ -216,7 +243,32 @@ class TreeGeoIndex implements GeoIndex {
     this.#nodeCaps = nodeCaps;
   }
 
-  nearest(lng: number, lat: number, radiusKm: number, filter: Intersection | null, maxResults: number): { total: number; hits: GeoHit[] } {
+  within({ minLng, minLat, maxLng, maxLat }: LngLatBox): PositionSet {
+    const set = new Uint32Array(wordCount(this.#points.length));
+    const positions = this.#slotPositions;
+    const add = (slot: number): void => {
+      const position = positions[slot]!;
+      set[position >>> 5]! |= 1 << (position & 31);
+    };
+    // Rather than KDBush's own `range`, which returns every id found in a new array: a country's
+    // box holds nearly all the points, and their nodes lie wholly in it.
+    const take = (_node: number, first: number, last: number, inBox: boolean): boolean => {
+      if (!inBox) return false;
+      for (let slot = first; slot <= last; slot++) add(slot);
+      return true;
+    };
+    this.#walk(minLng, minLat, maxLng, maxLat, minLng, minLat, null, add, take);
+    return set;
+  }
+
+  nearest(
+    lng: number,
+    lat: number,
+    radiusKm: number,
+    filter: Intersection | null,
+    maxResults: number,
+    box: LngLatBox | null = null,
+  ): { total: number; hits: GeoHit[] } {
     const units = this.#slotUnits;
     const positions = this.#slotPositions;
     const [qx, qy, qz] = unitVector(lng, lat);
@@ -248,8 +300,14 @@ class TreeGeoIndex implements GeoIndex {
       total += slotFilter === null ? last - first + 1 : countPositionsBetween(slotFilter, first, last);
       return true;
     };
-    for (const [minLng, maxLng] of longitudeRanges(lng, lat, radiusKm)) {
-      this.#walk(minLng, lat - latSpan, maxLng, lat + latSpan, lng, lat, slotFilter, visit, take);
+    // The walk's box is the radius's box cut to `box`: a point found is in both, and a node
+    // counted whole (take's inBox) lies in both.
+    const minLat = Math.max(lat - latSpan, box?.minLat ?? -Infinity);
+    const maxLat = Math.min(lat + latSpan, box?.maxLat ?? Infinity);
+    for (const [fromLng, toLng] of longitudeRanges(lng, lat, radiusKm)) {
+      const minLng = Math.max(fromLng, box?.minLng ?? -Infinity);
+      const maxLng = Math.min(toLng, box?.maxLng ?? Infinity);
+      if (minLng <= maxLng && minLat <= maxLat) this.#walk(minLng, minLat, maxLng, maxLat, lng, lat, slotFilter, visit, take);
     }
     return { total, hits: this.#byDistance(lng, lat, nearest.candidates(), maxResults) };
   }

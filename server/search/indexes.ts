@@ -13,4 +13,4 @@ export {
   type TextIndex,
   type TextIndexParts,
 } from './text/textIndex.ts';
-export { createGeoIndex, geoIndexSteps, type GeoHit, type GeoIndex } from './geoIndex.ts';
+export { createGeoIndex, geoIndexSteps, type GeoHit, type GeoIndex, type LngLatBox } from './geoIndex.ts';

@@ -13,6 +13,7 @@ function run(ms: number, query = 'chillon'): MicroResult {
     memory: { heapUsedMB: 90 + ms, arrayBuffersMB: 6, totalMB: 96 + ms, rssMB: 300 },
     search: [{ kind: 'selective word', query, ...latency }],
     nearMe: [{ via: 'geo index', ...latency }, { via: 'with a filter', ...latency, p50Ms: ms / 2 }],
+    bbox: [{ view: 'valley', q: null, ...latency }],
   };
 }
 

@@ -483,6 +483,8 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
     const files = walk(path.join(image.root, image.workdir));
     expect(files.filter((file) => file.startsWith('dist/')).sort()).toEqual([
       'dist/',
+      'dist/docs/',
+      'dist/docs/redoc.standalone.js',
       'dist/loadWorker.mjs',
       'dist/map/',
       'dist/map/countries-50m.json',
@@ -591,6 +593,19 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
       }
       expect(geojson!.status).toBe(200);
       expect((JSON.parse(geojson!.text!) as { type: string }).type).toBe('FeatureCollection');
+    });
+
+    it("serves the booking docs at /v1/docs with Redoc's bundle from dist/", () => {
+      const [page] = request(container, port, [{ path: '/v1/docs', headers: { accept: 'text/html' } }]);
+      expect(page!.status).toBe(200);
+      expect(page!.text).toContain('<div id="redoc" data-document="/v1/openapi.json">');
+      const assets = [...page!.text!.matchAll(/src="(\/v1\/docs\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+      expect(assets.map((asset) => path.basename(asset))).toEqual(['redoc.standalone.js', 'docs.js']);
+      const [redoc, boot, document] = request(container, port, [...assets.map((asset) => ({ path: asset })), { path: '/v1/openapi.json' }]);
+      expect([redoc!.status, boot!.status, document!.status]).toEqual([200, 200, 200]);
+      // Served as read from dist/docs/, its CDN logo replaced (server/http/apiDocs.ts).
+      const bundled = fs.readFileSync(path.join(image.root, image.workdir, 'dist/docs/redoc.standalone.js'), 'utf8').replaceAll('"https://cdn.redoc.ly/redoc/logo-mini.svg"', '"data:,"');
+      expect(redoc!.sha256).toBe(createHash('sha256').update(bundled).digest('hex'));
     });
 
     it('keeps the booking journal in the STATE_DIR volume', () => {

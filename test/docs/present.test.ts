@@ -27,6 +27,7 @@ const PATH_WORD = /(?<![\w/.:<@$~-])((?:[\w.-]+\/)*[\w-][\w.-]*\.(?:ts|md|json(?
 const NOT_IN_THE_REPOSITORY: readonly RegExp[] = [
   /^dist\//, // npm run build
   /^(?:server|sync|loadWorker)\.mjs$|^playground\/$/, // the bundle, inside dist/
+  /^test-results\//, // the browser tests' screenshots
   /^bench\/data\//, // npm run bench and its --quick run
   /^BENCHMARKS\.quick\.md$/,
   /^(?:DATA_DIR|STATE_DIR)\//, // settings naming a directory

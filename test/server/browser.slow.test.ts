@@ -1,6 +1,8 @@
 /**
- * The status page and the playground in a real browser: Debian's chromium (installed by
- * .ci/run), driven by playwright-core, against the server over the committed fixture snapshot.
+ * The status page, the playground and the booking docs in a real browser: Debian's chromium
+ * (installed by .ci/run), driven by playwright-core, against the server over the committed
+ * fixture snapshot. Each test saves a screenshot of what it checked in test-results/screenshots/
+ * (SCREENSHOT_DIR), for a person to look at; no test compares them.
  *
  * Without a chromium at CHROMIUM_PATH (default /usr/bin/chromium) the tests are skipped with one
  * line saying how to run them, so `npm test` passes on a fresh clone. With REQUIRE_BROWSER_TESTS set
@@ -8,7 +10,8 @@
  * never pass without them.
  */
 
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config/config.ts';
@@ -20,6 +23,7 @@ import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';
 const HOW_TO_RUN = `install Debian's chromium (apt-get install chromium, as .ci/run does) or set CHROMIUM_PATH to a Chromium binary`;
 const hasChromium = existsSync(CHROMIUM_PATH);
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR?.trim() || path.resolve(import.meta.dirname, '../../test-results/screenshots');
 if (!hasChromium) {
   if (process.env.REQUIRE_BROWSER_TESTS) throw new Error(`the browser tests need Chromium and REQUIRE_BROWSER_TESTS is set, but ${CHROMIUM_PATH} does not exist: ${HOW_TO_RUN}`);
   console.log(`browser tests skipped: no Chromium at ${CHROMIUM_PATH}; to run them, ${HOW_TO_RUN}`);
@@ -44,16 +48,35 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await running?.close();
   });
 
-  /** A new page that records console errors and failed requests (a CSP violation is both). */
-  async function openPage(): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage();
+  /**
+   * A new page, in a browser context of its own (no stored state), that records console errors
+   * and failed requests (a CSP violation is both), and every URL it requests.
+   */
+  async function openPage(): Promise<{ page: Page; problems: string[]; requested: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
+    const requested: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
+      if (message.type() === 'error') problems.push(`${message.text()} (${message.location().url})`);
     });
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
-    return { page, problems };
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.url()}: ${response.status()}`);
+    });
+    page.on('request', (request) => requested.push(request.url()));
+    return { page, problems, requested };
+  }
+
+  /** Saves what the page shows as `<name>.png` in {@link SCREENSHOT_DIR}: the window, or with `fullPage` the whole page. */
+  async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage });
+  }
+
+  /** The URLs among `requested` that leave this server; data: and blob: URLs never leave the page. */
+  function leavingServer(requested: readonly string[]): string[] {
+    return requested.filter((url) => !url.startsWith(`${running.url}/`) && !url.startsWith('data:') && !url.startsWith('blob:'));
   }
 
   describe('the status page in a browser', () => {
@@ -74,6 +97,44 @@ describe.skipIf(!hasChromium)('in a browser', () => {
       expect(cells).toBe(4 * 7);
       expect(await page.locator('li[data-operation]').count()).toBe(report.operations.length);
       expect(problems).toEqual([]);
+      await screenshot(page, 'status', true);
+      await page.close();
+    });
+
+    it("shows the operations' descriptions with their code rendered, no backticks", async () => {
+      const { page, problems } = await openPage();
+      await page.goto(`${running.url}/`);
+      const activities = page.locator('li[data-operation="activities"]');
+      expect(await activities.locator('p code').allTextContents()).toContain('summary.rankingScoreValue');
+      const operations = await page.locator('li[data-operation]').allTextContents();
+      expect(operations.filter((text) => text.includes('`'))).toEqual([]);
+      expect(problems).toEqual([]);
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await activities.screenshot({ path: path.join(SCREENSHOT_DIR, 'status-operation.png') });
+      await page.close();
+    });
+
+    it('links the booking docs, the playground and the schema, each of which opens', async () => {
+      const { page, problems } = await openPage();
+      const opens: Record<string, (target: Page) => Promise<void>> = {
+        'Booking API docs': async (target) => {
+          await target.getByText('Hold places for 15 minutes').first().waitFor({ timeout: 20_000 });
+        },
+        Playground: async (target) => {
+          await target.locator('.graphiql-execute-button').waitFor({ timeout: 20_000 });
+        },
+        'Schema (SDL)': async (target) => {
+          expect(await target.textContent('body')).toContain('type Query {');
+        },
+      };
+      for (const [label, check] of Object.entries(opens)) {
+        await page.goto(`${running.url}/`);
+        const [response] = await Promise.all([page.waitForNavigation(), page.click(`nav a:text-is("${label}")`)]);
+        expect(response?.status(), label).toBe(200);
+        await check(page);
+      }
+      // The SDL is plain text, which cannot name an icon: the browser asks for /favicon.ico, which this API does not serve.
+      expect(problems.filter((problem) => !problem.endsWith(`${running.url}/favicon.ico)`))).toEqual([]);
       await page.close();
     });
 
@@ -91,6 +152,54 @@ describe.skipIf(!hasChromium)('in a browser', () => {
       expect(text).toContain('"slug"');
       expect(text).not.toContain('"errors"');
       expect(problems).toEqual([]);
+      await page.close();
+    });
+  });
+
+  describe('the playground in a browser', () => {
+    it('opens with a tab per sample query, the first formatted over several lines and ready to run', async () => {
+      const samples = (await (await fetch(`${running.url}/api/schema?format=queries`)).json()) as { name: string }[];
+      const { page, problems, requested } = await openPage();
+      await page.goto(`${running.url}/api/graphql`);
+      const run = page.locator('.graphiql-execute-button');
+      await run.waitFor({ timeout: 20_000 });
+      const tabs = page.locator('.graphiql-tab .graphiql-tab-button');
+      expect(await tabs.count()).toBe(samples.length);
+      expect(samples.length).toBeGreaterThan(3);
+      expect((await tabs.allTextContents()).map((text) => text.trim())).toEqual(samples.map((sample) => sample.name));
+      expect(await page.locator('.graphiql-tab-active').textContent()).toContain(samples[0]!.name);
+      const query = await page.locator('.graphiql-query-editor .CodeMirror').evaluate((editor) => (editor as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
+      expect(query.split('\n').length).toBeGreaterThan(5);
+      expect(query).toMatch(/^query TopActivities\(\$locale: String\) \{\n  activities\(locale: \$locale, limit: 5\) \{\n/);
+      await run.click();
+      const result = page.locator('.result-window');
+      await expect.poll(async () => result.textContent(), { timeout: 20_000 }).toContain('"activities"');
+      const text = (await result.textContent()) ?? '';
+      expect(text).toContain('"rankingScoreValue"');
+      expect(text).not.toContain('"errors"');
+      expect(problems).toEqual([]);
+      expect(leavingServer(requested)).toEqual([]);
+      await screenshot(page, 'playground');
+      await page.close();
+    });
+  });
+
+  describe('the booking docs in a browser', () => {
+    it("render the booking document's operations, with no request leaving the server", async () => {
+      const { page, problems, requested } = await openPage();
+      await page.goto(`${running.url}/v1/docs`);
+      for (const summary of ['List activities', 'Hold places for 15 minutes', 'Check a cart out', 'Pay a booking', 'A booking with its tickets', 'Cancel a booking item']) {
+        await page.getByText(summary).first().waitFor({ timeout: 20_000 });
+      }
+      expect(await page.title()).toContain('Booking interface');
+      // The search index runs in a worker made from a blob: URL, which the page's CSP allows.
+      await page.fill('input[placeholder="Search..."]', 'ticket');
+      const results = page.locator('[data-role="search:results"] [role="menuitem"]');
+      await expect.poll(async () => results.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label'))), { timeout: 20_000 }).toContain('A ticket as a PDF');
+      expect(requested).toContain(`${running.url}/v1/openapi.json`);
+      expect(leavingServer(requested)).toEqual([]);
+      expect(problems).toEqual([]);
+      await screenshot(page, 'booking-docs');
       await page.close();
     });
   });

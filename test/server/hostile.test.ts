@@ -1,6 +1,7 @@
 /**
  * Hostile and malformed requests against the real server over the committed fixture snapshot:
- * each is refused quickly with a clear error, and the server answers a normal query right after.
+ * each is refused with a clear error, and the server answers a normal query right after. Refusals
+ * under load, and what they cost, are the load test's (test/load/load.ts), not a timed assertion here.
  */
 
 import { getIntrospectionQuery } from 'graphql';
@@ -22,18 +23,16 @@ afterAll(() => running.close());
 interface Answer {
   status: number;
   body: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
-  ms: number;
 }
 
 async function post(body: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const startedAt = performance.now();
   const response = await request(`${running.url}/api/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
     body,
   });
   const text = await response.body.text();
-  return { status: response.statusCode, body: JSON.parse(text), ms: performance.now() - startedAt };
+  return { status: response.statusCode, body: JSON.parse(text) };
 }
 
 const query = (text: string, variables?: Record<string, unknown>) => post(JSON.stringify({ query: text, variables }));
@@ -140,10 +139,9 @@ describe('hostile requests', () => {
   ];
 
   for (const [name, send, expected] of cases) {
-    it(`refuses ${name} within 500 ms and keeps serving`, async () => {
+    it(`refuses ${name} and keeps serving`, async () => {
       const answer = await send();
       expect(refusal(answer)).toEqual(expected);
-      expect(answer.ms).toBeLessThan(500);
       await expectStillServing();
     });
   }

@@ -53,11 +53,15 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     const name = (queryStart === -1 ? target : target.slice(0, queryStart)).slice(GEOJSON_PATH.length + 1);
     const operation = operations.get(name);
     if (operation === undefined) {
+      state.codes = ['NOT_FOUND'];
       return sendError(res, 404, 'NOT_FOUND', `No GeoJSON area ${JSON.stringify(name)}; allowed areas: ${allowedAreas} (${GEOJSON_PATH}/{area})`);
     }
     state.route = `${GEOJSON_PATH}/${name}`;
     const params = readGeojsonParams(operation, query);
-    if ('refusal' in params) return sendError(res, 400, params.refusal.code, params.refusal.message);
+    if ('refusal' in params) {
+      state.codes = [params.refusal.code];
+      return sendError(res, 400, params.refusal.code, params.refusal.message);
+    }
 
     const served = options.snapshot();
     state.served = served;
@@ -66,6 +70,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     const key = `geojson\0${name}\0${canonicalJson(params)}`;
     const hit = responses?.get(served, key);
     if (hit) {
+      state.cacheHit = true;
       state.operation = hit.label;
       state.passedChecks = true;
       return send.success(req, res, state, hit.body, GEOJSON_TYPE, hit);
@@ -76,6 +81,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       const internal = listed.errors.find((error) => isInternalError(error));
       if (internal) throw internal.originalError;
       state.hasErrors = true;
+      state.codes = [...new Set(listed.errors.map((error) => String(error.extensions.code)))];
       const status = listed.errors.some((error) => error.extensions.code === 'EXECUTION_TIMEOUT') ? 503 : 400;
       const body = JSON.stringify({ errors: listed.errors.map((error) => ({ message: error.message, extensions: { code: error.extensions.code } })) });
       return sendText(req, res, status, body, JSON_TYPE, { 'Cache-Control': NO_STORE });
@@ -85,12 +91,13 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       const message =
         `${listed.tooMany} ${name} match in ${locale}, more than limit ${params.maxFeatures}: narrow the request with bbox or q (or the list's filters), ` +
         `or raise limit, up to ${MAX_FEATURES}`;
+      state.codes = ['BAD_USER_INPUT'];
       return sendError(res, 400, 'BAD_USER_INPUT', message);
     }
     state.operation = name;
     state.passedChecks = true;
     const bytes = Buffer.from(JSON.stringify(featureCollectionOf(operation, listed.records, params.locale)));
-    const entry = responses?.set(served, served.version, key, bytes, { label: name, operationName: undefined, cost: 0 });
+    const entry = responses?.set(served, served.version, key, bytes, { label: name, operationName: undefined, cost: 0, documentHash: operation.documentHash });
     return send.success(req, res, state, bytes, GEOJSON_TYPE, entry);
   };
 

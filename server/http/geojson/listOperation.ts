@@ -6,6 +6,7 @@
  */
 
 import { getNamedType, getNullableType, isListType, isObjectType, type GraphQLArgument, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { documentHash } from '../graphql/documentHash.ts';
 import type { GeojsonArea } from './areas.ts';
 
 /** The list's paging arguments: the GeoJSON route pages through the list itself. */
@@ -28,6 +29,8 @@ export interface ListOperation {
   readonly area: GeojsonArea;
   /** The GraphQL document: the list with its arguments as variables, plus `$limit` and `$offset`. */
   readonly query: string;
+  /** Lowercase hex sha256 of `query`, which the response cache keeps with an answer for the log. */
+  readonly documentHash: string;
   /** The list's arguments a request may give, by name (paging left out). */
   readonly parameters: ReadonlyMap<string, GraphQLInputType>;
   /** The locale a request without `locale` is answered in (the argument's default). */
@@ -68,6 +71,7 @@ export function createListOperation(schema: GraphQLSchema, area: GeojsonArea): L
   return {
     area,
     query,
+    documentHash: documentHash(query),
     parameters,
     defaultLocale: typeof locale?.defaultValue === 'string' ? locale.defaultValue : 'de-CH',
     position,

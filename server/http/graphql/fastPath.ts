@@ -13,12 +13,14 @@ import type { RecordBytesCache } from '../../execution/json/recordBytesCache.ts'
 import { isPromise } from '../../util/isPromise.ts';
 import type { RequestState } from '../requestState.ts';
 import { JsonTooDeepError } from './canonicalJson.ts';
+import { documentHash } from './documentHash.ts';
 import type { GraphqlMetrics, LookupTally } from './graphqlMetrics.ts';
 import type { Leftover } from './graphqlHttp.ts';
 import type { KnownBodies } from './knownBodies.ts';
 import { markPassedChecks } from './markPassedChecks.ts';
 import { CONTENT_TYPES, type MediaType } from './mediaType.ts';
 import { resolvePersistedQuery, type PersistedLookup, type PersistedQueries } from './persistedQueries.ts';
+import { codesOf, noteSent } from './requestFacts.ts';
 import { isWellFormed, type SentParams } from './requestParams.ts';
 import { variablesTooDeep } from './refusals.ts';
 import { responseKey, type AliasMethod, type CachedResponse, type ResponseCache } from './responseCache.ts';
@@ -69,7 +71,9 @@ export function createFastPath(options: FastPathOptions): FastPath {
     state.operation = entry.label;
     state.operationName = entry.operationName;
     state.cost = entry.cost;
+    state.documentHash = entry.documentHash;
     state.passedChecks = true;
+    state.cacheHit = true;
     return send.success(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
   }
 
@@ -84,17 +88,22 @@ export function createFastPath(options: FastPathOptions): FastPath {
     try {
       lookup = resolvePersistedQuery(sent, persisted, observeApq);
     } catch (error) {
+      noteSent(state, sent);
       return options.leave(req, res, state, { sent: error });
     }
     if (!isWellFormed(sent)) return options.leave(req, res, state, { sent, persisted: lookup });
     // A request with a persisted query is never an alias: what its bytes ask for depends on the
     // store of queries.
-    if (lookup !== null) call.raw = undefined;
+    if (lookup !== null) {
+      call.raw = undefined;
+      state.documentHash = lookup.sha256Hash;
+    }
     let key: string | undefined;
     try {
       key = responses ? responseKey(sent.query, sent.operationName, sent.variables) : undefined;
     } catch (error) {
       if (!(error instanceof JsonTooDeepError)) throw error;
+      noteSent(state, sent);
       return send.refusal(req, res, state, variablesTooDeep());
     }
     if (key !== undefined) {
@@ -109,7 +118,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const prepared = engine.prepare(sent, state.served!.sizes);
     // graphql-http's side words the refusals, and answers operations other than queries.
     if (prepared.errors || prepared.operation.operation.operation !== 'query') return options.leave(req, res, state, { sent, prepared, persisted: lookup });
-    markPassedChecks(state, prepared, metrics);
+    markPassedChecks(state, prepared, metrics, sent.query);
     register(lookup, sent.query);
     if (call.parsed && lookup === null) bodies.remember(call.raw!, sent);
     return execute(call, sent.variables, prepared.operation, key, prepared.cost);
@@ -127,11 +136,15 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const contentType = CONTENT_TYPES[mediaType];
     if (answer.errors) {
       state.hasErrors = true;
+      state.codes = codesOf(answer.errors);
       options.logErrors(state, answer.errors);
       return send.withErrors(req, res, state, answer.bytes, contentType);
     }
     const served = state.served!;
-    const entry = key === undefined ? undefined : responses!.set(served, served.version, key, answer.bytes, { label, operationName: state.operationName, cost });
+    const entry =
+      key === undefined
+        ? undefined
+        : responses!.set(served, served.version, key, answer.bytes, { label, operationName: state.operationName, cost, documentHash: (state.documentHash ??= documentHash(state.query!)) });
     if (entry && raw) responses!.alias(served, method, raw, entry);
     return send.success(req, res, state, answer.bytes, contentType, entry);
   }

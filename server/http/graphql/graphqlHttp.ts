@@ -16,6 +16,7 @@ import { setDeferredHeaders, type RequestState } from '../requestState.ts';
 import { JSON_TYPE } from '../respond.ts';
 import type { GraphqlMetrics } from './graphqlMetrics.ts';
 import type { PersistedLookup, PersistedQueries } from './persistedQueries.ts';
+import { codesOf, noteSent } from './requestFacts.ts';
 import { checkOperationName } from './requestParams.ts';
 import { refuseOperationType } from './refusals.ts';
 import type { AnswerSender } from './sendAnswer.ts';
@@ -80,8 +81,9 @@ export function createGraphqlHttp(options: GraphqlHttpOptions) {
         const refused = refuseOperationType(schema, operation, req.method);
         if (refused) return refused;
       }
-      markPassedChecks(state, prepared, metrics);
+      markPassedChecks(state, prepared, metrics, params.query);
       const lookup = req.context.persisted;
+      if (lookup) state.documentHash = lookup.sha256Hash;
       if (lookup?.register) persisted!.set(lookup.sha256Hash, params.query);
       return {
         schema: executableSchema,
@@ -95,12 +97,14 @@ export function createGraphqlHttp(options: GraphqlHttpOptions) {
     onOperation(req, _args, result) {
       const { state } = req.context;
       state.hasErrors = (result.errors?.length ?? 0) > 0;
+      if (result.errors?.length) state.codes = codesOf(result.errors);
       options.logErrors(state, result.errors);
     },
   });
 
   return async function answer(req: IncomingMessage, res: ServerResponse, state: RequestState, leftover: Leftover = {}): Promise<void> {
     setDeferredHeaders(res, state);
+    noteSent(state, leftover.sent);
     const context: Context = { state, ...leftover };
     const request: GraphqlRequest<IncomingMessage, Context> = {
       method: req.method ?? 'GET',

@@ -3,15 +3,18 @@
 import type { PreparedRequest } from '../../execution/engine.ts';
 import type { RequestState } from '../requestState.ts';
 import type { GraphqlMetrics } from './graphqlMetrics.ts';
+import { MAX_LOGGED_OPERATION_NAME } from './requestFacts.ts';
 
-/** Longest client operation name written to the logs; the rest is cut. */
-const MAX_LOGGED_OPERATION_NAME = 100;
-
-/** Notes an operation about to be answered: its label, name and cost, in the state and the metrics. */
-export function markPassedChecks(state: RequestState, prepared: PreparedRequest & { errors?: undefined }, metrics: GraphqlMetrics): void {
+/**
+ * Notes an operation about to be answered: its label, name, document and cost, in the state and
+ * the metrics.
+ * @param query the document sent (or stored for its persisted-query hash)
+ */
+export function markPassedChecks(state: RequestState, prepared: PreparedRequest & { errors?: undefined }, metrics: GraphqlMetrics, query: string): void {
   const { operation, cost } = prepared;
   state.operation = operation.label;
   state.operationName = operation.operation.name?.value.slice(0, MAX_LOGGED_OPERATION_NAME);
+  state.query = query;
   state.cost = cost;
   state.passedChecks = true;
   metrics.observeCost(cost);

@@ -43,6 +43,8 @@ export interface ResponseFacts {
   readonly operationName: string | undefined;
   /** Cost of the operation with its variables. */
   readonly cost: number;
+  /** Lowercase hex sha256 of the document, for the log line. */
+  readonly documentHash: string;
 }
 
 /** Whose bytes an alias is: a POST body and a GET query string are told apart even when equal. */
@@ -237,6 +239,7 @@ class Entry implements CachedResponse {
   readonly label: string;
   readonly operationName: string | undefined;
   readonly cost: number;
+  readonly documentHash: string;
   /** ETags per media type, then per content coding. */
   readonly #etags = new Map<string, Partial<Record<Encoding, string>>>();
   readonly #encoded = new Map<Encoding, Buffer | Promise<Buffer>>();
@@ -252,6 +255,7 @@ class Entry implements CachedResponse {
     this.label = facts.label;
     this.operationName = facts.operationName;
     this.cost = facts.cost;
+    this.documentHash = facts.documentHash;
   }
 
   etag(contentType: string, encoding: Encoding): string {

@@ -48,7 +48,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
 
   async function servePlayground(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     setDeferredHeaders(res, state);
-    await sendText(req, res, 200, playground.html, 'text/html; charset=utf-8', {
+    await sendText(req, res, 200, playground.html(options.sampleQueries()), 'text/html; charset=utf-8', {
       'Content-Security-Policy': playground.contentSecurityPolicy,
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
@@ -62,6 +62,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && isPlaygroundQuery(query)) {
       return servePlayground(req, res, state);
     }
+    state.graphql = true;
     const mediaType = mediaTypeOf(req.headers.accept);
     if (req.method === 'POST' && mediaType !== null && isJson(req.headers['content-type'])) {
       const call: GraphqlCall = { req, res, state, mediaType, method: 'POST', raw: undefined };

@@ -15,6 +15,7 @@ import { JSON_TYPE, sendText } from '../respond.ts';
 import type { GraphqlMetrics } from './graphqlMetrics.ts';
 import { memoize } from './mediaType.ts';
 import { CODE_OF_STATUS, unsupportedMediaType } from './refusals.ts';
+import { codesInBody } from './requestFacts.ts';
 import type { CachedResponse } from './responseCache.ts';
 
 /** The sending side of the route, bound to its settings and metrics. */
@@ -66,6 +67,8 @@ export function createAnswerSender(cache: Config['cache'], metrics: GraphqlMetri
         headers['content-type'] = JSON_TYPE;
       }
       headers['cache-control'] = NO_STORE;
+      // An executed answer's codes are those of its errors, noted already; a refusal's are read back from it.
+      state.codes ??= codesInBody(text);
       await sendText(req, res, init.status, text, headers['content-type'] ?? JSON_TYPE, headers);
     },
   };

@@ -5,12 +5,10 @@
  * tiles, no fonts, no images (points are circle markers, drawn as SVG).
  */
 
-import { createHash } from 'node:crypto';
 import { LOCALES } from '../../snapshot/locales.ts';
 import { GEOJSON_AREAS } from '../geojson/areas.ts';
 import { GEOJSON_PATH } from '../geojson/geojsonRoute.ts';
-import { readPackageFile } from '../packageFile.ts';
-import type { StaticAsset } from '../playground.ts';
+import { addAsset, CSS, JS, readPackageFile, type StaticAsset } from '../staticAssets.ts';
 import { readSwissOutline } from './swissOutline.ts';
 
 /** URL path of the map page; its assets live under `/map/assets/`. */
@@ -25,9 +23,6 @@ export interface MapPage {
   /** The assets by URL path, each path holding a hash of its content (cacheable for good). */
   assets: ReadonlyMap<string, StaticAsset>;
 }
-
-const JS = 'text/javascript; charset=utf-8';
-const CSS = 'text/css; charset=utf-8';
 
 /*
  * Leaflet positions its panes through the CSSOM (element.style), which a style-src without
@@ -150,15 +145,10 @@ body { display: flex; flex-direction: column; }
  */
 export function createMapPage(): MapPage {
   const assets = new Map<string, StaticAsset>();
-  const add = (name: string, contentType: string, body: Buffer): string => {
-    const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
-    const path = `${MAP_PATH}/assets/${hash}/${name}`;
-    assets.set(path, { contentType, body });
-    return path;
-  };
+  const add = (name: string, contentType: string, body: Buffer): string => addAsset(assets, `${MAP_PATH}/assets`, name, contentType, body);
 
-  const styles = [add('leaflet.css', CSS, readPackageFile('map', 'leaflet', 'dist/leaflet.css')), add('map.css', CSS, Buffer.from(PAGE_STYLE))];
-  const scripts = [add('leaflet.js', JS, readPackageFile('map', 'leaflet', 'dist/leaflet.js')), add('map.js', JS, Buffer.from(BOOT_SCRIPT))];
+  const styles = [add('leaflet.css', CSS, readPackageFile('leaflet', 'dist/leaflet.css', 'map')), add('map.css', CSS, Buffer.from(PAGE_STYLE))];
+  const scripts = [add('leaflet.js', JS, readPackageFile('leaflet', 'dist/leaflet.js', 'map')), add('map.js', JS, Buffer.from(BOOT_SCRIPT))];
   const outline = add('switzerland.geojson', 'application/geo+json', Buffer.from(JSON.stringify(readSwissOutline())));
   const option = (value: string) => `<option value="${value}">${value}</option>`;
 

@@ -8,7 +8,7 @@
 
 import { merge } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { readPackageFile } from '../packageFile.ts';
+import { readPackageFile } from '../staticAssets.ts';
 
 /** Switzerland's ISO 3166-1 numeric code, which world-atlas uses as the id of each country. */
 const SWITZERLAND_ID = '756';
@@ -23,7 +23,7 @@ export const OUTLINE_SOURCE_FILE = 'countries-50m.json';
  * @throws Error when the file cannot be read or holds no Switzerland
  */
 export function readSwissOutline(): GeoJSON.Feature {
-  const topology = JSON.parse(readPackageFile('map', 'world-atlas', OUTLINE_SOURCE_FILE).toString('utf8')) as Topology<{ countries: GeometryCollection }>;
+  const topology = JSON.parse(readPackageFile('world-atlas', OUTLINE_SOURCE_FILE, 'map').toString('utf8')) as Topology<{ countries: GeometryCollection }>;
   // Only Switzerland's arcs are decoded, not the world's; merging its one polygon gives it as a MultiPolygon.
   const country = topology.objects.countries.geometries.find((geometry) => geometry.id === SWITZERLAND_ID);
   if (country?.type !== 'Polygon' && country?.type !== 'MultiPolygon') {

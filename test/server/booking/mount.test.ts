@@ -8,6 +8,7 @@ import { createHttpService, type HttpService } from '../../../server/http/server
 import { createLogger } from '../../../server/ops/log.ts';
 import { createMetrics } from '../../../server/ops/metrics.ts';
 import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
+import { OPENAPI_PATH } from '../../../server/booking/operations.ts';
 import { type BookingHandler, createBookingHandler } from '../../../server/booking/routes.ts';
 import { ACTIVITIES, tempStateDir } from './helpers.ts';
 
@@ -43,6 +44,7 @@ beforeAll(async () => {
     logger: createLogger('silent'),
     metrics: createMetrics(() => ({ version: 'v1', lastSyncMs: {} })),
     booking: booking.handle,
+    bookingDocument: OPENAPI_PATH,
   });
   service.server.listen(0, '127.0.0.1');
   await once(service.server, 'listening');
@@ -64,6 +66,16 @@ describe('the booking interface mounted in the HTTP layer', () => {
     expect(((await response.json()) as unknown[]).length).toBe(5);
     const unknown = await fetch(`${baseUrl}/v1/nothing`);
     expect([unknown.status, ((await unknown.json()) as { error: { code: string } }).error.code]).toEqual([404, 'NOT_FOUND']);
+  });
+
+  it('leaves /v1/docs to the HTTP layer, which renders the document the booking interface serves', async () => {
+    const page = await fetch(`${baseUrl}/v1/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="redoc" data-document="/v1/openapi.json">');
+    const document = await fetch(`${baseUrl}/v1/openapi.json`);
+    expect([document.status, ((await document.json()) as { openapi: string }).openapi]).toEqual([200, '3.1.0']);
+    const unknown = await fetch(`${baseUrl}/v1/docs/nothing`);
+    expect([unknown.status, ((await unknown.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('grants PATCH and Idempotency-Key to an allowed origin in a preflight', async () => {

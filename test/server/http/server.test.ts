@@ -83,7 +83,10 @@ const schema = makeExecutableSchema<TestContext>({
   },
 });
 
-const sampleQueries = [{ name: 'greeting', query: '{ greeting }' }];
+const sampleQueries = [
+  { name: 'Greeting', query: 'query Greeting($name: String!) { greeting(name: $name) }', variables: { name: 'Genève' } },
+  { name: 'DefaultGreeting', query: '{ greeting }', variables: {} },
+];
 
 let served: ServedSnapshot | (() => never);
 const freshSnapshot = (): ServedSnapshot => ({
@@ -118,7 +121,7 @@ function options(env: Record<string, string> = {}): HttpOptions {
     config: readConfig({ ALLOWED_ORIGINS: 'https://tourism.example', MAX_BODY_BYTES: '2048', EXECUTION_TIMEOUT_MS: '20', MAX_COST: '500', ...env }),
     logger: createLogger('debug', logStream),
     metrics: createMetrics(snapshot),
-    playgroundQuery: '{ greeting(name: "Genève") }',
+    bookingDocument: '/v1/openapi.json',
   };
 }
 
@@ -926,9 +929,17 @@ describe('playground', () => {
       vary: 'Origin, Accept, Accept-Encoding',
     });
     expect(headers['content-security-policy']).toContain("script-src 'self';");
-    expect(body).toContain(
-      '<div id="graphiql" data-endpoint="/api/graphql" data-default-query="{ greeting(name: &#34;Genève&#34;) }">',
-    );
+    expect(body).toContain('<div id="graphiql" data-endpoint="/api/graphql" data-tabs="');
+  });
+
+  it('opens the sample queries as tabs, each query pretty-printed, with its variables', async () => {
+    const { body } = await openPlayground();
+    const attribute = body.match(/data-tabs="([^"]*)"/)![1]!;
+    const tabs = JSON.parse(attribute.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))));
+    expect(tabs).toEqual([
+      { query: 'query Greeting($name: String!) {\n  greeting(name: $name)\n}', variables: '{\n  "name": "Genève"\n}' },
+      { query: '{\n  greeting\n}' },
+    ]);
   });
 
   it('loads every script from a file, so the page runs under its CSP', async () => {
@@ -989,6 +1000,40 @@ describe('playground', () => {
     const response = await send('/api/graphql', { headers: { accept: 'application/json' } });
     expect(response.status).toBe(400);
     expect(JSON.parse(response.body)).toEqual({ errors: [{ message: 'Missing query', extensions: { code: 'BAD_REQUEST' } }] });
+  });
+});
+
+describe('booking docs', () => {
+  it('serves Redoc rendering the booking document at /v1/docs, under a CSP that allows no other origin', async () => {
+    const { status, headers, body } = await send('/v1/docs', { headers: { accept: 'text/html' } });
+    expect(status).toBe(200);
+    expect(headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+    expect(headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; worker-src blob:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(body).toContain('<div id="redoc" data-document="/v1/openapi.json">');
+    expect(body.match(/<script[^>]*>/g)).toEqual([expect.stringMatching(/^<script src="\/v1\/docs\/assets\/[0-9a-f]{16}\/redoc\.standalone\.js">$/), expect.stringMatching(/^<script src="\/v1\/docs\/assets\/[0-9a-f]{16}\/docs\.js">$/)]);
+    expect(body).not.toMatch(/\son\w+=/);
+  });
+
+  it("serves Redoc's standalone bundle from node_modules, its CDN logo replaced, compressed when accepted, cached for good", async () => {
+    const { body } = await send('/v1/docs');
+    const path = body.match(/"(\/v1\/docs\/assets\/[0-9a-f]{16}\/redoc\.standalone\.js)"/)![1]!;
+    const bundle = readFileSync(join(dirname(createRequire(import.meta.url).resolve('redoc/package.json')), 'bundles/redoc.standalone.js'), 'utf8');
+    const compressed = await request(baseUrl + path, { headers: { 'accept-encoding': 'br' } });
+    expect(compressed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(compressed.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    const served = brotliDecompressSync(Buffer.from(await compressed.body.arrayBuffer())).toString('utf8');
+    expect(bundle).toContain('"https://cdn.redoc.ly/redoc/logo-mini.svg"');
+    expect(served).toBe(bundle.replaceAll('"https://cdn.redoc.ly/redoc/logo-mini.svg"', '"data:,"'));
+  });
+
+  it("logs a docs asset at debug level, as the playground's", async () => {
+    const { body } = await send('/v1/docs');
+    const path = body.match(/"(\/v1\/docs\/assets\/[0-9a-f]{16}\/docs\.js)"/)![1]!;
+    logLines = [];
+    await send(path);
+    expect(logLines.find((line) => line.path === path)).toMatchObject({ level: 'debug', status: 200 });
   });
 });
 

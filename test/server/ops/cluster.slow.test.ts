@@ -129,6 +129,7 @@ describe('a cluster of two workers', () => {
       expect(status).toBe(200);
       expect(sampleSum(text, 'http_requests_total', 'route="/api/graphql"')).toBe(29);
       expect(sampleSum(text, 'http_request_duration_seconds_count', 'route="/api/graphql"')).toBe(29);
+      expect(sampleSum(text, 'graphql_requests_total', 'outcome="ok"') + sampleSum(text, 'graphql_requests_total', 'outcome="cache_hit"')).toBe(29);
       // One snapshot served by both workers: one series, 1 rather than the sum of 2.
       expect(text).toMatch(new RegExp(`^snapshot_info\\{version="${snapshot.manifest.version}"\\} 1$`, 'm'));
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
 import { createLogger } from '../../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../../server/main.ts';
-import type { StatusReport } from '../../../server/ops/status.ts';
+import { renderStatusPage, type StatusReport } from '../../../server/ops/status.ts';
 import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
 import { tempStateDir } from '../../helpers/api.ts';
 
@@ -56,6 +56,7 @@ describe('GET /api/status', () => {
     expect(report.links).toEqual({
       playground: '/api/graphql',
       schema: '/api/schema',
+      bookingDocs: '/v1/docs',
       sampleQueries: '/api/schema?format=queries',
       status: '/api/status',
       metrics: '/metrics',
@@ -161,13 +162,43 @@ describe('GET /', () => {
     expect(html).toContain('<span class="stale">stale: never synced</span>');
     expect(html).toMatch(/<li data-operation="tours"><code>tours\(q: String, routeType: String/);
     expect(html).toMatch(/Try it: <a href="\/api\/graphql#query=[^"]+" title="[^"]+">HikesNearInterlaken<\/a>/);
-    expect(html).toContain('<a href="/map">Map</a>');
+  });
+
+  it('links the playground, the schema, the sample queries, the booking docs and the map', async () => {
+    const html = await (await fetch(`${running.url}/`)).text();
+    const links = [...html.match(/<nav>[\s\S]*<\/nav>/)![0].matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map((match) => [match[1], match[2]]);
+    expect(links).toEqual([
+      ['/api/graphql', 'Playground'],
+      ['/api/schema', 'Schema (SDL)'],
+      ['/api/schema?format=queries', 'Sample queries (JSON)'],
+      ['/v1/docs', 'Booking API docs'],
+      ['/api/status', 'Status (JSON)'],
+      ['/metrics', 'Metrics'],
+      ['/map', 'Map'],
+    ]);
+  });
+
+  it("renders the operations' Markdown descriptions: code spans as code, no backticks left", async () => {
+    const html = await (await fetch(`${running.url}/`)).text();
+    const operations = html.slice(html.indexOf('<h2>Operations</h2>'));
+    expect(operations).toContain('Order: <code>summary.rankingScoreValue</code> descending');
+    expect(operations).not.toContain('`');
   });
 
   it('escapes what it shows', async () => {
     const html = await (await fetch(`${running.url}/`)).text();
     // Signatures hold quotes (default values); they appear escaped, never as markup.
     expect(html).toContain('locale: String = &#34;de-CH&#34;');
+  });
+
+  it('renders a description that holds HTML, a script link or markup in code as text, never as markup', async () => {
+    const report = await status();
+    const [first, ...others] = report.operations;
+    const description = '<img src=x onerror=alert(1)> [click](javascript:alert(1)) `<b>` **bold**';
+    const html = renderStatusPage({ ...report, operations: [{ ...first!, description }, ...others] });
+    expect(html).toContain('<p>&lt;img src=x onerror=alert(1)&gt; [click](javascript:alert(1)) <code>&lt;b&gt;</code> <strong>bold</strong></p>');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('href="javascript:');
   });
 
   // Last in this file: draining cannot be undone.

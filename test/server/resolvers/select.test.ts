@@ -125,7 +125,7 @@ function bruteForce<R>(
 /** Checks the first `end` items (all that a page up to `end` reads), their order and the total. */
 function expectSameSelection<R>(area: AreaStore<R, string>, args: Argument<R>[], conditions: Record<string, string | boolean>, options: { q: string | null; near: NearMe | null; end: number }) {
   const filter = area.filters.match(conditions as Record<string, FilterCondition>);
-  const selection = selectRecords(area, { ...options, filter });
+  const selection = selectRecords(area, { ...options, filter, box: null });
   const expected = bruteForce(area, args, conditions, options);
   const label = JSON.stringify({ conditions, ...options });
   expect(selection.total, label).toBe(expected.total);
@@ -179,7 +179,7 @@ describe('selectRecords with filter arguments', () => {
   it('answers a list without filter arguments with every record in the default order', () => {
     const area = store.locales['de-CH'].tours;
     expect(area.filters.match({ routeType: null, season: undefined })).toBeNull();
-    const selection = selectRecords(area, { q: null, near: null, filter: null, end: 5 });
+    const selection = selectRecords(area, { q: null, near: null, filter: null, box: null, end: 5 });
     expect(selection.total).toBe(area.records.length);
     expect(selection.items.slice(0, 5)).toEqual(area.records.slice(0, 5));
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { distance } from 'geokdbush';
-import { positionSetOf, type Intersection } from '../../../server/search/positionSet.ts';
-import { createGeoIndex, type GeoHit, type GeoIndex } from '../../../server/search/geoIndex.ts';
+import { firstPositions, positionSetOf, type Intersection, type PositionSet } from '../../../server/search/positionSet.ts';
+import { createGeoIndex, type GeoHit, type GeoIndex, type LngLatBox } from '../../../server/search/geoIndex.ts';
 import { EARTH_RADIUS_KM, haversineKm } from '../../helpers/haversine.ts';
 
 type Point = { lng: number; lat: number } | null;
@@ -15,6 +15,17 @@ function bruteForce(points: Point[], centre: { lng: number; lat: number }, radiu
     if (distanceKm <= radiusKm) hits.push({ position, distanceKm });
   });
   return hits.sort((a, b) => a.distanceKm - b.distanceKm || a.position - b.position);
+}
+
+/** The positions whose point lies in a box, edges included, testing every point. */
+function positionsIn(points: Point[], box: LngLatBox): number[] {
+  const inside = (point: Point) => point !== null && point.lng >= box.minLng && point.lng <= box.maxLng && point.lat >= box.minLat && point.lat <= box.maxLat;
+  return points.flatMap((point, position) => (inside(point) ? [position] : []));
+}
+
+/** The positions of a set, ascending. */
+function positionsOf(set: PositionSet): number[] {
+  return firstPositions([set], Infinity);
 }
 
 /** The same positions in the same order, at distances within 1e-9 km of the expected ones (one assertion, not one per hit). */
@@ -352,6 +363,51 @@ describe('createGeoIndex', () => {
       const [hit] = index.nearest(centres.Bern.lng, centres.Bern.lat, 200, null, 1).hits;
       expect(hit!.distanceKm).toBeGreaterThan(94);
       expect(hit!.distanceKm).toBeLessThan(96);
+    });
+  });
+
+  describe('within', () => {
+    const onEdge = swissPoints.find((point) => point !== null)!;
+    /** Boxes from a valley to the whole world, and one with a point on two of its edges. */
+    const boxes: LngLatBox[] = [
+      { minLng: 7.5, minLat: 46.4, maxLng: 8.1, maxLat: 46.8 },
+      { minLng: 6.0, minLat: 46.0, maxLng: 7.3, maxLat: 47.0 },
+      { minLng: 5.9, minLat: 45.8, maxLng: 10.5, maxLat: 47.9 },
+      { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 },
+      { minLng: 9.0, minLat: 46.0, maxLng: 9.01, maxLat: 46.01 },
+      { minLng: onEdge.lng, minLat: onEdge.lat - 0.3, maxLng: onEdge.lng + 0.3, maxLat: onEdge.lat },
+    ];
+
+    it('finds the positions of the points in a box, as testing every point does', () => {
+      for (const box of boxes) {
+        const expected = positionsIn(swissPoints, box);
+        expect(positionsOf(swiss.within(box)), JSON.stringify(box)).toEqual(expected);
+      }
+      expect(positionsIn(swissPoints, boxes[0]!).length).toBeGreaterThan(0);
+      expect(positionsIn(swissPoints, boxes[5]!)).toContain(swissPoints.indexOf(onEdge));
+      expect(positionsIn(swissPoints, boxes[2]!)).toHaveLength(swissPoints.filter((point) => point !== null).length);
+    });
+
+    it('cuts nearest() to the box: its total and hits are those of a brute-force sort of the points in it', () => {
+      const even = (position: number) => position % 2 === 0;
+      for (const centre of Object.values(centres)) {
+        for (const radiusKm of [20, 100, 1000]) {
+          for (const box of boxes) {
+            const inBox = new Set(positionsIn(swissPoints, box));
+            for (const maxResults of [0, 5, 1500]) {
+              const label = `${JSON.stringify(box)} ${radiusKm} km, ${maxResults} results`;
+              const expected = bruteForce(swissPoints, centre, radiusKm, (p) => inBox.has(p));
+              const found = swiss.nearest(centre.lng, centre.lat, radiusKm, null, maxResults, box);
+              expect(found.total, label).toBe(expected.length);
+              expectSameHits(found.hits, expected.slice(0, maxResults), label);
+              const filtered = bruteForce(swissPoints, centre, radiusKm, (p) => inBox.has(p) && even(p));
+              const both = swiss.nearest(centre.lng, centre.lat, radiusKm, filterOf(swissPoints.length, even), maxResults, box);
+              expect(both.total, label).toBe(filtered.length);
+              expectSameHits(both.hits, filtered.slice(0, maxResults), label);
+            }
+          }
+        }
+      }
     });
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { etagOf } from '../../../../server/http/httpCache.ts';
 import { createResponseCache, responseKey } from '../../../../server/http/graphql/responseCache.ts';
 
-const facts = { label: 'tours', operationName: 'Tours', cost: 12 };
+const facts = { label: 'tours', operationName: 'Tours', cost: 12, documentHash: 'a'.repeat(64) };
 const KiB = 1024;
 /** An answer well within the share of a 64 KiB cache one entry may take. */
 const BODY = Buffer.alloc(3000, 'x');

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+
+/** A file served with a page (the playground, the booking docs), read once at startup. */
+export interface StaticAsset {
+  /** The `Content-Type` header value. */
+  contentType: string;
+  body: Buffer;
+}
+
+/** `Content-Type` of a script. */
+export const JS = 'text/javascript; charset=utf-8';
+/** `Content-Type` of a style sheet. */
+export const CSS = 'text/css; charset=utf-8';
+
+/**
+ * Adds a file to `assets` under `<prefix>/<hash>/<name>`, the hash being of its content, so a
+ * response may be cached for good: a new version of a file gets a new path.
+ *
+ * @returns the URL path of the file
+ */
+export function addAsset(assets: Map<string, StaticAsset>, prefix: string, name: string, contentType: string, body: Buffer): string {
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
+  const path = `${prefix}/${hash}/${name}`;
+  assets.set(path, { contentType, body });
+  return path;
+}
+
+/**
+ * Reads a browser bundle of a package: from `<bundledDir>/` beside the server bundle
+ * (`npm run build` copies it into dist/, which runs without node_modules), else from the package
+ * in node_modules (resolved from this file, so any working directory will do).
+ *
+ * @param bundledDir the folder of dist/ that `npm run build` copies the file into
+ * @throws Error when the file cannot be read (a missing or changed package)
+ */
+export function readPackageFile(packageName: string, file: string, bundledDir: string): Buffer {
+  const bundled = new URL(`${bundledDir}/${basename(file)}`, import.meta.url);
+  if (existsSync(bundled)) return readFileSync(bundled);
+  // The bundles are not in the packages' "exports", but package.json is.
+  const packageJson = createRequire(import.meta.url).resolve(`${packageName}/package.json`);
+  return readFileSync(join(dirname(packageJson), file));
+}
+
+/** Escapes text for an HTML element or a quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
