@@ -157,3 +157,16 @@ describe("Apollo Client 4 with a persisted query list from Apollo's generator", 
     }
   });
 });
+
+describe('a manifest the schema refuses', () => {
+  it("stops a cluster's start with exit code 1, the log naming the file and the operation", async () => {
+    const file = path.join(work, 'broken.json');
+    await writeFile(file, JSON.stringify({ abc: 'query Broken { types { id colour } }' }));
+    const server = startServerProcess({ WORKERS: '2', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), PERSISTED_DOCUMENTS: file });
+    const [code] = await server.exited;
+    expect(code).toBe(1);
+    expect(server.lines).toContainEqual(
+      expect.objectContaining({ level: 'fatal', msg: `cannot start: PERSISTED_DOCUMENTS: ${file}: operation "Broken" (id abc): Cannot query field "colour" on type "ActivityType".` }),
+    );
+  });
+});

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../../server/config/config.ts';
+import { readConfig } from '../../../../../server/config/config.ts';
+import { createDocumentChecker } from '../../../../../server/execution/limits.ts';
+import { createSchema, readSdl } from '../../../../../server/execution/schema.ts';
 import { hashQuery } from '../../../../../server/http/graphql/persistedQueries.ts';
+import { loadTrustedDocuments } from '../../../../../server/http/graphql/trustedDocuments/trustedDocuments.ts';
+import { resolvers } from '../../../../../server/resolvers/index.ts';
 import { startTestApi, type TestApi } from '../../../../helpers/api.ts';
 
 const TYPES = 'query Types { types { id title } }';
@@ -204,5 +209,25 @@ describe('a manifest that cannot be used', () => {
   it('stops the start for a file that cannot be read', async () => {
     const missing = path.join(dir, 'missing.json');
     expect(((await startError(missing)) as Error).message).toBe(`PERSISTED_DOCUMENTS: ${missing}: cannot be read (ENOENT)`);
+  });
+});
+
+describe('loadTrustedDocuments', () => {
+  const config = readConfig({});
+  const check = createDocumentChecker(createSchema(readSdl(), resolvers), config.limits, { introspection: true });
+
+  it('finds a document by its id, with or without sha256:, and by the sha256 of its text', async () => {
+    const documents = await loadTrustedDocuments([apollo, codegen], check);
+    expect(documents.size).toBe(3);
+    expect(documents.byId(hashQuery(ACTIVITY))).toMatchObject({ id: hashQuery(ACTIVITY), query: ACTIVITY, operationNames: ['Activity'], file: apollo });
+    expect(documents.byId(`sha256:${hashQuery(TYPES).toUpperCase()}`)?.query).toBe(TYPES);
+    const byName = manifest('by-name.json', { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: 'types-v1', name: 'Types', type: 'query', body: TYPES }] });
+    const named = await loadTrustedDocuments([byName], check);
+    expect([named.byId('types-v1')?.query, named.byId(hashQuery(TYPES))?.id, named.byId('types-v2')]).toEqual([TYPES, 'types-v1', undefined]);
+  });
+
+  it('names the operations of every document', async () => {
+    const documents = await loadTrustedDocuments([codegen, apollo], check);
+    expect([...documents.names()].sort()).toEqual(['Activity', 'Locations', 'Types']);
   });
 });
