@@ -11,8 +11,6 @@ import type { DocumentChecker } from '../../../execution/limits.ts';
 import { hashQuery } from '../persistedQueries.ts';
 import { ManifestError, normaliseDocumentId, readManifest, type ManifestEntry } from './readManifest.ts';
 
-export { ManifestError } from './readManifest.ts';
-
 /** One trusted document, checked. */
 export interface TrustedDocument {
   /** The id its manifest gives it. */
@@ -110,6 +108,7 @@ function checkEntry(file: string, entry: ManifestEntry, check: DocumentChecker):
 /** How an error names an entry: its operation's name, else the names its text gives, else "an unnamed operation". */
 function operationsOf(entry: ManifestEntry): string {
   if (entry.name) return `operation "${entry.name}"`;
+  // Read from the text rather than the parsed document: the entry may be refused for not parsing.
   const names = [...entry.body.matchAll(/\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/g)].map((match) => `"${match[1]}"`);
   return names.length > 0 ? `operation ${names.join(', ')}` : 'an unnamed operation';
 }
