@@ -31,6 +31,9 @@ import { workerReloadTurn } from './ops/reloadTurns.ts';
 import { resolvers } from './resolvers/index.ts';
 import { sampleQueries } from './ops/sampleQueries.ts';
 import { createSchema, readSdl } from './execution/schema.ts';
+import { createDocumentChecker } from './execution/limits.ts';
+import { ManifestError } from './http/graphql/trustedDocuments/readManifest.ts';
+import { watchTrustedDocuments, type WatchedTrustedDocuments } from './http/graphql/trustedDocuments/watchTrustedDocuments.ts';
 import { handleShutdownSignals } from './ops/shutdown.ts';
 import { SnapshotHolder } from './http/snapshotHolder.ts';
 import { createStatusReporter } from './ops/status.ts';
@@ -64,7 +67,8 @@ export interface MountedBooking {
  * @param options.persistedQueries in a cluster worker, what shares persisted queries with the others
  * @param options.reloadTurn in a cluster worker, waits for this worker's turn to reload a new
  *   snapshot (watchSnapshot's `turn`)
- * @throws SnapshotError when the snapshot is missing or broken; Error when the SDL and the
+ * @throws SnapshotError when the snapshot is missing or broken; ConfigError when a manifest of
+ *   trusted documents is (naming the file and the operation); Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
  */
 export async function startServer(
@@ -79,8 +83,16 @@ export async function startServer(
 ): Promise<RunningServer> {
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
+  // Before the snapshot, which takes far longer: a bad manifest stops the start at once.
+  const trustedDocuments = await watchServedTrustedDocuments(config, schema, logger);
   const startedAt = performance.now();
-  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })));
+  let holder: SnapshotHolder;
+  try {
+    holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })));
+  } catch (error) {
+    trustedDocuments?.close();
+    throw error;
+  }
   const counts = Object.fromEntries(Object.entries(holder.store.locales['de-CH']).map(([area, { records }]) => [area, records.length]));
   logger.info(
     { snapshot: holder.store.snapshot.version, dataDir: path.resolve(config.dataDir), ms: Math.round(performance.now() - startedAt), counts },
@@ -103,6 +115,7 @@ export async function startServer(
     metrics: createMetrics(() => holder.served),
     clusterMetrics: options.clusterMetrics,
     persistedQueries: options.persistedQueries,
+    trustedDocuments,
     trustedProxies: config.booking.trustedProxies,
     schema,
     sdl,
@@ -121,6 +134,7 @@ export async function startServer(
   const watcher = watchServedSnapshot(config, schema, holder, logger, options.reloadTurn);
   server.once('close', () => {
     watcher.close();
+    trustedDocuments?.close();
     void booking.close();
   });
   await new Promise<void>((resolve, reject) => {
@@ -218,6 +232,31 @@ function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: Snap
     },
     onError: (error) => logger.error({ err: error }, `new snapshot refused, still serving ${holder.store.snapshot.version}: ${error.message}`),
   });
+}
+
+/**
+ * The trusted documents of PERSISTED_DOCUMENTS, following their files; undefined when there are
+ * none. Each process (each worker of a cluster) loads and checks them itself, as it loads the
+ * snapshot.
+ *
+ * @throws ConfigError naming the file and the operation when a manifest cannot be used
+ */
+async function watchServedTrustedDocuments(config: Config, schema: GraphQLSchema, logger: Logger): Promise<WatchedTrustedDocuments | undefined> {
+  const { files } = config.trustedDocuments;
+  if (files.length === 0) return undefined;
+  try {
+    const documents = await watchTrustedDocuments({
+      files,
+      check: createDocumentChecker(schema, config.limits, { introspection: config.introspection }),
+      onReload: (next) => logger.info({ files, documents: next.size }, `trusted documents reloaded: ${next.size} documents`),
+      onError: (error) => logger.error({ err: error, files }, `trusted documents not reloaded, still serving the previous ones: ${error.message}`),
+    });
+    logger.info({ files, documents: documents.size }, `trusted documents loaded: ${documents.size} documents${config.trustedDocuments.only ? ', the only ones answered' : ''}`);
+    return documents;
+  } catch (error) {
+    if (error instanceof ManifestError) throw new ConfigError(`PERSISTED_DOCUMENTS: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

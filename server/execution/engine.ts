@@ -42,6 +42,12 @@ export interface EngineRequest {
   query: string;
   operationName?: string | null | undefined;
   variables?: SentVariables;
+  /**
+   * `query` parsed, having passed a DocumentChecker's checks (server/execution/limits.ts) already:
+   * a trusted document's, checked once when its manifest was loaded. Such a document is never
+   * parsed or validated again, and is kept from its first request on.
+   */
+  checked?: DocumentNode | undefined;
 }
 
 /** Checks requests and answers them as bytes, keeping what it checked and compiled. */
@@ -97,7 +103,10 @@ export function createEngine(options: EngineOptions): Engine {
       const name = request.operationName ?? null;
       const document = documents.get(request.query);
       const cached = document?.byName.get(name);
-      if (cached === undefined || cached.template !== undefined) return prepareUnseen(request, name, sizes);
+      if (cached === undefined || cached.template !== undefined) {
+        if (request.checked) return checkUnseen(request, name, request.checked, true, sizes, true);
+        return prepareUnseen(request, name, sizes);
+      }
       document!.used = true;
       if (cached.refusal) return { errors: cached.refusal };
       return prepareKnown(cached.operation, request, sizes);
@@ -133,9 +142,12 @@ export function createEngine(options: EngineOptions): Engine {
     return (parsed && templates.prepare(request, name, parsed, !again, sizes)) || checkUnseen(request, name, parsed, again, sizes);
   }
 
-  /** Checks a document not in the cache, and keeps what the checks made of it when `keep`. */
-  function checkUnseen(request: EngineRequest, name: string | null, parsed: DocumentNode | undefined, keep: boolean, sizes: AnswerSizes): PreparedRequest {
-    const checked = options.check({ ...request, document: parsed }, sizes);
+  /**
+   * Checks a document not in the cache, and keeps what the checks made of it when `keep`.
+   * @param valid `parsed` passed the checks of the document alone already
+   */
+  function checkUnseen(request: EngineRequest, name: string | null, parsed: DocumentNode | undefined, keep: boolean, sizes: AnswerSizes, valid = false): PreparedRequest {
+    const checked = options.check({ query: request.query, operationName: request.operationName, variables: request.variables, document: parsed, valid }, sizes);
     if (checked.errors) {
       if (keep && dependsOnDocumentAlone(checked.errors)) documents.remember(request.query, name, { refusal: checked.errors });
       return checked;

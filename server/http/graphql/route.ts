@@ -105,7 +105,9 @@ function createPipeline(options: HttpOptions, metrics: GraphqlMetrics) {
     }
   };
   const slow = createGraphqlHttp({ schema: options.schema, executableSchema, engine, persisted, metrics, send, executionTimeoutMs, logErrors });
-  const fast = createFastPath({ engine, responses, records, persisted, bodies, metrics, lookups, send, executionTimeoutMs, logErrors, leave: slow });
+  const trusted = options.trustedDocuments ?? null;
+  const trustedOnly = config.trustedDocuments.only;
+  const fast = createFastPath({ engine, responses, records, persisted, trusted, trustedOnly, bodies, metrics, lookups, send, executionTimeoutMs, logErrors, leave: slow });
   return {
     responses,
     bodies,
@@ -196,5 +198,5 @@ function createReaders({ responses, bodies, lookups, send, slow, fast, takeSnaps
 /** A browser's GET asks for the playground unless its query string carries a GraphQL request. */
 function isPlaygroundQuery(query: string): boolean {
   const search = new URLSearchParams(query);
-  return !search.has('query') && !search.has('extensions');
+  return !search.has('query') && !search.has('extensions') && !search.has('documentId');
 }
