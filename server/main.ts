@@ -112,7 +112,10 @@ export async function startServer(
   const service = createHttpService({
     booking: booking.handle,
     bookingDocument: OPENAPI_PATH,
-    metrics: createMetrics(() => holder.served),
+    metrics: createMetrics(() => holder.served, {
+      // Trusted documents' names are label values of their own, beside the first ones seen.
+      isTrustedOperation: trustedDocuments ? (name) => trustedDocuments.names().has(name) : undefined,
+    }),
     clusterMetrics: options.clusterMetrics,
     persistedQueries: options.persistedQueries,
     trustedDocuments,

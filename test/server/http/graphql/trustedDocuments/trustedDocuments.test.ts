@@ -8,6 +8,7 @@ import { createDocumentChecker } from '../../../../../server/execution/limits.ts
 import { createSchema, readSdl } from '../../../../../server/execution/schema.ts';
 import { hashQuery } from '../../../../../server/http/graphql/persistedQueries.ts';
 import { loadTrustedDocuments } from '../../../../../server/http/graphql/trustedDocuments/trustedDocuments.ts';
+import { MAX_OPERATION_NAMES } from '../../../../../server/ops/graphqlCounters.ts';
 import { resolvers } from '../../../../../server/resolvers/index.ts';
 import { startTestApi, type TestApi } from '../../../../helpers/api.ts';
 
@@ -116,6 +117,21 @@ describe('trusted documents', () => {
     expect((await call(open, { body: { query } })).status).toBe(200);
     expect((await call(open, { body: { query, extensions } })).status).toBe(200);
     expect((await call(open, { body: { extensions } })).status).toBe(200);
+  });
+});
+
+describe('metrics of trusted documents', () => {
+  it(`labels a trusted document's operation by its name even after ${MAX_OPERATION_NAMES} other names took every other label`, async () => {
+    const api = await startTestApi({ PERSISTED_DOCUMENTS: apollo });
+    try {
+      for (let i = 0; i < MAX_OPERATION_NAMES + 1; i++) expect((await call(api, { body: { query: `query Seen${i} { types { id } }` } })).status).toBe(200);
+      expect((await call(api, { body: { documentId: hashQuery(ACTIVITY), variables: { id: activityId } } })).status).toBe(200);
+      const metrics = await (await fetch(`${api.server.url}/metrics`)).text();
+      expect(metrics).toContain('graphql_requests_total{operation="Activity",outcome="ok"} 1');
+      expect(metrics).toContain('graphql_requests_total{operation="other",outcome="ok"} 1');
+    } finally {
+      await api.close();
+    }
   });
 });
 
