@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Tracer } from '@opentelemetry/api';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { createBookingForwarder, serveBookingToWorkers } from './booking/forwarder.ts';
@@ -34,6 +35,11 @@ import { handleShutdownSignals } from './ops/shutdown.ts';
 import { SnapshotHolder } from './http/snapshotHolder.ts';
 import { createStatusReporter } from './ops/status.ts';
 import { createStore } from './snapshot/store.ts';
+import { createRequestSpans } from './ops/tracing/requestSpans.ts';
+import { startTracing, TracingSettingError } from '../tracing/startTracing.ts';
+
+/** The `service.name` of the server's spans unless OTEL_SERVICE_NAME says otherwise. */
+export const SERVICE_NAME = 'tourism-content-query-service';
 
 export interface RunningServer {
   readonly server: Server;
@@ -63,6 +69,8 @@ export interface MountedBooking {
  * @param options.persistedQueries in a cluster worker, what shares persisted queries with the others
  * @param options.reloadTurn in a cluster worker, waits for this worker's turn to reload a new
  *   snapshot (watchSnapshot's `turn`)
+ * @param options.tracer when tracing is on (tracing/startTracing.ts): a span per request, per
+ *   GraphQL operation and per booking partner call
  * @throws SnapshotError when the snapshot is missing or broken; Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
  */
@@ -74,6 +82,7 @@ export async function startServer(
     clusterMetrics?: ClusterMetrics;
     persistedQueries?: PersistedQueryRelay;
     reloadTurn?: () => Promise<() => void>;
+    tracer?: Tracer;
   } = {},
 ): Promise<RunningServer> {
   const sdl = readSdl();
@@ -93,6 +102,7 @@ export async function startServer(
       activities: (locale) => holder.store.locales[locale].activities.records,
       allowedOrigins: config.allowedOrigins,
       logger,
+      tracer: options.tracer,
     }));
 
   const startedAtMs = Date.now();
@@ -102,6 +112,7 @@ export async function startServer(
     clusterMetrics: options.clusterMetrics,
     persistedQueries: options.persistedQueries,
     trustedProxies: config.booking.trustedProxies,
+    tracing: options.tracer && createRequestSpans(options.tracer),
     schema,
     sdl,
     snapshot: () => holder.served,
@@ -148,13 +159,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     logger = createLogger(config.logLevel);
     if (cluster.isWorker) {
       logger = logger.child({ worker: cluster.worker!.id });
-      const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger });
+      const tracing = await startTracing(SERVICE_NAME);
+      const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger, beforeExit: tracing?.shutdown });
       const persistedQueries = config.apqCacheBytes > 0 ? workerPersistedQueries() : undefined;
       const booking = createBookingForwarder(process.env, logger, config.allowedOrigins);
       let registry: Registry | undefined;
       const clusterMetrics = workerMetrics(() => registry);
       const reloadTurn = workerReloadTurn();
-      const running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries, reloadTurn });
+      const running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries, reloadTurn, tracer: tracing?.tracer });
       registry = running.service.metrics.registry;
       logListening(running);
       primary.serve(running.service);
@@ -163,13 +175,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       await startPrimary(config, logger);
     } else {
       await checkPortFree(config.port, config.host);
-      const running = await startServer(config, logger);
+      const tracing = await startTracing(SERVICE_NAME);
+      const running = await startServer(config, logger, { tracer: tracing?.tracer });
       logListening(running);
-      handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger });
+      handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger, beforeExit: tracing?.shutdown });
     }
   } catch (error) {
     // A bad snapshot or setting is the operator's to fix: say what, without a stack trace.
-    const expected = error instanceof SnapshotError || error instanceof ConfigError;
+    const expected = error instanceof SnapshotError || error instanceof ConfigError || error instanceof TracingSettingError;
     if (expected) logger.fatal(`cannot start: ${(error as Error).message}`);
     else logger.fatal({ err: error }, 'cannot start');
     logger.flush(() => process.exit(1));

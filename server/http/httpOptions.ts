@@ -10,6 +10,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.ts';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
+import type { RequestTracing } from './requestTracing.ts';
 
 /** What a request is served from; taken once per request, so the snapshot may change between requests. */
 export interface ServedSnapshot {
@@ -99,4 +100,6 @@ export interface HttpOptions {
    * log (server/http/clientAddress.ts); default 0, the socket's peer.
    */
   trustedProxies?: number;
+  /** When tracing is on: each request's spans (server/ops/tracing/ implements it). */
+  tracing?: RequestTracing;
 }

@@ -228,7 +228,7 @@ function createRequestServer(
   handle: (req: IncomingMessage, res: ServerResponse, state: RequestState) => Promise<void> | void,
   fail: Fail,
 ): Server {
-  const { config, logger, trustedProxies = 0 } = options;
+  const { config, logger, trustedProxies = 0, tracing } = options;
   const finish = createFinish(options, routes);
 
   // Shared by every response, which carries its state: a closure per request costs on the hot path.
@@ -256,6 +256,7 @@ function createRequestServer(
         operation: '-',
         passedChecks: false,
         hasErrors: false,
+        trace: tracing?.start(req),
         closeConnection: lifecycle.draining,
         headersSet: false,
       };
@@ -265,7 +266,7 @@ function createRequestServer(
       // Not async: most answers are sent before the handler returns, and an async function costs
       // each of them a promise. Anything thrown is answered by `fail`.
       try {
-        const pending = handle(req, res, state);
+        const pending = state.trace ? state.trace.within(() => handle(req, res, state)) : handle(req, res, state);
         if (pending) pending.catch((error: unknown) => fail(req, res, state, error));
       } catch (error) {
         fail(req, res, state, error);
@@ -294,6 +295,7 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
     const durationS = (performance.now() - state.arrivedAt) / 1000;
     const status = res.writableFinished ? res.statusCode : 499;
     metrics.observeRequest(state.route, state.operation, status, durationS);
+    state.trace?.end(state.route, status);
     const quiet = routes.get(state.route)?.quiet === true || state.route === `${GRAPHQL_PATH}/assets`;
     const level = quiet ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;

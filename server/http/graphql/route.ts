@@ -61,6 +61,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
     if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && isPlaygroundQuery(query)) {
       return servePlayground(req, res, state);
     }
+    state.trace?.graphql();
     const mediaType = mediaTypeOf(req.headers.accept);
     if (req.method === 'POST' && mediaType !== null && isJson(req.headers['content-type'])) {
       const call: GraphqlCall = { req, res, state, mediaType, method: 'POST', raw: undefined };
