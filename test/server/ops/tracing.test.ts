@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
 import { SERVICE_NAME, startServer } from '../../../server/main.ts';
 import { startTracing } from '../../../tracing/startTracing.ts';
-import { DATA_DIR, tempStateDir } from '../../helpers/api.ts';
+import { tempStateDir } from '../../helpers/api.ts';
+import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
 import { setEnv, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlpReceiver.ts';
 
 /** The trace ids of the requests the test sends, each with its own `traceparent`. */
@@ -21,6 +22,7 @@ const SERVER = 2;
 const CLIENT = 3;
 
 let receiver: OtlpReceiver;
+let snapshot: TinySnapshot;
 let partnerHeaders: IncomingHttpHeaders[] = [];
 const statuses: Record<string, number> = {};
 
@@ -46,6 +48,7 @@ async function listen(server: Server): Promise<string> {
 // what the receiver got.
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
+  snapshot = await createTinySnapshot();
   const partner = createServer((req, res) => {
     partnerHeaders.push(req.headers);
     res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
@@ -54,7 +57,7 @@ beforeAll(async () => {
   const restoreEnv = setEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'traced-api' });
   const tracing = await startTracing(SERVICE_NAME);
   try {
-    const config = readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), WORKERS: '1', BOOKING_UPSTREAM_URL: partnerUrl, BOOKING_API_KEY: 'key' });
+    const config = readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), WORKERS: '1', BOOKING_UPSTREAM_URL: partnerUrl, BOOKING_API_KEY: 'key' });
     const server = await startServer(config, undefined, { tracer: tracing!.tracer });
     const post = async (name: keyof typeof TRACES, query: string) => {
       const response = await fetch(`${server.url}/api/graphql`, {
@@ -81,6 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver.close();
+  await snapshot.remove();
   partnerHeaders = [];
 });
 
