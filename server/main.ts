@@ -233,10 +233,12 @@ function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: Snap
 
 /**
  * The primary of a cluster: the one booking interface its workers share, served to them on an
- * internal port, then the supervisor of the workers.
+ * internal port, then the supervisor of the workers. With tracing on, its partner calls are
+ * traced, and their spans exported before it exits.
  */
 async function startPrimary(config: Config, logger: Logger): Promise<void> {
-  const booking = startSharedBooking(config, logger);
+  const tracing = await startTracing(SERVICE_NAME);
+  const booking = startSharedBooking(config, logger, tracing?.tracer);
   const shared = await serveBookingToWorkers(booking.handler, logger);
   runPrimary(config, logger, {
     workerEnv: shared.workerEnv,
@@ -246,6 +248,7 @@ async function startPrimary(config: Config, logger: Logger): Promise<void> {
     async close() {
       shared.close();
       await booking.close();
+      await tracing?.shutdown();
     },
   });
 }
@@ -255,7 +258,7 @@ async function startPrimary(config: Config, logger: Logger): Promise<void> {
  * activities of the snapshot, which the primary loads (that area alone) and reloads as the
  * workers do, without waiting for a turn: it indexes nothing.
  */
-function startSharedBooking(config: Config, logger: Logger): { handler: Promise<BookingHandler>; close(): Promise<void> } {
+function startSharedBooking(config: Config, logger: Logger, tracer: Tracer | undefined): { handler: Promise<BookingHandler>; close(): Promise<void> } {
   let snapshot: Snapshot | undefined;
   let watcher: SnapshotWatcher | undefined;
   const handler = (async () => {
@@ -280,6 +283,7 @@ function startSharedBooking(config: Config, logger: Logger): { handler: Promise<
       activities: (locale) => snapshot?.locales[locale].activities ?? [],
       allowedOrigins: config.allowedOrigins,
       logger,
+      tracer,
     });
   })();
   return {
