@@ -190,9 +190,12 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
 
   async function handleOther(req: IncomingMessage, res: ServerResponse, state: RequestState, path: string, query: string): Promise<void> {
     setRequestHeaders(res, state);
-    if (options.booking && isBookingPath(path) && (await options.booking(req, res))) {
+    if (options.booking && isBookingPath(path)) {
+      // Labelled first: the response may close, and the request be logged, before the booking
+      // interface resolves (a cluster worker's forwarder resolves once the answer has ended).
       state.route = '/v1';
-      return;
+      if (await options.booking(req, res)) return;
+      state.route = 'other';
     }
     if (cors(req, res)) return;
 
