@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../../server/config/config.ts';
-import { SERVICE_NAME, startServer } from '../../../server/main.ts';
-import { startTracing } from '../../../tracing/startTracing.ts';
-import { tempStateDir } from '../../helpers/api.ts';
-import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
-import { setEnv, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlpReceiver.ts';
+import { readConfig } from '../../../../server/config/config.ts';
+import { SERVICE_NAME, startServer } from '../../../../server/main.ts';
+import { startTracing } from '../../../../tracing/startTracing.ts';
+import { tempStateDir } from '../../../helpers/api.ts';
+import { createTinySnapshot, type TinySnapshot } from '../../../helpers/tinySnapshot.ts';
+import { setEnv, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../../helpers/otlpReceiver.ts';
 
 /** The trace ids of the requests the test sends, each with its own `traceparent`. */
 const TRACES = {

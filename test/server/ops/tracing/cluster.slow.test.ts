@@ -8,10 +8,10 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempStateDir } from '../../helpers/api.ts';
-import { startOtlpReceiver, type OtlpReceiver } from '../../helpers/otlpReceiver.ts';
-import { startServerProcess } from '../../helpers/serverProcess.ts';
-import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
+import { tempStateDir } from '../../../helpers/api.ts';
+import { startOtlpReceiver, type OtlpReceiver } from '../../../helpers/otlpReceiver.ts';
+import { startServerProcess } from '../../../helpers/serverProcess.ts';
+import { createTinySnapshot, type TinySnapshot } from '../../../helpers/tinySnapshot.ts';
 
 const TRACE_ID = '3d269b633813fc605b8efff798038103';
 const PARENT_SPAN = 'c3c1b174eee19b7e';
