@@ -155,14 +155,14 @@ export interface SyncRun {
  */
 export async function runSync(options: SyncOptions): Promise<SyncRun> {
   const { tracer } = options;
-  if (!tracer) return syncRun(options, undefined);
+  if (!tracer) return fetchAndPublish(options, undefined);
   const env = options.env ?? process.env;
   // The carrier of a trace handed to a process: https://opentelemetry.io/docs/specs/otel/context/env-carriers/
   const parent = propagation.extract(ROOT_CONTEXT, { traceparent: env.TRACEPARENT, tracestate: env.TRACESTATE });
   return tracer.startActiveSpan('sync', { attributes: { 'sync.sources': [...options.sources], 'sync.locales': [...options.locales], 'sync.dry_run': options.dryRun === true } }, parent, async (span) => {
     try {
-      const run = await syncRun(options, tracer);
-      span.setAttribute('sync.version', run.result.version ?? '');
+      const run = await fetchAndPublish(options, tracer);
+      if (run.result.version !== null) span.setAttribute('sync.version', run.result.version);
       if (run.exitCode !== 0) span.setStatus({ code: SpanStatusCode.ERROR, message: 'a source was not published' });
       return run;
     } catch (error) {
@@ -181,7 +181,7 @@ function failSpan(span: Span, error: unknown): void {
 }
 
 /** The sync itself ({@link runSync}); with a tracer, a span per source. */
-async function syncRun(options: SyncOptions, tracer: Tracer | undefined): Promise<SyncRun> {
+async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined): Promise<SyncRun> {
   const config = readSyncConfig(options.sources, options.env ?? process.env);
   const now = options.now ?? new Date();
   const progress = createProgress({ stream: options.stderr, tty: options.tty, sources: options.sources });
