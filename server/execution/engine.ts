@@ -50,14 +50,25 @@ export interface EngineRequest {
   checked?: DocumentNode | undefined;
 }
 
+/** The steps of preparing a document the cache did not hold, as a trace records them. */
+export interface PrepareSteps {
+  /**
+   * Called as each step ends: `parse` (the text into a document) and `validate` (the schema's
+   * rules and the limits).
+   * @param startedAt `performance.now()` at the start of the step
+   */
+  ran(step: 'parse' | 'validate', startedAt: number): void;
+}
+
 /** Checks requests and answers them as bytes, keeping what it checked and compiled. */
 export interface Engine {
   /**
    * Checks a request against the limits, from the cache when the document was seen before.
    * Errors are exactly those of the checker of server/execution/limits.ts.
    * @param sizes those of the snapshot the request is answered from (its store's)
+   * @param steps told of the parse and validation when they run (never for a cached document)
    */
-  prepare(request: EngineRequest, sizes: AnswerSizes): PreparedRequest;
+  prepare(request: EngineRequest, sizes: AnswerSizes, steps?: PrepareSteps): PreparedRequest;
   /** Operations (and refusals) held now. */
   readonly size: number;
 }
@@ -99,13 +110,13 @@ export function createEngine(options: EngineOptions): Engine {
   const operationOptions: EngineOptions & OperationOptions = { ...options, out: new JsonWriter() };
   const templates = createTemplates(documents, operationOptions);
   return {
-    prepare(request, sizes) {
+    prepare(request, sizes, steps) {
       const name = request.operationName ?? null;
       const document = documents.get(request.query);
       const cached = document?.byName.get(name);
       if (cached === undefined || cached.template !== undefined) {
         if (request.checked) return checkUnseen(request, name, request.checked, true, sizes, true);
-        return prepareUnseen(request, name, sizes);
+        return prepareUnseen(request, name, sizes, steps);
       }
       document!.used = true;
       if (cached.refusal) return { errors: cached.refusal };
@@ -129,17 +140,22 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** Prepares a document not kept under its text: from a template of its literals, else checked in full. */
-  function prepareUnseen(request: EngineRequest, name: string | null, sizes: AnswerSizes): PreparedRequest {
+  function prepareUnseen(request: EngineRequest, name: string | null, sizes: AnswerSizes, steps: PrepareSteps | undefined): PreparedRequest {
+    const parseStart = steps ? performance.now() : 0;
     let parsed: DocumentNode | undefined;
     try {
       parsed = parse(request.query, { maxLexicalTokens: options.limits.maxTokens });
     } catch {
       // The checks word the refusal.
     }
+    const validateStart = steps ? performance.now() : 0;
+    steps?.ran('parse', parseStart);
     // A document requested again is kept under its text, unless its template (built from
     // other documents) answers it; one requested for the first time may have a template built.
     const again = documents.seenBefore(request.query, name);
-    return (parsed && templates.prepare(request, name, parsed, !again, sizes)) || checkUnseen(request, name, parsed, again, sizes);
+    const prepared = (parsed && templates.prepare(request, name, parsed, !again, sizes)) || checkUnseen(request, name, parsed, again, sizes);
+    steps?.ran('validate', validateStart);
+    return prepared;
   }
 
   /**

@@ -12,6 +12,7 @@ import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
 import type { TrustedDocuments } from './graphql/trustedDocuments/trustedDocuments.ts';
 import type { PlaygroundSample } from './playground.ts';
+import type { RequestTracing } from './requestTracing.ts';
 
 /** What a request is served from; taken once per request, so the snapshot may change between requests. */
 export interface ServedSnapshot {
@@ -136,4 +137,6 @@ export interface HttpOptions {
    * log (server/http/clientAddress.ts); default 0, the socket's peer.
    */
   trustedProxies?: number;
+  /** When tracing is on: each request's spans (server/ops/tracing/ implements it). */
+  tracing?: RequestTracing;
 }

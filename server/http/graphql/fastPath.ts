@@ -80,6 +80,11 @@ export function createFastPath(options: FastPathOptions): FastPath {
     state.documentHash = entry.documentHash;
     state.passedChecks = true;
     state.cacheHit = true;
+    if (state.trace) {
+      const trace = state.trace.graphql();
+      trace.operation(undefined, entry.operationName, 'query');
+      trace.fromResponseCache();
+    }
     return send.success(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
   }
 
@@ -118,13 +123,19 @@ export function createFastPath(options: FastPathOptions): FastPath {
       const hit = responses!.get(state.served!, key);
       lookups[hit ? 'hits' : 'misses']++;
       if (hit) {
+        state.trace?.graphql().operation(sent.query, undefined, undefined);
         register(lookup, sent.query);
         if (call.raw) responses!.alias(state.served!, call.method, call.raw, hit);
         return cached(req, res, state, call.mediaType, hit);
       }
     }
     const request = trusted ? { query: sent.query, operationName: sent.operationName, variables: sent.variables, checked: trusted.document } : sent;
-    const prepared = engine.prepare(request, state.served!.sizes);
+    const trace = state.trace?.graphql();
+    const prepared = engine.prepare(request, state.served!.sizes, trace);
+    if (trace) {
+      const operation = prepared.errors ? undefined : prepared.operation.operation;
+      trace.operation(sent.query, operation?.name?.value ?? sent.operationName, operation?.operation);
+    }
     // graphql-http's side words the refusals, and answers operations other than queries.
     if (prepared.errors || prepared.operation.operation.operation !== 'query') return options.leave(req, res, state, { sent, prepared, persisted: lookup });
     markPassedChecks(state, prepared, metrics, sent.query);
@@ -136,8 +147,15 @@ export function createFastPath(options: FastPathOptions): FastPath {
   /** Answers a query that passed the checks, and keeps a successful answer in the response cache. */
   function execute(call: GraphqlCall, variables: SentParams['variables'], operation: PreparedOperation, key: string | undefined, cost: number): Promise<void> | void {
     const served = call.state.served!;
+    const executed = call.state.trace?.graphql().execute();
     const answer = operation.answer(startDeadline(options.executionTimeoutMs), served.context, variables as Record<string, unknown> | undefined, records);
-    if (isPromise(answer)) return answer.then((settled) => sendAnswer(call, settled, operation.label, key, cost));
+    if (isPromise(answer)) {
+      return answer.then((settled) => {
+        executed?.();
+        return sendAnswer(call, settled, operation.label, key, cost);
+      });
+    }
+    executed?.();
     return sendAnswer(call, answer, operation.label, key, cost);
   }
 

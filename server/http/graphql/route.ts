@@ -62,6 +62,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       return servePlayground(req, res, state);
     }
     state.graphql = true;
+    state.trace?.graphql();
     const mediaType = mediaTypeOf(req.headers.accept);
     if (req.method === 'POST' && mediaType !== null && isJson(req.headers['content-type'])) {
       const call: GraphqlCall = { req, res, state, mediaType, method: 'POST', raw: undefined };
