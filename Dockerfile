@@ -15,6 +15,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json schema.graphql ./
 COPY server ./server
 COPY sync ./sync
+COPY tracing ./tracing
 RUN npm run build
 # STATE_DIR for the booking sandbox's journal must exist and belong to the runtime user; the
 # runtime image has no shell to make it.

@@ -4,6 +4,7 @@
  */
 
 import fs from 'node:fs/promises';
+import { renderTracing, type TracingReport } from './tracing.ts';
 import type { MicroResult } from './micro.ts';
 import type { CpuCost, PairedResult } from './paired.ts';
 import type { HttpRun, TargetCheck } from './reportTypes.ts';
@@ -60,6 +61,8 @@ export interface BenchResults {
   scaling: PairedScaling[];
   /** The hot-reload scenario per scale (bench/reload.ts); absent in results written before it. */
   reload?: ReloadRun[];
+  /** Tracing on against off (bench/tracing.ts); absent when skipped, or in results written before it. */
+  tracing?: TracingReport;
   micro: (MicroResult & { scale: number })[];
   targets: TargetCheck[];
 }
@@ -566,6 +569,8 @@ export function renderMarkdown(results: BenchResults): string {
     }
     out.push('');
   }
+
+  if (results.tracing) out.push(...renderTracing(results.tracing));
 
   out.push('## Targets', '');
   const met = results.targets.filter((t) => t.met === true).length;

@@ -25,6 +25,7 @@ import { changedLabel, copyDataset, measureReload, type ChangedSources, type Rel
 import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type PairedScaling } from './report.ts';
 import type { HttpRun } from './reportTypes.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
+import { measureTracing, renderTracing, replaceTracingSection, type TracingReport } from './tracing.ts';
 import { installPeers } from './peers/installPeers.ts';
 import { describePeers, PEERS, peerSides, peersRunIn, startPeers, stopPeers, type PeersOfRun } from './peers/peers.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
@@ -50,6 +51,10 @@ const HELP = `npm run bench [-- options]
   --no-micro            skip the in-process figures
   --no-reload           skip the hot-reload scenario (bench/reload.ts: a new version published
                         during a load run of the mix, against one without, per scale)
+  --no-tracing          skip tracing on against off (bench/tracing.ts: the one-worker scenarios
+                        at 1x, every request traced and exported to a loopback OTLP receiver)
+  --tracing-only        run tracing on against off alone, and put its figures into the results
+                        JSON and the report a full run wrote (its "Tracing" section)
   --regenerate          regenerate the scaled datasets (they are regenerated anyway when
                         the code under sync/ changed since they were written)
   --iterations N        timed calls per in-process latency figure (default 1000)
@@ -76,6 +81,8 @@ interface Options {
   http: boolean;
   micro: boolean;
   reload: boolean;
+  tracing: boolean;
+  tracingOnly: boolean;
   regenerate: boolean;
   iterations: number;
   microRuns: number;
@@ -101,6 +108,8 @@ function readOptions(args: string[]): Options {
       'no-http': { type: 'boolean', default: false },
       'no-micro': { type: 'boolean', default: false },
       'no-reload': { type: 'boolean', default: false },
+      'no-tracing': { type: 'boolean', default: false },
+      'tracing-only': { type: 'boolean', default: false },
       regenerate: { type: 'boolean', default: false },
       iterations: { type: 'string' },
       'micro-runs': { type: 'string' },
@@ -138,6 +147,8 @@ function readOptions(args: string[]): Options {
     http: !values['no-http'],
     micro: !values['no-micro'],
     reload: !values['no-reload'],
+    tracing: !values['no-tracing'],
+    tracingOnly: values['tracing-only'],
     regenerate: values.regenerate,
     iterations: Math.round(number('iterations', values.iterations, quick ? 200 : 1000, 1)),
     microRuns: Math.round(number('micro-runs', values['micro-runs'], quick ? 1 : 3, 1)),
@@ -230,6 +241,7 @@ async function main(): Promise<void> {
   const git = gitCommit();
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
+  if (options.tracingOnly) return tracingOnly(options, git.commit);
   // Installed and read before measuring: a peer that cannot be installed stops the run here, not at its end.
   if (options.http && installPeers()) log('installed the peers into bench/peers/node_modules');
   const peerInfo = options.http ? describePeers() : [];
@@ -390,6 +402,7 @@ async function main(): Promise<void> {
 
   const scaling = options.http && cores > 1 ? await measurePairedScaling(options, http, cores) : [];
   const reload = options.http && options.reload ? await measureReloads(options) : [];
+  const tracing = options.http && options.tracing ? await measureTracingReport(options, git.commit) : undefined;
 
   const partial: Omit<BenchResults, 'targets'> = {
     date: new Date(startedAt).toISOString(),
@@ -426,6 +439,7 @@ async function main(): Promise<void> {
     http,
     scaling,
     reload,
+    ...(tracing ? { tracing } : {}),
     micro,
   };
   const results: BenchResults = { ...partial, targets: checkTargets(partial) };
@@ -434,6 +448,51 @@ async function main(): Promise<void> {
   const met = results.targets.filter((t) => t.met === true).length;
   const missed = results.targets.filter((t) => t.met === false).length;
   log(`wrote ${options.out} and ${options.markdown} in ${results.durationS} s: ${met} targets met, ${missed} missed`);
+}
+
+/** Tracing on against off (bench/tracing.ts), with the conditions it ran in. */
+async function measureTracingReport(options: Options, commit: string): Promise<TracingReport> {
+  const startedAt = Date.now();
+  const loadAverageBefore = os.loadavg()[0]!;
+  const runs = await measureTracing({
+    scenarios: options.scenarios,
+    rounds: options.rounds,
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    serverWarmupS: options.serverWarmupS,
+    connections: options.connections,
+    logLevel: options.logLevel,
+    dataDir: datasetDir(1),
+    timeoutMs: SERVER_READY_TIMEOUT_MS,
+    fetchSamples,
+    log,
+  });
+  return {
+    date: new Date(startedAt).toISOString(),
+    command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
+    durationS: Math.round((Date.now() - startedAt) / 1000),
+    commit,
+    loadAverageBefore,
+    loadAverageAfter: os.loadavg()[0]!,
+    options: { rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, serverWarmupS: options.serverWarmupS, connections: options.connections, scale: 1 },
+    runs,
+  };
+}
+
+/**
+ * `--tracing-only`: tracing on against off alone, its figures put into the results JSON and the
+ * report of the last full run (or written alone when there is none yet).
+ */
+async function tracingOnly(options: Options, commit: string): Promise<void> {
+  log(`building the server: npm run build → ${SERVER_BUNDLE}`);
+  buildServer();
+  const report = await measureTracingReport(options, commit);
+  const results = await fs.readFile(options.out, 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>, () => ({}));
+  await fs.mkdir(path.dirname(options.out), { recursive: true });
+  await fs.writeFile(options.out, `${JSON.stringify({ ...results, tracing: report }, null, 2)}\n`);
+  const markdown = await fs.readFile(options.markdown, 'utf8').catch(() => '');
+  await fs.writeFile(options.markdown, replaceTracingSection(markdown, renderTracing(report)));
+  log(`wrote the tracing figures into ${options.out} and ${options.markdown} in ${report.durationS} s`);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Tracer } from '@opentelemetry/api';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { createBookingForwarder, serveBookingToWorkers } from './booking/forwarder.ts';
@@ -31,10 +32,18 @@ import { workerReloadTurn } from './ops/reloadTurns.ts';
 import { resolvers } from './resolvers/index.ts';
 import { sampleQueries } from './ops/sampleQueries.ts';
 import { createSchema, readSdl } from './execution/schema.ts';
+import { createDocumentChecker } from './execution/limits.ts';
+import { ManifestError } from './http/graphql/trustedDocuments/readManifest.ts';
+import { watchTrustedDocuments, type WatchedTrustedDocuments } from './http/graphql/trustedDocuments/watchTrustedDocuments.ts';
 import { handleShutdownSignals } from './ops/shutdown.ts';
 import { SnapshotHolder } from './http/snapshotHolder.ts';
 import { createStatusReporter } from './ops/status.ts';
 import { createStore } from './snapshot/store.ts';
+import { createRequestSpans } from './ops/tracing/requestSpans.ts';
+import { startTracing, TracingSettingError } from '../tracing/startTracing.ts';
+
+/** The `service.name` of the server's spans unless OTEL_SERVICE_NAME says otherwise. */
+export const SERVICE_NAME = 'tourism-content-query-service';
 
 export interface RunningServer {
   readonly server: Server;
@@ -64,7 +73,10 @@ export interface MountedBooking {
  * @param options.persistedQueries in a cluster worker, what shares persisted queries with the others
  * @param options.reloadTurn in a cluster worker, waits for this worker's turn to reload a new
  *   snapshot (watchSnapshot's `turn`)
- * @throws SnapshotError when the snapshot is missing or broken; Error when the SDL and the
+ * @param options.tracer when tracing is on (tracing/startTracing.ts): a span per request, per
+ *   GraphQL operation and per booking partner call
+ * @throws SnapshotError when the snapshot is missing or broken; ConfigError when a manifest of
+ *   trusted documents is (naming the file and the operation); Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
  */
 export async function startServer(
@@ -75,12 +87,21 @@ export async function startServer(
     clusterMetrics?: ClusterMetrics;
     persistedQueries?: PersistedQueryRelay;
     reloadTurn?: () => Promise<() => void>;
+    tracer?: Tracer;
   } = {},
 ): Promise<RunningServer> {
   const sdl = readSdl();
   const schema = createSchema(sdl, resolvers);
+  // Before the snapshot, which takes far longer: a bad manifest stops the start at once.
+  const trustedDocuments = await watchServedTrustedDocuments(config, schema, logger);
   const startedAt = performance.now();
-  const holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })));
+  let holder: SnapshotHolder;
+  try {
+    holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })));
+  } catch (error) {
+    trustedDocuments?.close();
+    throw error;
+  }
   const counts = Object.fromEntries(Object.entries(holder.store.locales['de-CH']).map(([area, { records }]) => [area, records.length]));
   logger.info(
     { snapshot: holder.store.snapshot.version, dataDir: path.resolve(config.dataDir), ms: Math.round(performance.now() - startedAt), counts },
@@ -94,16 +115,22 @@ export async function startServer(
       activities: (locale) => holder.store.locales[locale].activities.records,
       allowedOrigins: config.allowedOrigins,
       logger,
+      tracer: options.tracer,
     }));
 
   const startedAtMs = Date.now();
   const service = createHttpService({
     booking: booking.handle,
     bookingDocument: OPENAPI_PATH,
-    metrics: createMetrics(() => holder.served),
+    metrics: createMetrics(() => holder.served, {
+      // Trusted documents' names are label values of their own, beside the first ones seen.
+      isTrustedOperation: trustedDocuments ? (name) => trustedDocuments.names().has(name) : undefined,
+    }),
     clusterMetrics: options.clusterMetrics,
     persistedQueries: options.persistedQueries,
+    trustedDocuments,
     trustedProxies: config.booking.trustedProxies,
+    tracing: options.tracer && createRequestSpans(options.tracer),
     schema,
     sdl,
     snapshot: () => holder.served,
@@ -121,6 +148,7 @@ export async function startServer(
   const watcher = watchServedSnapshot(config, schema, holder, logger, options.reloadTurn);
   server.once('close', () => {
     watcher.close();
+    trustedDocuments?.close();
     void booking.close();
   });
   await new Promise<void>((resolve, reject) => {
@@ -150,13 +178,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     logger = createLogger(config.logLevel);
     if (cluster.isWorker) {
       logger = logger.child({ worker: cluster.worker!.id });
-      const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger });
+      const tracing = await startTracing(SERVICE_NAME);
+      const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger, beforeExit: tracing?.shutdown });
       const persistedQueries = config.apqCacheBytes > 0 ? workerPersistedQueries() : undefined;
       const booking = createBookingForwarder(process.env, logger, config.allowedOrigins);
       let registry: Registry | undefined;
       const clusterMetrics = workerMetrics(() => registry);
       const reloadTurn = workerReloadTurn();
-      const running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries, reloadTurn });
+      const running = await startServer(config, logger, { booking, clusterMetrics, persistedQueries, reloadTurn, tracer: tracing?.tracer });
       registry = running.service.metrics.registry;
       logListening(running);
       primary.serve(running.service);
@@ -165,13 +194,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       await startPrimary(config, logger);
     } else {
       await checkPortFree(config.port, config.host);
-      const running = await startServer(config, logger);
+      const tracing = await startTracing(SERVICE_NAME);
+      const running = await startServer(config, logger, { tracer: tracing?.tracer });
       logListening(running);
-      handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger });
+      handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger, beforeExit: tracing?.shutdown });
     }
   } catch (error) {
     // A bad snapshot or setting is the operator's to fix: say what, without a stack trace.
-    const expected = error instanceof SnapshotError || error instanceof ConfigError;
+    const expected = error instanceof SnapshotError || error instanceof ConfigError || error instanceof TracingSettingError;
     if (expected) logger.fatal(`cannot start: ${(error as Error).message}`);
     else logger.fatal({ err: error }, 'cannot start');
     logger.flush(() => process.exit(1));
@@ -221,11 +251,38 @@ function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: Snap
 }
 
 /**
+ * The trusted documents of PERSISTED_DOCUMENTS, following their files; undefined when there are
+ * none. Each process (each worker of a cluster) loads and checks them itself, as it loads the
+ * snapshot.
+ *
+ * @throws ConfigError naming the file and the operation when a manifest cannot be used
+ */
+async function watchServedTrustedDocuments(config: Config, schema: GraphQLSchema, logger: Logger): Promise<WatchedTrustedDocuments | undefined> {
+  const { files } = config.trustedDocuments;
+  if (files.length === 0) return undefined;
+  try {
+    const documents = await watchTrustedDocuments({
+      files,
+      check: createDocumentChecker(schema, config.limits, { introspection: config.introspection }),
+      onReload: (next) => logger.info({ files, documents: next.size }, `trusted documents reloaded: ${next.size} documents`),
+      onError: (error) => logger.error({ err: error, files }, `trusted documents not reloaded, still serving the previous ones: ${error.message}`),
+    });
+    logger.info({ files, documents: documents.size }, `trusted documents loaded: ${documents.size} documents${config.trustedDocuments.only ? ', the only ones answered' : ''}`);
+    return documents;
+  } catch (error) {
+    if (error instanceof ManifestError) throw new ConfigError(`PERSISTED_DOCUMENTS: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
  * The primary of a cluster: the one booking interface its workers share, served to them on an
- * internal port, then the supervisor of the workers.
+ * internal port, then the supervisor of the workers. With tracing on, its partner calls are
+ * traced, and their spans exported before it exits.
  */
 async function startPrimary(config: Config, logger: Logger): Promise<void> {
-  const booking = startSharedBooking(config, logger);
+  const tracing = await startTracing(SERVICE_NAME);
+  const booking = startSharedBooking(config, logger, tracing?.tracer);
   const shared = await serveBookingToWorkers(booking.handler, logger);
   runPrimary(config, logger, {
     workerEnv: shared.workerEnv,
@@ -235,6 +292,7 @@ async function startPrimary(config: Config, logger: Logger): Promise<void> {
     async close() {
       shared.close();
       await booking.close();
+      await tracing?.shutdown();
     },
   });
 }
@@ -244,7 +302,7 @@ async function startPrimary(config: Config, logger: Logger): Promise<void> {
  * activities of the snapshot, which the primary loads (that area alone) and reloads as the
  * workers do, without waiting for a turn: it indexes nothing.
  */
-function startSharedBooking(config: Config, logger: Logger): { handler: Promise<BookingHandler>; close(): Promise<void> } {
+function startSharedBooking(config: Config, logger: Logger, tracer: Tracer | undefined): { handler: Promise<BookingHandler>; close(): Promise<void> } {
   let snapshot: Snapshot | undefined;
   let watcher: SnapshotWatcher | undefined;
   const handler = (async () => {
@@ -269,6 +327,7 @@ function startSharedBooking(config: Config, logger: Logger): { handler: Promise<
       activities: (locale) => snapshot?.locales[locale].activities ?? [],
       allowedOrigins: config.allowedOrigins,
       logger,
+      tracer,
     });
   })();
   return {

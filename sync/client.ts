@@ -12,6 +12,8 @@
 
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SpanKind, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_REQUEST_RESEND_COUNT, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_URL_FULL } from '@opentelemetry/semantic-conventions';
 import { Agent, type Dispatcher, request } from 'undici';
 
 /**
@@ -89,6 +91,11 @@ export interface HttpClientOptions {
   onRetry?: (event: RetryEvent) => void;
   /** The undici dispatcher; default a private Agent closed by {@link HttpClient.close}. */
   dispatcher?: Dispatcher;
+  /**
+   * When tracing is on: each attempt is a client span (HTTP semantic conventions, the URL
+   * redacted), child of the active span. Nothing is propagated to the upstreams.
+   */
+  tracer?: Tracer | undefined;
 }
 
 export interface RequestOptions {
@@ -160,7 +167,7 @@ export class FetchError extends Error {
 
 /** What one attempt ended with, before deciding on a retry. */
 type Outcome =
-  | { kind: 'ok'; value: unknown }
+  | { kind: 'ok'; value: unknown; status: number }
   | { kind: 'final'; error: FetchError }
   | { kind: 'retry'; reason: string; status: number | undefined; retryAfterMs: number | undefined; detail: string; cause?: unknown };
 
@@ -182,6 +189,25 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const nextTurn = new Map<string, number>();
 
   const hide = (text: string) => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
+  const { tracer } = options;
+
+  /** One attempt, in its client span when tracing is on. */
+  async function tracedAttempt(method: string, url: URL, shown: string, init: RequestOptions, attemptNo: number): Promise<Outcome> {
+    if (!tracer) return attempt(method, url, shown, init, attemptNo);
+    const span = tracer.startSpan(method, {
+      kind: SpanKind.CLIENT,
+      attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_FULL]: shown, ...(attemptNo > 1 ? { [ATTR_HTTP_REQUEST_RESEND_COUNT]: attemptNo - 1 } : {}) },
+    });
+    try {
+      const outcome = await attempt(method, url, shown, init, attemptNo);
+      endSpan(span, outcome);
+      return outcome;
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      throw error;
+    }
+  }
 
   async function attempt(method: string, url: URL, shown: string, init: RequestOptions, attemptNo: number): Promise<Outcome> {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
@@ -211,7 +237,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       return { kind: 'retry', reason: statusLine, status: statusCode, retryAfterMs: parseRetryAfter(response.headers['retry-after']), detail };
     }
     try {
-      return { kind: 'ok', value: JSON.parse(text) };
+      return { kind: 'ok', value: JSON.parse(text), status: statusCode };
     } catch (error) {
       // A cut-off body parses up to its end and fails there (a cut after a comma fails "at
       // position <length>" rather than at "end of input"); anything else is malformed.
@@ -235,7 +261,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         shown = hide(redactUrl(url));
       }
       if (init.pace) await takeTurn(init.pace, method, shown, attemptNo);
-      const outcome = await limit(() => attempt(method, url, shown, init, attemptNo));
+      const outcome = await limit(() => tracedAttempt(method, url, shown, init, attemptNo));
       if (outcome.kind === 'ok') return outcome.value as T;
       if (outcome.kind === 'final') throw outcome.error;
       if (attemptNo >= maxAttempts) throw new FetchError(method, shown, outcome.status, outcome.detail, attemptNo, outcome.cause);
@@ -289,6 +315,17 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       await ownDispatcher?.close();
     },
   };
+}
+
+/** Ends an attempt's span with its status, and the reason when it failed. */
+function endSpan(span: Span, outcome: Outcome): void {
+  const status = outcome.kind === 'final' ? outcome.error.status : outcome.status;
+  if (status !== undefined) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+  if (outcome.kind !== 'ok') {
+    span.setAttribute(ATTR_ERROR_TYPE, outcome.kind === 'retry' ? outcome.reason : String(outcome.error.status ?? 'FetchError'));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.kind === 'retry' ? outcome.detail : outcome.error.message });
+  }
+  span.end();
 }
 
 /** The URL as it may be shown: credential-like query values replaced by `REDACTED`. */

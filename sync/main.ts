@@ -16,6 +16,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { startTracing, TracingSettingError } from '../tracing/startTracing.ts';
 import { createHttpClient, type HttpClientOptions } from './client.ts';
 import { defaultOf } from './settings.ts';
 import { readSyncConfig, SYNC_VARIABLES, SyncConfigError } from './config.ts';
@@ -31,6 +33,9 @@ import { rollback } from './publish/rollback.ts';
 import { type FetchContext, syncDay } from './source.ts';
 import { sourceNamed } from './sources/index.ts';
 import { plainTextData } from './sources/textFields.ts';
+
+/** The `service.name` of the sync's spans unless OTEL_SERVICE_NAME says otherwise. */
+export const SYNC_SERVICE_NAME = 'tourism-content-sync';
 
 /** A bad command line or setting: exit 2 with the message and the usage. */
 export class UsageError extends Error {
@@ -126,6 +131,11 @@ export interface SyncOptions {
   stderr: NodeJS.WritableStream & { columns?: number };
   /** Draw progress in place (a terminal) rather than as log lines. */
   tty: boolean;
+  /**
+   * When tracing is on: a span for the run (continuing the trace of the TRACEPARENT variable
+   * of `env`, when set), one per source under it, and a client span per upstream request.
+   */
+  tracer?: Tracer | undefined;
 }
 
 export interface SyncRun {
@@ -144,10 +154,38 @@ export interface SyncRun {
  *   Error when publishing fails (the current snapshot is then untouched)
  */
 export async function runSync(options: SyncOptions): Promise<SyncRun> {
+  const { tracer } = options;
+  if (!tracer) return fetchAndPublish(options, undefined);
+  const env = options.env ?? process.env;
+  // The carrier of a trace handed to a process: https://opentelemetry.io/docs/specs/otel/context/env-carriers/
+  const parent = propagation.extract(ROOT_CONTEXT, { traceparent: env.TRACEPARENT, tracestate: env.TRACESTATE });
+  return tracer.startActiveSpan('sync', { attributes: { 'sync.sources': [...options.sources], 'sync.locales': [...options.locales], 'sync.dry_run': options.dryRun === true } }, parent, async (span) => {
+    try {
+      const run = await fetchAndPublish(options, tracer);
+      if (run.result.version !== null) span.setAttribute('sync.version', run.result.version);
+      if (run.exitCode !== 0) span.setStatus({ code: SpanStatusCode.ERROR, message: 'a source was not published' });
+      return run;
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Marks a span as failed by `error`. */
+function failSpan(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR, message: firstLine(error) });
+}
+
+/** The sync itself ({@link runSync}); with a tracer, a span per source. */
+async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined): Promise<SyncRun> {
   const config = readSyncConfig(options.sources, options.env ?? process.env);
   const now = options.now ?? new Date();
   const progress = createProgress({ stream: options.stderr, tty: options.tty, sources: options.sources });
-  const http = createHttpClient({ deadlineMs: config.deadlineMs, ...options.http, secrets: config.secrets });
+  const http = createHttpClient({ deadlineMs: config.deadlineMs, ...options.http, secrets: config.secrets, tracer });
   const seconds: Partial<Record<SourceName, number>> = {};
   const outcomes: Partial<Record<SourceName, SourceOutcome>> = {};
   try {
@@ -162,16 +200,19 @@ export async function runSync(options: SyncOptions): Promise<SyncRun> {
           onPage: (part, page) => progress.page(source, part, page),
           onRetry: (part, event) => progress.retry(source, part, event),
         };
+        const span = tracer?.startSpan(`sync ${source}`, { attributes: { 'sync.source': source } });
         try {
-          const data = await sourceNamed(source).fetch(ctx);
+          const data = await (span ? context.with(trace.setSpan(context.active(), span), () => sourceNamed(source).fetch(ctx)) : sourceNamed(source).fetch(ctx));
           outcomes[source] = { ok: true, fetched: { ...plainTextData(data), fetchedAt: now.toISOString() } };
           progress.done(source, 'fetched');
         } catch (error) {
           outcomes[source] = { ok: false, error };
+          if (span) failSpan(span, error);
           // Why it failed is told once, in the closing line on stderr.
           progress.done(source, 'failed');
         } finally {
           seconds[source] = (performance.now() - started) / 1000;
+          span?.end();
         }
       }),
     );
@@ -287,14 +328,19 @@ export async function main(
       io.stdout.write(from === null ? `restored ${manifest} (it was missing or unreadable) to ${to}\n` : `rolled back ${manifest} from ${from} to ${to}\n`);
       return 0;
     }
-    const run = await runSync({ ...command, env, stdout: io.stdout, stderr: io.stderr, tty: io.stderr.isTTY === true && env.CI === undefined });
-    return run.exitCode;
+    const tracing = await startTracing(SYNC_SERVICE_NAME);
+    try {
+      const run = await runSync({ ...command, env, stdout: io.stdout, stderr: io.stderr, tty: io.stderr.isTTY === true && env.CI === undefined, tracer: tracing?.tracer });
+      return run.exitCode;
+    } finally {
+      await tracing?.shutdown();
+    }
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`sync: ${error.message}\n${usage(program)}\n`);
       return 2;
     }
-    if (error instanceof SyncConfigError) {
+    if (error instanceof SyncConfigError || error instanceof TracingSettingError) {
       io.stderr.write(`sync: ${error.message}\n${configuredHint(argv, env, program)}`);
       return 2;
     }

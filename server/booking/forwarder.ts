@@ -11,6 +11,9 @@
  * answers only requests that carry a secret made at start, which the workers get in their
  * environment.
  *
+ * With tracing on, the worker sends the primary the `traceparent` of its request's span, and the
+ * primary's partner calls continue that trace (off, the OpenTelemetry API does nothing).
+ *
  * A worker reads a request's whole body, bounded as the booking interface bounds it, before it
  * passes the request on, and refuses a larger one itself: the primary would refuse it while the
  * worker was still sending, and the worker's write would then fail on a closed connection.
@@ -20,6 +23,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { createBookingCors } from './bookingCors.ts';
 import { BookingError, errorBody } from './errors.ts';
 import { JSON_CONTENT_TYPE, jsonReply } from './operations.ts';
@@ -78,7 +82,8 @@ export async function serveBookingToWorkers(booking: Promise<BookingHandler>, lo
         // this loopback hop is the worker: it gets the client's. It reads it before it first
         // awaits, so no other request on this connection can come in between.
         if (typeof client === 'string') Object.defineProperty(req.socket, 'remoteAddress', { value: client, configurable: true });
-        if (!(await handler.handle(req, res))) res.writeHead(404).end();
+        const answered = await context.with(propagation.extract(ROOT_CONTEXT, req.headers), () => handler.handle(req, res));
+        if (!answered) res.writeHead(404).end();
       },
       () => res.writeHead(503).end(),
     ).catch((error: unknown) => {
@@ -143,6 +148,7 @@ export function createBookingForwarder(env: NodeJS.ProcessEnv, logger: Forwarder
         headers['content-length'] = String(body.length);
         headers[TOKEN_HEADER] = token;
         headers[CLIENT_HEADER] = req.socket.remoteAddress ?? 'unknown';
+        propagation.inject(context.active(), headers);
         const upstream = request({ hostname: target.hostname, port: target.port, method: req.method, path: url, headers, agent });
         upstream.on('response', (answer) => {
           passAnswer(answer, res);

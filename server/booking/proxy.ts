@@ -18,6 +18,8 @@
  *   a refused or broken connection or an invalid HTTP answer is a 502.
  */
 
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_URL_FULL } from '@opentelemetry/semantic-conventions';
 import { Agent, request } from 'undici';
 import { BookingError } from './errors.ts';
 import { BODY_MEDIA_TYPES, type BookingBackend, type BookingLogger, upstreamPathOf } from './operations.ts';
@@ -52,11 +54,16 @@ export interface ProxyOptions {
   /** Deadline of one upstream call (connect, headers, body), in ms. */
   timeoutMs: number;
   logger: BookingLogger;
+  /**
+   * When tracing is on: each call is a client span (HTTP semantic conventions), child of the
+   * active span, and the partner gets its `traceparent`.
+   */
+  tracer?: Tracer | undefined;
 }
 
 /** Creates the proxy. Connections to the upstream are pooled and kept alive. */
 export function createProxy(options: ProxyOptions): BookingBackend {
-  const { apiKey, timeoutMs, logger } = options;
+  const { apiKey, timeoutMs, logger, tracer } = options;
   const authHeader = options.authHeader.toLowerCase();
   const credential = authHeader === 'authorization' ? `Bearer ${apiKey}` : apiKey;
   const base = new URL(options.upstreamUrl);
@@ -80,6 +87,7 @@ export function createProxy(options: ProxyOptions): BookingBackend {
       if (method !== 'GET' && call.body.length > 0) headers['content-type'] = BODY_MEDIA_TYPES[method][0];
       headers[authHeader] = credential;
       const target = `${method} ${call.path}`;
+      const span = tracer && startClientSpan(tracer, method, url, headers);
 
       let status: number;
       let upstreamHeaders: Record<string, string | string[] | undefined>;
@@ -98,6 +106,7 @@ export function createProxy(options: ProxyOptions): BookingBackend {
       } catch (error) {
         const err = error as Error & { code?: unknown };
         const timedOut = err.name === 'TimeoutError' || TIMEOUT_CODES.has(String(err.code));
+        if (span) endClientSpan(span, undefined, timedOut ? 'timeout' : String(err.code ?? err.name));
         logger.warn(scrub(`booking upstream ${target} failed: ${err.name}${err.code === undefined ? '' : ` ${String(err.code)}`}: ${err.message}`));
         if (timedOut) {
           throw new BookingError('UPSTREAM_TIMEOUT', `The booking partner did not answer within ${timeoutMs} ms`, { timeoutMs });
@@ -105,11 +114,40 @@ export function createProxy(options: ProxyOptions): BookingBackend {
         throw new BookingError('UPSTREAM_UNAVAILABLE', 'The booking partner could not be reached or sent an invalid response', {});
       }
 
+      if (span) endClientSpan(span, status, status >= 400 ? String(status) : undefined);
       if (status === 401 || status === 403) logger.warn(`booking upstream ${target} answered ${status}: the partner refused the credential; check BOOKING_API_KEY and SWISSACTIVITIES_AUTH_HEADER`);
       return { status, headers: responseHeaders(upstreamHeaders, scrub), body: body.includes(secret) ? Buffer.from(scrub(body.toString('latin1')), 'latin1') : body };
     },
     close: () => agent.close(),
   };
+}
+
+/**
+ * Starts the client span of a partner call under the active span, and adds its `traceparent`
+ * (and `tracestate`) to the call's headers. The URL is recorded without its query.
+ */
+function startClientSpan(tracer: Tracer, method: string, url: URL, headers: Record<string, string>): Span {
+  const span = tracer.startSpan(method, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      [ATTR_HTTP_REQUEST_METHOD]: method,
+      [ATTR_URL_FULL]: `${url.origin}${url.pathname}`,
+      [ATTR_SERVER_ADDRESS]: url.hostname,
+      [ATTR_SERVER_PORT]: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+    },
+  });
+  propagation.inject(trace.setSpan(context.active(), span), headers);
+  return span;
+}
+
+/** Ends a partner call's span with the partner's status, or with the error that stopped the call. */
+function endClientSpan(span: Span, status: number | undefined, errorType: string | undefined): void {
+  if (status !== undefined) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+  if (errorType !== undefined) {
+    span.setAttribute(ATTR_ERROR_TYPE, errorType);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
 }
 
 /** The upstream's headers a client may see, scrubbed of the credential. */

@@ -6,6 +6,7 @@
  * (sandbox.ts or proxy.ts) only sees checked calls.
  */
 
+import type { Tracer } from '@opentelemetry/api';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActivityRecord } from '../../sync/format.ts';
@@ -46,6 +47,8 @@ export type BookingHandlerOptions = BookingConfig & {
   clock?: () => number;
   /** Default console. */
   logger?: BookingLogger;
+  /** When tracing is on: the proxy makes a client span of each partner call and sends its `traceparent`. */
+  tracer?: Tracer;
 };
 
 export interface BookingHandler {
@@ -83,7 +86,7 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
           clock,
           logger,
         })
-      : createProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, authHeader: options.authHeader, timeoutMs: options.upstreamTimeoutMs, logger });
+      : createProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, authHeader: options.authHeader, timeoutMs: options.upstreamTimeoutMs, logger, tracer: options.tracer });
   const routes: Routes = {
     options,
     backend,

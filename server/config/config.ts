@@ -8,7 +8,7 @@ import type { LevelWithSilent } from 'pino';
 import { type BookingConfig, readBookingConfig } from './bookingConfig.ts';
 import { ConfigError } from './configError.ts';
 import { SERVER_SETTINGS } from './serverSettings.ts';
-import { readBoolean, readInteger, readOneOf } from './settings.ts';
+import { readBoolean, readInteger, readOneOf, readPaths } from './settings.ts';
 import { cpuCount } from './cpuCount.ts';
 
 /** Limits on one GraphQL request, applied before execution (see server/execution/limits.ts). */
@@ -53,6 +53,14 @@ export interface CachePolicy {
   staleWhileRevalidateS: number;
 }
 
+/** Trusted documents: the operations a client may run by id (server/http/graphql/trustedDocuments/). */
+export interface TrustedDocumentsConfig {
+  /** Manifest files, as given (relative to the working directory); PERSISTED_DOCUMENTS, comma-separated, default none. */
+  files: string[];
+  /** Whether every other document is refused; PERSISTED_DOCUMENTS_ONLY, default false, and only with `files`. */
+  only: boolean;
+}
+
 export interface Config {
   /** TCP port; PORT, default 4000 (0 picks a free port). */
   port: number;
@@ -82,6 +90,7 @@ export interface Config {
   cache: CachePolicy;
   /** Memory for automatic persisted queries in bytes, 0 to turn them off; APQ_CACHE_BYTES, default 8388608 (8 MiB). */
   apqCacheBytes: number;
+  trustedDocuments: TrustedDocumentsConfig;
   /**
    * Memory for serialised GraphQL answers in bytes, 0 when turned off; RESPONSE_CACHE_BYTES,
    * default 67108864 (64 MiB), and RESPONSE_CACHE (default true; false or 0 turns it off).
@@ -131,6 +140,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const responseCacheBytes = readBoolean(env, 'RESPONSE_CACHE', S.RESPONSE_CACHE) ? cacheBytes : 0;
   const recordBytes = readInteger(env, 'RECORD_CACHE_BYTES', S.RECORD_CACHE_BYTES);
   const recordCacheBytes = readBoolean(env, 'RECORD_CACHE', S.RECORD_CACHE) ? recordBytes : 0;
+  const trustedDocuments = { files: readPaths(env, 'PERSISTED_DOCUMENTS'), only: readBoolean(env, 'PERSISTED_DOCUMENTS_ONLY', S.PERSISTED_DOCUMENTS_ONLY) };
+  if (trustedDocuments.only && trustedDocuments.files.length === 0) {
+    throw new ConfigError('PERSISTED_DOCUMENTS_ONLY=true needs PERSISTED_DOCUMENTS: the manifest files of the documents to answer (comma-separated)');
+  }
   return {
     port: readInteger(env, 'PORT', S.PORT),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -156,6 +169,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       staleWhileRevalidateS: readInteger(env, 'CACHE_STALE_WHILE_REVALIDATE_S', S.CACHE_STALE_WHILE_REVALIDATE_S),
     },
     apqCacheBytes: readInteger(env, 'APQ_CACHE_BYTES', S.APQ_CACHE_BYTES),
+    trustedDocuments,
     responseCacheBytes,
     recordCacheBytes,
     operationCacheSize: readInteger(env, 'OPERATION_CACHE_SIZE', S.OPERATION_CACHE_SIZE),

@@ -5,12 +5,12 @@
  */
 
 import type { LevelWithSilent } from 'pino';
-import { boolean, integer, oneOf } from './settings.ts';
+import { boolean, integer, oneOf, paths } from './settings.ts';
 
 /** pino's levels, most severe first. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies readonly LevelWithSilent[];
 
-/** The integer, boolean and one-of settings; HOST, DATA_DIR and ALLOWED_ORIGINS are read by config.ts. */
+/** The integer, boolean, one-of and path-list settings; HOST, DATA_DIR and ALLOWED_ORIGINS are read by config.ts. */
 export const SERVER_SETTINGS = {
   PORT: integer(0, 65535, 4000, 'TCP port; 0 picks a free port.'),
   SNAPSHOT_READ_TIMEOUT_MS: integer(100, 3_600_000, 30_000, 'The longest the manifest, or one file it names, may take to be read, checked and inflated, in ms.'),
@@ -31,6 +31,8 @@ export const SERVER_SETTINGS = {
   CACHE_MAX_AGE_S: integer(0, 86_400, 300, 'Upper bound of max-age on successful GraphQL answers, in s.'),
   CACHE_STALE_WHILE_REVALIDATE_S: integer(0, 86_400, 60, 'stale-while-revalidate on successful GraphQL answers, in s.'),
   APQ_CACHE_BYTES: integer(0, 1_073_741_824, 8_388_608, 'Memory for automatic persisted queries in bytes; 0 turns them off.'),
+  PERSISTED_DOCUMENTS: paths('Manifests of trusted documents, comma-separated: GraphQL Code Generator persisted-documents.json or Apollo persisted query lists; reloaded when they change.'),
+  PERSISTED_DOCUMENTS_ONLY: boolean(false, 'Whether only the trusted documents of PERSISTED_DOCUMENTS are answered (and no persisted query is registered).'),
   RESPONSE_CACHE: boolean(true, 'Whether the response cache is on.'),
   RESPONSE_CACHE_BYTES: integer(65_536, 17_179_869_184, 67_108_864, 'Memory of the response cache per process, in bytes.'),
   RECORD_CACHE: boolean(true, 'Whether the record bytes cache is on.'),

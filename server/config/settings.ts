@@ -9,7 +9,7 @@
  * is stricter than TypeBox's own conversion, which would read `1e3` as 1000 and `-0` as 0.
  */
 
-import { type TBoolean, type TInteger, type TLiteral, type TUnion, Type } from '@sinclair/typebox';
+import { type TBoolean, type TInteger, type TLiteral, type TString, type TUnion, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigError } from './configError.ts';
 
@@ -21,6 +21,11 @@ export function integer(minimum: number, maximum: number, fallback: number | und
 /** A boolean setting, written true or false (or 1 or 0). */
 export function boolean(fallback: boolean, description: string): TBoolean {
   return Type.Boolean({ default: fallback, description });
+}
+
+/** A setting listing file paths, comma-separated; unset, none. */
+export function paths(description: string): TString {
+  return Type.String({ minLength: 1, description });
 }
 
 /** A setting taking one of `values`. */
@@ -56,6 +61,19 @@ export function readBoolean(env: NodeJS.ProcessEnv, name: string, schema: TBoole
   const value = raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined;
   if (value === undefined) throw new ConfigError(`${name}="${env[name]}": expected true or false (or 1 or 0)`);
   return value;
+}
+
+/**
+ * Reads a {@link paths} setting: the paths it lists, each trimmed; blank or unset gives none.
+ *
+ * @throws ConfigError naming the variable when the list has an empty entry (`a.json,,b.json`)
+ */
+export function readPaths(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  const list = raw.split(',').map((item) => item.trim());
+  if (list.some((item) => item === '')) throw new ConfigError(`${name}="${env[name]}": expected file paths separated by commas, without an empty one`);
+  return list;
 }
 
 /**

@@ -42,6 +42,22 @@ export interface EngineRequest {
   query: string;
   operationName?: string | null | undefined;
   variables?: SentVariables;
+  /**
+   * `query` parsed, having passed a DocumentChecker's checks (server/execution/limits.ts) already:
+   * a trusted document's, checked once when its manifest was loaded. Such a document is never
+   * parsed or validated again, and is kept from its first request on.
+   */
+  checked?: DocumentNode | undefined;
+}
+
+/** The steps of preparing a document the cache did not hold, as a trace records them. */
+export interface PrepareSteps {
+  /**
+   * Called as each step ends: `parse` (the text into a document) and `validate` (the schema's
+   * rules and the limits).
+   * @param startedAt `performance.now()` at the start of the step
+   */
+  ran(step: 'parse' | 'validate', startedAt: number): void;
 }
 
 /** Checks requests and answers them as bytes, keeping what it checked and compiled. */
@@ -50,8 +66,9 @@ export interface Engine {
    * Checks a request against the limits, from the cache when the document was seen before.
    * Errors are exactly those of the checker of server/execution/limits.ts.
    * @param sizes those of the snapshot the request is answered from (its store's)
+   * @param steps told of the parse and validation when they run (never for a cached document)
    */
-  prepare(request: EngineRequest, sizes: AnswerSizes): PreparedRequest;
+  prepare(request: EngineRequest, sizes: AnswerSizes, steps?: PrepareSteps): PreparedRequest;
   /** Operations (and refusals) held now. */
   readonly size: number;
 }
@@ -93,11 +110,14 @@ export function createEngine(options: EngineOptions): Engine {
   const operationOptions: EngineOptions & OperationOptions = { ...options, out: new JsonWriter() };
   const templates = createTemplates(documents, operationOptions);
   return {
-    prepare(request, sizes) {
+    prepare(request, sizes, steps) {
       const name = request.operationName ?? null;
       const document = documents.get(request.query);
       const cached = document?.byName.get(name);
-      if (cached === undefined || cached.template !== undefined) return prepareUnseen(request, name, sizes);
+      if (cached === undefined || cached.template !== undefined) {
+        if (request.checked) return checkUnseen(request, name, request.checked, true, sizes, true);
+        return prepareUnseen(request, name, sizes, steps);
+      }
       document!.used = true;
       if (cached.refusal) return { errors: cached.refusal };
       return prepareKnown(cached.operation, request, sizes);
@@ -120,22 +140,30 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** Prepares a document not kept under its text: from a template of its literals, else checked in full. */
-  function prepareUnseen(request: EngineRequest, name: string | null, sizes: AnswerSizes): PreparedRequest {
+  function prepareUnseen(request: EngineRequest, name: string | null, sizes: AnswerSizes, steps: PrepareSteps | undefined): PreparedRequest {
+    const parseStart = steps ? performance.now() : 0;
     let parsed: DocumentNode | undefined;
     try {
       parsed = parse(request.query, { maxLexicalTokens: options.limits.maxTokens });
     } catch {
       // The checks word the refusal.
     }
+    const validateStart = steps ? performance.now() : 0;
+    steps?.ran('parse', parseStart);
     // A document requested again is kept under its text, unless its template (built from
     // other documents) answers it; one requested for the first time may have a template built.
     const again = documents.seenBefore(request.query, name);
-    return (parsed && templates.prepare(request, name, parsed, !again, sizes)) || checkUnseen(request, name, parsed, again, sizes);
+    const prepared = (parsed && templates.prepare(request, name, parsed, !again, sizes)) || checkUnseen(request, name, parsed, again, sizes);
+    steps?.ran('validate', validateStart);
+    return prepared;
   }
 
-  /** Checks a document not in the cache, and keeps what the checks made of it when `keep`. */
-  function checkUnseen(request: EngineRequest, name: string | null, parsed: DocumentNode | undefined, keep: boolean, sizes: AnswerSizes): PreparedRequest {
-    const checked = options.check({ ...request, document: parsed }, sizes);
+  /**
+   * Checks a document not in the cache, and keeps what the checks made of it when `keep`.
+   * @param valid `parsed` passed the checks of the document alone already
+   */
+  function checkUnseen(request: EngineRequest, name: string | null, parsed: DocumentNode | undefined, keep: boolean, sizes: AnswerSizes, valid = false): PreparedRequest {
+    const checked = options.check({ query: request.query, operationName: request.operationName, variables: request.variables, document: parsed, valid }, sizes);
     if (checked.errors) {
       if (keep && dependsOnDocumentAlone(checked.errors)) documents.remember(request.query, name, { refusal: checked.errors });
       return checked;

@@ -121,28 +121,35 @@ export type QueryChecker = (
     variables?: Readonly<Record<string, unknown>> | null | undefined;
     /** `query` already parsed within the token limit, so that it is not parsed again. */
     document?: DocumentNode | undefined;
+    /** `document` passed the checks of a {@link DocumentChecker} already: they are not run again. */
+    valid?: boolean | undefined;
   },
   sizes: AnswerSizes,
 ) => CheckedQuery;
 
+/** The outcome of {@link DocumentChecker}: the document parsed and valid, or the errors to answer with. */
+export type CheckedDocument = { readonly document: DocumentNode; readonly errors?: undefined } | { readonly errors: readonly GraphQLError[] };
+
 /**
- * Creates the checker of the limits for a schema. Every error carries `extensions.code`:
- * GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, QUERY_TOO_COMPLEX (a limit; the message names
- * it and the measured value), RESPONSE_TOO_LARGE (the estimated answer), BAD_USER_INPUT (variables) or OPERATION_RESOLUTION_FAILURE
- * (no operation of that name).
+ * Checks a document's text by the limits that depend on the document alone (1 to 3 of the module
+ * comment: tokens, shape, the rules of the spec), whatever the operation and the variables.
  */
-export function createQueryChecker(
-  schema: GraphQLSchema,
-  limits: Pick<QueryLimits, 'maxTokens' | 'maxDepth' | 'maxAliases' | 'maxDirectives' | 'maxCost' | 'maxResponseBytes'>,
-  options: { introspection: boolean },
-): QueryChecker {
+export type DocumentChecker = (query: string, parsed?: DocumentNode) => CheckedDocument;
+
+type Limits = Pick<QueryLimits, 'maxTokens' | 'maxDepth' | 'maxAliases' | 'maxDirectives' | 'maxCost' | 'maxResponseBytes'>;
+
+/**
+ * Creates the checker of a document alone (see {@link DocumentChecker}), with the codes of
+ * {@link createQueryChecker}: GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, QUERY_TOO_COMPLEX.
+ */
+export function createDocumentChecker(schema: GraphQLSchema, limits: Omit<Limits, 'maxCost' | 'maxResponseBytes'>, options: { introspection: boolean }): DocumentChecker {
   const ruleList: ValidationRule[] = [...specifiedRules, NoIntrospectionAliasesRule];
   if (!options.introspection) ruleList.push(NoSchemaIntrospectionCustomRule);
   const rules = [combineValidationRules(ruleList)];
   const checkShape = createShapeCheck(schema, limits);
 
   /** The refusal of armor's rules (a shape limit), else of the validation rules, else undefined. */
-  const checkedRules = (document: DocumentNode): CheckedQuery | undefined => {
+  const checkedRules = (document: DocumentNode): CheckedDocument | undefined => {
     const shapeRefusal = checkShape(document);
     if (shapeRefusal) return { errors: [shapeRefusal] };
     const validationErrors = validate(schema, document, rules, { maxErrors: 20 });
@@ -155,7 +162,7 @@ export function createQueryChecker(
     };
   };
 
-  return ({ query, operationName, variables, document: parsed }, sizes) => {
+  return (query, parsed) => {
     let document: DocumentNode;
     try {
       document = parsed ?? parse(query, { maxLexicalTokens: limits.maxTokens });
@@ -174,6 +181,28 @@ export function createQueryChecker(
     if (!plain || plain.depth > limits.maxDepth || plain.aliases > limits.maxAliases) {
       const refusal = checkedRules(document);
       if (refusal) return refusal;
+    }
+    return { document };
+  };
+}
+
+/**
+ * Creates the checker of the limits for a schema. Every error carries `extensions.code`:
+ * GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, QUERY_TOO_COMPLEX (a limit; the message names
+ * it and the measured value), RESPONSE_TOO_LARGE (the estimated answer), BAD_USER_INPUT (variables) or OPERATION_RESOLUTION_FAILURE
+ * (no operation of that name).
+ */
+export function createQueryChecker(schema: GraphQLSchema, limits: Limits, options: { introspection: boolean }): QueryChecker {
+  const checkDocument = createDocumentChecker(schema, limits, options);
+
+  return ({ query, operationName, variables, document: parsed, valid }, sizes) => {
+    let document: DocumentNode;
+    if (valid && parsed) {
+      document = parsed;
+    } else {
+      const checked = checkDocument(query, parsed);
+      if (checked.errors) return checked;
+      document = checked.document;
     }
 
     const operation = getOperationAST(document, operationName);

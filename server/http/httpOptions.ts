@@ -10,7 +10,9 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.ts';
 import type { AnswerSizes } from '../snapshot/answerSizes.ts';
 import type { PersistedQueryRelay } from './graphql/persistedQueries.ts';
+import type { TrustedDocuments } from './graphql/trustedDocuments/trustedDocuments.ts';
 import type { PlaygroundSample } from './playground.ts';
+import type { RequestTracing } from './requestTracing.ts';
 
 /** What a request is served from; taken once per request, so the snapshot may change between requests. */
 export interface ServedSnapshot {
@@ -98,7 +100,17 @@ export interface HttpOptions {
   /** The settings the HTTP layer reads. */
   config: Pick<
     Config,
-    'allowedOrigins' | 'introspection' | 'limits' | 'timeouts' | 'cache' | 'apqCacheBytes' | 'responseCacheBytes' | 'recordCacheBytes' | 'operationCacheSize' | 'jit'
+    | 'allowedOrigins'
+    | 'introspection'
+    | 'limits'
+    | 'timeouts'
+    | 'cache'
+    | 'apqCacheBytes'
+    | 'trustedDocuments'
+    | 'responseCacheBytes'
+    | 'recordCacheBytes'
+    | 'operationCacheSize'
+    | 'jit'
   >;
   logger: HttpLogger;
   /** Where the service counts its requests, caches and costs; served at `/metrics`. */
@@ -118,9 +130,13 @@ export interface HttpOptions {
   clusterMetrics?: { scrape(): Promise<string> };
   /** In a cluster worker: persisted queries are shared with the other workers through the primary. */
   persistedQueries?: PersistedQueryRelay;
+  /** The trusted documents (PERSISTED_DOCUMENTS), read at each request: they follow their manifests. */
+  trustedDocuments?: TrustedDocuments;
   /**
    * Reverse proxies in front of the server (TRUST_PROXY), for the client address of the request
    * log (server/http/clientAddress.ts); default 0, the socket's peer.
    */
   trustedProxies?: number;
+  /** When tracing is on: each request's spans (server/ops/tracing/ implements it). */
+  tracing?: RequestTracing;
 }

@@ -5,6 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServedSnapshot } from './httpOptions.ts';
+import type { RequestTrace } from './requestTracing.ts';
 
 /** Per request: what the log line and the metrics report, and what decides caching. */
 export interface RequestState {
@@ -39,6 +40,8 @@ export interface RequestState {
   passedChecks: boolean;
   /** The result carries errors (never cached). */
   hasErrors: boolean;
+  /** The request's trace, when tracing is on. */
+  readonly trace: RequestTrace | undefined;
   /** Every response closes its connection: the service was draining when the request arrived. */
   readonly closeConnection: boolean;
   /**

@@ -232,9 +232,12 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
 
   async function handleOther(req: IncomingMessage, res: ServerResponse, state: RequestState, path: string, query: string): Promise<void> {
     setRequestHeaders(res, state);
-    if (options.booking && isBookingPath(path) && (await options.booking(req, res))) {
+    if (options.booking && isBookingPath(path)) {
+      // Labelled first: the response may close, and the request be logged, before the booking
+      // interface resolves (a cluster worker's forwarder resolves once the answer has ended).
       state.route = '/v1';
-      return;
+      if (await options.booking(req, res)) return;
+      state.route = 'other';
     }
     if (cors(req, res)) return;
 
@@ -274,7 +277,7 @@ function createRequestServer(
   handle: (req: IncomingMessage, res: ServerResponse, state: RequestState) => Promise<void> | void,
   fail: Fail,
 ): Server {
-  const { config, logger, trustedProxies = 0 } = options;
+  const { config, logger, trustedProxies = 0, tracing } = options;
   const finish = createFinish(options, routes);
 
   // Shared by every response, which carries its state: a closure per request costs on the hot path.
@@ -308,6 +311,7 @@ function createRequestServer(
         cacheHit: false,
         passedChecks: false,
         hasErrors: false,
+        trace: tracing?.start(req),
         closeConnection: lifecycle.draining,
         headersSet: false,
       };
@@ -317,7 +321,7 @@ function createRequestServer(
       // Not async: most answers are sent before the handler returns, and an async function costs
       // each of them a promise. Anything thrown is answered by `fail`.
       try {
-        const pending = handle(req, res, state);
+        const pending = state.trace ? state.trace.within(() => handle(req, res, state)) : handle(req, res, state);
         if (pending) pending.catch((error: unknown) => fail(req, res, state, error));
       } catch (error) {
         fail(req, res, state, error);
@@ -349,6 +353,7 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
     metrics.observeRequest(state.route, state.operation, status, durationS);
     const outcome = state.graphql ? outcomeOf(state, status) : undefined;
     if (outcome !== undefined) metrics.observeGraphql(state.operationName, outcome, state.codes);
+    state.trace?.end(state.route, status);
     const quiet = routes.get(state.route)?.quiet === true || ASSET_ROUTES.includes(state.route);
     const level = quiet ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;

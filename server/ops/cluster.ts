@@ -28,7 +28,7 @@ import type { Config } from '../config/config.ts';
 import type { HttpService } from '../http/server.ts';
 import type { Logger } from './log.ts';
 import { grantReloadTurns } from './reloadTurns.ts';
-import { drainThenExit } from './shutdown.ts';
+import { drainThenExit, exitAfter } from './shutdown.ts';
 
 /** Delay before restarting a worker that died, doubled for each other death in the last minute, in ms. */
 const RESTART_DELAY_MS = 500;
@@ -213,10 +213,11 @@ export interface WorkerShutdown {
  * with the same log lines, and exits 0 when drained, 1 past the grace period or when told to exit
  * at once with requests in flight. Told to stop before it serves, it exits 0 at once: nothing is in flight yet. Signals
  * sent to the worker itself are ignored: the primary got them too, and decides.
+ * `beforeExit` runs before the worker exits (the spans still buffered are exported).
  */
-export function listenToPrimary(options: { graceMs: number; logger: Logger }): WorkerShutdown {
+export function listenToPrimary(options: { graceMs: number; logger: Logger; beforeExit?: (() => Promise<void>) | undefined }): WorkerShutdown {
   const { logger } = options;
-  const exit = (code: number) => logger.flush(() => process.exit(code));
+  const exit = exitAfter(logger, options.beforeExit);
   let service: HttpService | undefined;
   let requested: NodeJS.Signals | 'disconnect' | undefined;
   let draining = false;

@@ -56,14 +56,16 @@ export function drainThenExit(service: HttpService, reason: string, graceMs: num
  * grace period ran out. A second signal while draining exits at once: with 1 when requests were
  * still in flight, else with 0, since the drain had nothing left to finish (`tsx watch` passes
  * on a Ctrl-C the terminal sent the process group too, so `npm run dev` gets two).
+ *
+ * @param options.beforeExit run before the process exits, e.g. to export the spans still
+ *   buffered (tracing/startTracing.ts); it must not reject
  */
 export function handleShutdownSignals(
   service: HttpService,
-  options: { graceMs: number; logger: Logger },
+  options: { graceMs: number; logger: Logger; beforeExit?: (() => Promise<void>) | undefined },
 ): void {
   const { logger } = options;
-  // The log is written asynchronously: flush it, or the last lines could be lost or reordered.
-  const exit = (code: number) => logger.flush(() => process.exit(code));
+  const exit = exitAfter(logger, options.beforeExit);
   let draining = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (draining) {
@@ -76,4 +78,14 @@ export function handleShutdownSignals(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/**
+ * Exits the process with a code once `beforeExit` (when given) is done and the log is flushed:
+ * the log is written asynchronously, and the last lines could be lost or reordered otherwise.
+ */
+export function exitAfter(logger: Logger, beforeExit?: () => Promise<void>): (code: number) => void {
+  const flushLog = (code: number) => logger.flush(() => process.exit(code));
+  if (!beforeExit) return flushLog;
+  return (code) => void beforeExit().then(() => flushLog(code));
 }

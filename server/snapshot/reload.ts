@@ -9,12 +9,11 @@
  * caller keeps serving the store it has, and the error is reported.
  */
 
-import { type FSWatcher, watch } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { GraphQLSchema } from 'graphql';
 import type { AreaName } from '../../sync/format.ts';
+import { fileSignature, watchFileEvents } from '../util/watchFile.ts';
 import { readManifestText, type Snapshot } from './load.ts';
 import { loadSnapshotOffThread } from './offThread.ts';
 import { SnapshotReader } from './snapshotReader.ts';
@@ -142,7 +141,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
     let signature: string | null = null;
     let release: (() => void) | undefined;
     try {
-      signature = await stat(manifestPath);
+      signature = await fileSignature(manifestPath);
       if (signature === null || signature === seen) return;
       // Reading the manifest alone is cheap; the snapshot is loaded only when it says something new.
       // Read as loadSnapshot reads it: a manifest that is a FIFO, or a link out of dataDir, is refused.
@@ -186,7 +185,7 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
     }
   }
 
-  const watcher = watchManifest(dataDir, schedule, options.onError);
+  const watcher = watchFileEvents(manifestPath, schedule, options.onError);
   const poll = setInterval(() => void check(), options.pollMs ?? 5_000);
   poll.unref();
 
@@ -202,42 +201,10 @@ export function watchSnapshot<T extends FromSnapshot = Store>(options: WatchSnap
   };
 }
 
-/**
- * Calls `onChange` on every change event of `dataDir/manifest.json`. A directory that cannot be
- * watched, or stops being watchable, is reported once; the caller's poll then carries on alone.
- */
-function watchManifest(dataDir: string, onChange: () => void, onError: (error: Error) => void): { close(): void } {
-  let watcher: FSWatcher | null = null;
-  try {
-    watcher = watch(dataDir, (_event, name) => {
-      if (name === null || name === 'manifest.json') onChange();
-    });
-    watcher.on('error', (error) => {
-      onError(error);
-      watcher?.close();
-      watcher = null;
-    });
-  } catch (error) {
-    onError(error as Error);
-  }
-  return { close: () => watcher?.close() };
-}
-
 function sameJson(text: string, json: string | null): boolean {
   try {
     return json !== null && JSON.stringify(JSON.parse(text)) === json;
   } catch {
     return false;
-  }
-}
-
-/** Identity of the manifest file as it is now (a rename gives a new inode), or null when absent. */
-async function stat(file: string): Promise<string | null> {
-  try {
-    const s = await fs.stat(file, { bigint: true });
-    return `${s.ino}:${s.size}:${s.mtimeNs}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
   }
 }

@@ -35,6 +35,7 @@ const NOT_IN_THE_REPOSITORY: readonly RegExp[] = [
   /^\.tmp\//, // the snapshot writer's version being written
   /^report\.json$/, // the publish gate's report inside each snapshot version
   /^Node\.js$/, // the runtime
+  /^(?:persisted-documents|persisted-query-manifest)\.json$|^codegen\.ts$|^(?:\.\/)?src\//, // a client app's build: its codegen config, sources and manifests of trusted documents
 ];
 
 /** Paths of the Swiss Activities frontend's own repository, which docs/swissactivities-mapping.md reads and links. */

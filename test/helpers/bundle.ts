@@ -21,7 +21,7 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
  * What `npm run build` reads, relative to the repository: what the Dockerfile's build stage
  * copies before it runs the build (node_modules aside, which `npm ci` makes there).
  */
-export const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'schema.graphql', 'server', 'sync'];
+export const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'schema.graphql', 'server', 'sync', 'tracing'];
 
 /**
  * The environment variable naming the dist directory of a bundle already built for this run: a

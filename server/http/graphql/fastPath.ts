@@ -25,6 +25,8 @@ import { isWellFormed, type SentParams } from './requestParams.ts';
 import { variablesTooDeep } from './refusals.ts';
 import { responseKey, type AliasMethod, type CachedResponse, type ResponseCache } from './responseCache.ts';
 import type { AnswerSender } from './sendAnswer.ts';
+import { resolveTrustedDocument } from './trustedDocuments/resolveTrustedDocument.ts';
+import type { TrustedDocument, TrustedDocuments } from './trustedDocuments/trustedDocuments.ts';
 
 /** A GraphQL request the route is answering. */
 export interface GraphqlCall {
@@ -44,6 +46,10 @@ export interface FastPathOptions {
   responses: ResponseCache | null;
   records: RecordBytesCache | null;
   persisted: PersistedQueries | null;
+  /** The trusted documents, or null when there are none. */
+  trusted: TrustedDocuments | null;
+  /** Whether only trusted documents are answered. */
+  trustedOnly: boolean;
   bodies: KnownBodies;
   metrics: GraphqlMetrics;
   lookups: LookupTally;
@@ -74,6 +80,11 @@ export function createFastPath(options: FastPathOptions): FastPath {
     state.documentHash = entry.documentHash;
     state.passedChecks = true;
     state.cacheHit = true;
+    if (state.trace) {
+      const trace = state.trace.graphql();
+      trace.operation(undefined, entry.operationName, 'query');
+      trace.fromResponseCache();
+    }
     return send.success(req, res, state, entry.body, CONTENT_TYPES[mediaType], entry);
   }
 
@@ -84,19 +95,21 @@ export function createFastPath(options: FastPathOptions): FastPath {
 
   async function answer(call: GraphqlCall, sent: SentParams): Promise<void> {
     const { req, res, state } = call;
-    let lookup: PersistedLookup | null;
+    let trusted: TrustedDocument | null;
+    let lookup: PersistedLookup | null = null;
     try {
-      lookup = resolvePersistedQuery(sent, persisted, observeApq);
+      trusted = resolveTrustedDocument(sent, options.trusted, options.trustedOnly);
+      if (trusted === null) lookup = resolvePersistedQuery(sent, persisted, observeApq);
     } catch (error) {
       noteSent(state, sent);
       return options.leave(req, res, state, { sent: error });
     }
     if (!isWellFormed(sent)) return options.leave(req, res, state, { sent, persisted: lookup });
-    // A request with a persisted query is never an alias: what its bytes ask for depends on the
-    // store of queries.
-    if (lookup !== null) {
+    // A request with a persisted query or a trusted document is never an alias: what its bytes
+    // ask for depends on the store of queries, or on the manifests.
+    if (lookup !== null || trusted !== null) {
       call.raw = undefined;
-      state.documentHash = lookup.sha256Hash;
+      state.documentHash = trusted?.hash ?? lookup!.sha256Hash;
     }
     let key: string | undefined;
     try {
@@ -110,25 +123,39 @@ export function createFastPath(options: FastPathOptions): FastPath {
       const hit = responses!.get(state.served!, key);
       lookups[hit ? 'hits' : 'misses']++;
       if (hit) {
+        state.trace?.graphql().operation(sent.query, undefined, undefined);
         register(lookup, sent.query);
         if (call.raw) responses!.alias(state.served!, call.method, call.raw, hit);
         return cached(req, res, state, call.mediaType, hit);
       }
     }
-    const prepared = engine.prepare(sent, state.served!.sizes);
+    const request = trusted ? { query: sent.query, operationName: sent.operationName, variables: sent.variables, checked: trusted.document } : sent;
+    const trace = state.trace?.graphql();
+    const prepared = engine.prepare(request, state.served!.sizes, trace);
+    if (trace) {
+      const operation = prepared.errors ? undefined : prepared.operation.operation;
+      trace.operation(sent.query, operation?.name?.value ?? sent.operationName, operation?.operation);
+    }
     // graphql-http's side words the refusals, and answers operations other than queries.
     if (prepared.errors || prepared.operation.operation.operation !== 'query') return options.leave(req, res, state, { sent, prepared, persisted: lookup });
     markPassedChecks(state, prepared, metrics, sent.query);
     register(lookup, sent.query);
-    if (call.parsed && lookup === null) bodies.remember(call.raw!, sent);
+    if (call.parsed && call.raw) bodies.remember(call.raw, sent);
     return execute(call, sent.variables, prepared.operation, key, prepared.cost);
   }
 
   /** Answers a query that passed the checks, and keeps a successful answer in the response cache. */
   function execute(call: GraphqlCall, variables: SentParams['variables'], operation: PreparedOperation, key: string | undefined, cost: number): Promise<void> | void {
     const served = call.state.served!;
+    const executed = call.state.trace?.graphql().execute();
     const answer = operation.answer(startDeadline(options.executionTimeoutMs), served.context, variables as Record<string, unknown> | undefined, records);
-    if (isPromise(answer)) return answer.then((settled) => sendAnswer(call, settled, operation.label, key, cost));
+    if (isPromise(answer)) {
+      return answer.then((settled) => {
+        executed?.();
+        return sendAnswer(call, settled, operation.label, key, cost);
+      });
+    }
+    executed?.();
     return sendAnswer(call, answer, operation.label, key, cost);
   }
 

@@ -39,6 +39,8 @@ export interface Leftover {
 /** graphql-http's per-request context: the request's state and what the route learned. */
 interface Context extends Leftover {
   readonly state: RequestState;
+  /** Ends the execute step of the request's trace, when tracing is on and the operation runs. */
+  executed?: () => void;
 }
 
 export interface GraphqlHttpOptions {
@@ -74,9 +76,14 @@ export function createGraphqlHttp(options: GraphqlHttpOptions) {
     onSubscribe(req, params) {
       const { state } = req.context;
       const request = { query: params.query, operationName: params.operationName, variables: params.variables };
-      const prepared = req.context.prepared ?? engine.prepare(request, state.served!.sizes);
-      if (prepared.errors) return prepared.errors;
+      const trace = state.trace?.graphql();
+      const prepared = req.context.prepared ?? engine.prepare(request, state.served!.sizes, trace);
+      if (prepared.errors) {
+        trace?.operation(params.query, params.operationName, undefined);
+        return prepared.errors;
+      }
       const { operation } = prepared.operation;
+      trace?.operation(params.query, operation.name?.value ?? params.operationName, operation.operation);
       if (operation.operation !== 'query') {
         const refused = refuseOperationType(schema, operation, req.method);
         if (refused) return refused;
@@ -85,6 +92,7 @@ export function createGraphqlHttp(options: GraphqlHttpOptions) {
       const lookup = req.context.persisted;
       if (lookup) state.documentHash = lookup.sha256Hash;
       if (lookup?.register) persisted!.set(lookup.sha256Hash, params.query);
+      req.context.executed = trace?.execute();
       return {
         schema: executableSchema,
         document: prepared.operation.document,
@@ -96,6 +104,7 @@ export function createGraphqlHttp(options: GraphqlHttpOptions) {
     },
     onOperation(req, _args, result) {
       const { state } = req.context;
+      req.context.executed?.();
       state.hasErrors = (result.errors?.length ?? 0) > 0;
       if (result.errors?.length) state.codes = codesOf(result.errors);
       options.logErrors(state, result.errors);

@@ -12,12 +12,14 @@ import type { RequestParams } from 'graphql-http';
  */
 export const MAX_OPERATION_NAME_CHARS = 256;
 
-/** The four parameters as sent, not yet checked. */
+/** The four parameters as sent, not yet checked, and the id of a trusted document. */
 export interface SentParams {
   query: unknown;
   operationName: unknown;
   variables: unknown;
   extensions: unknown;
+  /** GraphQL over HTTP's persisted documents: the id of a trusted document, sent instead of `query`. */
+  documentId?: unknown;
 }
 
 /**
@@ -37,8 +39,8 @@ export function parseJsonBody(raw: Buffer): unknown {
 
 /** The parameters of a POST's JSON body (an object). */
 export function bodyParams(body: object): SentParams {
-  const { query, operationName, variables, extensions } = body as Partial<SentParams>;
-  return { query, operationName, variables, extensions };
+  const { query, operationName, variables, extensions, documentId } = body as Partial<SentParams>;
+  return { query, operationName, variables, extensions, documentId };
 }
 
 /**
@@ -51,7 +53,13 @@ export function readSearchParams(query: string): SentParams | undefined {
   const search = new URLSearchParams(end === -1 ? query : query.slice(0, end));
   const variables = search.get('variables');
   const extensions = search.get('extensions');
-  const params: SentParams = { query: search.get('query') ?? undefined, operationName: search.get('operationName') ?? undefined, variables: undefined, extensions: undefined };
+  const params: SentParams = {
+    query: search.get('query') ?? undefined,
+    operationName: search.get('operationName') ?? undefined,
+    variables: undefined,
+    extensions: undefined,
+    documentId: search.get('documentId') ?? undefined,
+  };
   try {
     if (variables) params.variables = JSON.parse(variables);
     if (extensions) params.extensions = JSON.parse(extensions);

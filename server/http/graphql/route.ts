@@ -63,6 +63,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
       return servePlayground(req, res, state);
     }
     state.graphql = true;
+    state.trace?.graphql();
     const mediaType = mediaTypeOf(req.headers.accept);
     if (req.method === 'POST' && mediaType !== null && isJson(req.headers['content-type'])) {
       const call: GraphqlCall = { req, res, state, mediaType, method: 'POST', raw: undefined };
@@ -97,7 +98,9 @@ function createPipeline(options: HttpOptions, metrics: GraphqlMetrics, responses
     }
   };
   const slow = createGraphqlHttp({ schema: options.schema, executableSchema, engine, persisted, metrics, send, executionTimeoutMs, logErrors });
-  const fast = createFastPath({ engine, responses, records, persisted, bodies, metrics, lookups, send, executionTimeoutMs, logErrors, leave: slow });
+  const trusted = options.trustedDocuments ?? null;
+  const trustedOnly = config.trustedDocuments.only;
+  const fast = createFastPath({ engine, responses, records, persisted, trusted, trustedOnly, bodies, metrics, lookups, send, executionTimeoutMs, logErrors, leave: slow });
   return {
     responses,
     bodies,
@@ -188,5 +191,5 @@ function createReaders({ responses, bodies, lookups, send, slow, fast, takeSnaps
 /** A browser's GET asks for the playground unless its query string carries a GraphQL request. */
 function isPlaygroundQuery(query: string): boolean {
   const search = new URLSearchParams(query);
-  return !search.has('query') && !search.has('extensions');
+  return !search.has('query') && !search.has('extensions') && !search.has('documentId');
 }

@@ -53,10 +53,12 @@ export function createAnswerSender(cache: Config['cache'], metrics: GraphqlMetri
       return encoded.then((body) => writeSuccess(res, state, contentType, etag, caching, encoding, body));
     },
     async withErrors(req, res, state, bytes, contentType) {
+      state.trace?.graphql().failed();
       setDeferredHeaders(res, state);
       await sendText(req, res, 200, bytes, contentType, { 'content-type': contentType, 'cache-control': NO_STORE });
     },
     async refusal(req, res, state, [body, init]) {
+      state.trace?.graphql().failed();
       setDeferredHeaders(res, state);
       const headers: Record<string, string> = { ...init.headers };
       let text = body;

@@ -26,6 +26,7 @@ describe('readConfig', () => {
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5000 },
       cache: { maxAgeS: 300, staleWhileRevalidateS: 60 },
       apqCacheBytes: 8_388_608,
+      trustedDocuments: { files: [], only: false },
       responseCacheBytes: 67_108_864,
       recordCacheBytes: 33_554_432,
       operationCacheSize: 1000,
@@ -60,6 +61,8 @@ describe('readConfig', () => {
       CACHE_MAX_AGE_S: '60',
       CACHE_STALE_WHILE_REVALIDATE_S: '0',
       APQ_CACHE_BYTES: '0',
+      PERSISTED_DOCUMENTS: 'app/persisted-documents.json, /srv/web/persisted-query-manifest.json',
+      PERSISTED_DOCUMENTS_ONLY: 'true',
       RESPONSE_CACHE_BYTES: '1048576',
       RECORD_CACHE_BYTES: '2097152',
       OPERATION_CACHE_SIZE: '50',
@@ -81,6 +84,7 @@ describe('readConfig', () => {
       timeouts: { headersMs: 2000, requestMs: 4000, keepAliveMs: 65_000 },
       cache: { maxAgeS: 60, staleWhileRevalidateS: 0 },
       apqCacheBytes: 0,
+      trustedDocuments: { files: ['app/persisted-documents.json', '/srv/web/persisted-query-manifest.json'], only: true },
       responseCacheBytes: 1_048_576,
       recordCacheBytes: 2_097_152,
       operationCacheSize: 50,
@@ -136,6 +140,12 @@ describe('readConfig', () => {
     [{ HEADERS_TIMEOUT_MS: '40000' }, 'REQUEST_TIMEOUT_MS=30000 is below HEADERS_TIMEOUT_MS=40000; the whole request includes its headers'],
     [{ ALLOWED_ORIGINS: 'https://example.ch/app' }, 'ALLOWED_ORIGINS: "https://example.ch/app" is not an origin; expected scheme://host[:port] without a path, e.g. https://www.example.ch'],
     [{ ALLOWED_ORIGINS: 'example.ch' }, 'ALLOWED_ORIGINS: "example.ch" is not an origin; expected e.g. https://www.example.ch'],
+    [{ PERSISTED_DOCUMENTS: 'a.json,,b.json' }, 'PERSISTED_DOCUMENTS="a.json,,b.json": expected file paths separated by commas, without an empty one'],
+    [{ PERSISTED_DOCUMENTS_ONLY: 'on' }, 'PERSISTED_DOCUMENTS_ONLY="on": expected true or false (or 1 or 0)'],
+    [
+      { PERSISTED_DOCUMENTS_ONLY: '1' },
+      'PERSISTED_DOCUMENTS_ONLY=true needs PERSISTED_DOCUMENTS: the manifest files of the documents to answer (comma-separated)',
+    ],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(new ConfigError(message));
   });
