@@ -10,7 +10,15 @@ export {
   textIndexPartsSteps,
   MAX_QUERY_WORDS,
   MIN_TYPO_WORD_LENGTH,
+  EXACT,
+  TYPO,
+  RESOLUTION,
+  matchQuality,
+  matchedSpans,
+  queryWords,
+  type MatchQuality,
+  type Span,
   type TextIndex,
   type TextIndexParts,
 } from './text/textIndex.ts';
-export { createGeoIndex, geoIndexSteps, type GeoHit, type GeoIndex } from './geoIndex.ts';
+export { createGeoIndex, distanceKm, geoIndexSteps, type GeoHit, type GeoIndex } from './geoIndex.ts';
