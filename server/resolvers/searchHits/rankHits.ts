@@ -5,7 +5,7 @@
  */
 
 import { distanceKm, EXACT, matchQuality, MAX_QUERY_WORDS, queryWords, RESOLUTION, TYPO } from '../../search/indexes.ts';
-import type { Point, SearchArea } from './searchAreas.ts';
+import { looseSpelling, type Point, type SearchArea } from './searchAreas.ts';
 
 /**
  * The matches taken from each area, best first by its text index: the hits a search can page
@@ -45,7 +45,7 @@ export interface RankedHit {
  *   all of the areas
  */
 export function rankHits(areas: readonly SearchArea[], q: string, near: Point | null): { hits: RankedHit[]; total: number } {
-  const words = queryWords(q);
+  const words = queryWords(q).map(looseSpelling);
   // The text index ranks each distinct word once, up to MAX_QUERY_WORDS of them.
   const wordCount = Math.min(new Set(words).size, MAX_QUERY_WORDS);
   const hits: RankedHit[] = [];

@@ -32,7 +32,7 @@ export interface SearchArea {
   point(position: number): Point | null;
   /** The area's own signal for the record, 0 (weakest) to 1; see docs/api.md (Search across areas). */
   signal(position: number): number;
-  /** The title's words folded as a query's are (search/text/words.ts), kept once asked. */
+  /** The title's words folded as a query's are, then by {@link looseSpelling}; kept once asked. */
   titleWords(position: number): readonly string[];
 }
 
@@ -118,8 +118,18 @@ function area<R extends object>(name: SearchAreaName, records: readonly R[], tex
     fields: (position) => reading.fields(records[position]!, position),
     point: (position) => reading.point(records[position]!, position),
     signal: (position) => reading.signal(records[position]!, position),
-    titleWords: (position) => (words[position] ??= queryWords(reading.title(records[position]!, position))),
+    titleWords: (position) => (words[position] ??= queryWords(reading.title(records[position]!, position)).map(looseSpelling)),
   };
+}
+
+const UMLAUT_SPELLING = /([aou])e/g;
+
+/**
+ * A folded word (search/text/words.ts) with ae, oe and ue as a, o and u: the text index finds
+ * "Zürich" by "zuerich" as well as "zurich", so a title is compared with a query in this spelling.
+ */
+export function looseSpelling(word: string): string {
+  return word.replace(UMLAUT_SPELLING, '$1');
 }
 
 /** open / total, 0 when either is unknown or total is 0. */

@@ -20,7 +20,7 @@ const PART = /[\p{L}\p{N}\p{M}]+/gu;
 
 /**
  * The words of `text` that a word of `query` matches, in text order. A hyphenated compound
- * counts whole when its parts joined match ("saasfee" finds "Saas-Fee"), else part by part.
+ * counts part by part, or whole when only its parts joined match ("saasfee" finds "Saas-Fee").
  * @returns no spans when the query has no word
  */
 export function matchedSpans(text: string, query: string): Span[] {
@@ -29,13 +29,13 @@ export function matchedSpans(text: string, query: string): Span[] {
   if (wanted.length === 0) return spans;
   for (const compound of text.matchAll(WORD)) {
     const start = compound.index;
+    const before = spans.length;
     const parts = [...compound[0].matchAll(PART)];
-    if (parts.length > 1 && matchesAny(documentWords(compound[0]).at(-1)!, wanted)) {
-      spans.push({ start, end: start + compound[0].length });
-      continue;
-    }
     for (const part of parts) {
       if (documentWords(part[0]).some((word) => matchesAny(word, wanted))) spans.push({ start: start + part.index, end: start + part.index + part[0].length });
+    }
+    if (spans.length === before && parts.length > 1 && matchesAny(documentWords(compound[0]).at(-1)!, wanted)) {
+      spans.push({ start, end: start + compound[0].length });
     }
   }
   return spans;
