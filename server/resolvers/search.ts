@@ -68,6 +68,7 @@ export const searchResolvers = {
       const all = searchAreasOf(store, locale);
       const { hits, total } = rankHits(areas === null ? all : all.filter((area) => areas.has(area.name)), q, near);
       const end = Math.min(offset + limit, hits.length);
+      const words = [...new Set(queryWords(q))];
       const data = [];
       for (let i = offset; i < end; i++) {
         const { area, position, score } = hits[i]!;
@@ -78,7 +79,7 @@ export const searchResolvers = {
           id: String(record.id),
           title: area.title(position),
           score: Math.round(score * 1e4) / 1e4,
-          snippet: snippetOf(area.fields(position), q),
+          snippet: snippetOf(area.fields(position), words),
           latitude: point?.lat ?? null,
           longitude: point?.lng ?? null,
           item: record,

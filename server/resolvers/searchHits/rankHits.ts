@@ -4,7 +4,7 @@
  * scale; the weights below are its figures.
  */
 
-import { distanceKm, EXACT, matchQuality, MAX_QUERY_WORDS, queryWords, RESOLUTION, TYPO } from '../../search/indexes.ts';
+import { distanceKm, EXACT, KINDS, MAX_QUERY_WORDS, queryWords, RESOLUTION, scoreSumOf, tierSumOf, TYPO, worstTierOf } from '../../search/indexes.ts';
 import { looseSpelling, type Point, type SearchArea } from './searchAreas.ts';
 
 /**
@@ -55,11 +55,12 @@ export function rankHits(areas: readonly SearchArea[], q: string, near: Point | 
     if (found === null) continue;
     total += found.total;
     const { positions, ranks } = found;
+    const { signals } = area;
     for (let i = 0; i < positions.length; i++) {
       const position = positions[i]!;
       const point = near === null ? null : area.point(position);
       const distance = point === null ? null : distanceKm(near!.lng, near!.lat, point.lng, point.lat);
-      const within = TEXT_WEIGHT * textScore(ranks![i]!, wordCount) + SIGNAL_WEIGHT * area.signal(position) + NEAR_WEIGHT * nearness(distance);
+      const within = TEXT_WEIGHT * textScore(ranks![i]!, wordCount) + SIGNAL_WEIGHT * signals[position]! + NEAR_WEIGHT * nearness(distance);
       hits.push({ area, position, score: matchClass(area, position, ranks![i]!, words) + within, distanceKm: distance });
     }
   }
@@ -70,9 +71,11 @@ export function rankHits(areas: readonly SearchArea[], q: string, near: Point | 
 
 /** The class of a match (see MATCH_CLASS and docs/api.md). */
 function matchClass(area: SearchArea, position: number, rank: number, words: readonly string[]): number {
-  const { worstField, worstKind } = matchQuality(rank);
+  const worstTier = worstTierOf(rank);
+  const worstKind = worstTier % KINDS;
   if (worstKind === TYPO) return MATCH_CLASS.TYPO;
-  if (worstField !== 0) return MATCH_CLASS.WORDS;
+  // The title is the first field: its tiers are below KINDS.
+  if (worstTier >= KINDS) return MATCH_CLASS.WORDS;
   const title = area.titleWords(position);
   if (title.length < words.length) return MATCH_CLASS.WORDS;
   const last = words.length - 1;
@@ -86,8 +89,7 @@ function matchClass(area: SearchArea, position: number, rank: number, words: rea
  * 0: the text index's tiers (field, then exact, prefix, typo) and places in the field, per word.
  */
 function textScore(rank: number, wordCount: number): number {
-  const { tierSum, scoreSum } = matchQuality(rank);
-  return 1 / (1 + (tierSum + scoreSum / RESOLUTION) / Math.max(1, wordCount));
+  return 1 / (1 + (tierSumOf(rank) + scoreSumOf(rank) / RESOLUTION) / Math.max(1, wordCount));
 }
 
 /** 1 at the point, 1/2 at NEAR_HALF_KM, towards 0 far away; 0 without a distance. */

@@ -30,8 +30,8 @@ export interface SearchArea {
   /** The record's text fields in the order of its text index's fields (the title first). */
   fields(position: number): readonly (string | null)[];
   point(position: number): Point | null;
-  /** The area's own signal for the record, 0 (weakest) to 1; see docs/api.md (Search across areas). */
-  signal(position: number): number;
+  /** Per position, the area's own signal for the record, 0 (weakest) to 1; see docs/api.md (Search across areas). */
+  readonly signals: Float64Array;
   /** The title's words folded as a query's are, then by {@link looseSpelling}; kept once asked. */
   titleWords(position: number): readonly string[];
 }
@@ -117,7 +117,8 @@ function area<R extends object>(name: SearchAreaName, records: readonly R[], tex
     title: (position) => reading.title(records[position]!, position),
     fields: (position) => reading.fields(records[position]!, position),
     point: (position) => reading.point(records[position]!, position),
-    signal: (position) => reading.signal(records[position]!, position),
+    // Read for every candidate of every search: worked out once.
+    signals: Float64Array.from(records, (record, position) => reading.signal(record, position)),
     titleWords: (position) => (words[position] ??= queryWords(reading.title(records[position]!, position)).map(looseSpelling)),
   };
 }

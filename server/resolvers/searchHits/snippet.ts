@@ -10,13 +10,13 @@ const CONTEXT_BEFORE = 40;
 const SNIPPET_LENGTH = 160;
 
 /**
- * The snippet of a record's text fields (the title first) for a query: the first field in which a
- * query word matches, around its first match when it is long; the title, escaped, when none does.
+ * The snippet of a record's text fields (the title first) for a query's words (folded, see
+ * search/text/words.ts queryWords): the first field in which a query word matches, around its first match when it is long; the title, escaped, when none does.
  */
-export function snippetOf(fields: readonly (string | null)[], q: string): string {
+export function snippetOf(fields: readonly (string | null)[], words: readonly string[]): string {
   for (const text of fields) {
     if (!text) continue;
-    const spans = matchedSpans(text, q);
+    const spans = matchedSpans(text, words);
     if (spans.length === 0) continue;
     const { start, end } = excerpt(text, spans[0]!.start);
     return marked(text, spans, start, end);

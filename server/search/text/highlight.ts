@@ -6,7 +6,7 @@
  */
 
 import { MIN_TYPO_WORD_LENGTH, withinOneEdit } from './typos.ts';
-import { documentWords, queryWords } from './words.ts';
+import { documentWords } from './words.ts';
 
 /** A run of a text, from `start` (inclusive) to `end` (exclusive), in UTF-16 code units. */
 export interface Span {
@@ -14,31 +14,62 @@ export interface Span {
   end: number;
 }
 
-// A word of the text as written, its parts joined by hyphens, as words.ts reads compounds.
-const WORD = /[\p{L}\p{N}\p{M}]+(?:[-\u2010\u2011][\p{L}\p{N}\p{M}]+)*/gu;
-const PART = /[\p{L}\p{N}\p{M}]+/gu;
+// A character of a word, as words.ts reads words (\p{L}, \p{N}, \p{M}); hyphens join the parts of a compound.
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
+const HYPHENS = new Set([0x2d, 0x2010, 0x2011]);
+
+/** Whether the UTF-16 unit at `at` is a character of a word (a unit of an astral character never is). */
+function isWordCharacter(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
+  return WORD_CHARACTER.test(text[at]!);
+}
 
 /**
- * The words of `text` that a word of `query` matches, in text order. A hyphenated compound
- * counts part by part, or whole when only its parts joined match ("saasfee" finds "Saas-Fee").
- * @returns no spans when the query has no word
+ * The words of `text` that a query word matches, in text order. A hyphenated compound counts
+ * part by part, or whole when only its parts joined match ("saasfee" finds "Saas-Fee").
+ * @param words the query's words, folded (queryWords)
+ * @returns no spans when there is no query word
  */
-export function matchedSpans(text: string, query: string): Span[] {
-  const wanted = [...new Set(queryWords(query))];
+export function matchedSpans(text: string, words: readonly string[]): Span[] {
   const spans: Span[] = [];
-  if (wanted.length === 0) return spans;
-  for (const compound of text.matchAll(WORD)) {
-    const start = compound.index;
-    const before = spans.length;
-    const parts = [...compound[0].matchAll(PART)];
-    for (const part of parts) {
-      if (documentWords(part[0]).some((word) => matchesAny(word, wanted))) spans.push({ start: start + part.index, end: start + part.index + part[0].length });
+  if (words.length === 0) return spans;
+  const length = text.length;
+  for (let at = 0; at < length; ) {
+    if (!isWordCharacter(text, at)) {
+      at++;
+      continue;
     }
-    if (spans.length === before && parts.length > 1 && matchesAny(documentWords(compound[0]).at(-1)!, wanted)) {
-      spans.push({ start, end: start + compound[0].length });
+    // A compound: parts of word characters joined by single hyphens.
+    const start = at;
+    const before = spans.length;
+    let parts = 0;
+    for (;;) {
+      const partStart = at;
+      while (at < length && isWordCharacter(text, at)) at++;
+      parts++;
+      if (partMatches(text.slice(partStart, at), words)) spans.push({ start: partStart, end: at });
+      if (at + 1 < length && HYPHENS.has(text.charCodeAt(at)) && isWordCharacter(text, at + 1)) at++;
+      else break;
+    }
+    if (spans.length === before && parts > 1 && matchesAny(documentWords(text.slice(start, at)).at(-1)!, words)) {
+      spans.push({ start, end: at });
     }
   }
   return spans;
+}
+
+/** Whether a query word matches a part of a compound in one of its spellings (documentWords). */
+function partMatches(part: string, words: readonly string[]): boolean {
+  // An ASCII word has one spelling, in lower case; most words of most texts are ASCII.
+  if (isAscii(part)) return matchesAny(part.toLowerCase(), words);
+  for (const word of documentWords(part)) if (matchesAny(word, words)) return true;
+  return false;
+}
+
+function isAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** Whether one of the query words matches the folded text word (see the module comment). */

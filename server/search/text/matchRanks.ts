@@ -64,25 +64,17 @@ export function ranksBefore(rank: number, position: number, otherRank: number, o
   return rank < otherRank || (rank === otherRank && position < otherPosition);
 }
 
-/** A document's packed match rank, unpacked: what callers that weigh matches against others read. */
-export interface MatchQuality {
-  /** Field of the worst-matching query word (0: the first field). */
-  worstField: number;
-  /** Kind of that word's match: EXACT, PREFIX or TYPO. */
-  worstKind: number;
-  /** Sum over the query words of their tiers (KINDS × field + kind): 0 when every word is exact in the first field. */
-  tierSum: number;
-  /** Sum over the query words of their places in their fields, each 0..RESOLUTION - 1. */
-  scoreSum: number;
+/** The tier (KINDS × field + kind) of the worst-matching query word of a document's packed match rank. */
+export function worstTierOf(rank: number): number {
+  return rank >>> WORST_TIER_SHIFT;
 }
 
-/** The parts of a packed match rank (as TextIndex.search gives with `ranks`). */
-export function matchQuality(rank: number): MatchQuality {
-  const worstTier = rank >>> WORST_TIER_SHIFT;
-  return {
-    worstField: Math.floor(worstTier / KINDS),
-    worstKind: worstTier % KINDS,
-    tierSum: (rank >>> TIER_SUM_SHIFT) & SUM_MASK,
-    scoreSum: rank & SUM_MASK,
-  };
+/** The sum over the query words of their tiers, of a document's packed match rank: 0 when every word is exact in the first field. */
+export function tierSumOf(rank: number): number {
+  return (rank >>> TIER_SUM_SHIFT) & SUM_MASK;
+}
+
+/** The sum over the query words of their places in their fields (each 0..RESOLUTION - 1), of a document's packed match rank. */
+export function scoreSumOf(rank: number): number {
+  return rank & SUM_MASK;
 }

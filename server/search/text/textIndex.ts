@@ -25,7 +25,7 @@ import { typoFinder, typoKeys } from './typos.ts';
 import { queryWords } from './words.ts';
 
 // The limits callers check their input against, from the modules that set them.
-export { EXACT, MAX_FIELDS, MAX_QUERY_WORDS, matchQuality, RESOLUTION, TYPO, type MatchQuality } from './matchRanks.ts';
+export { EXACT, KINDS, MAX_FIELDS, MAX_QUERY_WORDS, RESOLUTION, scoreSumOf, tierSumOf, TYPO, worstTierOf } from './matchRanks.ts';
 export { MIN_TYPO_WORD_LENGTH } from './typos.ts';
 export { matchedSpans, type Span } from './highlight.ts';
 export { queryWords } from './words.ts';
@@ -48,8 +48,8 @@ export interface TextIndex {
    *   `positions` is an array for a few, an Int32Array for many: a typed array of more than
    *   64 bytes costs an allocation outside the JS heap, which for a few positions is most of
    *   a search, and a large plain array costs more.
-   * @param options.ranks also give the packed match rank of each position (`ranks`, see
-   *   matchRanks.ts {@link matchQuality}), for callers that weigh matches against others
+   * @param options.ranks also give the packed match rank of each position (`ranks`, read by
+   *   worstTierOf, tierSumOf and scoreSumOf), for callers that weigh matches against others
    */
   search(query: string, options?: SearchOptions): TextMatches | null;
 
