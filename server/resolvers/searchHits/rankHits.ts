@@ -15,7 +15,7 @@ import { looseSpelling, type Point, type SearchArea } from './searchAreas.ts';
 export const SEARCH_DEPTH = 100;
 
 /** Match classes, best last: a hit's class is the integer part of its score. */
-export const MATCH_CLASS = { TYPO: 1, WORDS: 2, TITLE_PREFIX: 3, EXACT_TITLE: 4 } as const;
+const MATCH_CLASS = { TYPO: 1, WORDS: 2, TITLE_PREFIX: 3, EXACT_TITLE: 4 } as const;
 
 // Within a class, the score's fraction: how well the words matched, the area's signal, and
 // nearness when near-me is given. They add up to less than 1, so a class always outranks the
@@ -32,8 +32,6 @@ export interface RankedHit {
   /** Position in the area's records. */
   readonly position: number;
   readonly score: number;
-  /** From `near`, in km; null without near-me or for a record without a point. */
-  readonly distanceKm: number | null;
 }
 
 /**
@@ -54,14 +52,14 @@ export function rankHits(areas: readonly SearchArea[], q: string, near: Point | 
     const found = area.text.search(q, { end: SEARCH_DEPTH, ranks: true });
     if (found === null) continue;
     total += found.total;
-    const { positions, ranks } = found;
+    const { positions } = found;
+    const ranks = found.ranks!;
     const { signals } = area;
     for (let i = 0; i < positions.length; i++) {
       const position = positions[i]!;
-      const point = near === null ? null : area.point(position);
-      const distance = point === null ? null : distanceKm(near!.lng, near!.lat, point.lng, point.lat);
-      const within = TEXT_WEIGHT * textScore(ranks![i]!, wordCount) + SIGNAL_WEIGHT * signals[position]! + NEAR_WEIGHT * nearness(distance);
-      hits.push({ area, position, score: matchClass(area, position, ranks![i]!, words) + within, distanceKm: distance });
+      const rank = ranks[i]!;
+      const within = TEXT_WEIGHT * textScore(rank, wordCount) + SIGNAL_WEIGHT * signals[position]! + (near === null ? 0 : NEAR_WEIGHT * nearness(near, area.point(position)));
+      hits.push({ area, position, score: matchClass(area, position, rank, words) + within });
     }
   }
   // Array sort is stable: equal scores keep the order of areas, then each area's own.
@@ -92,7 +90,7 @@ function textScore(rank: number, wordCount: number): number {
   return 1 / (1 + (tierSumOf(rank) + scoreSumOf(rank) / RESOLUTION) / Math.max(1, wordCount));
 }
 
-/** 1 at the point, 1/2 at NEAR_HALF_KM, towards 0 far away; 0 without a distance. */
-function nearness(distance: number | null): number {
-  return distance === null ? 0 : 1 / (1 + distance / NEAR_HALF_KM);
+/** 1 at `near`, 1/2 at NEAR_HALF_KM from it, towards 0 far away; 0 without a point. */
+function nearness(near: Point, point: Point | null): number {
+  return point === null ? 0 : 1 / (1 + distanceKm(near.lng, near.lat, point.lng, point.lat) / NEAR_HALF_KM);
 }

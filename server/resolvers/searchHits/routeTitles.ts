@@ -58,6 +58,7 @@ export function nameRoute(route: RouteRecord, store: LocaleStore, locale: Locale
   return { title: `${kind} ${route.number}`, typeWords, point: null };
 }
 
-function pointOf(lng: number | null, lat: number | null): { lng: number; lat: number } | null {
+/** A point of two coordinates in degrees, or null when either is unknown. */
+export function pointOf(lng: number | null, lat: number | null): { lng: number; lat: number } | null {
   return lng === null || lat === null ? null : { lng, lat };
 }

@@ -8,7 +8,7 @@
 import { createTextIndex, queryWords, type TextIndex } from '../../search/indexes.ts';
 import type { Locale } from '../../snapshot/locales.ts';
 import type { LocaleStore, Store } from '../../snapshot/store.ts';
-import { nameRoute } from './routeTitles.ts';
+import { nameRoute, pointOf } from './routeTitles.ts';
 
 /** The areas `search` covers, named as their list queries (and `search(areas:)`) name them, in the order ties are listed. */
 export const SEARCH_AREAS = ['activities', 'snowdataStations', 'snowdataRoutes', 'tours', 'attractions'] as const;
@@ -142,8 +142,4 @@ function numberOf(text: string | null): number | null {
   if (text === null) return null;
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
-}
-
-function pointOf(lng: number | null, lat: number | null): Point | null {
-  return lng === null || lat === null ? null : { lng, lat };
 }

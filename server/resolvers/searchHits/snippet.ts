@@ -56,6 +56,6 @@ function marked(text: string, spans: readonly Span[], start: number, end: number
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** The text with the characters HTML gives a meaning to (& < > " ') as entities. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }

@@ -190,6 +190,12 @@ describe('the estimated size of an answer', () => {
     }
   });
 
+  it("counts the fields of a search hit's item as its record type's: a page of stations' raw JSON is estimated within a fifth of its bytes", async () => {
+    const [estimate, bytes] = await estimateAndAnswer('{ search(q: "a", areas: ["snowdataStations"], limit: 50) { data { id item { ... on SnowdataStation { raw } } } } }');
+    expect(bytes).toBeGreaterThan(50 * 1000);
+    expect(Math.abs(estimate - bytes) / bytes).toBeLessThan(0.2);
+  });
+
   it('refuses an answer estimated above MAX_RESPONSE_BYTES after the cost, naming both sizes', () => {
     const small = withSizes(createQueryChecker(schema, { ...defaults, maxResponseBytes: 200_000 }, { introspection: true }));
     expect(outcome(small({ query: '{ snowdataStations(limit: 10) { data { raw } } }' }))).toEqual({ cost: expect.any(Number) });
