@@ -148,12 +148,12 @@ class FuzzyTextIndex implements TextIndex {
       // The levels give up once they have cost what the walk would have, which words whose
       // levels rarely meet can make them do, and the walk takes over.
       const found = this.#matchLevelSearch.search(perWord.map(levelsOf), filter, options.end, costs.walk - costs.bitsets);
-      if (found !== null) return found;
+      if (found !== null) return ranks ? found : { total: found.total, positions: found.positions };
     }
     const found = this.#walk.intersect(perWord);
     const total = filter === null ? found.count : this.#walk.keepOnly(filter, found.count);
     const end = Math.min(options.end ?? Infinity, total);
-    if (end === 0) return { total, positions: [], ranks: [] };
+    if (end === 0) return ranks ? { total, positions: [], ranks: [] } : { total, positions: [] };
     const positions = this.#ranking.rank(total, found.stamp, found.wordCount, end);
     if (!ranks) return { total, positions };
     // The walk's ranks of its matches stay until the next search.
