@@ -174,20 +174,9 @@ fragment Category on SnowdataPriceCategory { adult child teenager senior currenc
     },
     {
       name: 'SearchBox',
-      description: 'One ranked list across every area, as a search box asks while typing, with the full record of each hit.',
+      description: 'One ranked list across every area, as a search box asks while typing, with the matched words marked.',
       query: `query SearchBox($q: String!) {
-  search(q: $q, limit: 5) {
-    total hasMore
-    data {
-      area id title score snippet latitude longitude
-      item {
-        __typename
-        ... on SnowdataStation { snow { depthPiste freshSnow } }
-        ... on Attraction { locality seasons }
-        ... on Tour { routeType difficulty }
-      }
-    }
-  }
+  search(q: $q, limit: 5) { total hasMore data { area id title score snippet latitude longitude } }
 }`,
       variables: { q: 'grindelwald' },
     },

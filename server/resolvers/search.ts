@@ -76,6 +76,7 @@ export const searchResolvers = {
         const point = area.point(position);
         data.push({
           area: area.name,
+          // Text: ID leaves are copied unserialized (server/execution/engine.ts), and a station's id is a number.
           id: String(record.id),
           title: area.title(position),
           score: Math.round(score * 1e4) / 1e4,
