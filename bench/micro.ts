@@ -1,7 +1,8 @@
 /**
  * In-process figures of one dataset, through the server's own modules: cold start (snapshot
- * load and validation, then indexes), the memory the loaded store holds, search latency,
- * near-me latency and map-view (bbox) latency. bench/run.ts runs it once per dataset, each in a fresh process:
+ * load and validation, then indexes), the memory the loaded store holds, search latency (one
+ * area's text index, and `search` across areas), near-me latency and map-view (bbox) latency.
+ * bench/run.ts runs it once per dataset, each in a fresh process:
  *
  *   node --expose-gc --import tsx bench/micro.ts --data bench/data/x10 [--iterations 1000]
  *
@@ -13,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { loadSnapshot } from '../server/snapshot/load.ts';
 import { LOCALES } from '../server/snapshot/locales.ts';
 import { resolvers } from '../server/resolvers/index.ts';
+import { searchResolvers } from '../server/resolvers/search.ts';
 import { selectRecords } from '../server/resolvers/select.ts';
 import { createSchema, readSdl } from '../server/execution/schema.ts';
 import { createStore } from '../server/snapshot/store.ts';
@@ -32,6 +34,19 @@ const SEARCHES = [
   { kind: 'two words', query: 'alpen wanderung', locale: 'de-CH', area: 'tours', end: 20 },
   { kind: 'two common words', query: 'unterwegs aufstieg', locale: 'de-CH', area: 'tours', end: 20 },
   { kind: 'one-letter prefix', query: 's', locale: 'en-CH', area: 'attractions', end: 10 },
+] as const;
+
+/**
+ * The searches across areas measured (`search`, the whole resolver: every area's text index, the
+ * ranking, the page of 10 with its snippets), in de-CH: one to three words as a search box sends
+ * them per keystroke, found at every scale.
+ */
+const SEARCHES_ACROSS = [
+  { kind: 'one word', query: 'zermatt' },
+  { kind: 'three-letter prefix', query: 'gru' },
+  { kind: 'typo', query: 'grindelwlad' },
+  { kind: 'two words', query: 'grindelwald first' },
+  { kind: 'three words', query: 'schlittelweg saas fee' },
 ] as const;
 
 /** Near-me from Interlaken, in lng, lat order; the first page of 20, as the tours scenario asks. */
@@ -92,6 +107,13 @@ export interface MicroResult {
     rssMB: number;
   };
   search: (LatencyFigures & { kind: string; query: string })[];
+  /** `search` across areas, a page of 10 (SEARCHES_ACROSS). */
+  searchAcross: (LatencyFigures & { kind: string; query: string })[];
+  /**
+   * The first `search` of a store in a locale, in ms: it makes the areas' search data (the
+   * winter routes' text index, every record's signal), which the searches after it reuse.
+   */
+  searchAcrossFirstMs: number;
   nearMe: (LatencyFigures & { via: string })[];
   /** selectRecords with a bbox (MAP_VIEWS): the first page of 20 and the total. */
   bbox: (LatencyFigures & { view: string; q: string | null })[];
@@ -136,6 +158,16 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     return { kind, query, ...latency(() => text.search(query, { end }), iterations, found?.total ?? 0) };
   });
 
+  const searchAcross = searchResolvers.Query.search;
+  const firstStart = performance.now();
+  searchAcross(null, { q: SEARCHES_ACROSS[0].query, locale: 'de-CH' }, { store });
+  const searchAcrossFirstMs = round(performance.now() - firstStart, 1);
+  const acrossAreas = SEARCHES_ACROSS.map(({ kind, query }) => {
+    const args = { q: query, locale: 'de-CH', limit: 10 };
+    const { total } = searchAcross(null, args, { store });
+    return { kind, query, ...latency(() => searchAcross(null, args, { store }), iterations, total) };
+  });
+
   const { lng, lat, radiusKm, pageSize } = NEAR_ME;
   const near = { lng, lat, radiusKm };
   const total = tours.geo.nearest(lng, lat, radiusKm, null, 0).total;
@@ -165,6 +197,8 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
       rssMB: mb(after.rss),
     },
     search,
+    searchAcross: acrossAreas,
+    searchAcrossFirstMs,
     nearMe,
     bbox,
   };

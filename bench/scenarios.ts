@@ -237,6 +237,20 @@ export const SCENARIOS: readonly Scenario[] = [
       MAP_VIEWS.flatMap(({ name, bbox }) => [toursInBox(`ToursIn${name}`, bbox, null), toursInBox(`SearchToursIn${name}`, bbox, 'berg')]),
   },
   {
+    name: 'search',
+    description: '`search` across areas as a search box asks per keystroke ("grindelwald"), de-CH, 10 hits × 4 fields with their snippets',
+    method: 'POST',
+    requests: () => [
+      post(
+        'SearchBox',
+        `query SearchBox($q: String!) {
+  search(q: $q, limit: 10) { total data { area id title snippet } }
+}`,
+        { q: 'grindelwald' },
+      ),
+    ],
+  },
+  {
     name: 'station',
     description: 'One `snowdataStation` with every nested field (the `Station` sample query)',
     method: 'POST',

@@ -34,6 +34,7 @@ import {
   getOperationAST,
   getVariableValues,
   GraphQLError,
+  isAbstractType,
   isCompositeType,
   isIntrospectionType,
   isListType,
@@ -311,7 +312,7 @@ export function estimateAnswerBytes(
       isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
     if (!field || (parent === root && INTROSPECTION_FIELDS.has(name))) return key;
     const type = getNamedType(field.type);
-    const fieldPath = path === undefined ? undefined : `${path}.${name}`;
+    const fieldPath = path === undefined ? undefined : path === RECORD_ROOT ? `${parent.name}.${name}` : `${path}.${name}`;
     const isList = isListType(getNullableType(field.type));
     if (!isCompositeType(type) || !node.selectionSet) {
       const value = (fieldPath === undefined ? undefined : sizes.bytes.get(fieldPath)) ?? LEAF_BYTES;
@@ -322,7 +323,8 @@ export function estimateAnswerBytes(
     const limit = limitOf(field, node, variables);
     // Entering records from outside them: the items are records of this type, at most as many as there are.
     const records = path === undefined ? sizes.records.get(type.name) : undefined;
-    const childPath = fieldPath ?? (records === undefined ? undefined : type.name);
+    // A union of record types (`SearchHit.item`): each fragment's fields count as its type's.
+    const childPath = fieldPath ?? (records !== undefined ? type.name : isAbstractType(type) ? RECORD_ROOT : undefined);
     let items = 1;
     if (isList) {
       items =
@@ -401,6 +403,9 @@ function argumentValue(definition: GraphQLArgument, node: FieldNode, variables: 
   const name = given.value.name.value;
   return Object.hasOwn(variables, name) ? variables[name] : definition.defaultValue;
 }
+
+/** The path of a selection on a record of an abstract type: its fields' paths start with the type they are selected on. */
+const RECORD_ROOT = '';
 
 /** Where a selection of {@link estimateAnswerBytes} lies: see its walk. */
 interface ByteContext {

@@ -172,5 +172,13 @@ fragment Category on SnowdataPriceCategory { adult child teenager senior currenc
 }`,
       variables: { id: firstId(de.attractions) },
     },
+    {
+      name: 'SearchBox',
+      description: 'One ranked list across every area, as a search box asks while typing, with the matched words marked.',
+      query: `query SearchBox($q: String!) {
+  search(q: $q, limit: 5) { total hasMore data { area id title score snippet latitude longitude } }
+}`,
+      variables: { q: 'grindelwald' },
+    },
   ];
 }

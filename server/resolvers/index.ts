@@ -3,6 +3,7 @@
 import { activityArgumentReaders, activityResolvers } from './activities.ts';
 import type { ArgumentReader } from './args.ts';
 import { attractionArgumentReaders, attractionResolvers } from './attractions.ts';
+import { searchArgumentReaders, searchResolvers } from './search.ts';
 import { snowdataArgumentReaders, snowdataResolvers } from './snowdata.ts';
 import { tourArgumentReaders, tourResolvers } from './tours.ts';
 
@@ -17,7 +18,9 @@ export const resolvers = {
     ...snowdataResolvers.Query,
     ...tourResolvers.Query,
     ...attractionResolvers.Query,
+    ...searchResolvers.Query,
   },
+  SearchItem: searchResolvers.SearchItem,
 };
 
 /**
@@ -29,4 +32,5 @@ export const argumentReaders: Readonly<Record<string, ArgumentReader>> = {
   ...snowdataArgumentReaders,
   ...tourArgumentReaders,
   ...attractionArgumentReaders,
+  ...searchArgumentReaders,
 };

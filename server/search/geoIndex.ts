@@ -575,3 +575,11 @@ function longitudeRanges(lng: number, lat: number, radiusKm: number): Array<[num
   if (east > 180) return [[west, 180], [-180, east - 360]];
   return [[west, east]];
 }
+
+/**
+ * The great-circle distance between two points given in degrees, in kilometres: the one the
+ * near-me index measures with (geokdbush's haversine).
+ */
+export function distanceKm(lng1: number, lat1: number, lng2: number, lat2: number): number {
+  return distance(lng1, lat1, lng2, lat2);
+}

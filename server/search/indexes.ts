@@ -10,7 +10,17 @@ export {
   textIndexPartsSteps,
   MAX_QUERY_WORDS,
   MIN_TYPO_WORD_LENGTH,
+  EXACT,
+  KINDS,
+  TYPO,
+  RESOLUTION,
+  matchedSpans,
+  queryWords,
+  scoreSumOf,
+  tierSumOf,
+  worstTierOf,
+  type Span,
   type TextIndex,
   type TextIndexParts,
 } from './text/textIndex.ts';
-export { createGeoIndex, geoIndexSteps, type GeoHit, type GeoIndex, type LngLatBox } from './geoIndex.ts';
+export { createGeoIndex, distanceKm, geoIndexSteps, type GeoHit, type GeoIndex, type LngLatBox } from './geoIndex.ts';

@@ -12,6 +12,8 @@ function run(ms: number, query = 'chillon'): MicroResult {
     coldStart: { schemaMs: 50, loadMs: ms * 40, indexMs: ms * 60, totalMs: ms * 100 },
     memory: { heapUsedMB: 90 + ms, arrayBuffersMB: 6, totalMB: 96 + ms, rssMB: 300 },
     search: [{ kind: 'selective word', query, ...latency }],
+    searchAcross: [{ kind: 'one word', query: 'zermatt', ...latency }],
+    searchAcrossFirstMs: ms * 10,
     nearMe: [{ via: 'geo index', ...latency }, { via: 'with a filter', ...latency, p50Ms: ms / 2 }],
     bbox: [{ view: 'valley', q: null, ...latency }],
   };

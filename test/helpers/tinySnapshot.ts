@@ -26,6 +26,8 @@ export interface TinySnapshotOptions {
   fixture?: FixtureOrigin;
   /** Characters of a note in each station's `raw` JSON, to make it this much larger; default none. */
   stationRawPadding?: number;
+  /** The name of the first attraction, in place of `Aussicht Zürich`. */
+  firstAttractionName?: string;
 }
 
 export interface TinySnapshot {
@@ -65,7 +67,11 @@ export async function writeTinySnapshot(dataDir: string, options: TinySnapshotOp
       locales: perLocale(() => ({ stations: range(count).map((i) => station(i, options.stationRawPadding ?? 0)), routes: range(count * 2).map(route) })),
     },
     tours: { label: 'MySwitzerland tours', lastSync, locales: perLocale(() => ({ tours: range(count).map(tour) })) },
-    attractions: { label: 'MySwitzerland attractions', lastSync, locales: perLocale(() => ({ attractions: range(count).map(attraction) })) },
+    attractions: {
+      label: 'MySwitzerland attractions',
+      lastSync,
+      locales: perLocale(() => ({ attractions: range(count).map((i) => attraction(i, i === 0 ? options.firstAttractionName : undefined)) })),
+    },
   };
   for (const name of options.staleSources ?? []) sources[name]!.stale = true;
   for (const name of options.omitSources ?? []) delete sources[name];
@@ -201,11 +207,11 @@ function tour(i: number): TourRecord {
   };
 }
 
-function attraction(i: number): AttractionRecord {
+function attraction(i: number, title?: string): AttractionRecord {
   const [name, lng, lat] = place(i);
   return {
     id: `attr-${i}`,
-    name: `Aussicht ${name}`,
+    name: title ?? `Aussicht ${name}`,
     abstract: null,
     description: null,
     url: null,

@@ -61,12 +61,19 @@ export class MatchLevelSearch {
    * @param budget bitset words it may read combining levels. Most combinations may hold no
    *   match at all (ten words, each in most documents at a different place in each), and there
    *   can be billions of them.
-   * @returns null once it has read `budget` words and the page is not full yet
+   * @returns the total, the positions and the packed rank of each (matchRanks.ts); null once it
+   *   has read `budget` words and the page is not full yet
    */
-  search(words: ReadonlyArray<readonly MatchLevel[]>, filter: Intersection | null, end: number, budget: number): { total: number; positions: number[] } | null {
+  search(
+    words: ReadonlyArray<readonly MatchLevel[]>,
+    filter: Intersection | null,
+    end: number,
+    budget: number,
+  ): { total: number; positions: number[]; ranks: number[] } | null {
     const { levels, matches, total } = this.#levels(words, filter);
     const positions: number[] = [];
-    if (total === 0) return { total, positions };
+    const ranks: number[] = [];
+    if (total === 0) return { total, positions, ranks };
     const { length } = words;
     const W = this.#setLength;
     const scratch = this.#scratch;
@@ -121,10 +128,11 @@ export class MatchLevelSearch {
         // bits & -bits isolates the lowest bit still set; bits & (bits - 1) clears it.
         for (let bits = intersection(scratch, at, i); bits !== 0 && positions.length < end; bits &= bits - 1) {
           positions.push((i << 5) | (31 - Math.clz32(bits & -bits)));
+          ranks.push(rank);
         }
       }
     }
-    return { total, positions };
+    return { total, positions, ranks };
   }
 
   /** The rank of a combination of levels: one index into each word's levels. */

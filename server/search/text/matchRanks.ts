@@ -63,3 +63,18 @@ export function keyOf(rank: number, tierSpan: number, scoreSpan: number): number
 export function ranksBefore(rank: number, position: number, otherRank: number, otherPosition: number): boolean {
   return rank < otherRank || (rank === otherRank && position < otherPosition);
 }
+
+/** The tier (KINDS × field + kind) of the worst-matching query word of a document's packed match rank. */
+export function worstTierOf(rank: number): number {
+  return rank >>> WORST_TIER_SHIFT;
+}
+
+/** The sum over the query words of their tiers, of a document's packed match rank: 0 when every word is exact in the first field. */
+export function tierSumOf(rank: number): number {
+  return (rank >>> TIER_SUM_SHIFT) & SUM_MASK;
+}
+
+/** The sum over the query words of their places in their fields (each 0..RESOLUTION - 1), of a document's packed match rank. */
+export function scoreSumOf(rank: number): number {
+  return rank & SUM_MASK;
+}

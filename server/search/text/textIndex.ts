@@ -17,7 +17,7 @@ import { runSteps, type Steps } from '../../util/timeSlice.ts';
 import { positionSetOf, type Intersection, type PositionSet } from '../positionSet.ts';
 import { Expansions, levelsOf, type WordPostings } from './expansions.ts';
 import { MatchLevelSearch } from './matchLevelSearch.ts';
-import { addMatch, MAX_FIELDS, MAX_QUERY_WORDS } from './matchRanks.ts';
+import { addMatch, levelRank, MAX_FIELDS, MAX_QUERY_WORDS } from './matchRanks.ts';
 import { PostingsWalk } from './postingsWalk.ts';
 import { MAX_HEAP_END, Ranking } from './ranking.ts';
 import { indexTerms, type IndexedTerms } from './termPostings.ts';
@@ -25,8 +25,10 @@ import { typoFinder, typoKeys } from './typos.ts';
 import { queryWords } from './words.ts';
 
 // The limits callers check their input against, from the modules that set them.
-export { MAX_FIELDS, MAX_QUERY_WORDS } from './matchRanks.ts';
+export { EXACT, KINDS, MAX_FIELDS, MAX_QUERY_WORDS, RESOLUTION, scoreSumOf, tierSumOf, TYPO, worstTierOf } from './matchRanks.ts';
 export { MIN_TYPO_WORD_LENGTH } from './typos.ts';
+export { matchedSpans, type Span } from './highlight.ts';
+export { queryWords } from './words.ts';
 
 /** A search over the documents given to {@link createTextIndex}. */
 export interface TextIndex {
@@ -46,8 +48,10 @@ export interface TextIndex {
    *   `positions` is an array for a few, an Int32Array for many: a typed array of more than
    *   64 bytes costs an allocation outside the JS heap, which for a few positions is most of
    *   a search, and a large plain array costs more.
+   * @param options.ranks also give the packed match rank of each position (`ranks`, read by
+   *   worstTierOf, tierSumOf and scoreSumOf), for callers that weigh matches against others
    */
-  search(query: string, options?: { filter?: Intersection | null; end?: number }): TextMatches | null;
+  search(query: string, options?: SearchOptions): TextMatches | null;
 
   /**
    * The set of the documents matching all words of `query`, as {@link search} finds them, in
@@ -57,12 +61,21 @@ export interface TextIndex {
   matchSet(query: string): PositionSet | null;
 }
 
+/** The options of {@link TextIndex.search}. */
+export interface SearchOptions {
+  filter?: Intersection | null;
+  end?: number;
+  ranks?: boolean;
+}
+
 /** What {@link TextIndex.search} finds. */
 export interface TextMatches {
   /** Number of matches. */
   total: number;
   /** The first matches, best first (see {@link TextIndex.search}). */
   positions: ArrayLike<number>;
+  /** With `options.ranks`: the packed match rank of each of `positions` (matchRanks.ts). */
+  ranks?: ArrayLike<number>;
 }
 
 /**
@@ -123,25 +136,31 @@ class FuzzyTextIndex implements TextIndex {
     this.#matchLevelSearch = matchLevelSearch;
   }
 
-  search(query: string, options: { filter?: Intersection | null; end?: number } = {}): TextMatches | null {
+  search(query: string, options: SearchOptions = {}): TextMatches | null {
     const perWord = this.#wordPostings(query);
     if (perWord === null) return null;
-    const { filter = null } = options;
+    const { filter = null, ranks = false } = options;
     // The merged postings of a word are its matches in rank order already.
-    if (perWord.length === 1 && perWord[0]!.merged && filter === null) return firstMerged(perWord[0]!, options.end ?? Infinity);
+    if (perWord.length === 1 && perWord[0]!.merged && filter === null) return firstMerged(perWord[0]!, options.end ?? Infinity, ranks);
     // A page is read off levels only while short: each of its ranks costs a pass over bitsets.
     const costs = this.#costs(perWord);
     if (options.end !== undefined && options.end <= MAX_HEAP_END && costs.bitsets < costs.walk) {
       // The levels give up once they have cost what the walk would have, which words whose
       // levels rarely meet can make them do, and the walk takes over.
       const found = this.#matchLevelSearch.search(perWord.map(levelsOf), filter, options.end, costs.walk - costs.bitsets);
-      if (found !== null) return found;
+      if (found !== null) return ranks ? found : { total: found.total, positions: found.positions };
     }
     const found = this.#walk.intersect(perWord);
     const total = filter === null ? found.count : this.#walk.keepOnly(filter, found.count);
     const end = Math.min(options.end ?? Infinity, total);
-    if (end === 0) return { total, positions: [] };
-    return { total, positions: this.#ranking.rank(total, found.stamp, found.wordCount, end) };
+    if (end === 0) return ranks ? { total, positions: [], ranks: [] } : { total, positions: [] };
+    const positions = this.#ranking.rank(total, found.stamp, found.wordCount, end);
+    if (!ranks) return { total, positions };
+    // The walk's ranks of its matches stay until the next search.
+    const walked = this.#walk.ranks;
+    const matchRanks = new Array<number>(positions.length);
+    for (let i = 0; i < positions.length; i++) matchRanks[i] = walked[positions[i]!]!;
+    return { total, positions, ranks: matchRanks };
   }
 
   matchSet(query: string): PositionSet | null {
@@ -184,12 +203,22 @@ class FuzzyTextIndex implements TextIndex {
  * The matches of a word alone whose postings are merged: its lists, in level order, hold each
  * match once and ascending, so their positions one after the other are the ranking.
  */
-function firstMerged(word: WordPostings, end: number): TextMatches {
+function firstMerged(word: WordPostings, end: number, withRanks: boolean): TextMatches {
   const total = word.size;
   const length = Math.min(end, total);
   // See TextIndex.search on which kind of array.
   const positions = length * 16 < total ? new Array<number>(length) : new Int32Array(length);
   const merged = word.lists.positions;
   for (let i = 0; i < length; i++) positions[i] = merged[i]!;
-  return { total, positions };
+  if (!withRanks) return { total, positions };
+  // Merged lists are one per level with matches, in level order (expansions.ts #merge).
+  const ranks = new Array<number>(length);
+  const { levelStarts, lists } = word;
+  for (let level = 0, i = 0; i < length; level++) {
+    if (levelStarts[level] === levelStarts[level + 1]) continue;
+    const rank = levelRank(level);
+    const listEnd = lists.starts[levelStarts[level]! + 1]!;
+    for (; i < listEnd && i < length; i++) ranks[i] = rank;
+  }
+  return { total, positions, ranks };
 }

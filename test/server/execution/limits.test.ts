@@ -190,6 +190,17 @@ describe('the estimated size of an answer', () => {
     }
   });
 
+  it("counts the fields of a search hit's item as its record type's: a page of stations' raw JSON as the stations list's", () => {
+    const estimate = (query: string) => {
+      const document = parse(query);
+      return estimateAnswerBytes(schema, document, getOperationAST(document)!, {}, sizes);
+    };
+    const hits = estimate('{ search(q: "a", limit: 50) { data { item { ... on SnowdataStation { raw } } } } }');
+    const stations = estimate('{ snowdataStations(limit: 50) { data { raw } } }');
+    expect(Math.abs(hits - stations) / stations).toBeLessThan(0.05);
+    expect(hits).toBeGreaterThan(10 * estimate('{ search(q: "a", limit: 50) { data { id } } }'));
+  });
+
   it('refuses an answer estimated above MAX_RESPONSE_BYTES after the cost, naming both sizes', () => {
     const small = withSizes(createQueryChecker(schema, { ...defaults, maxResponseBytes: 200_000 }, { introspection: true }));
     expect(outcome(small({ query: '{ snowdataStations(limit: 10) { data { raw } } }' }))).toEqual({ cost: expect.any(Number) });

@@ -79,6 +79,7 @@ describe('GET /api/status', () => {
       'tour',
       'attractions',
       'attraction',
+      'search',
     ]);
     const activity = report.operations.find((operation) => operation.name === 'activity')!;
     expect(activity.signature).toBe('activity(id: String!, locale: String = "de-CH"): Activity');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { positionSetOf } from '../../../../server/search/positionSet.ts';
-import { createTextIndex, MAX_FIELDS, MAX_QUERY_WORDS, type TextIndex } from '../../../../server/search/text/textIndex.ts';
+import { createTextIndex, MAX_FIELDS, MAX_QUERY_WORDS, scoreSumOf, tierSumOf, worstTierOf, type TextIndex } from '../../../../server/search/text/textIndex.ts';
 
 type Doc = [name: string, abstract: string | null];
 
@@ -527,9 +527,9 @@ describe('createTextIndex', () => {
       });
       return best;
     };
-    // Every match, best first: by the worst tier of its words, the sum of their tiers, the sum of
-    // their places, then position.
-    const ranking = (query: string) => {
+    // Every match, best first, with its key: the worst tier of its words, the sum of their tiers,
+    // the sum of their places, then position.
+    const rankingKeys = (query: string) => {
       const words = [...new Set(query.split(' '))];
       return docs
         .map((doc, position) => ({ position, matches: words.map((w) => bestMatch(w, doc)) }))
@@ -539,9 +539,9 @@ describe('createTextIndex', () => {
           const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
           return { position, key: [Math.max(...tiers), sum(tiers), sum(matches.map((match) => match![1])), position] };
         })
-        .sort((a, b) => a.key.reduce((order, v, i) => order || v - b.key[i]!, 0))
-        .map(({ position }) => position);
+        .sort((a, b) => a.key.reduce((order, v, i) => order || v - b.key[i]!, 0));
     };
+    const ranking = (query: string) => rankingKeys(query).map(({ position }) => position);
     const letters = [...'aeiklmnorstu'];
     // A swapped, a missing, an inserted and a replaced letter.
     const typos = [
@@ -564,6 +564,18 @@ describe('createTextIndex', () => {
         }
       }
       expect(ranking('s').length).toBeGreaterThan(300);
+    });
+
+    it('gives with each match, when asked, its worst tier, tier sum and place sum as the rules say, whole and by pages', () => {
+      const index = createTextIndex(docs);
+      for (const query of queries) {
+        const expected = rankingKeys(query).map(({ key }) => key.slice(0, 3));
+        for (const end of [undefined, 10, 129]) {
+          const { ranks } = index.search(query, { end, ranks: true })!;
+          const parts = Array.from(ranks!, (rank) => [worstTierOf(rank), tierSumOf(rank), scoreSumOf(rank)]);
+          expect(parts, `${query}, end ${end}`).toEqual(expected.slice(0, end));
+        }
+      }
     });
 
     it('ranks only the matches in a filter as the rules say', () => {
