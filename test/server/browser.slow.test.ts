@@ -3,31 +3,19 @@
  * (installed by .ci/run), driven by playwright-core, against the server over the committed
  * fixture snapshot. Each test saves a screenshot of what it checked in test-results/screenshots/
  * (SCREENSHOT_DIR), for a person to look at; no test compares them.
- *
- * Without a chromium at CHROMIUM_PATH (default /usr/bin/chromium) the tests are skipped with one
- * line saying how to run them, so `npm test` passes on a fresh clone. With REQUIRE_BROWSER_TESTS set
- * (.ci/run and the GitHub workflow set it) a missing chromium fails the file instead: CI must
- * never pass without them.
+ * Without Chromium they are skipped, or fail under REQUIRE_BROWSER_TESTS (test/helpers/chromium.ts).
  */
 
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config/config.ts';
 import { createLogger } from '../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import type { StatusReport } from '../../server/ops/status.ts';
 import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
+import { chromiumPresent, launchChromium, screenshotPath } from '../helpers/chromium.ts';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';
-const HOW_TO_RUN = `install Debian's chromium (apt-get install chromium, as .ci/run does) or set CHROMIUM_PATH to a Chromium binary`;
-const hasChromium = existsSync(CHROMIUM_PATH);
-const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR?.trim() || path.resolve(import.meta.dirname, '../../test-results/screenshots');
-if (!hasChromium) {
-  if (process.env.REQUIRE_BROWSER_TESTS) throw new Error(`the browser tests need Chromium and REQUIRE_BROWSER_TESTS is set, but ${CHROMIUM_PATH} does not exist: ${HOW_TO_RUN}`);
-  console.log(`browser tests skipped: no Chromium at ${CHROMIUM_PATH}; to run them, ${HOW_TO_RUN}`);
-}
+const hasChromium = chromiumPresent('browser tests');
 
 let running: RunningServer;
 let browser: Browser;
@@ -36,10 +24,7 @@ let report: StatusReport;
 describe.skipIf(!hasChromium)('in a browser', () => {
   beforeAll(async () => {
     running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), createLogger('silent'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     report = (await (await fetch(`${running.url}/api/status`)).json()) as StatusReport;
   });
 
@@ -68,10 +53,9 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     return { page, problems, requested };
   }
 
-  /** Saves what the page shows as `<name>.png` in {@link SCREENSHOT_DIR}: the window, or with `fullPage` the whole page. */
+  /** Saves what the page shows as `<name>.png` in SCREENSHOT_DIR: the window, or with `fullPage` the whole page. */
   async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage });
+    await page.screenshot({ path: screenshotPath(`${name}.png`), fullPage });
   }
 
   /** The URLs among `requested` that leave this server; data: and blob: URLs never leave the page. */
@@ -109,8 +93,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
       const operations = await page.locator('li[data-operation]').allTextContents();
       expect(operations.filter((text) => text.includes('`'))).toEqual([]);
       expect(problems).toEqual([]);
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      await activities.screenshot({ path: path.join(SCREENSHOT_DIR, 'status-operation.png') });
+      await activities.screenshot({ path: screenshotPath('status-operation.png') });
       await page.close();
     });
 

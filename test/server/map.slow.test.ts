@@ -4,23 +4,16 @@
  * (and failing instead when REQUIRE_BROWSER_TESTS is set).
  */
 
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config/config.ts';
 import { createLogger } from '../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
+import { chromiumPresent, launchChromium, screenshotPath } from '../helpers/chromium.ts';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';
-const HOW_TO_RUN = `install Debian's chromium (apt-get install chromium, as .ci/run does) or set CHROMIUM_PATH to a Chromium binary`;
-const hasChromium = existsSync(CHROMIUM_PATH);
-if (!hasChromium) {
-  if (process.env.REQUIRE_BROWSER_TESTS) throw new Error(`the map tests need Chromium and REQUIRE_BROWSER_TESTS is set, but ${CHROMIUM_PATH} does not exist: ${HOW_TO_RUN}`);
-  console.log(`map tests skipped: no Chromium at ${CHROMIUM_PATH}; to run them, ${HOW_TO_RUN}`);
-}
+const hasChromium = chromiumPresent('map tests');
 
 interface Collection {
   features: { id: string | number; properties: { title: string | null } }[];
@@ -40,10 +33,7 @@ async function geojson(area: string, query = ''): Promise<Collection> {
 describe.skipIf(!hasChromium)('the map page in a browser', () => {
   beforeAll(async () => {
     running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), createLogger('silent'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -97,7 +87,7 @@ describe.skipIf(!hasChromium)('the map page in a browser', () => {
 
     const screenshot = await page.locator('body').screenshot();
     expect(screenshot.subarray(1, 4).toString('latin1')).toBe('PNG');
-    writeFileSync(path.join(mkdtempSync(path.join(tmpdir(), 'map-screenshot-')), 'activities.png'), screenshot);
+    writeFileSync(screenshotPath('map-activities.png'), screenshot);
 
     const origin = new URL(running.url).origin;
     expect(requests.filter((url) => new URL(url).origin !== origin && !url.startsWith('data:'))).toEqual([]);
