@@ -1,4 +1,4 @@
-import { addAsset, escapeHtml, JS, readPackageFile, type StaticAsset } from './staticAssets.ts';
+import { addAsset, escapeHtml, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from './staticAssets.ts';
 
 /** URL path of the booking interface's browsable docs; its assets live under `<path>/assets/`. */
 export const API_DOCS_PATH = '/v1/docs';
@@ -21,18 +21,7 @@ const BUNDLED_DIR = 'docs';
  * styles only), draws its icons as inline SVG or data: URLs, and runs its search index in a
  * worker made from a blob: URL. The document and every script come from this server.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "worker-src blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "font-src 'self' data:",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CONTENT_SECURITY_POLICY = pageSecurityPolicy({ 'worker-src': ['blob:'], 'style-src': ["'unsafe-inline'"], 'font-src': ['data:'] });
 
 /**
  * Redoc's sidebar credits Redocly with a logo it loads from Redocly's CDN. The page asks nothing

@@ -1,5 +1,5 @@
 import { parse, print } from 'graphql';
-import { addAsset, CSS, escapeHtml, JS, readPackageFile, type StaticAsset } from './staticAssets.ts';
+import { addAsset, CSS, escapeHtml, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from './staticAssets.ts';
 
 /** A ready-made request the playground opens in a tab of its own (server/ops/sampleQueries.ts makes them). */
 export interface PlaygroundSample {
@@ -32,17 +32,7 @@ const BUNDLED_DIR = 'playground';
  * GraphiQL injects <style> elements (hence 'unsafe-inline' for styles only) and embeds its fonts
  * and icons as data: URLs. Everything else comes from this server.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "font-src 'self' data:",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CONTENT_SECURITY_POLICY = pageSecurityPolicy({ 'style-src': ["'unsafe-inline'"], 'font-src': ['data:'] });
 
 /**
  * Starts GraphiQL in #graphiql; the endpoint and the tabs of a first visit come from its data

@@ -8,7 +8,7 @@
 import { LOCALES } from '../../snapshot/locales.ts';
 import { GEOJSON_AREAS } from '../geojson/areas.ts';
 import { GEOJSON_PATH } from '../geojson/geojsonRoute.ts';
-import { addAsset, CSS, JS, readPackageFile, type StaticAsset } from '../staticAssets.ts';
+import { addAsset, CSS, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from '../staticAssets.ts';
 import { readSwissOutline } from './swissOutline.ts';
 
 /** URL path of the map page; its assets live under `/map/assets/`. */
@@ -28,16 +28,7 @@ export interface MapPage {
  * Leaflet positions its panes through the CSSOM (element.style), which a style-src without
  * 'unsafe-inline' allows; the page fetches the outline and the GeoJSON from this server only.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CONTENT_SECURITY_POLICY = pageSecurityPolicy();
 
 /**
  * Draws the outline, then the area's points for the chosen locale and search. A search is sent
