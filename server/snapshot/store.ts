@@ -222,11 +222,8 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): S
     const content = snapshot.locales[locale];
     const areas = {} as Record<AreaName, AreaStore<never, string>>;
     for (const area of BUILD_ORDER) {
-      // Placed records keep their points only while the areas they are placed by are unchanged too.
-      const unchanged = [area, ...((AREAS[area] as Describe<unknown>).placedBy ?? [])].every((name) => previous?.snapshot.locales[locale][name] === content[name]);
-      const kept = unchanged ? previous!.locales[locale][area] : undefined;
-      areas[area] =
-        (kept as AreaStore<never, string> | undefined) ?? (yield* buildArea(locale, area, content[area] as readonly never[], parts[locale]?.[area], areas as BuiltAreas));
+      const kept = previous === undefined ? undefined : keptArea(previous, content, locale, area);
+      areas[area] = kept ?? (yield* buildArea(locale, area, content[area] as readonly never[], parts[locale]?.[area], areas as BuiltAreas));
       // The records as served: placed ones with their point.
       yield* tally.add(AREA_TYPES[area], areas[area].records as readonly object[]);
     }
@@ -238,6 +235,27 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): S
     sizes: tally.sizes(),
     source: (name) => snapshot.manifest.sources[name],
   };
+}
+
+/**
+ * The area of the previous store that serves the new snapshot as it is: its records are the new
+ * ones, and for placed records, so are those of the areas they are placed by. A function of its
+ * own, so that no closure of buildStore captures `previous`: the store's `source` shares that
+ * scope, and would keep every replaced store reachable.
+ */
+function keptArea(previous: Store, content: Snapshot['locales'][Locale], locale: Locale, area: AreaName): AreaStore<never, string> | undefined {
+  for (const name of [area, ...((AREAS[area] as Describe<unknown>).placedBy ?? [])]) {
+    if (!sameRecords(previous.snapshot.locales[locale][name], content[name])) return undefined;
+  }
+  return previous.locales[locale][area] as unknown as AreaStore<never, string>;
+}
+
+/**
+ * Whether an area of the previous snapshot has the records of the new one: the same array (a file
+ * carried over), or none in both (an area a snapshot leaves out is a new empty array each load).
+ */
+function sameRecords(previous: readonly unknown[], records: readonly unknown[]): boolean {
+  return previous === records || (previous.length === 0 && records.length === 0);
 }
 
 /** Records mapped (by id, to their point) per step. */
