@@ -28,8 +28,8 @@ interface List {
   /** The largest limit the list accepts. */
   maxLimit: number;
   point: (record: any) => [lng: number, lat: number] | null;
-  /** A text query with matches inside the valley's box and outside it. */
-  q: string;
+  /** A text query with matches inside the valley's box and outside it; absent for a list without `q`. */
+  q?: string;
 }
 
 const numeric = (lng: number | string | null, lat: number | string | null): [number, number] | null =>
@@ -196,7 +196,7 @@ function routePoint(locale: Locale = 'de-CH'): (route: RouteRecord) => [lng: num
 }
 
 describe('snowdataRoutes(bbox)', () => {
-  const routes: List = { field: 'snowdataRoutes', area: 'routes', maxLimit: 500, point: routePoint(), q: '' };
+  const routes: List = { field: 'snowdataRoutes', area: 'routes', maxLimit: 500, point: routePoint() };
 
   it('answers the routes placed in a valley, as placing every route from the tours and stations files does', async () => {
     const expected = idsInBox(routes, VALLEY);
