@@ -2,6 +2,7 @@
 
 import { queryWords } from '../search/indexes.ts';
 import { type ArgumentReader, badInput, checkLimit, checkLocale, checkNearMe, checkOffset } from './args.ts';
+import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { rankHits, SEARCH_DEPTH } from './searchHits/rankHits.ts';
 import { SEARCH_AREAS, searchAreasOf, type SearchAreaName } from './searchHits/searchAreas.ts';
@@ -20,6 +21,7 @@ interface SearchArgs {
   offset?: number | null;
   nearLat?: number | null;
   nearLng?: number | null;
+  bbox?: readonly number[] | null;
 }
 
 /** The arguments of `search`, checked (see ArgumentReader). */
@@ -28,7 +30,7 @@ function readSearchArgs(args: SearchArgs) {
   const offset = checkOffset(args.offset);
   if (offset + limit > SEARCH_DEPTH) throw badInput(`offset + limit: ${offset} + ${limit} reaches past hit ${SEARCH_DEPTH}; allowed: at most ${SEARCH_DEPTH}`);
   const near = checkNearMe({ nearLat: args.nearLat, nearLng: args.nearLng });
-  return { q: checkSearchQuery(args.q), locale: checkLocale(args.locale), areas: checkAreas(args.areas), limit, offset, near };
+  return { q: checkSearchQuery(args.q), locale: checkLocale(args.locale), areas: checkAreas(args.areas), limit, offset, near, box: checkBbox(args.bbox) };
 }
 
 /** `q` of `search`: at least one word (letters or digits), at most MAX_QUERY_LENGTH characters. */
@@ -64,9 +66,9 @@ function itemTypeOf(record: Record<string, unknown>): string {
 export const searchResolvers = {
   Query: {
     search(_: unknown, args: SearchArgs, { store }: Context) {
-      const { q, locale, areas, limit, offset, near } = readSearchArgs(args);
+      const { q, locale, areas, limit, offset, near, box } = readSearchArgs(args);
       const all = searchAreasOf(store, locale);
-      const { hits, total } = rankHits(areas === null ? all : all.filter((area) => areas.has(area.name)), q, near);
+      const { hits, total } = rankHits(areas === null ? all : all.filter((area) => areas.has(area.name)), q, near, box);
       const end = Math.min(offset + limit, hits.length);
       const words = [...new Set(queryWords(q))];
       const data = [];

@@ -30,14 +30,24 @@ function readStationsArgs(args: StationsArgs) {
   };
 }
 
+interface RoutesArgs {
+  type?: string | null;
+  status?: string | null;
+  bbox?: readonly number[] | null;
+  locale?: string | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
 /** The arguments of `snowdataRoutes`, checked (see ArgumentReader). */
-function readRoutesArgs(args: { type?: string | null; status?: string | null; locale?: string | null; limit?: number | null; offset?: number | null }) {
+function readRoutesArgs(args: RoutesArgs) {
   return {
     locale: checkLocale(args.locale),
     type: checkOneOf('type', args.type, WINTER_ROUTE_TYPES),
     status: checkOneOf('status', args.status, ROUTE_STATUSES),
     limit: checkLimit(args.limit, 50, ROUTES_MAX_LIMIT),
     offset: checkOffset(args.offset),
+    box: checkBbox(args.bbox),
   };
 }
 
@@ -61,15 +71,11 @@ export const snowdataResolvers = {
       return store.locales[readLookupArgs(args)].stations.byId.get(args.id) ?? null;
     },
 
-    snowdataRoutes(
-      _: unknown,
-      args: { type?: string | null; status?: string | null; locale?: string | null; limit?: number | null; offset?: number | null },
-      { store }: Context,
-    ) {
+    snowdataRoutes(_: unknown, args: RoutesArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, type, status, limit, offset } = readRoutesArgs(args);
+      const { locale, type, status, limit, offset, box } = readRoutesArgs(args);
       const area = store.locales[locale].routes;
-      const selection = selectRecords(area, { q: null, near: null, filter: area.filters.match({ type, status }), box: null, end: offset + limit });
+      const selection = selectRecords(area, { q: null, near: null, filter: area.filters.match({ type, status }), box, end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
   },

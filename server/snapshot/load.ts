@@ -33,9 +33,13 @@ export const AREA_TYPES: Record<AreaName, string> = {
   tours: 'Tour',
   attractions: 'Attraction',
 };
-/** Fields the server computes per request; a record must not carry them. */
+/**
+ * Fields the server computes, per request (distances) or when it builds its store (a route's
+ * point, server/snapshot/store.ts PlacedRoute); a record must not carry them.
+ */
 const COMPUTED_FIELDS: Partial<Record<AreaName, string[]>> = {
   activities: ['distance'],
+  routes: ['latitude', 'longitude'],
   tours: ['distance_km'],
   attractions: ['distance_km'],
 };

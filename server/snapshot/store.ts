@@ -5,7 +5,7 @@
  * flight keep the one they started with.
  */
 
-import type { AreaName, AreaRecords, SourceEntry, SourceName } from '../../sync/format.ts';
+import type { AreaName, AreaRecords, RouteRecord, SourceEntry, SourceName } from '../../sync/format.ts';
 import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
@@ -30,7 +30,18 @@ export interface AreaStore<R, F extends string = never> {
 /** The filter arguments of an area's list query that the store indexes. */
 type FilterName<A extends AreaName> = keyof (typeof AREAS)[A]['filters'] & string;
 
-export type LocaleStore = { readonly [A in AreaName]: AreaStore<AreaRecords[A], FilterName<A>> };
+/**
+ * A winter route as the store serves it: a route has no coordinates of its own, so it is placed
+ * at the joined tour's start (same id), else at its station's point (the station id leads its
+ * number); null when neither has one. A map draws it there, a map view finds it there, and
+ * `search` weighs nearness from there.
+ */
+export type PlacedRoute = RouteRecord & { readonly latitude: number | null; readonly longitude: number | null };
+
+/** The records of an area as the store serves them. */
+export type StoreRecords = Omit<AreaRecords, 'routes'> & { routes: PlacedRoute };
+
+export type LocaleStore = { readonly [A in AreaName]: AreaStore<StoreRecords[A], FilterName<A>> };
 
 export interface Store {
   readonly snapshot: Snapshot;
@@ -41,10 +52,19 @@ export interface Store {
   source(name: SourceName): SourceEntry | undefined;
 }
 
+/** The areas of a locale built so far, which an area's records may be placed by (Describe.placedBy). */
+type BuiltAreas = { readonly [A in AreaName]?: { readonly byId: ReadonlyMap<string | number, AreaRecords[A]> } };
+
 type Describe<R> = {
   /** Text fields in priority order; a match in an earlier field ranks first. */
   text: (record: R) => (string | null)[];
-  point: (record: R) => { lng: number; lat: number } | null;
+  /** The record's point; `built` holds the areas of `placedBy`. */
+  point: (record: R, built: BuiltAreas) => { lng: number; lat: number } | null;
+  /**
+   * For records without coordinates of their own, the areas their point is read from: built
+   * first, and the records are served copied with their point as `latitude` and `longitude`.
+   */
+  placedBy?: readonly AreaName[];
   /** Default order when no text query or near-me filter decides it. */
   compare: (collator: Intl.Collator) => (a: R, b: R) => number;
   /**
@@ -98,7 +118,13 @@ const AREAS = {
   stations: { text: (r) => [r.name], point: (r) => point(r.longitude, r.latitude), compare: byName, filters: {} },
   routes: {
     text: (r) => [r.number],
-    point: noPoint,
+    point: (r, built) => {
+      const tour = built.tours!.byId.get(r.id);
+      if (tour) return point(tour.longitude, tour.latitude);
+      const station = built.stations!.byId.get(Number(r.number.split('-')[0]));
+      return station ? point(station.longitude, station.latitude) : null;
+    },
+    placedBy: ['tours', 'stations'],
     compare: () => (a, b) => compareIds(a.type, b.type) || ROUTE_NUMBERS.compare(a.number, b.number) || compareIds(a.id, b.id),
     filters: { type: (r) => r.type, status: (r) => r.status },
   },
@@ -127,6 +153,18 @@ const AREAS = {
     distanceField: 'distance_km',
   },
 } satisfies { [A in AreaName]: Describe<AreaRecords[A]> };
+
+/** The areas in the order they are built: an area after those it is placed by. */
+const BUILD_ORDER: readonly AreaName[] = (() => {
+  const order: AreaName[] = [];
+  const visit = (area: AreaName): void => {
+    if (order.includes(area)) return;
+    for (const by of (AREAS[area] as Describe<unknown>).placedBy ?? []) visit(by);
+    order.push(area);
+  };
+  for (const area of Object.keys(AREAS) as AreaName[]) visit(area);
+  return order;
+})();
 
 /**
  * What can be made of an area's records before they reach the thread that serves: the order of
@@ -183,10 +221,11 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): S
   for (const locale of LOCALES) {
     const content = snapshot.locales[locale];
     const areas = {} as Record<AreaName, AreaStore<never, string>>;
-    for (const area of Object.keys(AREAS) as AreaName[]) {
-      const kept = previous?.snapshot.locales[locale][area] === content[area] ? previous.locales[locale][area] : undefined;
-      areas[area] = (kept as AreaStore<never, string> | undefined) ?? (yield* buildArea(locale, area, content[area] as readonly never[], parts[locale]?.[area]));
-      yield* tally.add(AREA_TYPES[area], content[area]);
+    for (const area of BUILD_ORDER) {
+      const kept = previous === undefined ? undefined : keptArea(previous, content, locale, area);
+      areas[area] = kept ?? (yield* buildArea(locale, area, content[area] as readonly never[], parts[locale]?.[area], areas as BuiltAreas));
+      // The records as served: placed ones with their point.
+      yield* tally.add(AREA_TYPES[area], areas[area].records as readonly object[]);
     }
     locales[locale] = areas as unknown as LocaleStore;
   }
@@ -198,11 +237,38 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): S
   };
 }
 
+/**
+ * The area of the previous store that serves the new snapshot as it is: its records are the new
+ * ones, and for placed records, so are those of the areas they are placed by. A function of its
+ * own, so that no closure of buildStore captures `previous`: the store's `source` shares that
+ * scope, and would keep every replaced store reachable.
+ */
+function keptArea(previous: Store, content: Snapshot['locales'][Locale], locale: Locale, area: AreaName): AreaStore<never, string> | undefined {
+  for (const name of [area, ...((AREAS[area] as Describe<unknown>).placedBy ?? [])]) {
+    if (!sameRecords(previous.snapshot.locales[locale][name], content[name])) return undefined;
+  }
+  return previous.locales[locale][area] as unknown as AreaStore<never, string>;
+}
+
+/**
+ * Whether an area of the previous snapshot has the records of the new one: the same array (a file
+ * carried over), or none in both (an area a snapshot leaves out is a new empty array each load).
+ */
+function sameRecords(previous: readonly unknown[], records: readonly unknown[]): boolean {
+  return previous === records || (previous.length === 0 && records.length === 0);
+}
+
 /** Records mapped (by id, to their point) per step. */
 const RECORDS_PER_STEP = 1024;
 
 /** An area's store, from its parts when they were computed ahead, else computing them here. */
-function* buildArea<R extends { id: string | number }>(locale: Locale, area: AreaName, input: readonly R[], ahead: AreaParts | undefined): Steps<AreaStore<R, string>> {
+function* buildArea<R extends { id: string | number }>(
+  locale: Locale,
+  area: AreaName,
+  input: readonly R[],
+  ahead: AreaParts | undefined,
+  built: BuiltAreas,
+): Steps<AreaStore<R, string>> {
   const describe = AREAS[area] as unknown as Describe<R>;
   const parts = ahead ?? (yield* areaPartsSteps(locale, area, input));
   if (parts.order.length !== input.length) throw new Error(`the parts of an area of ${input.length} records order ${parts.order.length}`);
@@ -211,8 +277,10 @@ function* buildArea<R extends { id: string | number }>(locale: Locale, area: Are
   const points: ({ lng: number; lat: number } | null)[] = [];
   for (const [position, record] of records.entries()) {
     if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
-    byId.set(record.id, record);
-    points.push(describe.point(record));
+    const at = describe.point(record, built);
+    points.push(at);
+    if (describe.placedBy !== undefined) records[position] = Object.freeze({ ...record, latitude: at?.lat ?? null, longitude: at?.lng ?? null });
+    byId.set(record.id, records[position]!);
   }
   return {
     records,

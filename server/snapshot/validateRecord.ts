@@ -13,7 +13,8 @@ export type RecordValidator = (record: unknown) => string | null;
 
 export interface RecordValidatorOptions {
   /**
-   * Fields of the type that resolvers compute at query time (`distance`, `distance_km`).
+   * Fields of the type that the server computes: at query time (`distance`, `distance_km`) or
+   * when it builds its store (a winter route's `latitude`, `longitude`).
    * Records must not carry them. Each must be a nullable field of the type.
    */
   computedFields?: readonly string[];
@@ -196,7 +197,7 @@ class Fault {
       case 'unknown':
         return `unknown field "${path}"`;
       case 'computed':
-        return `field "${path}" is computed at query time and must be absent`;
+        return `field "${path}" is computed by the server and must be absent`;
       case 'type':
         return `field "${path}": expected ${this.expected}, found ${describe(this.found)}`;
     }

@@ -4,7 +4,7 @@
  * scale; the weights below are its figures.
  */
 
-import { distanceKm, EXACT, KINDS, MAX_QUERY_WORDS, queryWords, RESOLUTION, scoreSumOf, tierSumOf, TYPO, worstTierOf } from '../../search/indexes.ts';
+import { distanceKm, EXACT, KINDS, MAX_QUERY_WORDS, queryWords, RESOLUTION, scoreSumOf, tierSumOf, TYPO, worstTierOf, type LngLatBox } from '../../search/indexes.ts';
 import { looseSpelling, type Point, type SearchArea } from './searchAreas.ts';
 
 /**
@@ -39,17 +39,20 @@ export interface RankedHit {
  * area's own order.
  * @param q a query with at least one word (the caller checks)
  * @param near with near-me, the point to weigh nearness from
+ * @param box with a map view, only records whose point lies in it (edges included) are matches;
+ *   null for all
  * @returns the candidates (at most SEARCH_DEPTH per area) and `total`, the number of matches in
  *   all of the areas
  */
-export function rankHits(areas: readonly SearchArea[], q: string, near: Point | null): { hits: RankedHit[]; total: number } {
+export function rankHits(areas: readonly SearchArea[], q: string, near: Point | null, box: LngLatBox | null): { hits: RankedHit[]; total: number } {
   const words = queryWords(q).map(looseSpelling);
   // The text index ranks each distinct word once, up to MAX_QUERY_WORDS of them.
   const wordCount = Math.min(new Set(words).size, MAX_QUERY_WORDS);
   const hits: RankedHit[] = [];
   let total = 0;
   for (const area of areas) {
-    const found = area.text.search(q, { end: SEARCH_DEPTH, ranks: true });
+    // The box filters before the depth cut, so that a map view gets an area's best matches inside it.
+    const found = area.text.search(q, { end: SEARCH_DEPTH, ranks: true, filter: box === null ? null : [area.geo.within(box)] });
     if (found === null) continue;
     total += found.total;
     const { positions } = found;

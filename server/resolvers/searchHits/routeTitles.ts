@@ -1,7 +1,8 @@
 /**
  * What a winter route is called in a search: a route record has a type and a number but no name
  * (schema.graphql SnowdataRoute), so it is named after the MySwitzerland tour it was joined with
- * (same id), else after its type and its station (the station id leads its number).
+ * (same id), else after its type and its station (the station id leads its number), the same
+ * records the store places a route by (server/snapshot/store.ts PlacedRoute).
  */
 
 import type { Locale } from '../../snapshot/locales.ts';
@@ -36,29 +37,23 @@ const ROUTE_WORDS: Readonly<Record<Locale, Readonly<Record<string, readonly [str
   },
 };
 
-/** A route's name and the words of its type, as the search indexes them; and where it starts. */
+/** A route's name and the words of its type, as the search indexes them. */
 export interface RouteNaming {
   title: string;
   /** The type's name and the words a searcher types for it ("Schlittelweg Schlitteln Schlitten"). */
   typeWords: string;
-  point: { lng: number; lat: number } | null;
 }
 
 /**
- * Names a route of `store`'s locale: the joined tour's name and start, else the type's name and
- * the station's name and coordinates, else the type's name and the route's number.
+ * Names a route of `store`'s locale: the joined tour's name, else the type's name and the
+ * station's name, else the type's name and the route's number.
  */
 export function nameRoute(route: RouteRecord, store: LocaleStore, locale: Locale): RouteNaming {
   const [kind, words] = ROUTE_WORDS[locale][route.type] ?? [route.type, route.type];
   const typeWords = `${kind} ${words}`;
   const tour = store.tours.byId.get(route.id);
-  if (tour) return { title: tour.name, typeWords, point: pointOf(tour.longitude, tour.latitude) };
+  if (tour) return { title: tour.name, typeWords };
   const station = store.stations.byId.get(Number(route.number.split('-')[0]));
-  if (station) return { title: `${kind} ${station.name}`, typeWords, point: pointOf(station.longitude, station.latitude) };
-  return { title: `${kind} ${route.number}`, typeWords, point: null };
-}
-
-/** A point of two coordinates in degrees, or null when either is unknown. */
-export function pointOf(lng: number | null, lat: number | null): { lng: number; lat: number } | null {
-  return lng === null || lat === null ? null : { lng, lat };
+  if (station) return { title: `${kind} ${station.name}`, typeWords };
+  return { title: `${kind} ${route.number}`, typeWords };
 }

@@ -1,14 +1,15 @@
 /**
  * The areas `search` reads, each seen the same way: its records, its text index, and per record
- * (by position) its title, its text fields, its point and its own signal. Made once per store
- * and locale, on the first search there: the winter routes need a text index of their own, since
- * the area's index holds their numbers only (a route has no name, see routeTitles.ts).
+ * (by position) its title, its text fields, its point and its own signal, and its geo index.
+ * Made once per store and locale, on the first search there: the winter routes need a text index
+ * of their own, since the area's index holds their numbers only (a route has no name, see
+ * routeTitles.ts); their points are the store's (server/snapshot/store.ts PlacedRoute).
  */
 
-import { createTextIndex, queryWords, type TextIndex } from '../../search/indexes.ts';
+import { createTextIndex, queryWords, type GeoIndex, type TextIndex } from '../../search/indexes.ts';
 import type { Locale } from '../../snapshot/locales.ts';
 import type { LocaleStore, Store } from '../../snapshot/store.ts';
-import { nameRoute, pointOf } from './routeTitles.ts';
+import { nameRoute } from './routeTitles.ts';
 
 /** The areas `search` covers, named as their list queries (and `search(areas:)`) name them, in the order ties are listed. */
 export const SEARCH_AREAS = ['activities', 'snowdataStations', 'snowdataRoutes', 'tours', 'attractions'] as const;
@@ -25,6 +26,8 @@ export interface SearchArea {
   readonly name: SearchAreaName;
   readonly records: readonly object[];
   readonly text: TextIndex;
+  /** The area's geo index, by the same positions: a map view's box is found there. */
+  readonly geo: GeoIndex;
   /** The record's name as a hit shows it; never empty for a record the text index can find. */
   title(position: number): string;
   /** The record's text fields in the order of its text index's fields (the title first). */
@@ -66,32 +69,32 @@ function makeAreas(store: LocaleStore, locale: Locale, seasons: Seasons): Search
   const activityCount = Math.max(1, activities.records.length);
   const routeNames = routes.records.map((route) => nameRoute(route, store, locale));
   return [
-    area('activities', activities.records, activities.text, {
+    area('activities', activities.records, activities.text, activities.geo, {
       title: (r) => r.title ?? r.info?.title ?? '',
       fields: (r) => [r.title ?? r.info?.title ?? null],
       point: (r) => pointOf(numberOf(r.lng), numberOf(r.lat)),
       // The area's default order is by ranking score, then popularity: a position is its rank.
       signal: (_, position) => 1 - position / activityCount,
     }),
-    area('snowdataStations', stations.records, stations.text, {
+    area('snowdataStations', stations.records, stations.text, stations.geo, {
       title: (r) => r.name,
       fields: (r) => [r.name],
       point: (r) => pointOf(r.longitude, r.latitude),
       signal: (r) => share(r.ski?.openFacilities, r.info?.totalFacilities),
     }),
-    area('snowdataRoutes', routes.records, createTextIndex(routeNames.map((naming) => [naming.title, naming.typeWords])), {
+    area('snowdataRoutes', routes.records, createTextIndex(routeNames.map((naming) => [naming.title, naming.typeWords])), routes.geo, {
       title: (_, position) => routeNames[position]!.title,
       fields: (_, position) => [routeNames[position]!.title, routeNames[position]!.typeWords],
-      point: (_, position) => routeNames[position]!.point,
+      point: (r) => pointOf(r.longitude, r.latitude),
       signal: (r) => (r.status === 'OPEN' ? 1 : r.status === 'CLOSED' ? 0 : r.isStationActive ? 0.5 : 0.25),
     }),
-    area('tours', tours.records, tours.text, {
+    area('tours', tours.records, tours.text, tours.geo, {
       title: (r) => r.name,
       fields: (r) => [r.name, r.abstract],
       point: (r) => pointOf(r.longitude, r.latitude),
       signal: (r) => (r.season === null ? 0.5 : r.season === seasons.tour ? 1 : 0),
     }),
-    area('attractions', attractions.records, attractions.text, {
+    area('attractions', attractions.records, attractions.text, attractions.geo, {
       title: (r) => r.name,
       fields: (r) => [r.name, r.abstract],
       point: (r) => pointOf(r.longitude, r.latitude),
@@ -108,12 +111,13 @@ interface Reading<R> {
   signal(record: R, position: number): number;
 }
 
-function area<R extends object>(name: SearchAreaName, records: readonly R[], text: TextIndex, reading: Reading<R>): SearchArea {
+function area<R extends object>(name: SearchAreaName, records: readonly R[], text: TextIndex, geo: GeoIndex, reading: Reading<R>): SearchArea {
   const words: (readonly string[] | undefined)[] = new Array(records.length);
   return {
     name,
     records,
     text,
+    geo,
     title: (position) => reading.title(records[position]!, position),
     fields: (position) => reading.fields(records[position]!, position),
     point: (position) => reading.point(records[position]!, position),
@@ -136,6 +140,11 @@ export function looseSpelling(word: string): string {
 /** open / total, 0 when either is unknown or total is 0. */
 function share(open: number | null | undefined, total: number | null | undefined): number {
   return open == null || !total ? 0 : Math.min(1, Math.max(0, open / total));
+}
+
+/** A point of two coordinates in degrees, or null when either is unknown. */
+function pointOf(lng: number | null, lat: number | null): Point | null {
+  return lng === null || lat === null ? null : { lng, lat };
 }
 
 function numberOf(text: string | null): number | null {

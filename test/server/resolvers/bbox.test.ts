@@ -4,7 +4,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityRecord, AreaName, Locale } from '../../../sync/format.ts';
+import type { ActivityRecord, AreaName, Locale, RouteRecord } from '../../../sync/format.ts';
 import { readArea, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { haversineKm } from '../../helpers/haversine.ts';
 
@@ -28,8 +28,8 @@ interface List {
   /** The largest limit the list accepts. */
   maxLimit: number;
   point: (record: any) => [lng: number, lat: number] | null;
-  /** A text query with matches inside the valley's box and outside it. */
-  q: string;
+  /** A text query with matches inside the valley's box and outside it; absent for a list without `q`. */
+  q?: string;
 }
 
 const numeric = (lng: number | string | null, lat: number | string | null): [number, number] | null =>
@@ -180,6 +180,82 @@ describe('bbox with the other filters', () => {
   });
 });
 
+/**
+ * Where a winter route lies, from the snapshot's files: the joined tour's start (same id), else
+ * its station's point (the station id leads the route's number); null when neither has one.
+ */
+function routePoint(locale: Locale = 'de-CH'): (route: RouteRecord) => [lng: number, lat: number] | null {
+  const tours = new Map(readArea(locale, 'tours').map((tour) => [tour.id, tour]));
+  const stations = new Map(readArea(locale, 'stations').map((station) => [station.id, station]));
+  return (route) => {
+    const tour = tours.get(route.id);
+    if (tour) return numeric(tour.longitude, tour.latitude);
+    const station = stations.get(Number(route.number.split('-')[0]));
+    return station ? numeric(station.longitude, station.latitude) : null;
+  };
+}
+
+describe('snowdataRoutes(bbox)', () => {
+  const routes: List = { field: 'snowdataRoutes', area: 'routes', maxLimit: 500, point: routePoint() };
+
+  it('answers the routes placed in a valley, as placing every route from the tours and stations files does', async () => {
+    const expected = idsInBox(routes, VALLEY);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(readArea('de-CH', 'routes').length / 10);
+    const { total, ids } = await allIds(routes, 'bbox: $bbox', { bbox: VALLEY });
+    expect(total).toBe(expected.length);
+    expect(sorted(ids)).toEqual(sorted(expected));
+  });
+
+  it('answers every route with a point for a box around the country, and no route without one', async () => {
+    const records = readArea('de-CH', 'routes');
+    const located = records.filter((record) => routes.point(record) !== null).length;
+    expect(located).toBeLessThan(records.length);
+    expect(idsInBox(routes, COUNTRY)).toHaveLength(located);
+    const answer = await data('query($bbox: [Float!]) { snowdataRoutes(bbox: $bbox, limit: 0) { total } }', { bbox: COUNTRY });
+    expect(answer.snowdataRoutes.total).toBe(located);
+  });
+
+  it('keeps the order of the list without a box', async () => {
+    const unboxed = await allIds(routes, 'locale: "de-CH"', {});
+    const expected = new Set(idsInBox(routes, VALLEY));
+    const { ids } = await allIds(routes, 'bbox: $bbox', { bbox: VALLEY });
+    expect(ids).toEqual(unboxed.ids.filter((id) => expected.has(id)));
+  });
+
+  it('combines with type and status', async () => {
+    const inValley = readArea('de-CH', 'routes').filter((route) => inBox(routes.point(route), VALLEY));
+    const { type, status } = inValley.find((route) => route.status !== null)!;
+    const expected = inValley.filter((route) => route.type === type && route.status === status).map((route) => route.id);
+    expect(expected.length).toBeLessThan(inValley.length);
+    const answer = await data(
+      'query($bbox: [Float!], $type: String, $status: String) { snowdataRoutes(type: $type, status: $status, bbox: $bbox, limit: 500) { total data { id type status } } }',
+      { bbox: VALLEY, type, status },
+    );
+    expect(answer.snowdataRoutes.total).toBe(expected.length);
+    expect(sorted(answer.snowdataRoutes.data.map((route: { id: string }) => route.id))).toEqual(sorted(expected));
+    for (const route of answer.snowdataRoutes.data) expect(route).toMatchObject({ type, status });
+  });
+
+  it.each(['de-CH', 'fr-CH'] as const)("gives each route in %s its point: the joined tour's start, else its station's, else null", async (locale) => {
+    const point = routePoint(locale);
+    const tourIds = new Set(readArea(locale, 'tours').map((tour) => tour.id));
+    const records = readArea(locale, 'routes');
+    // Routes of every kind of placing.
+    expect(records.some((route) => tourIds.has(route.id))).toBe(true);
+    expect(records.some((route) => !tourIds.has(route.id) && point(route) !== null)).toBe(true);
+    expect(records.some((route) => point(route) === null)).toBe(true);
+    const expected = Object.fromEntries(records.map((route) => [route.id, point(route)]));
+    const answer = await data(`{ snowdataRoutes(locale: "${locale}", limit: 500) { total } }`);
+    const served: Record<string, [number, number] | null> = {};
+    for (let offset = 0; offset < answer.snowdataRoutes.total; offset += 500) {
+      const page = await data(`{ snowdataRoutes(locale: "${locale}", limit: 500, offset: ${offset}) { data { id latitude longitude } } }`);
+      for (const route of page.snowdataRoutes.data) served[route.id] = route.latitude === null ? null : [route.longitude, route.latitude];
+    }
+    expect(served).toEqual(expected);
+  });
+});
+
 describe('a malformed bbox', () => {
   const RULE = 'allowed: [west, south, east, north] in degrees, west < east, south < north, longitudes -180 to 180, latitudes -90 to 90';
 
@@ -196,6 +272,8 @@ describe('a malformed bbox', () => {
     ['attractions', '[7.8, 46.5, 180.5, 46.6]', 'bbox: east 180.5 is not a longitude'],
     ['activities', '[7.8, -90.5, 8.0, 46.6]', 'bbox: south -90.5 is not a latitude'],
     ['snowdataStations', '[7.8, 46.5, 8.0, 91]', 'bbox: north 91 is not a latitude'],
+    ['snowdataRoutes', '[7.8, 46.5, 8.0]', 'bbox: got 3 numbers, expected exactly 4'],
+    ['snowdataRoutes', '[7.8, 46.6, 8.0, 46.5]', 'bbox: south 46.6 is not less than north 46.5'],
   ])('%s(bbox: %s) is refused: %s', async (field, bbox, reason) => {
     const result = await api.query(`{ ${field}(bbox: ${bbox}) { total } }`);
     expect(result).toEqual({ errors: [expect.objectContaining({ message: `${reason}; ${RULE}`, extensions: { code: 'BAD_USER_INPUT' } })] });

@@ -10,8 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const HITS = `query Search($q: String!, $locale: String, $areas: [String!], $limit: Int, $offset: Int, $nearLat: Float, $nearLng: Float) {
-  search(q: $q, locale: $locale, areas: $areas, limit: $limit, offset: $offset, nearLat: $nearLat, nearLng: $nearLng) {
+const HITS = `query Search($q: String!, $locale: String, $areas: [String!], $limit: Int, $offset: Int, $nearLat: Float, $nearLng: Float, $bbox: [Float!]) {
+  search(q: $q, locale: $locale, areas: $areas, limit: $limit, offset: $offset, nearLat: $nearLat, nearLng: $nearLng, bbox: $bbox) {
     total hasMore data { area id title score snippet latitude longitude }
   }
 }`;
@@ -147,6 +147,54 @@ describe('search: what a user types into a portal search box finds at the top', 
   });
 });
 
+/** The Lauterbrunnen valley, [west, south, east, north]. */
+const VALLEY = [7.85, 46.5, 8.0, 46.65] as const;
+const BBOX_RULE = 'allowed: [west, south, east, north] in degrees, west < east, south < north, longitudes -180 to 180, latitudes -90 to 90';
+
+function inValley(hit: Hit): boolean {
+  const [west, south, east, north] = VALLEY;
+  return hit.longitude !== null && hit.latitude !== null && hit.longitude >= west && hit.longitude <= east && hit.latitude >= south && hit.latitude <= north;
+}
+
+/** Every hit a search can page through: its first 100. */
+async function allHits(variables: Record<string, unknown>): Promise<{ total: number; data: Hit[] }> {
+  const first = await search({ ...variables, limit: 50 });
+  const second = await search({ ...variables, limit: 50, offset: 50 });
+  return { total: first.total, data: [...first.data, ...second.data] };
+}
+
+describe('search: map view (bbox)', () => {
+  it('answers the hits in a valley, in the order and with the scores they have without the box, and counts only those', async () => {
+    const everywhere = await allHits({ q: 'wasserfall' });
+    // Every match is a hit: the box's answer can be told from them.
+    expect(everywhere.total).toBe(everywhere.data.length);
+    const expected = everywhere.data.filter(inValley);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(everywhere.total);
+    expect(await allHits({ q: 'wasserfall', bbox: VALLEY })).toEqual({ total: expected.length, data: expected });
+  });
+
+  it('takes the best matches inside the box, beyond those the search reaches without it', async () => {
+    const everywhere = await allHits({ q: 'berg' });
+    expect(everywhere.total).toBeGreaterThan(everywhere.data.length);
+    const boxed = await allHits({ q: 'berg', bbox: VALLEY });
+    expect(boxed.data.length).toBeGreaterThan(0);
+    for (const hit of boxed.data) expect(inValley(hit)).toBe(true);
+    expect(boxed.total).toBe(boxed.data.length);
+    expect(boxed.total).toBeLessThan(everywhere.total);
+    expect(boxed.total).toBeGreaterThan(everywhere.data.filter(inValley).length);
+  });
+
+  it('places a winter route where the list places it: the same latitude and longitude', async () => {
+    const response = await api.query(
+      `{ search(q: "schlitteln", areas: ["snowdataRoutes"], limit: 50) { data { latitude longitude item { ... on SnowdataRoute { latitude longitude } } } } }`,
+    );
+    const hits = response.data!.search.data as { latitude: number | null; longitude: number | null; item: { latitude: number | null; longitude: number | null } }[];
+    expect(hits.filter((hit) => hit.latitude !== null).length).toBeGreaterThan(0);
+    for (const { latitude, longitude, item } of hits) expect(item).toEqual({ latitude, longitude });
+  });
+});
+
 describe('search: snippets', () => {
   it('mark the matched words in the title', async () => {
     const { data } = await search({ q: 'grindelwald first', limit: 1 });
@@ -235,6 +283,9 @@ describe('search: refusals', () => {
         [{ q: 'x', nearLat: 46.6 }, 'nearLat and nearLng must be given together; got only nearLat'],
         [{ q: 'x', nearLat: 91, nearLng: 8 }, 'nearLat: 91 is out of range; allowed: -90 to 90'],
         [{ q: 'x', nearLat: 46, nearLng: 181 }, 'nearLng: 181 is out of range; allowed: -180 to 180'],
+        [{ q: 'x', bbox: [7.8, 46.5, 8.0] }, `bbox: got 3 numbers, expected exactly 4; ${BBOX_RULE}`],
+        [{ q: 'x', bbox: [8.0, 46.5, 7.8, 46.6] }, `bbox: west 8 is not less than east 7.8 (a box across the antimeridian is not supported); ${BBOX_RULE}`],
+        [{ q: 'x', bbox: [7.8, 46.5, 8.0, 91] }, `bbox: north 91 is not a latitude; ${BBOX_RULE}`],
       ] as [Record<string, unknown>, string][]
     ).map(([variables, message]) => [message, variables] as const),
   )('refuses with BAD_USER_INPUT naming the rule: %s', async (message, variables) => {

@@ -68,6 +68,25 @@ describe('createStoreAsync', () => {
     expect(async.source('tours')).toEqual(sync.source('tours'));
   });
 
+  it('keeps the areas of the previous store whose records are the same, and the routes only while their tours and stations are too', async () => {
+    const previous = createStore(snapshot);
+    /** The snapshot with the records of `area` as a new array in every locale: a file loaded again. */
+    const reloaded = (area: 'activities' | 'tours'): Snapshot => ({
+      ...snapshot,
+      locales: Object.fromEntries(LOCALES.map((locale) => [locale, { ...snapshot.locales[locale], [area]: [...snapshot.locales[locale][area]] }])) as Snapshot['locales'],
+    });
+    const activitiesAgain = await createStoreAsync(reloaded('activities'), {}, previous);
+    const toursAgain = await createStoreAsync(reloaded('tours'), {}, previous);
+    for (const locale of LOCALES) {
+      expect(activitiesAgain.locales[locale].activities).not.toBe(previous.locales[locale].activities);
+      expect(activitiesAgain.locales[locale].routes).toBe(previous.locales[locale].routes);
+      expect(toursAgain.locales[locale].stations).toBe(previous.locales[locale].stations);
+      expect(toursAgain.locales[locale].tours).not.toBe(previous.locales[locale].tours);
+      expect(toursAgain.locales[locale].routes).not.toBe(previous.locales[locale].routes);
+      expect(toursAgain.locales[locale].routes.records).toEqual(previous.locales[locale].routes.records);
+    }
+  });
+
   it('lets the event loop run after each area of each locale', async () => {
     let turns = 0;
     const ticking = setInterval(() => turns++, 0);

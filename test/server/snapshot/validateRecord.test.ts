@@ -218,7 +218,10 @@ describe('createRecordValidator', () => {
     };
     expect(createRecordValidator(schema, 'Location')(location)).toBeNull();
     expect(createRecordValidator(schema, 'ActivityType')(type)).toBeNull();
-    expect(createRecordValidator(schema, 'SnowdataRoute')(route)).toBeNull();
+    const validateRoute = createRecordValidator(schema, 'SnowdataRoute', { computedFields: ['latitude', 'longitude'] });
+    expect(validateRoute(route)).toBeNull();
+    // The store places a route: a record that carries a point of its own is refused.
+    expect(validateRoute({ ...route, latitude: 46.5, longitude: 7.9 })).toBe('field "latitude" is computed by the server and must be absent');
   });
 
   it('accepts null for every nullable field and empty lists', () => {
@@ -347,8 +350,8 @@ describe('createRecordValidator', () => {
   });
 
   it('refuses a computed field that a record carries', () => {
-    expect(validateActivity({ ...activity(), distance: 3.2 })).toBe('field "distance" is computed at query time and must be absent');
-    expect(validateTour({ ...tour(), distance_km: 3.2 })).toBe('field "distance_km" is computed at query time and must be absent');
+    expect(validateActivity({ ...activity(), distance: 3.2 })).toBe('field "distance" is computed by the server and must be absent');
+    expect(validateTour({ ...tour(), distance_km: 3.2 })).toBe('field "distance_km" is computed by the server and must be absent');
   });
 
   it('requires a computed field when it is not declared as computed', () => {
