@@ -20,6 +20,7 @@ import type { ActivityRecord, Manifest, SourceName, StationRecord } from '../../
 import { readManifest } from '../../sync/publish/manifest.ts';
 import { readVersionReport } from '../../sync/publish/versionReport.ts';
 import { syncDay } from '../../sync/source.ts';
+import { bundleDist } from '../helpers/bundle.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Small enough that a run which keeps every page of an endless listing runs out of it. */
@@ -34,9 +35,12 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `tsx sync/main.ts` against `upstream`, publishing into `dataDir`. */
+/**
+ * Runs the sync CLI against `upstream`, publishing into `dataDir`: this run's bundle of it
+ * (dist/sync.mjs, what the image runs), which starts without compiling TypeScript first.
+ */
 function runCli(upstream: Upstream, dataDir: string, args: string[], heapMb: number | null = CHILD_HEAP_MB): Promise<Run> {
-  const node = [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), '--import', 'tsx', 'sync/main.ts', ...args, '--data-dir', dataDir];
+  const node = [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), path.join(bundleDist(), 'sync.mjs'), ...args, '--data-dir', dataDir];
   return new Promise((resolve) => {
     execFile(
       process.execPath,
