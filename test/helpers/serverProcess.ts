@@ -1,12 +1,15 @@
 /**
- * The real server as a child process (`node --import tsx server/main.ts`), with its JSON log
- * lines collected as they arrive: for the tests of signals, draining and clusters.
+ * The real server as a child process, with its JSON log lines collected as they arrive: for the
+ * tests of signals, draining and clusters. It runs this run's bundle (`node dist/server.mjs`, as
+ * the image does), which each process, and each worker of a cluster, starts without compiling
+ * TypeScript first.
  */
 
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { bundleDist } from './bundle.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -29,10 +32,10 @@ export interface ServerProcess {
  * environment.
  *
  * @param options.detached in a process group of its own, so a signal can go to the whole group
- * @param options.args node's arguments; default `--import tsx server/main.ts`, the server from source
+ * @param options.args node's arguments; default the bundle's `server.mjs`
  */
 export function startServerProcess(env: Record<string, string>, options: { detached?: boolean; args?: string[] } = {}): ServerProcess {
-  const args = options.args ?? ['--import', 'tsx', 'server/main.ts'];
+  const args = options.args ?? [path.join(bundleDist(), 'server.mjs')];
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },

@@ -1,5 +1,5 @@
 /**
- * Two real server processes (`node --import tsx server/main.ts`) on one STATE_DIR: the first
+ * Two real server processes (`node dist/server.mjs`, the bundle) on one STATE_DIR: the first
  * holds it, and the second refuses to start its sandbox, naming the directory and the first.
  */
 

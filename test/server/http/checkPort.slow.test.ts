@@ -1,5 +1,5 @@
 /**
- * A port in use, on the real process (`node --import tsx server/main.ts`): the start stops
+ * A port in use, on the real process (`node dist/server.mjs`, the bundle): the start stops
  * before the snapshot is loaded, with a message naming PORT, in one process and in a cluster.
  */
 

@@ -1,5 +1,5 @@
 /**
- * WORKERS=2 on the real process: `node --import tsx server/main.ts` as the primary of a
+ * WORKERS=2 on the real process: `node dist/server.mjs` (the bundle) as the primary of a
  * cluster, over the tiny snapshot, with the booking sandbox. Each server runs in its own process
  * group, so a signal can go to the primary alone or to the whole group.
  */

@@ -1,6 +1,6 @@
 /**
- * A second Ctrl-C during a drain with nothing in flight, on a real cluster (`node --import tsx
- * server/main.ts`, WORKERS=2), as `tsx watch` passes on the one the terminal also sends the
+ * A second Ctrl-C during a drain with nothing in flight, on a real cluster (`node dist/server.mjs`,
+ * the bundle, WORKERS=2), as `tsx watch` passes on the one the terminal also sends the
  * process group: the server exits 0.
  */
 

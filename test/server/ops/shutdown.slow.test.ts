@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of the real process: `node --import tsx server/main.ts`, signalled while a
+ * Graceful shutdown of the real process: `node dist/server.mjs`, the bundle, signalled while a
  * request is in flight (its body is sent slowly, so it is still being received when the signal
  * arrives).
  */

@@ -1,5 +1,5 @@
 /**
- * Tracing of the real server as a process (`node --import tsx server/main.ts`) in booking proxy
+ * Tracing of the real server as a process (`node dist/server.mjs`, the bundle) in booking proxy
  * mode, alone and as a cluster (WORKERS=2): the request span and the partner call are one trace,
  * and the spans are exported when the processes drain on SIGTERM (the batch processor would
  * otherwise hold them for seconds).
