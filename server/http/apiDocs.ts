@@ -1,4 +1,4 @@
-import { addAsset, escapeHtml, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from './staticAssets.ts';
+import { addAsset, escapeHtml, htmlPage, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from './staticAssets.ts';
 
 /** URL path of the booking interface's browsable docs; its assets live under `<path>/assets/`. */
 export const API_DOCS_PATH = '/v1/docs';
@@ -54,20 +54,11 @@ export function createApiDocs(options: { documentUrl: string }): ApiDocs {
     addAsset(assets, prefix, 'redoc.standalone.js', JS, readRedoc()),
     addAsset(assets, prefix, 'docs.js', JS, Buffer.from(BOOT_SCRIPT)),
   ];
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Booking interface · Swiss tourism content API</title>
-<link rel="icon" href="data:,">
-</head>
-<body>
-<div id="redoc" data-document="${escapeHtml(options.documentUrl)}">Loading the booking interface's docs from <a href="${escapeHtml(options.documentUrl)}">${escapeHtml(options.documentUrl)}</a>…</div>
-${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
-</body>
-</html>
-`;
+  const html = htmlPage({
+    title: 'Booking interface',
+    body: `<div id="redoc" data-document="${escapeHtml(options.documentUrl)}">Loading the booking interface's docs from <a href="${escapeHtml(options.documentUrl)}">${escapeHtml(options.documentUrl)}</a>…</div>`,
+    scripts,
+  });
   return { html, contentSecurityPolicy: CONTENT_SECURITY_POLICY, assets };
 }
 

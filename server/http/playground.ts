@@ -1,5 +1,5 @@
 import { parse, print } from 'graphql';
-import { addAsset, CSS, escapeHtml, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from './staticAssets.ts';
+import { addAsset, CSS, escapeHtml, htmlPage, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from './staticAssets.ts';
 
 /** A ready-made request the playground opens in a tab of its own (server/ops/sampleQueries.ts makes them). */
 export interface PlaygroundSample {
@@ -81,21 +81,13 @@ export function createPlayground(options: { endpoint: string }): Playground {
     add('playground.js', JS, Buffer.from(BOOT_SCRIPT)),
   ];
 
-  const html = (samples: readonly PlaygroundSample[]): string => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>GraphiQL · Swiss tourism content API</title>
-<link rel="icon" href="data:,">
-${styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n')}
-</head>
-<body>
-<div id="graphiql" data-endpoint="${escapeHtml(options.endpoint)}" data-tabs="${escapeHtml(JSON.stringify(samples.map(tabOf)))}">Loading GraphiQL…</div>
-${scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
-</body>
-</html>
-`;
+  const html = (samples: readonly PlaygroundSample[]): string =>
+    htmlPage({
+      title: 'GraphiQL',
+      styles,
+      body: `<div id="graphiql" data-endpoint="${escapeHtml(options.endpoint)}" data-tabs="${escapeHtml(JSON.stringify(samples.map(tabOf)))}">Loading GraphiQL…</div>`,
+      scripts,
+    });
 
   return { html, contentSecurityPolicy: CONTENT_SECURITY_POLICY, assets };
 }

@@ -22,6 +22,19 @@ export async function sendText(
   await sendBytes(res, status, bytes, encoding, { ...headers, 'content-type': contentType });
 }
 
+/**
+ * Sends one of the service's HTML pages built once at start (the playground, the booking docs,
+ * the map) under its own Content-Security-Policy, revalidated on each visit so that a new
+ * deployment's page, whose asset paths hold new hashes, is never mixed with an old one's.
+ */
+export function sendPage(req: IncomingMessage, res: ServerResponse, html: string, contentSecurityPolicy: string): Promise<void> {
+  return sendText(req, res, 200, html, 'text/html; charset=utf-8', {
+    'Content-Security-Policy': contentSecurityPolicy,
+    'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
 async function sendBytes(res: ServerResponse, status: number, bytes: Buffer, encoding: Encoding, headers: Record<string, string>): Promise<void> {
   const body = encoding === 'identity' ? bytes : await compress(bytes, encoding);
   if (encoding !== 'identity') headers['content-encoding'] = encoding;

@@ -14,7 +14,7 @@ import { createMapPage, MAP_PATH, type MapPage } from './map/mapPage.ts';
 import { createPlayground, type Playground } from './playground.ts';
 import { requestIdOf } from './requestId.ts';
 import { setDeferredHeaders, setRequestHeaders, type Fail, type Handle, type RequestState } from './requestState.ts';
-import { JSON_TYPE, sendError, sendText } from './respond.ts';
+import { JSON_TYPE, sendError, sendPage, sendText } from './respond.ts';
 import type { StaticAsset } from './staticAssets.ts';
 
 /** URL path of the schema: the SDL, or with `?format=queries` the sample queries. */
@@ -144,12 +144,7 @@ function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: 
       MAP_PATH,
       {
         methods: ['GET', 'HEAD'],
-        handle: (req, res) =>
-          sendText(req, res, 200, mapPage.html, 'text/html; charset=utf-8', {
-            'Content-Security-Policy': mapPage.contentSecurityPolicy,
-            'Cache-Control': 'no-cache',
-            'X-Content-Type-Options': 'nosniff',
-          }),
+        handle: (req, res) => sendPage(req, res, mapPage.html, mapPage.contentSecurityPolicy),
       },
     ],
     ['/api/status', { methods: ['GET', 'HEAD'], handle: (req, res) => sendText(req, res, 200, JSON.stringify(status.report(!lifecycle.draining)), JSON_TYPE, { 'Cache-Control': NO_STORE }) }],
@@ -172,12 +167,7 @@ function createRoutes(options: HttpOptions, lifecycle: Lifecycle, graphqlRoute: 
     const docs = createApiDocs({ documentUrl: options.bookingDocument });
     routes.set(API_DOCS_PATH, {
       methods: ['GET', 'HEAD'],
-      handle: (req, res) =>
-        sendText(req, res, 200, docs.html, 'text/html; charset=utf-8', {
-          'Content-Security-Policy': docs.contentSecurityPolicy,
-          'Cache-Control': 'no-cache',
-          'X-Content-Type-Options': 'nosniff',
-        }),
+      handle: (req, res) => sendPage(req, res, docs.html, docs.contentSecurityPolicy),
     });
     for (const [path, asset] of docs.assets) assets.set(path, asset);
   }

@@ -66,6 +66,31 @@ export function pageSecurityPolicy(allow: Partial<Record<'script-src' | 'style-s
   ].join('; ');
 }
 
+/**
+ * One of the service's HTML pages: the frame they share around `body` (markup, escaped by the
+ * caller), loading the page's style sheets in its head and its scripts after the body, each by
+ * the URL path {@link addAsset} gave it.
+ */
+export function htmlPage(page: { title: string; styles?: readonly string[]; body: string; scripts: readonly string[] }): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(page.title)} · Swiss tourism content API</title>`,
+    '<link rel="icon" href="data:,">',
+    ...(page.styles ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    '</head>',
+    '<body>',
+    page.body,
+    ...page.scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`),
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
 /** Escapes text for an HTML element or a quoted attribute. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -14,7 +14,7 @@ import type { Playground } from '../playground.ts';
 import { PayloadTooLargeError, readBodyThen } from '../readBody.ts';
 import type { HttpOptions, ServedSnapshot } from '../httpOptions.ts';
 import { setDeferredHeaders, type Fail, type Handle, type RequestState } from '../requestState.ts';
-import { sendText } from '../respond.ts';
+import { sendPage } from '../respond.ts';
 import { createFastPath, type GraphqlCall } from './fastPath.ts';
 import { createGraphqlHttp } from './graphqlHttp.ts';
 import { KnownBodies } from './knownBodies.ts';
@@ -48,11 +48,7 @@ export function createGraphqlRoute(options: HttpOptions, playground: Playground,
 
   async function servePlayground(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     setDeferredHeaders(res, state);
-    await sendText(req, res, 200, playground.html(options.sampleQueries()), 'text/html; charset=utf-8', {
-      'Content-Security-Policy': playground.contentSecurityPolicy,
-      'Cache-Control': 'no-cache',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    await sendPage(req, res, playground.html(options.sampleQueries()), playground.contentSecurityPolicy);
   }
 
   // Not async: a request answered from the response cache is answered without a promise.

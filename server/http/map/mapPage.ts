@@ -8,7 +8,7 @@
 import { LOCALES } from '../../snapshot/locales.ts';
 import { GEOJSON_AREAS } from '../geojson/areas.ts';
 import { GEOJSON_PATH } from '../geojson/geojsonRoute.ts';
-import { addAsset, CSS, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from '../staticAssets.ts';
+import { addAsset, CSS, htmlPage, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from '../staticAssets.ts';
 import { readSwissOutline } from './swissOutline.ts';
 
 /** URL path of the map page; its assets live under `/map/assets/`. */
@@ -143,17 +143,10 @@ export function createMapPage(): MapPage {
   const outline = add('switzerland.geojson', 'application/geo+json', Buffer.from(JSON.stringify(readSwissOutline())));
   const option = (value: string) => `<option value="${value}">${value}</option>`;
 
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Map · Swiss tourism content API</title>
-<link rel="icon" href="data:,">
-${styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n')}
-</head>
-<body>
-<form id="controls" role="search">
+  const html = htmlPage({
+    title: 'Map',
+    styles,
+    body: `<form id="controls" role="search">
 <label>Area <select name="area">${[...GEOJSON_AREAS.keys()].map(option).join('')}</select></label>
 <label>Locale <select name="locale">${LOCALES.map(option).join('')}</select></label>
 <label>Search <input type="search" name="q" placeholder="e.g. zermatt"></label>
@@ -161,11 +154,9 @@ ${styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n')}
 <span id="status" role="status"></span>
 <a href="/">Status</a>
 </form>
-<div id="map" data-state="loading" data-points="0" data-geojson="${GEOJSON_PATH}" data-outline="${outline}"></div>
-${scripts.map((src) => `<script src="${src}"></script>`).join('\n')}
-</body>
-</html>
-`;
+<div id="map" data-state="loading" data-points="0" data-geojson="${GEOJSON_PATH}" data-outline="${outline}"></div>`,
+    scripts,
+  });
 
   return { html, contentSecurityPolicy: CONTENT_SECURITY_POLICY, assets };
 }
