@@ -230,4 +230,9 @@ export interface RouteRecord {
   lastUpdated: string | null;
   link: string | null;
   isStationActive: boolean;
+  /**
+   * Id of the station operating the route (`StationRecord.id`): the station that reports it, or
+   * for a snowshoe route the station its tour starts nearest to. A route joined with a tour keeps it.
+   */
+  stationId: number;
 }

@@ -4,6 +4,7 @@ import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset,
 import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { pageOf } from './envelope.ts';
+import { facetsOf, resolveFacets, withFacets, type FacetDefinition } from './listQuery.ts';
 import { selectRecords } from './select.ts';
 
 interface ActivitiesArgs {
@@ -20,6 +21,17 @@ interface ActivitiesArgs {
   limit?: number | null;
   offset?: number | null;
 }
+
+/**
+ * The values of `ActivitiesFacetField` (schema.graphql): each counts a filter of the area's filter
+ * index, over the list's other arguments (facetsOf takes them as the list query's conditions).
+ */
+export const ACTIVITIES_FACETS: Readonly<Record<string, FacetDefinition>> = {
+  TYPE_ID: { filter: 'typeId', values: null },
+  LOCATION_ID: { filter: 'locationId', values: null },
+  SUPPLIER_ID: { filter: 'supplierId', values: null },
+  ATTRIBUTE_VALUE: { filter: 'attributeValue', values: null },
+};
 
 /** Maximum of `locations(limit)`: our choice, stated in the README (Choices the API makes). */
 export const LOCATIONS_MAX_LIMIT = 1000;
@@ -50,7 +62,8 @@ export const activityResolvers = {
       const area = store.locales[locale].activities;
       const filter = area.filters.match({ typeId, locationId, supplierId, attributeValue });
       const selection = selectRecords(area, { q, near, filter, box, end: offset + limit });
-      return pageOf(selection, limit, offset);
+      const query = { q, near, box, conditions: { typeId, locationId, supplierId, attributeValue }, sets: [], sort: null, locale };
+      return withFacets(pageOf(selection, limit, offset), (fields, maxValues) => facetsOf(area, query, ACTIVITIES_FACETS, fields, maxValues));
     },
 
     activity(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {
@@ -66,4 +79,5 @@ export const activityResolvers = {
       return store.locales[readLookupArgs(args)].types.records;
     },
   },
+  ActivitiesResult: { facets: resolveFacets },
 };

@@ -1,4 +1,8 @@
-/** All resolvers, merged. Every Query field of schema.graphql must have one (see server/execution/schema.ts). */
+/**
+ * All resolvers, merged. Every Query field of schema.graphql must have one (see server/execution/schema.ts);
+ * below Query only the list results' `facets`, which count from the list's arguments
+ * (server/resolvers/listQuery.ts).
+ */
 
 import { activityArgumentReaders, activityResolvers } from './activities.ts';
 import type { ArgumentReader } from './args.ts';
@@ -21,6 +25,11 @@ export const resolvers = {
     ...searchResolvers.Query,
   },
   SearchItem: searchResolvers.SearchItem,
+  ActivitiesResult: activityResolvers.ActivitiesResult,
+  SnowdataResult: snowdataResolvers.SnowdataResult,
+  SnowdataRoutesResult: snowdataResolvers.SnowdataRoutesResult,
+  ToursResult: tourResolvers.ToursResult,
+  AttractionsResult: attractionResolvers.AttractionsResult,
 };
 
 /**

@@ -24,6 +24,12 @@ export interface FilterIndex<F extends string> {
    *   conditions, held by the index: the caller must not modify them
    */
   match(conditions: { readonly [N in F]?: FilterCondition }): Intersection | null;
+
+  /**
+   * Every value some record has for one filter, with the set of the positions that have it: what
+   * facet counts are read from (facetCounts.ts). Held by the index: the caller must not modify them.
+   */
+  valuesOf(name: F): ReadonlyMap<string | boolean, PositionSet>;
 }
 
 /**
@@ -80,5 +86,11 @@ class BitsetFilterIndex<F extends string> implements FilterIndex<F> {
       if (value !== null && value !== undefined) sets.push(byValue.get(value) ?? this.#empty);
     }
     return sets.length === 0 ? null : sets;
+  }
+
+  valuesOf(name: F): ReadonlyMap<string | boolean, PositionSet> {
+    const byValue = this.#byFilter.get(name);
+    if (byValue === undefined) throw new Error(`no filter named ${name} in this index`);
+    return byValue;
   }
 }

@@ -39,7 +39,8 @@ export const AREA_TYPES: Record<AreaName, string> = {
  */
 const COMPUTED_FIELDS: Partial<Record<AreaName, string[]>> = {
   activities: ['distance'],
-  routes: ['latitude', 'longitude'],
+  stations: ['distance_km', 'isOpen'],
+  routes: ['latitude', 'longitude', 'name', 'stationName', 'distance_km'],
   tours: ['distance_km'],
   attractions: ['distance_km'],
 };

@@ -14,6 +14,7 @@ import { geoIndexSteps, textIndexOf, textIndexPartsSteps, type GeoIndex, type Te
 import { sortSteps } from '../util/sortSteps.ts';
 import { runSteps, runStepsSliced, type Steps } from '../util/timeSlice.ts';
 import { compileWithDistance, type WithDistance } from './withDistance.ts';
+import { nameRoute } from './routeNames.ts';
 
 export interface AreaStore<R, F extends string = never> {
   /** Records in the area's default order (see DEFAULT_ORDER); positions index into this array. */
@@ -36,10 +37,20 @@ type FilterName<A extends AreaName> = keyof (typeof AREAS)[A]['filters'] & strin
  * number); null when neither has one. A map draws it there, a map view finds it there, and
  * `search` weighs nearness from there.
  */
-export type PlacedRoute = RouteRecord & { readonly latitude: number | null; readonly longitude: number | null };
+export type PlacedRoute = RouteRecord & {
+  readonly latitude: number | null;
+  readonly longitude: number | null;
+  /** What the route is called (server/snapshot/routeNames.ts). */
+  readonly name: string;
+  /** The name of the station operating it; null when the snapshot has no such station. */
+  readonly stationName: string | null;
+};
+
+/** A station as the store serves it: with whether it is open (see {@link stationIsOpen}). */
+export type ServedStation = AreaRecords['stations'] & { readonly isOpen: boolean | null };
 
 /** The records of an area as the store serves them. */
-export type StoreRecords = Omit<AreaRecords, 'routes'> & { routes: PlacedRoute };
+export type StoreRecords = Omit<AreaRecords, 'routes' | 'stations'> & { routes: PlacedRoute; stations: ServedStation };
 
 export type LocaleStore = { readonly [A in AreaName]: AreaStore<StoreRecords[A], FilterName<A>> };
 
@@ -53,7 +64,7 @@ export interface Store {
 }
 
 /** The areas of a locale built so far, which an area's records may be placed by (Describe.placedBy). */
-type BuiltAreas = { readonly [A in AreaName]?: { readonly byId: ReadonlyMap<string | number, AreaRecords[A]> } };
+type BuiltAreas = { readonly [A in AreaName]?: { readonly byId: ReadonlyMap<string | number, StoreRecords[A]> } };
 
 type Describe<R> = {
   /** Text fields in priority order; a match in an earlier field ranks first. */
@@ -65,6 +76,11 @@ type Describe<R> = {
    * first, and the records are served copied with their point as `latitude` and `longitude`.
    */
   placedBy?: readonly AreaName[];
+  /**
+   * Fields the server works out for each record (schema.graphql names them), served on a copy of
+   * the record; `built` holds the areas of `placedBy`.
+   */
+  derive?: (record: R, built: BuiltAreas, locale: Locale) => Readonly<Record<string, unknown>>;
   /** Default order when no text query or near-me filter decides it. */
   compare: (collator: Intl.Collator) => (a: R, b: R) => number;
   /**
@@ -115,24 +131,43 @@ const AREAS = {
   },
   locations: { text: (r) => [r.title], point: noPoint, compare: byTitle, filters: {} },
   types: { text: (r) => [r.title], point: noPoint, compare: byTitle, filters: {} },
-  stations: { text: (r) => [r.name], point: (r) => point(r.longitude, r.latitude), compare: byName, filters: {} },
+  stations: {
+    text: (r) => [r.name],
+    point: (r) => point(r.longitude, r.latitude),
+    compare: byName,
+    derive: (r) => ({ isOpen: stationIsOpen(r) }),
+    filters: { isOpen: (r) => stationIsOpen(r) },
+    distanceField: 'distance_km',
+  },
   routes: {
     text: (r) => [r.number],
     point: (r, built) => {
       const tour = built.tours!.byId.get(r.id);
       if (tour) return point(tour.longitude, tour.latitude);
-      const station = built.stations!.byId.get(Number(r.number.split('-')[0]));
+      const station = built.stations!.byId.get(r.stationId);
       return station ? point(station.longitude, station.latitude) : null;
     },
     placedBy: ['tours', 'stations'],
+    derive: (r, built, locale) => ({
+      name: nameRoute(r, locale, built.tours!.byId, built.stations!.byId).title,
+      stationName: built.stations!.byId.get(r.stationId)?.name ?? null,
+    }),
     compare: () => (a, b) => compareIds(a.type, b.type) || ROUTE_NUMBERS.compare(a.number, b.number) || compareIds(a.id, b.id),
-    filters: { type: (r) => r.type, status: (r) => r.status },
+    filters: { type: (r) => r.type, status: (r) => r.status, stationId: (r) => String(r.stationId) },
+    distanceField: 'distance_km',
   },
   tours: {
     text: (r) => [r.name, r.abstract],
     point: (r) => point(r.longitude, r.latitude),
     compare: byName,
-    filters: { routeType: (r) => r.routeType, season: (r) => r.season, difficulty: (r) => r.difficulty },
+    filters: {
+      routeType: (r) => r.routeType,
+      season: (r) => r.season,
+      difficulty: (r) => r.difficulty,
+      isRoundtrip: (r) => r.isRoundtrip,
+      isBarrierFree: (r) => r.isBarrierFree,
+      landscape: (r) => r.landscapes,
+    },
     distanceField: 'distance_km',
   },
   attractions: {
@@ -149,10 +184,43 @@ const AREAS = {
       isIndoor: (r) => r.isIndoor,
       isWheelchairAccessible: (r) => r.isWheelchairAccessible,
       isAccessibleForFree: (r) => r.isAccessibleForFree,
+      suitableFor: (r) => r.suitableFor,
+      locality: (r) => r.locality,
+      natureType: (r) => r.natureTypes,
+      touristType: (r) => r.touristType,
     },
     distanceField: 'distance_km',
   },
 } satisfies { [A in AreaName]: Describe<AreaRecords[A]> };
+
+/** The counts of a station that say something of it is open, each null when not reported. */
+const OPEN_COUNTS: readonly ((station: AreaRecords['stations']) => number | null | undefined)[] = [
+  (r) => r.ski?.openFacilities,
+  (r) => r.ski?.slopesOpenLength,
+  (r) => r.tobogganing?.tracksOpen,
+  (r) => r.tobogganing?.tracksOpenLength,
+  (r) => r.crosscountry?.classicPrepared,
+  (r) => r.crosscountry?.skatingPrepared,
+  (r) => r.hiking?.walkingTrailPrepared,
+  (r) => r.snowboard?.snowparksOpen,
+];
+
+/**
+ * Whether a station is open (docs/api.md, "Open stations"): true when it reports an open lift,
+ * open slope length, open toboggan run, prepared cross-country or winter-hiking trail or open snow
+ * park; false when it reports some of these and every one is 0; null when it reports none of them,
+ * since then the data says nothing either way.
+ */
+export function stationIsOpen(station: AreaRecords['stations']): boolean | null {
+  let reported = false;
+  for (const count of OPEN_COUNTS) {
+    const value = count(station);
+    if (value === null || value === undefined) continue;
+    if (value > 0) return true;
+    reported = true;
+  }
+  return reported ? false : null;
+}
 
 /** The areas in the order they are built: an area after those it is placed by. */
 const BUILD_ORDER: readonly AreaName[] = (() => {
@@ -279,7 +347,10 @@ function* buildArea<R extends { id: string | number }>(
     if (position % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
     const at = describe.point(record, built);
     points.push(at);
-    if (describe.placedBy !== undefined) records[position] = Object.freeze({ ...record, latitude: at?.lat ?? null, longitude: at?.lng ?? null });
+    const placed = describe.placedBy === undefined ? null : { latitude: at?.lat ?? null, longitude: at?.lng ?? null };
+    if (placed !== null || describe.derive !== undefined) {
+      records[position] = Object.freeze({ ...record, ...placed, ...describe.derive?.(record, built, locale) });
+    }
     byId.set(record.id, records[position]!);
   }
   return {

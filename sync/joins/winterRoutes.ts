@@ -1,7 +1,8 @@
 /**
  * The join of the winter routes (snowdata `routes`) with the MySwitzerland winter tours
  * (`tours`): a station's track, trail or run that a tour of the same kind and name starts near
- * takes the tour's id, SwitzerlandMobility number and portal link, and snowshoe tours become
+ * takes the tour's id, SwitzerlandMobility number and portal link (and keeps its `stationId`,
+ * which its number no longer tells once it is the tour's), and snowshoe tours become
  * snowshoe routes of the station they start near. docs/snowdata-mapping.md, "The join with
  * MySwitzerland tours", says why the match is by name and distance and what stays unverified.
  *
@@ -149,6 +150,7 @@ function snowshoeRoutes(
       lastUpdated: station.lastUpdate,
       link: null,
       isStationActive: isStationActive(station.raw as StnetStation),
+      stationId: station.id,
     };
     return { route, tour };
   });

@@ -165,6 +165,7 @@ function route(i: number): RouteRecord {
     lastUpdated: null,
     link: null,
     isStationActive: true,
+    stationId: 100 + i,
   };
 }
 

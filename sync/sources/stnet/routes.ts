@@ -78,6 +78,7 @@ export function stationRouteItems(raw: StnetStation): StationRouteItem[] {
         lastUpdated,
         link: null,
         isStationActive: active,
+        stationId,
       };
       items.push({ route, name, position: position(item) });
     }

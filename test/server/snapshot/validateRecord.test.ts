@@ -211,6 +211,7 @@ describe('createRecordValidator', () => {
       id: '2f7c9a4e-0000-4000-8000-000000000001',
       type: 'snowshoe',
       number: '12',
+      stationId: 12,
       status: 'OPEN',
       lastUpdated: null,
       link: null,

@@ -19,6 +19,7 @@ export function route(i: number, locale: Locale = 'de-CH'): RouteRecord {
     lastUpdated: '2026-11-20T08:00:00+01:00',
     link: `https://www.myswitzerland.com/${locale.slice(0, 2)}/route-${i}/`,
     isStationActive: true,
+    stationId: 100 + i,
   };
 }
 
