@@ -36,6 +36,7 @@ import {
   GraphQLError,
   isAbstractType,
   isCompositeType,
+  isEnumType,
   isIntrospectionType,
   isListType,
   isObjectType,
@@ -90,10 +91,14 @@ const COST_CEILING = 1e12;
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
 /**
- * The one argument {@link measureCost} reads; {@link costVariables} names the variables given
- * to it, by which the operation cache remembers costs, so the two must read the same.
+ * The arguments {@link measureCost} reads: `limit`, and a list result's `facets(fields,
+ * maxValues)`; {@link costVariables} names the variables given to them, by which the operation
+ * cache remembers costs, so the two must read the same.
  */
 const LIMIT_ARGUMENT = 'limit';
+const FACET_FIELDS_ARGUMENT = 'fields';
+const FACET_VALUES_ARGUMENT = 'maxValues';
+const COST_ARGUMENTS = new Set([LIMIT_ARGUMENT, FACET_FIELDS_ARGUMENT, FACET_VALUES_ARGUMENT]);
 
 /** An operation that passed every check of {@link QueryChecker}, ready to execute. */
 export interface CheckedOperation {
@@ -158,7 +163,7 @@ export function createDocumentChecker(schema: GraphQLSchema, limits: Omit<Limits
     return {
       errors: validationErrors.map((error) => {
         if (error.message === VALIDATION_ABORTED) return complexityError(VALIDATION_ABORTED_MESSAGE);
-        return withCode(error, COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED');
+        return withCode(namingAllowedValues(schema, error), COMPLEXITY_MESSAGES.has(error.message) ? 'QUERY_TOO_COMPLEX' : 'GRAPHQL_VALIDATION_FAILED');
       }),
     };
   };
@@ -214,7 +219,7 @@ export function createQueryChecker(schema: GraphQLSchema, limits: Limits, option
       return { errors: [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })] };
     }
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 20 });
-    if (coerced.errors) return { errors: coerced.errors.map((error) => withCode(error, 'BAD_USER_INPUT')) };
+    if (coerced.errors) return { errors: coerced.errors.map((error) => withCode(namingAllowedValues(schema, error), 'BAD_USER_INPUT')) };
     const root = schema.getRootType(operation.operation);
     const argumentErrors = root ? checkArguments(root, document, operation, coerced.coerced, argumentReaders) : [];
     if (argumentErrors.length > 0) return { errors: argumentErrors };
@@ -236,7 +241,8 @@ export function createQueryChecker(schema: GraphQLSchema, limits: Limits, option
  * That number is the `limit` argument (its default when absent, at most the largest limit any
  * list accepts) for a list with one; for a list inside an object returned by a field with a
  * `limit` (`tours(limit: 500) { data { … } }`), that limit; otherwise {@link DEFAULT_LIST_SIZE}
- * (`types`: 100). Lists of scalars count 1. Fragments count as their definitions, whatever their
+ * (`types`: 100). A list result's `facets(fields, maxValues)` counts each distinct field once, and
+ * its values `maxValues` times. Lists of scalars count 1. Fragments count as their definitions, whatever their
  * names, and `@skip`/`@include` are ignored (an upper bound). `__typename` counts 1, and so does
  * an introspection field, which is bounded by validation instead.
  *
@@ -262,6 +268,8 @@ export function measureCost(
     const type = getNamedType(field.type);
     if (!isCompositeType(type)) return 1;
 
+    const facets = facetSizes(field, node, variables);
+    if (facets) return 1 + facets.fields * walk(node.selectionSet, type, facets.values);
     const limit = limitOf(field, node, variables);
     const isList = isListType(getNullableType(field.type));
     const items = isList ? (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE) : 1;
@@ -320,6 +328,8 @@ export function estimateAnswerBytes(
       return key + 2 + (fieldPath === undefined ? DEFAULT_LIST_SIZE : (sizes.items.get(fieldPath) ?? 0)) * (value + 1);
     }
 
+    const facets = facetSizes(field, node, variables);
+    if (facets) return key + 2 + facets.fields * (3 + walk(node.selectionSet, type, { pageSize: facets.values, path: undefined }));
     const limit = limitOf(field, node, variables);
     // Entering records from outside them: the items are records of this type, at most as many as there are.
     const records = path === undefined ? sizes.records.get(type.name) : undefined;
@@ -349,7 +359,11 @@ export function estimateAnswerBytes(
 export function costVariables(document: DocumentNode): string[] {
   const names = new Set<string>();
   forEachNode(document, Kind.ARGUMENT, (argument) => {
-    if (argument.name.value === LIMIT_ARGUMENT && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+    if (!COST_ARGUMENTS.has(argument.name.value)) return;
+    // `fields: [$a, $b]` holds its variables inside a list.
+    forEachNode(argument.value, Kind.VARIABLE, (variable) => {
+      names.add(variable.name.value);
+    });
   });
   return [...names];
 }
@@ -381,6 +395,23 @@ const VALIDATION_ABORTED_MESSAGE = 'Query repeats or overlaps fields too often t
 
 /** Messages of validation rules that guard complexity rather than correctness. */
 const COMPLEXITY_MESSAGES = new Set(['Maximum introspection depth exceeded', INTROSPECTION_ALIAS_MESSAGE]);
+
+/**
+ * The sizes of a list result's `facets(fields, maxValues)`: one facet per distinct field asked,
+ * each of at most `maxValues` values (a closed vocabulary has fewer, an open one is cut there);
+ * undefined for any other field.
+ */
+function facetSizes(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): { fields: number; values: number } | undefined {
+  const fieldsDefinition = field.args.find((arg) => arg.name === FACET_FIELDS_ARGUMENT);
+  const valuesDefinition = field.args.find((arg) => arg.name === FACET_VALUES_ARGUMENT);
+  if (!fieldsDefinition || !valuesDefinition) return undefined;
+  const fields = argumentValue(fieldsDefinition, node, variables);
+  const values = argumentValue(valuesDefinition, node, variables);
+  return {
+    fields: Array.isArray(fields) ? new Set(fields).size : 0,
+    values: typeof values === 'number' ? Math.min(Math.max(values, 0), LARGEST_LIMIT) : DEFAULT_LIST_SIZE,
+  };
+}
 
 /** The `limit` a field is given, within what any list accepts; undefined for a field without one. */
 function limitOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | undefined {
@@ -495,6 +526,28 @@ export function responseTooLarge(bytes: number | undefined, maxBytes: number, at
   return new GraphQLError(`The answer ${size} the limit of ${format(maxBytes)} bytes (MAX_RESPONSE_BYTES); ask for fewer items or fields`, {
     ...(at ? { nodes: at } : {}),
     extensions: { code: 'RESPONSE_TOO_LARGE' },
+  });
+}
+
+/** graphql-js's wording of a value outside an enum, in validation and in variable coercion. */
+const UNKNOWN_ENUM_VALUE = /Value "[^"]*" does not exist in "(\w+)" enum\./;
+
+/**
+ * The error with the allowed values named, when it refuses a value outside an enum: graphql-js
+ * suggests only values spelt alike, and a client choosing a `sort` needs them all.
+ */
+function namingAllowedValues(schema: GraphQLSchema, error: GraphQLError): GraphQLError {
+  const match = UNKNOWN_ENUM_VALUE.exec(error.message);
+  const type = match ? schema.getType(match[1]!) : undefined;
+  if (!type || !isEnumType(type)) return error;
+  const allowed = type.getValues().map((value) => value.name).join(', ');
+  return new GraphQLError(`${error.message} Allowed: ${allowed}.`, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
   });
 }
 

@@ -188,7 +188,7 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
       measuredWith = current;
     }
     limitVariables ??= costVariables(document);
-    const key = limitVariables.map((name) => String(variables[name])).join(',');
+    const key = limitVariables.map((name) => JSON.stringify(variables[name]) ?? '').join(',');
     let measure = measures.get(key);
     if (measure === undefined) {
       measure = {

@@ -61,9 +61,16 @@ export const GEOJSON_AREAS: ReadonlyMap<string, GeojsonArea> = new Map(
       },
       {
         list: 'snowdataRoutes',
-        titleField: 'number',
-        labelSelection: 'type status isStationActive',
-        label: (record) => ({ type: record.type, status: record.status, isStationActive: record.isStationActive }),
+        titleField: 'name',
+        labelSelection: 'number type status stationId stationName isStationActive',
+        label: (record) => ({
+          number: record.number,
+          type: record.type,
+          status: record.status,
+          stationId: record.stationId,
+          stationName: record.stationName,
+          isStationActive: record.isStationActive,
+        }),
       },
       {
         list: 'tours',

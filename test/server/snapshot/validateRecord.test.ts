@@ -8,7 +8,7 @@ const schema = buildSchema(readFileSync(new URL('../../../schema.graphql', impor
 
 const activityOptions = { computedFields: ['distance'], extraFields: ['attributeValues'] };
 const validateActivity = createRecordValidator(schema, 'Activity', activityOptions);
-const validateStation = createRecordValidator(schema, 'SnowdataStation');
+const validateStation = createRecordValidator(schema, 'SnowdataStation', { computedFields: ['isOpen', 'distance_km'] });
 const validateTour = createRecordValidator(schema, 'Tour', { computedFields: ['distance_km'] });
 const validateAttraction = createRecordValidator(schema, 'Attraction', { computedFields: ['distance_km'] });
 
@@ -219,7 +219,7 @@ describe('createRecordValidator', () => {
     };
     expect(createRecordValidator(schema, 'Location')(location)).toBeNull();
     expect(createRecordValidator(schema, 'ActivityType')(type)).toBeNull();
-    const validateRoute = createRecordValidator(schema, 'SnowdataRoute', { computedFields: ['latitude', 'longitude'] });
+    const validateRoute = createRecordValidator(schema, 'SnowdataRoute', { computedFields: ['latitude', 'longitude', 'name', 'stationName', 'distance_km'] });
     expect(validateRoute(route)).toBeNull();
     // The store places a route: a record that carries a point of its own is refused.
     expect(validateRoute({ ...route, latitude: 46.5, longitude: 7.9 })).toBe('field "latitude" is computed by the server and must be absent');

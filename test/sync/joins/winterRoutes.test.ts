@@ -50,6 +50,12 @@ describe('joinWinterTours', () => {
     expect(out['de-CH']!.slice(1)).toEqual([trail, run]);
   });
 
+  it('keeps the station id of a track joined with a tour, whose number is then the tour\'s', () => {
+    const out = join({ 'de-CH': [tour({ id: 'a2', name: 'Loipe Flüelatal', routeType: 'crosscountryskiing', switzerlandMobilityRoute: 55 })] });
+    expect(out['de-CH']![0]).toMatchObject({ id: 'a2', number: '55', stationId: station.id });
+    expect(track.stationId).toBe(station.id);
+  });
+
   it('keeps the station number when the tour has no SwitzerlandMobility number, and matches a name from any locale', () => {
     const de = tour({ id: 'b1', name: 'Schlittelspass', routeType: 'sledging', latitude: 46.79, longitude: 9.82 });
     const out = join({ 'de-CH': [de], 'en-CH': [{ ...de, name: 'Schlittelweg Schatzalp' }] });
@@ -91,8 +97,8 @@ describe('joinWinterTours', () => {
     });
     expect(out['de-CH']!.slice(0, 3)).toEqual(routes);
     expect(out['de-CH']!.slice(3)).toEqual([
-      { id: 'f1', type: 'snowshoe', number: '132-S1', status: 'NOINFO', lastUpdated: station.lastUpdate, link: 'https://www.myswitzerland.com/de/route/f1/', isStationActive: true },
-      { id: 'f2', type: 'snowshoe', number: '407', status: 'CLOSED', lastUpdated: station.lastUpdate, link: 'https://www.myswitzerland.com/de/route/f2/', isStationActive: true },
+      { id: 'f1', type: 'snowshoe', number: '132-S1', status: 'NOINFO', lastUpdated: station.lastUpdate, link: 'https://www.myswitzerland.com/de/route/f1/', isStationActive: true, stationId: 132 },
+      { id: 'f2', type: 'snowshoe', number: '407', status: 'CLOSED', lastUpdated: station.lastUpdate, link: 'https://www.myswitzerland.com/de/route/f2/', isStationActive: true, stationId: 132 },
     ]);
   });
 

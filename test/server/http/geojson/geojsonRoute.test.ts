@@ -34,7 +34,7 @@ interface ErrorBody {
 const FIELDS: Record<string, { title: string; lng: string; lat: string }> = {
   activities: { title: 'title', lng: 'lng', lat: 'lat' },
   snowdataStations: { title: 'name', lng: 'longitude', lat: 'latitude' },
-  snowdataRoutes: { title: 'number', lng: 'longitude', lat: 'latitude' },
+  snowdataRoutes: { title: 'name', lng: 'longitude', lat: 'latitude' },
   tours: { title: 'name', lng: 'longitude', lat: 'latitude' },
   attractions: { title: 'name', lng: 'longitude', lat: 'latitude' },
 };
@@ -218,7 +218,7 @@ describe('GET /api/geojson/{area}', () => {
         const { status, body } = await refusal(`/api/geojson/snowdataStations?${parameter}`);
         expect(status).toBe(400);
         expect(body.errors).toEqual([
-          { message: `Unknown parameter "${parameter.split('=')[0]}" for snowdataStations; allowed: locale, q, bbox, limit`, extensions: { code: 'BAD_REQUEST' } },
+          { message: `Unknown parameter "${parameter.split('=')[0]}" for snowdataStations; allowed: locale, q, bbox, nearLat, nearLng, radiusKm, isOpen, sort, limit`, extensions: { code: 'BAD_REQUEST' } },
         ]);
       }
     });
