@@ -1,7 +1,8 @@
 /**
  * In-process figures of one dataset, through the server's own modules: cold start (snapshot
  * load and validation, then indexes), the memory the loaded store holds, search latency (one
- * area's text index, and `search` across areas), near-me latency and map-view (bbox) latency.
+ * area's text index, and `search` across areas), near-me latency, map-view (bbox) latency and a
+ * filtered, sorted and faceted first page.
  * bench/run.ts runs it once per dataset, each in a fresh process:
  *
  *   node --expose-gc --import tsx bench/micro.ts --data bench/data/x10 [--iterations 1000]
@@ -16,6 +17,8 @@ import { LOCALES } from '../server/snapshot/locales.ts';
 import { resolvers } from '../server/resolvers/index.ts';
 import { searchResolvers } from '../server/resolvers/search.ts';
 import { selectRecords } from '../server/resolvers/select.ts';
+import { resolveFacets } from '../server/resolvers/listQuery.ts';
+import { tourResolvers } from '../server/resolvers/tours.ts';
 import { createSchema, readSdl } from '../server/execution/schema.ts';
 import { createStore } from '../server/snapshot/store.ts';
 import { percentile, round } from './paired.ts';
@@ -63,6 +66,15 @@ const MAP_VIEWS = [
   { view: 'country', box: { minLng: 5.9, minLat: 45.8, maxLng: 10.5, maxLat: 47.9 }, q: null },
   { view: 'country', box: { minLng: 5.9, minLat: 45.8, maxLng: 10.5, maxLat: 47.9 }, q: 'berg' },
 ] as const;
+
+/**
+ * The filtered, sorted and faceted first page of the tours-faceted scenario (bench/scenarios.ts
+ * TOURS_FACETED), through the `tours` resolver and its `facets`: the page, its total and three facets.
+ */
+const FACETED_PAGE = {
+  args: { routeType: 'hike', maxDuration: 240, sort: 'ASCENT_DESC', limit: 20, locale: 'de-CH' },
+  facets: { fields: ['DIFFICULTY', 'IS_ROUNDTRIP', 'LANDSCAPE'], maxValues: 10 },
+} as const;
 
 export interface LatencyFigures {
   iterations: number;
@@ -117,6 +129,8 @@ export interface MicroResult {
   nearMe: (LatencyFigures & { via: string })[];
   /** selectRecords with a bbox (MAP_VIEWS): the first page of 20 and the total. */
   bbox: (LatencyFigures & { view: string; q: string | null })[];
+  /** The `tours` resolver with filters, a sort and facets (FACETED_PAGE): the first page of 20, the total and the counts. */
+  facetedPage: LatencyFigures;
 }
 
 // Results land here so the optimiser cannot drop the calls being timed.
@@ -184,6 +198,12 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     return { view, q, ...latency(select, iterations, select().total) };
   });
 
+  const faceted = () => {
+    const answer = tourResolvers.Query.tours(null, { ...FACETED_PAGE.args }, { store });
+    return [answer, resolveFacets(answer, { ...FACETED_PAGE.facets })];
+  };
+  const facetedPage = latency(faceted, iterations, tourResolvers.Query.tours(null, { ...FACETED_PAGE.args }, { store }).total);
+
   return {
     dataDir,
     version: store.snapshot.version,
@@ -201,6 +221,7 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     searchAcrossFirstMs,
     nearMe,
     bbox,
+    facetedPage,
   };
 }
 

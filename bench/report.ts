@@ -125,6 +125,8 @@ const COMMON_P95_MS = 5;
 /** `search` across areas, per keystroke of a search box: one to three words at 10x. */
 const SEARCH_ACROSS_P50_MS = 0.2;
 const NEAR_P50_MS = 0.05;
+/** A filtered, sorted and faceted first page of tours (bench/micro.ts facetedPage) at 10x. */
+const FACETED_P50_MS = 0.5;
 const COLD_START_MS_PER_20K = 2000;
 const MEMORY_MB_PER_20K = 100;
 
@@ -587,6 +589,12 @@ export function renderMarkdown(results: BenchResults): string {
         const b = m.bbox.find((x) => x.view === view && x.q === q)!;
         return `${b.p50Ms} / ${b.p95Ms} (${integer(b.matches)})`;
       });
+    }
+    if (micros[0]!.facetedPage) {
+      row('Filtered, sorted and faceted first page (`tours` + `facets`, de-CH hikes): p50 / p95 ms (total)', (m) => {
+        const f = m.facetedPage;
+        return `${f.p50Ms} / ${f.p95Ms} (${integer(f.matches)})${m.scale === 10 ? ` ${mark(f.p50Ms <= FACETED_P50_MS)}` : ''}`;
+      }, `p50 ≤ ${FACETED_P50_MS} ms (10x)`);
     }
     out.push('');
   }

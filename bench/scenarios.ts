@@ -81,6 +81,17 @@ const ACTIVITY_LIST = `query ActivityList {
   activities { total hasMore data { id title isBookable nextAvailableDate summary { startingPrice { formatted } } location { title } type { title } } }
 }`;
 
+/** The fields of a page of tours in `tours-list` and `tours-faceted`. */
+const TOURS_PAGE_FIELDS = 'id name difficulty duration ascent distance startPoint';
+
+/** A filtered, sorted and faceted first page (`tours-faceted`; bench/micro.ts measures it in process). */
+export const TOURS_FACETED = `query ToursFaceted {
+  tours(routeType: "hike", maxDuration: 240, sort: ASCENT_DESC, limit: 20) {
+    total data { ${TOURS_PAGE_FIELDS} }
+    facets(fields: [DIFFICULTY, IS_ROUNDTRIP, LANDSCAPE], maxValues: 10) { field values { value count } }
+  }
+}`;
+
 /** The boxes of the bbox scenario, `[west, south, east, north]` in degrees. */
 const MAP_VIEWS = [
   { name: 'Valley', bbox: [7.85, 46.5, 8.0, 46.65] },
@@ -183,6 +194,19 @@ export const SCENARIOS: readonly Scenario[] = [
 }`,
       ),
     ],
+  },
+  {
+    name: 'tours-list',
+    description: 'Default `tours` list, first page (20 per page, de-CH), 20 × 7 fields: the plain list `tours-faceted` compares with',
+    method: 'POST',
+    requests: () => [post('ToursList', `query ToursList {\n  tours(limit: 20) { total data { ${TOURS_PAGE_FIELDS} } }\n}`)],
+  },
+  {
+    name: 'tours-faceted',
+    description:
+      '`tours` filtered, sorted and faceted as a portal\'s first page asks: hikes up to 4 h by most ascent, 20 × 7 fields, with the counts of difficulty, round trip and landscape (facets counted over the other filters)',
+    method: 'POST',
+    requests: () => [post('ToursFaceted', TOURS_FACETED)],
   },
   {
     name: 'tours-q-broad',

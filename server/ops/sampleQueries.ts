@@ -180,5 +180,48 @@ fragment Category on SnowdataPriceCategory { adult child teenager senior currenc
 }`,
       variables: { q: 'grindelwald' },
     },
+    {
+      name: 'OpenStationsNearZermatt',
+      description: 'Open ski stations within 40 km of Zermatt, most fresh snow first (docs/api.md, Questions a front end asks).',
+      query: `query OpenStationsNearZermatt {
+  snowdataStations(nearLat: 46.0207, nearLng: 7.7491, radiusKm: 40, isOpen: true, sort: FRESH_SNOW_DESC, limit: 5) {
+    total
+    data { id name distance_km isOpen snow { freshSnow depthPiste } ski { openFacilities } }
+  }
+}`,
+      variables: {},
+    },
+    {
+      name: 'FamilyIndoorAttractionsInLucerne',
+      description: 'Family-friendly indoor attractions in Lucerne, with the other places that have some.',
+      query: `query FamilyIndoorAttractionsInLucerne {
+  attractions(suitableFor: "family", isIndoor: true, locality: "Luzern", locale: "en-CH") {
+    total
+    data { id name locality suitableFor }
+    facets(fields: [LOCALITY], maxValues: 5) { field values { value count } }
+  }
+}`,
+      variables: {},
+    },
+    {
+      name: 'OpenSledgingRoutes',
+      description: 'Sledging routes open now, each with its name and station.',
+      query: `query OpenSledgingRoutes {
+  snowdataRoutes(type: "sledging", status: "OPEN", limit: 10) { total data { id name number stationId stationName status link } }
+}`,
+      variables: {},
+    },
+    {
+      name: 'HikeFilters',
+      description: 'A filtered, sorted first page of hikes with the counts of a filter sidebar (facets).',
+      query: `query HikeFilters {
+  tours(routeType: "hike", maxDuration: 240, sort: ASCENT_DESC, limit: 5) {
+    total
+    data { id name duration ascent difficulty }
+    facets(fields: [DIFFICULTY, IS_ROUNDTRIP, LANDSCAPE], maxValues: 5) { field values { value count } }
+  }
+}`,
+      variables: {},
+    },
   ];
 }

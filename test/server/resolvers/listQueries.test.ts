@@ -255,7 +255,7 @@ describe('facets', () => {
       total facets(fields: [ROUTE_TYPE, DIFFICULTY, IS_ROUNDTRIP, LANDSCAPE, SEASON], maxValues: 500) { field values { value count } } } }`)).tours;
     const passes = (t: TourRecord, skip: string) =>
       (skip === 'routeType' || t.routeType === 'hike') && (skip === 'difficulty' || t.difficulty === 'easy') && (skip === 'isRoundtrip' || t.isRoundtrip) && t.duration !== null && t.duration <= 300;
-    const facets = new Map(answer.facets.map((f: { field: string; values: [] }) => [f.field, f.values]));
+    const facets = new Map<string, any>(answer.facets.map((f: { field: string; values: [] }) => [f.field, f.values]));
     expect([...facets.keys()]).toEqual(['routeType', 'difficulty', 'isRoundtrip', 'landscape', 'season']);
     expect(asMap(facets.get('routeType'))).toEqual(countBy(tours, (t) => passes(t, 'routeType'), (t) => (t.routeType ? [t.routeType] : [])));
     expect(asMap(facets.get('difficulty'))).toEqual(countBy(tours, (t) => passes(t, 'difficulty'), (t) => (t.difficulty ? [t.difficulty] : [])));
@@ -271,7 +271,7 @@ describe('facets', () => {
     const answer = (await data(`{ attractions(isIndoor: true, nearLat: ${lat}, nearLng: ${lng}, radiusKm: 40, limit: 0) {
       total facets(fields: [SUITABLE_FOR, LOCALITY, IS_INDOOR, SPORT_TYPE], maxValues: 500) { field values { value count } } } }`)).attractions;
     const near = (a: AttractionRecord) => a.latitude !== null && a.longitude !== null && haversineKm(lng, lat, a.longitude, a.latitude) <= 40;
-    const facets = new Map(answer.facets.map((f: { field: string; values: [] }) => [f.field, f.values]));
+    const facets = new Map<string, any>(answer.facets.map((f: { field: string; values: [] }) => [f.field, f.values]));
     expect(asMap(facets.get('suitableFor'))).toEqual(countBy(attractions, (a) => near(a) && a.isIndoor, (a) => a.suitableFor));
     expect(asMap(facets.get('locality'))).toEqual(countBy(attractions, (a) => near(a) && a.isIndoor, (a) => (a.locality ? [a.locality] : [])));
     expect(asMap(facets.get('isIndoor'))).toEqual(countBy(attractions, near, (a) => [a.isIndoor]));
