@@ -4,6 +4,7 @@
  * record (filters, counts) or by sorting them all (orders), independently of the server's indexes.
  */
 
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttractionRecord, Locale, RouteRecord, StationRecord, TourRecord } from '../../../sync/format.ts';
 import { readArea, startTestApi, type TestApi } from '../../helpers/api.ts';
@@ -359,5 +360,21 @@ describe('refusals', () => {
     const once = lists.map((list) => `${list}(limit: 0) { facets(fields: [${fields[list]}]) { field values { value count } } }`);
     const answer = await data(`{ ${once.join(' ')} }`);
     expect(answer.attractions.facets).toHaveLength(13);
+  });
+});
+
+describe('docs/api.md, Questions a front end asks', () => {
+  const text = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+  const section = text.slice(text.indexOf('## Questions a front end asks'), text.indexOf('\n## ', text.indexOf('## Questions a front end asks') + 1));
+  const queries = [...section.matchAll(/```graphql\n\s*(.+)\n\s*```/g)].map((m) => m[1]!);
+
+  it('holds the four questions and at least eight more', () => {
+    expect(queries.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it.each(queries.filter((q) => !q.includes('maxPrice')))('answers %s with data and no error', async (query) => {
+    const answer = await data(query);
+    const [list] = Object.values(answer) as { total?: number; data?: unknown[]; facets?: unknown[] }[];
+    expect((list!.total ?? list!.data?.length ?? 0) > 0).toBe(true);
   });
 });
