@@ -44,9 +44,10 @@ const HELP = `npm run bench [-- options]
   --cpu-duration S      seconds per side of the CPU-per-answer run at a fixed rate, after a
                         one-worker scenario's rounds (default 3; 1.5 with --quick; 0 skips it)
   --scales 1,10         datasets: 1 is data/, N is bench/data/xN (generated when missing or stale)
-  --scenarios a,b       only these scenarios (activities, tours-near, tours-q-broad,
-                        attractions-prefix, attractions-q, bbox, search, station, mix,
-                        tours-near-inline, unseen-documents, activities-get)
+  --scenarios a,b       only these scenarios (activities, tours-near, tours-list,
+                        tours-faceted, tours-q-broad, attractions-prefix, attractions-q, bbox,
+                        search, station, mix, tours-near-inline, unseen-documents,
+                        activities-get)
   --no-http             skip the HTTP scenarios
   --no-micro            skip the in-process figures
   --no-reload           skip the hot-reload scenario (bench/reload.ts: a new version published
