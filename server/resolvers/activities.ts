@@ -1,6 +1,8 @@
 /** Query fields over the activities source: activities, activity, locations, types. */
 
+import { activityIndexOf } from '../snapshot/activityIndex.ts';
 import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkQuery, readLookupArgs } from './args.ts';
+import { type ActivitiesSort, activityFilterSets, checkActivityFilters, checkActivitiesSort, sortedActivities } from './activityFilters.ts';
 import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { pageOf } from './envelope.ts';
@@ -19,6 +21,11 @@ interface ActivitiesArgs {
   bbox?: readonly number[] | null;
   limit?: number | null;
   offset?: number | null;
+  minPrice?: number | null;
+  maxPrice?: number | null;
+  availableFrom?: string | null;
+  availableTo?: string | null;
+  sort?: ActivitiesSort | null;
 }
 
 /** Maximum of `locations(limit)`: our choice, stated in the README (Choices the API makes). */
@@ -26,7 +33,17 @@ export const LOCATIONS_MAX_LIMIT = 1000;
 
 /** The arguments of `activities`, checked (see ArgumentReader). */
 function readActivitiesArgs(args: ActivitiesArgs) {
-  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 20, 100), offset: checkOffset(args.offset), near: checkNearMe(args), box: checkBbox(args.bbox), q: checkQuery(args.q) };
+  const near = checkNearMe(args);
+  return {
+    locale: checkLocale(args.locale),
+    limit: checkLimit(args.limit, 20, 100),
+    offset: checkOffset(args.offset),
+    near,
+    box: checkBbox(args.bbox),
+    q: checkQuery(args.q),
+    ranges: checkActivityFilters(args),
+    sort: checkActivitiesSort(args.sort, near),
+  };
 }
 
 /** The arguments of `locations`, checked (see ArgumentReader). */
@@ -44,17 +61,20 @@ export const activityArgumentReaders: Record<string, ArgumentReader> = {
 
 export const activityResolvers = {
   Query: {
-    activities(_: unknown, args: ActivitiesArgs, { store }: Context) {
-      const { locale, limit, offset, near, box, q } = readActivitiesArgs(args);
-      const { typeId, locationId, supplierId, attributeValue } = args;
+    activities(_: unknown, args: ActivitiesArgs, { store, today }: Context) {
+      const { locale, limit, offset, near, box, q, ranges, sort } = readActivitiesArgs(args);
       const area = store.locales[locale].activities;
-      const filter = area.filters.match({ typeId, locationId, supplierId, attributeValue });
-      const selection = selectRecords(area, { q, near, filter, box, end: offset + limit });
+      const index = activityIndexOf(area.records);
+      const served = index.on(today);
+      const filter = activityFilterSets(area, index, args, ranges, today);
+      const end = offset + limit;
+      const selection = sort === null ? selectRecords(area, { q, near, filter, box, end, records: served.records }) : sortedActivities(area, index, served, { q, near, filter, box, end, sort });
       return pageOf(selection, limit, offset);
     },
 
-    activity(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {
-      return store.locales[readLookupArgs(args)].activities.byId.get(args.id) ?? null;
+    activity(_: unknown, args: { id: string; locale?: string | null }, { store, today }: Context) {
+      const area = store.locales[readLookupArgs(args)].activities;
+      return activityIndexOf(area.records).on(today).byId.get(args.id) ?? null;
     },
 
     locations(_: unknown, args: { locale?: string | null; limit?: number | null }, { store }: Context) {

@@ -34,6 +34,7 @@ function activity(): ActivityRecord {
     lat: '46.3470',
     lng: '8.5912',
     attributeValues: ['family', 'outdoor'],
+    availableDates: [],
   };
 }
 
