@@ -1,7 +1,7 @@
 import type { ServedSnapshot } from './httpOptions.ts';
 import type { Context } from '../resolvers/context.ts';
 import type { Store } from '../snapshot/store.ts';
-import { nextZurichMidnightMs, zurichDay } from '../util/zurichDay.ts';
+import { nextZurichMidnightMs, zurichDay, zurichMidnightMs } from '../util/zurichDay.ts';
 
 /** What requests are served from now: a store, and what the HTTP layer reads of it. */
 export interface Served extends ServedSnapshot {
@@ -22,14 +22,17 @@ export interface Served extends ServedSnapshot {
 export class SnapshotHolder {
   #served: Served;
   readonly #clock: () => number;
-  /** When the day of {@link #served} ends, ms since the epoch. */
+  /** When the day of {@link #served} begins and ends, ms since the epoch. */
+  #dayStartsAtMs: number;
   #dayEndsAtMs: number;
 
   /** @param clock ms since the epoch, the day requests are answered on is read from; default Date.now */
   constructor(store: Store, clock: () => number = Date.now) {
     this.#clock = clock;
     const now = clock();
-    this.#served = describe(store, zurichDay(now));
+    const today = zurichDay(now);
+    this.#served = describe(store, today);
+    this.#dayStartsAtMs = zurichMidnightMs(today);
     this.#dayEndsAtMs = nextZurichMidnightMs(now);
   }
 
@@ -41,7 +44,8 @@ export class SnapshotHolder {
   /** The store with its version, context value and dates, built once per store and day. */
   get served(): Served {
     const now = this.#clock();
-    if (now >= this.#dayEndsAtMs) this.#serve(this.#served.store, now);
+    // A clock set back (by NTP, say) serves the day it then reads as well.
+    if (now >= this.#dayEndsAtMs || now < this.#dayStartsAtMs) this.#serve(this.#served.store, now);
     return this.#served;
   }
 
@@ -51,7 +55,9 @@ export class SnapshotHolder {
   }
 
   #serve(store: Store, now: number): void {
-    this.#served = describe(store, zurichDay(now));
+    const today = zurichDay(now);
+    this.#served = describe(store, today);
+    this.#dayStartsAtMs = zurichMidnightMs(today);
     this.#dayEndsAtMs = nextZurichMidnightMs(now);
   }
 }

@@ -19,13 +19,17 @@ export function zurichDay(ms: number): string {
  * 22:00 UTC as winter or summer time holds then (the switches happen at 02:00/03:00, never at midnight).
  */
 export function nextZurichMidnightMs(ms: number): number {
-  const next = addDays(zurichDay(ms), 1);
-  const utcMidnight = Date.parse(`${next}T00:00:00Z`);
+  return zurichMidnightMs(addDays(zurichDay(ms), 1));
+}
+
+/** The first instant (ms) of a Zurich day, `YYYY-MM-DD`. */
+export function zurichMidnightMs(day: string): number {
+  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
   for (const offsetHours of [1, 2]) {
     const candidate = utcMidnight - offsetHours * 3_600_000;
-    if (zurichDay(candidate) === next && zurichDay(candidate - 1) !== next) return candidate;
+    if (zurichDay(candidate) === day && zurichDay(candidate - 1) !== day) return candidate;
   }
-  throw new Error(`no midnight found in ${TIME_ZONE} on ${next}`);
+  throw new Error(`no midnight found in ${TIME_ZONE} on ${day}`);
 }
 
 /** Whether `value` is a `YYYY-MM-DD` date that exists (2026-02-30 does not). */
