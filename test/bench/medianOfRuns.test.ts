@@ -16,6 +16,7 @@ function run(ms: number, query = 'chillon'): MicroResult {
     searchAcrossFirstMs: ms * 10,
     nearMe: [{ via: 'geo index', ...latency }, { via: 'with a filter', ...latency, p50Ms: ms / 2 }],
     bbox: [{ view: 'valley', q: null, ...latency }],
+    activityPages: [{ kind: 'maxPrice, PRICE_ASC', ...latency }],
   };
 }
 
