@@ -29,26 +29,26 @@ export function createDaySets(size: number, runs: readonly (ArrayLike<number> | 
     firstDay = Math.min(firstDay, own[0]!);
     lastDay = Math.max(lastDay, own[own.length - 1]!);
   }
-  const days: (PositionSet | undefined)[] = firstDay > lastDay ? [] : new Array(lastDay - firstDay + 1);
+  // One allocation for every day's set, side by side: day d's words start at d * words.
+  const dayCount = firstDay > lastDay ? 0 : lastDay - firstDay + 1;
+  const days = new Uint32Array(dayCount * words);
   for (let p = 0; p < runs.length; p++) {
     const own = runs[p];
     if (!own) continue;
+    const word = p >>> 5;
+    const bit = 1 << (p & 31);
     for (let r = 0; r + 1 < own.length; r += 2) {
-      for (let day = own[r]!; day <= own[r + 1]!; day++) {
-        const set = (days[day - firstDay] ??= new Uint32Array(words));
-        set[p >>> 5]! |= 1 << (p & 31);
-      }
+      for (let day = own[r]! - firstDay; day <= own[r + 1]! - firstDay; day++) days[day * words + word]! |= bit;
     }
   }
   return {
     anyBetween(first, last) {
-      const union = new Uint32Array(words);
+      const union: PositionSet = new Uint32Array(words);
       const from = Math.max(first, firstDay) - firstDay;
       const to = Math.min(last, lastDay) - firstDay;
       for (let d = from; d <= to; d++) {
-        const set = days[d];
-        if (set === undefined) continue;
-        for (let w = 0; w < words; w++) union[w]! |= set[w]!;
+        const start = d * words;
+        for (let w = 0; w < words; w++) union[w]! |= days[start + w]!;
       }
       return union;
     },

@@ -10,7 +10,7 @@ import type { ActivityRecord } from '../../sync/format.ts';
 import { createDaySets, type DaySets } from '../search/daySets.ts';
 import type { PositionSet } from '../search/positionSet.ts';
 import { createRangeIndex, type RangeIndex } from '../search/rangeIndex.ts';
-import { dayNumber, dayOfNumber, isIsoDay } from '../util/zurichDay.ts';
+import { dayNumber, dayNumberOf, dayOfNumber } from '../util/zurichDay.ts';
 
 /** The orders of `activities(sort:)` that do not depend on the day, as positions. */
 export type StaticActivityOrder = 'PRICE_ASC' | 'PRICE_DESC' | 'POPULARITY_DESC';
@@ -43,10 +43,10 @@ export function readAvailableDates(value: unknown): number[] | string {
   if (!Array.isArray(value)) return `expected a list of days, found ${JSON.stringify(value)}`;
   const runs: number[] = [];
   for (const [i, entry] of value.entries()) {
-    const [first = '', last = first, more] = typeof entry === 'string' ? entry.split('/') : [];
-    if (more !== undefined || !isIsoDay(first) || !isIsoDay(last)) return `[${i}]: ${JSON.stringify(entry)} is not YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD`;
-    const from = dayNumber(first);
-    const to = dayNumber(last);
+    const text = typeof entry === 'string' ? entry : '';
+    const from = dayNumberOf(text.length === 21 && text.charCodeAt(10) === 47 ? text.slice(0, 10) : text);
+    const to = text.length === 21 ? dayNumberOf(text.slice(11)) : from;
+    if (from === null || to === null) return `[${i}]: ${JSON.stringify(entry)} is not YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD`;
     if (to < from) return `[${i}]: ${entry} ends before it starts`;
     if (runs.length > 0 && from <= runs[runs.length - 1]!) return `[${i}]: ${entry} is not after the entry before it`;
     runs.push(from, to);
@@ -132,25 +132,27 @@ function buildIndex(records: readonly ActivityRecord[]): ActivityIndex {
 function viewOn(records: readonly ActivityRecord[], runs: readonly number[][], today: number): ActivitiesOnDay {
   const served: ActivityRecord[] = new Array(records.length);
   const byId = new Map<string, ActivityRecord>();
-  const next: (number | null)[] = new Array(records.length);
+  // Records without a next day sort after every day.
+  const next = new Float64Array(records.length).fill(Infinity);
+  const texts = new Map<number, string>();
   for (let p = 0; p < records.length; p++) {
     const record = records[p]!;
     const day = firstDayFrom(runs[p]!, today);
-    next[p] = day;
-    const nextAvailableDate = day === null ? null : dayOfNumber(day);
+    let nextAvailableDate: string | null = null;
+    if (day !== null) {
+      next[p] = day;
+      nextAvailableDate = texts.get(day) ?? null;
+      if (nextAvailableDate === null) texts.set(day, (nextAvailableDate = dayOfNumber(day)));
+    }
     const isBookable = record.summary.isActive && nextAvailableDate !== null;
     const same = nextAvailableDate === record.nextAvailableDate && isBookable === record.isBookable;
     // A copy keeps the record's keys in their order: its answer's bytes differ only in these two fields.
     served[p] = same ? record : Object.freeze({ ...record, isBookable, nextAvailableDate });
     byId.set(record.id, served[p]!);
   }
-  const order = Array.from(records.keys()).sort((a, b) => {
-    const x = next[a]!;
-    const y = next[b]!;
-    if (x !== y) return x === null ? 1 : y === null ? -1 : x - y;
-    return compareIds(records[a]!.id, records[b]!.id);
-  });
-  return { records: served, byId, nextDateOrder: Uint32Array.from(order) };
+  // Two records without a next day differ by NaN (Infinity - Infinity), which falls to the ids as 0 does.
+  const order = Uint32Array.from(records.keys()).sort((a, b) => next[a]! - next[b]! || compareIds(records[a]!.id, records[b]!.id));
+  return { records: served, byId, nextDateOrder: order };
 }
 
 /** The first day of `runs` on or after `today`, or null. */

@@ -34,14 +34,53 @@ export function zurichMidnightMs(day: string): number {
 
 /** Whether `value` is a `YYYY-MM-DD` date that exists (2026-02-30 does not). */
 export function isIsoDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(value);
+  return dayNumberOf(value) !== null;
 }
 
-/** Days since 1970-01-01 of a `YYYY-MM-DD` date. */
+/**
+ * Days since 1970-01-01 of a `YYYY-MM-DD` date, or null when it is not one that exists. In
+ * arithmetic (the proleptic Gregorian calendar) rather than through Date: a snapshot's bookable
+ * days are read by the ten thousand.
+ */
+export function dayNumberOf(value: string): number | null {
+  if (value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return null;
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 7);
+  const day = digits(value, 8, 10);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  // Days from the civil date (H. Hinnant's algorithm): years start in March, so leap days come last.
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/** The number written by the decimal digits from `start` to `end`, or -1 when one is not a digit. */
+function digits(value: string, start: number, end: number): number {
+  let number = 0;
+  for (let i = start; i < end; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    number = number * 10 + digit;
+  }
+  return number;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Days since 1970-01-01 of a `YYYY-MM-DD` date.
+ * @throws Error when `day` is not a date that exists
+ */
 export function dayNumber(day: string): number {
-  return Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+  const number = dayNumberOf(day);
+  if (number === null) throw new Error(`not a YYYY-MM-DD date: ${JSON.stringify(day)}`);
+  return number;
 }
 
 /** The `YYYY-MM-DD` date of a day number ({@link dayNumber}). */
