@@ -18,6 +18,8 @@ import { searchResolvers } from '../server/resolvers/search.ts';
 import { selectRecords } from '../server/resolvers/select.ts';
 import { createSchema, readSdl } from '../server/execution/schema.ts';
 import { createStore } from '../server/snapshot/store.ts';
+import { activityResolvers } from '../server/resolvers/activities.ts';
+import { zurichDay } from '../server/util/zurichDay.ts';
 import { percentile, round } from './paired.ts';
 
 /**
@@ -47,6 +49,16 @@ const SEARCHES_ACROSS = [
   { kind: 'typo', query: 'grindelwlad' },
   { kind: 'two words', query: 'grindelwald first' },
   { kind: 'three words', query: 'schlittelweg saas fee' },
+] as const;
+
+/**
+ * The filtered, sorted first pages of activities measured (the whole `activities` resolver, in
+ * de-CH): "under CHF 100 in the coming month, cheapest first", and the same soonest bookable
+ * first, asked on the day the snapshot was made, so that the dates are the same every run.
+ */
+const ACTIVITY_PAGES = [
+  { kind: 'maxPrice + availableFrom/To, PRICE_ASC', args: { maxPrice: 100, availableFrom: '+0', availableTo: '+30', sort: 'PRICE_ASC', limit: 20 } },
+  { kind: 'maxPrice + availableFrom/To, NEXT_AVAILABLE_DATE_ASC', args: { maxPrice: 100, availableFrom: '+0', availableTo: '+30', sort: 'NEXT_AVAILABLE_DATE_ASC', limit: 20 } },
 ] as const;
 
 /** Near-me from Interlaken, in lng, lat order; the first page of 20, as the tours scenario asks. */
@@ -117,6 +129,8 @@ export interface MicroResult {
   nearMe: (LatencyFigures & { via: string })[];
   /** selectRecords with a bbox (MAP_VIEWS): the first page of 20 and the total. */
   bbox: (LatencyFigures & { view: string; q: string | null })[];
+  /** The `activities` resolver: a filtered, sorted first page of 20 and the total (ACTIVITY_PAGES). */
+  activityPages: (LatencyFigures & { kind: string })[];
 }
 
 // Results land here so the optimiser cannot drop the calls being timed.
@@ -158,14 +172,17 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     return { kind, query, ...latency(() => text.search(query, { end }), iterations, found?.total ?? 0) };
   });
 
+  // The day the snapshot was made, so that its dates ahead are the same whenever this runs.
+  const today = zurichDay(Date.parse(store.snapshot.manifest.createdAt));
+  const context = { store, today };
   const searchAcross = searchResolvers.Query.search;
   const firstStart = performance.now();
-  searchAcross(null, { q: SEARCHES_ACROSS[0].query, locale: 'de-CH' }, { store });
+  searchAcross(null, { q: SEARCHES_ACROSS[0].query, locale: 'de-CH' }, context);
   const searchAcrossFirstMs = round(performance.now() - firstStart, 1);
   const acrossAreas = SEARCHES_ACROSS.map(({ kind, query }) => {
     const args = { q: query, locale: 'de-CH', limit: 10 };
-    const { total } = searchAcross(null, args, { store });
-    return { kind, query, ...latency(() => searchAcross(null, args, { store }), iterations, total) };
+    const { total } = searchAcross(null, args, context);
+    return { kind, query, ...latency(() => searchAcross(null, args, context), iterations, total) };
   });
 
   const { lng, lat, radiusKm, pageSize } = NEAR_ME;
@@ -182,6 +199,13 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
   const bbox = MAP_VIEWS.map(({ view, box, q }) => {
     const select = () => selectRecords(tours, { q, near: null, filter: null, box, end: pageSize });
     return { view, q, ...latency(select, iterations, select().total) };
+  });
+
+  const listActivities = activityResolvers.Query.activities;
+  const activityPages = ACTIVITY_PAGES.map(({ kind, args }) => {
+    const dated = { ...args, locale: 'de-CH', availableFrom: addDays(today, Number(args.availableFrom)), availableTo: addDays(today, Number(args.availableTo)) } as const;
+    const page = () => listActivities(null, dated, context);
+    return { kind, ...latency(page, iterations, page().total) };
   });
 
   return {
@@ -201,7 +225,12 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     searchAcrossFirstMs,
     nearMe,
     bbox,
+    activityPages,
   };
+}
+
+function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**

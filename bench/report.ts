@@ -545,7 +545,8 @@ export function renderMarkdown(results: BenchResults): string {
       '(JS heap plus the indexes\' typed arrays), then search (`text.search` on de-CH tours, and "s" on en-CH',
       'attractions: the total and the first page of 20, or 10, in order), search across areas (the `search` resolver in de-CH,',
       'a page of 10 with snippets), near-me (Interlaken, 50 km, first page of 20) and',
-      'map views (`selectRecords` on de-CH tours with a bbox, the Lauterbrunnen valley or the whole country, with and without q: first page of 20 and the total).',
+      'map views (`selectRecords` on de-CH tours with a bbox, the Lauterbrunnen valley or the whole country, with and without q: first page of 20 and the total),',
+      'and filtered, sorted first pages of activities (the `activities` resolver in de-CH: maxPrice 100, bookable in the 30 days from the snapshot\'s day, first page of 20 and the total).',
       '',
     );
     const micros = [...results.micro].sort((a, b) => a.scale - b.scale);
@@ -586,6 +587,12 @@ export function renderMarkdown(results: BenchResults): string {
       row(`Map view (bbox), ${view}${q === null ? '' : ` + q "${q}"`}: p50 / p95 ms (total)`, (m) => {
         const b = m.bbox.find((x) => x.view === view && x.q === q)!;
         return `${b.p50Ms} / ${b.p95Ms} (${integer(b.matches)})`;
+      });
+    }
+    for (const { kind } of micros[0]!.activityPages ?? []) {
+      row(`Activities, ${kind}: p50 / p95 ms (total)`, (m) => {
+        const a = m.activityPages.find((x) => x.kind === kind)!;
+        return `${a.p50Ms} / ${a.p95Ms} (${integer(a.matches)})`;
       });
     }
     out.push('');
