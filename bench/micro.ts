@@ -21,6 +21,8 @@ import { resolveFacets } from '../server/resolvers/listQuery.ts';
 import { tourResolvers } from '../server/resolvers/tours.ts';
 import { createSchema, readSdl } from '../server/execution/schema.ts';
 import { createStore } from '../server/snapshot/store.ts';
+import { activityResolvers } from '../server/resolvers/activities.ts';
+import { zurichDay } from '../server/util/zurichDay.ts';
 import { percentile, round } from './paired.ts';
 
 /**
@@ -50,6 +52,16 @@ const SEARCHES_ACROSS = [
   { kind: 'typo', query: 'grindelwlad' },
   { kind: 'two words', query: 'grindelwald first' },
   { kind: 'three words', query: 'schlittelweg saas fee' },
+] as const;
+
+/**
+ * The filtered, sorted first pages of activities measured (the whole `activities` resolver, in
+ * de-CH): "under CHF 100 in the coming month, cheapest first", and the same soonest bookable
+ * first, asked on the day the snapshot was made, so that the dates are the same every run.
+ */
+const ACTIVITY_PAGES = [
+  { kind: 'maxPrice + availableFrom/To, PRICE_ASC', args: { maxPrice: 100, availableFrom: '+0', availableTo: '+30', sort: 'PRICE_ASC', limit: 20 } },
+  { kind: 'maxPrice + availableFrom/To, NEXT_AVAILABLE_DATE_ASC', args: { maxPrice: 100, availableFrom: '+0', availableTo: '+30', sort: 'NEXT_AVAILABLE_DATE_ASC', limit: 20 } },
 ] as const;
 
 /** Near-me from Interlaken, in lng, lat order; the first page of 20, as the tours scenario asks. */
@@ -131,6 +143,8 @@ export interface MicroResult {
   bbox: (LatencyFigures & { view: string; q: string | null })[];
   /** The `tours` resolver with filters, a sort and facets (FACETED_PAGE): the first page of 20, the total and the counts. */
   facetedPage: LatencyFigures;
+  /** The `activities` resolver: a filtered, sorted first page of 20 and the total (ACTIVITY_PAGES). */
+  activityPages: (LatencyFigures & { kind: string })[];
 }
 
 // Results land here so the optimiser cannot drop the calls being timed.
@@ -172,14 +186,17 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     return { kind, query, ...latency(() => text.search(query, { end }), iterations, found?.total ?? 0) };
   });
 
+  // The day the snapshot was made, so that its dates ahead are the same whenever this runs.
+  const today = zurichDay(Date.parse(store.snapshot.manifest.createdAt));
+  const context = { store, today };
   const searchAcross = searchResolvers.Query.search;
   const firstStart = performance.now();
-  searchAcross(null, { q: SEARCHES_ACROSS[0].query, locale: 'de-CH' }, { store });
+  searchAcross(null, { q: SEARCHES_ACROSS[0].query, locale: 'de-CH' }, context);
   const searchAcrossFirstMs = round(performance.now() - firstStart, 1);
   const acrossAreas = SEARCHES_ACROSS.map(({ kind, query }) => {
     const args = { q: query, locale: 'de-CH', limit: 10 };
-    const { total } = searchAcross(null, args, { store });
-    return { kind, query, ...latency(() => searchAcross(null, args, { store }), iterations, total) };
+    const { total } = searchAcross(null, args, context);
+    return { kind, query, ...latency(() => searchAcross(null, args, context), iterations, total) };
   });
 
   const { lng, lat, radiusKm, pageSize } = NEAR_ME;
@@ -199,10 +216,16 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
   });
 
   const faceted = () => {
-    const answer = tourResolvers.Query.tours(null, { ...FACETED_PAGE.args }, { store });
+    const answer = tourResolvers.Query.tours(null, { ...FACETED_PAGE.args }, context);
     return [answer, resolveFacets(answer, { ...FACETED_PAGE.facets })];
   };
-  const facetedPage = latency(faceted, iterations, tourResolvers.Query.tours(null, { ...FACETED_PAGE.args }, { store }).total);
+  const facetedPage = latency(faceted, iterations, tourResolvers.Query.tours(null, { ...FACETED_PAGE.args }, context).total);
+  const listActivities = activityResolvers.Query.activities;
+  const activityPages = ACTIVITY_PAGES.map(({ kind, args }) => {
+    const dated = { ...args, locale: 'de-CH', availableFrom: addDays(today, Number(args.availableFrom)), availableTo: addDays(today, Number(args.availableTo)) } as const;
+    const page = () => listActivities(null, dated, context);
+    return { kind, ...latency(page, iterations, page().total) };
+  });
 
   return {
     dataDir,
@@ -222,7 +245,12 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     nearMe,
     bbox,
     facetedPage,
+    activityPages,
   };
+}
+
+function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**

@@ -547,7 +547,8 @@ export function renderMarkdown(results: BenchResults): string {
       '(JS heap plus the indexes\' typed arrays), then search (`text.search` on de-CH tours, and "s" on en-CH',
       'attractions: the total and the first page of 20, or 10, in order), search across areas (the `search` resolver in de-CH,',
       'a page of 10 with snippets), near-me (Interlaken, 50 km, first page of 20) and',
-      'map views (`selectRecords` on de-CH tours with a bbox, the Lauterbrunnen valley or the whole country, with and without q: first page of 20 and the total).',
+      'map views (`selectRecords` on de-CH tours with a bbox, the Lauterbrunnen valley or the whole country, with and without q: first page of 20 and the total),',
+      'and filtered, sorted first pages of activities (the `activities` resolver in de-CH: maxPrice 100, bookable in the 30 days from the snapshot\'s day, first page of 20 and the total).',
       '',
     );
     const micros = [...results.micro].sort((a, b) => a.scale - b.scale);
@@ -595,6 +596,12 @@ export function renderMarkdown(results: BenchResults): string {
         const f = m.facetedPage;
         return `${f.p50Ms} / ${f.p95Ms} (${integer(f.matches)})${m.scale === 10 ? ` ${mark(f.p50Ms <= FACETED_P50_MS)}` : ''}`;
       }, `p50 ≤ ${FACETED_P50_MS} ms (10x)`);
+    }
+    for (const { kind } of micros[0]!.activityPages ?? []) {
+      row(`Activities, ${kind}: p50 / p95 ms (total)`, (m) => {
+        const a = m.activityPages.find((x) => x.kind === kind)!;
+        return `${a.p50Ms} / ${a.p95Ms} (${integer(a.matches)})`;
+      });
     }
     out.push('');
   }

@@ -75,6 +75,8 @@ export interface MountedBooking {
  *   snapshot (watchSnapshot's `turn`)
  * @param options.tracer when tracing is on (tracing/startTracing.ts): a span per request, per
  *   GraphQL operation and per booking partner call
+ * @param options.clock ms since the epoch: the day answers are worked out against (Europe/Zurich;
+ *   an activity's next available date) and the booking sandbox's time; default Date.now
  * @throws SnapshotError when the snapshot is missing or broken; ConfigError when a manifest of
  *   trusted documents is (naming the file and the operation); Error when the SDL and the
  *   resolvers disagree or the port cannot be bound
@@ -88,6 +90,7 @@ export async function startServer(
     persistedQueries?: PersistedQueryRelay;
     reloadTurn?: () => Promise<() => void>;
     tracer?: Tracer;
+    clock?: () => number;
   } = {},
 ): Promise<RunningServer> {
   const sdl = readSdl();
@@ -97,7 +100,7 @@ export async function startServer(
   const startedAt = performance.now();
   let holder: SnapshotHolder;
   try {
-    holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })));
+    holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })), options.clock);
   } catch (error) {
     trustedDocuments?.close();
     throw error;
@@ -116,6 +119,7 @@ export async function startServer(
       allowedOrigins: config.allowedOrigins,
       logger,
       tracer: options.tracer,
+      clock: options.clock,
     }));
 
   const startedAtMs = Date.now();

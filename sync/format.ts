@@ -22,8 +22,11 @@ import type { Locale } from './locales.ts';
 import type { ActivityRecord, ActivityTypeRecord, AttractionRecord, LocationRecord, TourRecord } from './records.ts';
 import type { RouteRecord, StationRecord } from './stationRecords.ts';
 
-/** Bumped on any incompatible change to the manifest or the records. */
-export const FORMAT_VERSION = 1;
+/**
+ * Bumped on any incompatible change to the manifest or the records. 2: activities keep their
+ * bookable dates (`availableDates`); the server still reads version 1 (docs/snapshot-format.md).
+ */
+export const FORMAT_VERSION = 2;
 
 export { LOCALES, type Locale } from './locales.ts';
 

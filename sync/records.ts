@@ -62,6 +62,14 @@ export interface ActivityRecord {
   lng: string | null;
   /** Not in the API: attribute values (e.g. `family`, `indoor`) for the attributeValue filter. */
   attributeValues: string[];
+  /**
+   * Not in the API: every day the activity is bookable on, from the sync's day (Europe/Zurich) on,
+   * ascending and not overlapping. Each entry is a day, `YYYY-MM-DD`, or a run of consecutive days
+   * as an ISO 8601 interval, `YYYY-MM-DD/YYYY-MM-DD`, both ends included. The server works out
+   * `nextAvailableDate` and `isBookable` from it on the day it answers; the two fields above hold
+   * their values on the sync's day.
+   */
+  availableDates: string[];
 }
 
 export interface TourRecord {

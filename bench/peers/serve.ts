@@ -12,6 +12,7 @@ import { resolvers } from '../../server/resolvers/index.ts';
 import type { Context } from '../../server/resolvers/context.ts';
 import { loadSnapshot } from '../../server/snapshot/load.ts';
 import { createStore } from '../../server/snapshot/store.ts';
+import { zurichDay } from '../../server/util/zurichDay.ts';
 import type { GraphQLSchema } from 'graphql';
 
 /** The GraphQL path every peer serves, as the real server does, so that one request fits all. */
@@ -46,7 +47,8 @@ export function readPeerEnv(env: NodeJS.ProcessEnv = process.env): PeerEnv {
 export async function loadServed(dataDir: string): Promise<{ schema: GraphQLSchema; context: Context }> {
   const schema = createSchema(readSdl(), resolvers);
   const store = createStore(await loadSnapshot(dataDir, schema));
-  return { schema, context: { store } };
+  // The day a peer starts on: a bench run is minutes long, and its answers match the server's that day.
+  return { schema, context: { store, today: zurichDay(Date.now()) } };
 }
 
 /**

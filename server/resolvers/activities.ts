@@ -1,6 +1,8 @@
 /** Query fields over the activities source: activities, activity, locations, types. */
 
+import { activityIndexOf } from '../snapshot/activityIndex.ts';
 import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkQuery, readLookupArgs } from './args.ts';
+import { type ActivitiesSort, activityFilterSets, activityRangeSets, checkActivityFilters, checkActivitiesSort, sortedActivities } from './activityFilters.ts';
 import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { pageOf } from './envelope.ts';
@@ -20,6 +22,11 @@ interface ActivitiesArgs {
   bbox?: readonly number[] | null;
   limit?: number | null;
   offset?: number | null;
+  minPrice?: number | null;
+  maxPrice?: number | null;
+  availableFrom?: string | null;
+  availableTo?: string | null;
+  sort?: ActivitiesSort | null;
 }
 
 /**
@@ -38,7 +45,17 @@ export const LOCATIONS_MAX_LIMIT = 1000;
 
 /** The arguments of `activities`, checked (see ArgumentReader). */
 function readActivitiesArgs(args: ActivitiesArgs) {
-  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 20, 100), offset: checkOffset(args.offset), near: checkNearMe(args), box: checkBbox(args.bbox), q: checkQuery(args.q) };
+  const near = checkNearMe(args);
+  return {
+    locale: checkLocale(args.locale),
+    limit: checkLimit(args.limit, 20, 100),
+    offset: checkOffset(args.offset),
+    near,
+    box: checkBbox(args.bbox),
+    q: checkQuery(args.q),
+    ranges: checkActivityFilters(args),
+    sort: checkActivitiesSort(args.sort, near),
+  };
 }
 
 /** The arguments of `locations`, checked (see ArgumentReader). */
@@ -56,18 +73,24 @@ export const activityArgumentReaders: Record<string, ArgumentReader> = {
 
 export const activityResolvers = {
   Query: {
-    activities(_: unknown, args: ActivitiesArgs, { store }: Context) {
-      const { locale, limit, offset, near, box, q } = readActivitiesArgs(args);
-      const { typeId, locationId, supplierId, attributeValue } = args;
+    activities(_: unknown, args: ActivitiesArgs, { store, today }: Context) {
+      const { locale, limit, offset, near, box, q, ranges, sort } = readActivitiesArgs(args);
       const area = store.locales[locale].activities;
-      const filter = area.filters.match({ typeId, locationId, supplierId, attributeValue });
-      const selection = selectRecords(area, { q, near, filter, box, end: offset + limit });
-      const query = { q, near, box, conditions: { typeId, locationId, supplierId, attributeValue }, sets: [], sort: null, locale };
+      const index = activityIndexOf(area.records);
+      const served = index.on(today);
+      const { typeId, locationId, supplierId, attributeValue } = args;
+      const conditions = { typeId, locationId, supplierId, attributeValue };
+      const rangeSets = activityRangeSets(index, ranges, today);
+      const filter = activityFilterSets(area, conditions, rangeSets);
+      const end = offset + limit;
+      const selection = sort === null ? selectRecords(area, { q, near, filter, box, end, records: served.records }) : sortedActivities(area, index, served, { q, near, filter, box, end, sort });
+      const query = { q, near, box, conditions, sets: rangeSets, sort: null, locale };
       return withFacets(pageOf(selection, limit, offset), (fields, maxValues) => facetsOf(area, query, ACTIVITIES_FACETS, fields, maxValues));
     },
 
-    activity(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {
-      return store.locales[readLookupArgs(args)].activities.byId.get(args.id) ?? null;
+    activity(_: unknown, args: { id: string; locale?: string | null }, { store, today }: Context) {
+      const area = store.locales[readLookupArgs(args)].activities;
+      return activityIndexOf(area.records).on(today).byId.get(args.id) ?? null;
     },
 
     locations(_: unknown, args: { locale?: string | null; limit?: number | null }, { store }: Context) {

@@ -1,6 +1,11 @@
 import type { Store } from '../snapshot/store.ts';
 
-/** What every resolver receives: the store of the snapshot current when the request began. */
+/** What every resolver receives: the store of the snapshot current when the request began, and its day. */
 export interface Context {
   readonly store: Store;
+  /**
+   * The day the request is answered on in Europe/Zurich, `YYYY-MM-DD`: what an activity's next
+   * available date and whether it is bookable are worked out against (server/http/snapshotHolder.ts).
+   */
+  readonly today: string;
 }

@@ -26,12 +26,14 @@ export interface Selection<R> {
  *   for all; a record without coordinates lies in no box
  * @param options.end the caller needs items up to this index (offset + limit); near-me
  *   orders only that many, since sorting every point in a wide radius is the expensive part.
+ * @param options.records the records served, per position; default the area's (activities are
+ *   served as on the day of the request, server/snapshot/activityIndex.ts)
  */
 export function selectRecords<R>(
   area: AreaStore<R, string>,
-  options: { q: string | null; near: NearMe | null; filter: Intersection | null; box: LngLatBox | null; end: number },
+  options: { q: string | null; near: NearMe | null; filter: Intersection | null; box: LngLatBox | null; end: number; records?: readonly R[] },
 ): Selection<R> {
-  const { records } = area;
+  const records = options.records ?? area.records;
   const { q, near, box, end } = options;
 
   if (near) {

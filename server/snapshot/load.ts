@@ -13,6 +13,7 @@ import { deepFreeze } from '../util/deepFreeze.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readSnapshotFile, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
+import { readAvailableDates } from './activityIndex.ts';
 import { createRecordValidator, type RecordValidator } from './validateRecord.ts';
 
 export { SnapshotError };
@@ -46,8 +47,13 @@ const COMPUTED_FIELDS: Partial<Record<AreaName, string[]>> = {
 };
 /** Fields a record carries for filtering that the API does not expose. */
 const EXTRA_FIELDS: Partial<Record<AreaName, string[]>> = {
-  activities: ['attributeValues'],
+  activities: ['attributeValues', 'availableDates'],
 };
+/**
+ * The format versions read: version 1 lacks activities' `availableDates`, and reads each
+ * activity's next available date as its one bookable day (server/snapshot/activityIndex.ts).
+ */
+const READABLE_FORMAT_VERSIONS: readonly number[] = [1, FORMAT_VERSION];
 
 export type LocaleContent = { readonly [A in AreaName]: readonly AreaRecords[A][] };
 
@@ -140,15 +146,25 @@ export async function readCheckedManifest(dataDir: string, readTimeoutMs: number
 export function createValidators(schema: GraphQLSchema): Map<AreaName, RecordValidator> {
   const validators = new Map<AreaName, RecordValidator>();
   for (const area of Object.keys(AREA_TYPES) as AreaName[]) {
-    validators.set(
-      area,
-      createRecordValidator(schema, AREA_TYPES[area], {
-        computedFields: COMPUTED_FIELDS[area] ?? [],
-        extraFields: EXTRA_FIELDS[area] ?? [],
-      }),
-    );
+    const validate = createRecordValidator(schema, AREA_TYPES[area], {
+      computedFields: COMPUTED_FIELDS[area] ?? [],
+      extraFields: EXTRA_FIELDS[area] ?? [],
+    });
+    validators.set(area, area === 'activities' ? withAvailableDates(validate) : validate);
   }
   return validators;
+}
+
+/** Checks an activity's `availableDates` too, an extra field the type does not describe. */
+function withAvailableDates(validate: RecordValidator): RecordValidator {
+  return (record) => {
+    const problem = validate(record);
+    if (problem !== null) return problem;
+    const dates = (record as { availableDates?: unknown }).availableDates;
+    if (dates === undefined) return null;
+    const runs = readAvailableDates(dates);
+    return typeof runs === 'string' ? `field "availableDates": ${runs}` : null;
+  };
 }
 
 /** Every area of every locale, empty: the areas a load leaves out stay so. */
@@ -227,8 +243,8 @@ function checkManifest(value: unknown, where: string): Manifest {
     throw new SnapshotError(`${where}: ${what}`);
   };
   if (!isObject(value)) return fail('expected a JSON object');
-  if (value.formatVersion !== FORMAT_VERSION) {
-    fail(`formatVersion ${JSON.stringify(value.formatVersion)}, expected ${FORMAT_VERSION}`);
+  if (!READABLE_FORMAT_VERSIONS.includes(value.formatVersion as number)) {
+    fail(`formatVersion ${JSON.stringify(value.formatVersion)}, expected ${READABLE_FORMAT_VERSIONS.join(' or ')}`);
   }
   if (typeof value.version !== 'string' || !/^[\w.-]+$/.test(value.version)) fail('"version" must be a directory-safe string');
   // Optional: only the fixture generator writes it, and manifests written before it existed lack it.

@@ -15,6 +15,7 @@ import { sortSteps } from '../util/sortSteps.ts';
 import { runSteps, runStepsSliced, type Steps } from '../util/timeSlice.ts';
 import { compileWithDistance, type WithDistance } from './withDistance.ts';
 import { nameRoute } from './routeNames.ts';
+import { activityIndexOf } from './activityIndex.ts';
 
 export interface AreaStore<R, F extends string = never> {
   /** Records in the area's default order (see DEFAULT_ORDER); positions index into this array. */
@@ -292,6 +293,11 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): S
     for (const area of BUILD_ORDER) {
       const kept = previous === undefined ? undefined : keptArea(previous, content, locale, area);
       areas[area] = kept ?? (yield* buildArea(locale, area, content[area] as readonly never[], parts[locale]?.[area], areas as BuiltAreas));
+      if (area === 'activities') {
+        // Built here rather than by the first request that lists activities, within its time limit.
+        yield;
+        activityIndexOf(areas[area].records as readonly never[]);
+      }
       // The records as served: placed ones with their point.
       yield* tally.add(AREA_TYPES[area], areas[area].records as readonly object[]);
     }

@@ -17,6 +17,7 @@ function run(ms: number, query = 'chillon'): MicroResult {
     nearMe: [{ via: 'geo index', ...latency }, { via: 'with a filter', ...latency, p50Ms: ms / 2 }],
     bbox: [{ view: 'valley', q: null, ...latency }],
     facetedPage: { ...latency },
+    activityPages: [{ kind: 'maxPrice, PRICE_ASC', ...latency }],
   };
 }
 

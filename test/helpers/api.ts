@@ -27,8 +27,12 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
-  const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), ...env }));
+/**
+ * @param options.clock what the server reads the time from (startServer's clock): the day
+ *   activities' next available dates are worked out against
+ */
+export async function startTestApi(env: Record<string, string> = {}, options: { clock?: () => number } = {}): Promise<TestApi> {
+  const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), ...env }), undefined, { clock: options.clock });
   return {
     server,
     async query(query, variables) {

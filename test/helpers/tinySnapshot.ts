@@ -119,10 +119,11 @@ function activity(i: number, locale: Locale): ActivityRecord {
     info: null,
     summary: { startingPrice: { amount: '129.00', currency: 'CHF', formatted: 'CHF 129.00' }, rankingScoreValue: 5 - i, popularity: 100 - i, isActive: true },
     isBookable: true,
-    nextAvailableDate: null,
+    nextAvailableDate: '2026-11-20',
     lat: String(lat),
     lng: String(lng),
     attributeValues: ['family'],
+    availableDates: ['2026-11-20/2099-12-31'],
   };
 }
 

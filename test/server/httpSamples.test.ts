@@ -37,7 +37,7 @@ function plainGraphqlJs(api: TestApi, sample: SampleQuery): string {
     document: parse(sample.query),
     variableValues: sample.variables,
     operationName: sample.name,
-    contextValue: { store: api.server.holder.store },
+    contextValue: api.server.holder.served.context,
     rootValue: startDeadline(2000),
   });
   return withoutTimes(JSON.stringify(result));

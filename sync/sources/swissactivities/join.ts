@@ -67,7 +67,7 @@ export function joinActivities(content: ContentPayload, booking: BookingPayload,
     const summary = readSummary(raw, locale, report);
     if (summary) summaries.set(raw.activityId, summary);
   }
-  const nextDates = indexDates(booking.dates, syncDay, report);
+  const datesById = indexDates(booking.dates, syncDay, report);
 
   const activities: ActivityRecord[] = [];
   for (const raw of content.activities) {
@@ -96,7 +96,8 @@ export function joinActivities(content: ContentPayload, booking: BookingPayload,
       report.skipped.push({ kind: 'activity', id: raw.id, reason: 'no-summary' });
       continue;
     }
-    const nextAvailableDate = nextDates.get(bookingId) ?? null;
+    const dates = datesById.get(bookingId) ?? [];
+    const nextAvailableDate = dates[0] ?? null;
     const location = raw.location ? (locations.get(raw.location.id) ?? null) : null;
     if (location) location.activityCount = (location.activityCount ?? 0) + 1;
     const [lat, lng] = readCoordinates(raw.destination, raw.meeting_points);
@@ -131,6 +132,7 @@ export function joinActivities(content: ContentPayload, booking: BookingPayload,
       lat,
       lng,
       attributeValues: readAttributeValues(raw.attribute_values, contentLocale),
+      availableDates: compactDays(dates),
     });
   }
 
@@ -214,9 +216,9 @@ function indexMappings(raw: BookingMappings, report: JoinReport): Map<string, nu
   return index;
 }
 
-/** Booking id → the earliest date it is listed on (ISO dates order as text). */
-function indexDates(raw: BookingDates, syncDay: string, report: JoinReport): Map<number, string> {
-  const next = new Map<number, string>();
+/** Booking id → the dates it is listed on from the sync's day on, ascending (ISO dates order as text). */
+function indexDates(raw: BookingDates, syncDay: string, report: JoinReport): Map<number, string[]> {
+  const next = new Map<number, string[]>();
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     report.invalid.push(new InvalidRecordError('booking.dates', null, `expected { "YYYY-MM-DD": [bookingIds] }, got ${JSON.stringify(raw).slice(0, 80)}`));
     return next;
@@ -233,10 +235,44 @@ function indexDates(raw: BookingDates, syncDay: string, report: JoinReport): Map
     for (const id of ids) {
       if (!isBookingId(id)) continue;
       const known = next.get(id);
-      if (known === undefined || date < known) next.set(id, date);
+      if (known === undefined) next.set(id, [date]);
+      else known.push(date);
     }
   }
+  for (const dates of next.values()) {
+    dates.sort();
+    // A date listed twice for one id is one bookable day.
+    for (let i = dates.length - 1; i > 0; i--) if (dates[i] === dates[i - 1]) dates.splice(i, 1);
+  }
   return next;
+}
+
+/**
+ * Ascending distinct days as the snapshot keeps them (sync/records.ts `availableDates`): a run of
+ * consecutive days as one `first/last` interval, a lone day as itself.
+ */
+export function compactDays(days: readonly string[]): string[] {
+  const out: string[] = [];
+  let first: string | null = null;
+  let last: string | null = null;
+  const flush = () => {
+    if (first !== null) out.push(first === last ? first : `${first}/${last}`);
+  };
+  for (const day of days) {
+    if (last !== null && dayAfter(last) === day) {
+      last = day;
+      continue;
+    }
+    flush();
+    first = last = day;
+  }
+  flush();
+  return out;
+}
+
+/** The `YYYY-MM-DD` day after `day`. */
+function dayAfter(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 function readSummary(raw: BookingSummary, locale: Locale, report: JoinReport): Summary | null {

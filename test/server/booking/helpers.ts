@@ -40,6 +40,7 @@ export function activity(bookingId: number, overrides: Partial<ActivityRecord> =
     lat: '46.3470',
     lng: '8.5912',
     attributeValues: [],
+    availableDates: [],
     ...overrides,
   };
 }

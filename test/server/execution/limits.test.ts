@@ -10,6 +10,9 @@ import { createSchema, readSdl } from '../../../server/execution/schema.ts';
 import { createStore, type Store } from '../../../server/snapshot/store.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 
+/** The day requests are answered on: the snapshot's, so that activities are served as stored. */
+const TODAY = '2026-11-20';
+
 const schema = createSchema(readSdl(), resolvers);
 const defaults = readConfig({}).limits;
 
@@ -167,7 +170,7 @@ describe('the estimated size of an answer', () => {
   async function estimateAndAnswer(query: string): Promise<[number, number]> {
     const document = parse(query);
     const estimate = estimateAnswerBytes(schema, document, getOperationAST(document)!, {}, sizes);
-    const result = await execute({ schema, document, contextValue: { store } });
+    const result = await execute({ schema, document, contextValue: { store, today: TODAY } });
     expect(result.errors).toBeUndefined();
     return [estimate, Buffer.byteLength(JSON.stringify(result))];
   }

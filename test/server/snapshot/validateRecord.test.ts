@@ -6,7 +6,7 @@ import type { ActivityRecord, ActivityTypeRecord, AttractionRecord, LocationReco
 
 const schema = buildSchema(readFileSync(new URL('../../../schema.graphql', import.meta.url), 'utf8'));
 
-const activityOptions = { computedFields: ['distance'], extraFields: ['attributeValues'] };
+const activityOptions = { computedFields: ['distance'], extraFields: ['attributeValues', 'availableDates'] };
 const validateActivity = createRecordValidator(schema, 'Activity', activityOptions);
 const validateStation = createRecordValidator(schema, 'SnowdataStation', { computedFields: ['isOpen', 'distance_km'] });
 const validateTour = createRecordValidator(schema, 'Tour', { computedFields: ['distance_km'] });
@@ -34,6 +34,7 @@ function activity(): ActivityRecord {
     lat: '46.3470',
     lng: '8.5912',
     attributeValues: ['family', 'outdoor'],
+    availableDates: [],
   };
 }
 
@@ -360,7 +361,7 @@ describe('createRecordValidator', () => {
   });
 
   it('allows an extra field only when it is declared', () => {
-    const { attributeValues, ...withoutExtra } = activity();
+    const { attributeValues, availableDates: _, ...withoutExtra } = activity();
     expect(validateActivity(withoutExtra)).toBeNull();
     const plain = createRecordValidator(schema, 'Activity', { computedFields: ['distance'] });
     expect(plain({ ...withoutExtra, attributeValues })).toBe('unknown field "attributeValues"');

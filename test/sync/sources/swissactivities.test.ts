@@ -123,6 +123,21 @@ describe('joinActivities', () => {
     expect(next('2026-12-25')).toMatchObject({ 5001: null, 5006: null });
   });
 
+  it('keeps every bookable day from the sync day on, runs of consecutive days as one interval', () => {
+    const dates = {
+      '2026-11-19': [5001],
+      '2026-11-20': [5001],
+      '2026-11-21': [5001, 5006],
+      '2026-11-22': [5001],
+      '2026-11-24': [5001],
+      '2026-12-31': [5006, 5006],
+      '2027-01-01': [5006],
+      '2027-03-01': [5001],
+    };
+    const kept = Object.fromEntries(joinActivities(content(), { ...booking(), dates }, 'de-CH', SYNC_DAY).activities.map((a) => [a.bookingId, a.availableDates]));
+    expect(kept).toMatchObject({ 5001: ['2026-11-20/2026-11-22', '2026-11-24', '2027-03-01'], 5006: ['2026-11-21', '2026-12-31/2027-01-01'], 5002: [] });
+  });
+
   it('joins one locale into whole records, in ranking order, with counts per location', () => {
     const result = joinActivities(content(), booking(), 'fr-CH', SYNC_DAY);
 
@@ -141,6 +156,7 @@ describe('joinActivities', () => {
       lat: null,
       lng: null,
       attributeValues: [],
+      availableDates: [] as string[],
     });
     const price1290 = { amount: '1290.00', currency: 'CHF', formatted: '1\u202f290.00 CHF' };
     const activities: ActivityRecord[] = [
@@ -156,6 +172,7 @@ describe('joinActivities', () => {
         lat: '46.686300',
         lng: '7.863200',
         attributeValues: ['En plein air', 'Geführt'],
+        availableDates: ['2026-12-22', '2026-12-24'],
       },
       {
         ...plain('102', 5002),
@@ -182,6 +199,7 @@ describe('joinActivities', () => {
         summary: { startingPrice: price1290, rankingScoreValue: 7, popularity: 7, isActive: false },
         isBookable: false,
         nextAvailableDate: '2026-12-24',
+        availableDates: ['2026-12-24'],
       },
       {
         ...plain('109', 5009),
@@ -190,6 +208,7 @@ describe('joinActivities', () => {
         summary: { startingPrice: price1290, rankingScoreValue: 2.6, popularity: 3, isActive: true },
         isBookable: true,
         nextAvailableDate: '2026-12-30',
+        availableDates: ['2026-12-30'],
       },
     ];
     expect({ activities: result.activities, locations: result.locations, types: result.types }).toEqual({
