@@ -3,8 +3,9 @@
 import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset, checkQuery, readLookupArgs } from './args.ts';
 import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
-import { pageOf } from './envelope.ts';
+import { meta, pageOf } from './envelope.ts';
 import { selectRecords } from './select.ts';
+import { checkUpdatedSince, withUpdatedSince } from './updatedSince.ts';
 
 interface ActivitiesArgs {
   q?: string | null;
@@ -19,6 +20,7 @@ interface ActivitiesArgs {
   bbox?: readonly number[] | null;
   limit?: number | null;
   offset?: number | null;
+  updatedSince?: string | null;
 }
 
 /** Maximum of `locations(limit)`: our choice, stated in the README (Choices the API makes). */
@@ -26,7 +28,7 @@ export const LOCATIONS_MAX_LIMIT = 1000;
 
 /** The arguments of `activities`, checked (see ArgumentReader). */
 function readActivitiesArgs(args: ActivitiesArgs) {
-  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 20, 100), offset: checkOffset(args.offset), near: checkNearMe(args), box: checkBbox(args.bbox), q: checkQuery(args.q) };
+  return { locale: checkLocale(args.locale), limit: checkLimit(args.limit, 20, 100), offset: checkOffset(args.offset), near: checkNearMe(args), box: checkBbox(args.bbox), q: checkQuery(args.q), updatedSince: checkUpdatedSince(args.updatedSince) };
 }
 
 /** The arguments of `locations`, checked (see ArgumentReader). */
@@ -45,12 +47,14 @@ export const activityArgumentReaders: Record<string, ArgumentReader> = {
 export const activityResolvers = {
   Query: {
     activities(_: unknown, args: ActivitiesArgs, { store }: Context) {
-      const { locale, limit, offset, near, box, q } = readActivitiesArgs(args);
+      const startedAt = performance.now();
+      const { locale, limit, offset, near, box, q, updatedSince } = readActivitiesArgs(args);
       const { typeId, locationId, supplierId, attributeValue } = args;
       const area = store.locales[locale].activities;
-      const filter = area.filters.match({ typeId, locationId, supplierId, attributeValue });
+      const filter = withUpdatedSince(area.filters.match({ typeId, locationId, supplierId, attributeValue }), area, 'updatedAt', updatedSince);
       const selection = selectRecords(area, { q, near, filter, box, end: offset + limit });
-      return pageOf(selection, limit, offset);
+      const page = pageOf(selection, limit, offset);
+      return { data: page.data, total: page.total, hasMore: page.hasMore, meta: meta(store, 'activities', locale, startedAt) };
     },
 
     activity(_: unknown, args: { id: string; locale?: string | null }, { store }: Context) {

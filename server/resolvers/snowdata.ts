@@ -5,6 +5,7 @@ import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
+import { checkUpdatedSince, withUpdatedSince } from './updatedSince.ts';
 
 export const WINTER_ROUTE_TYPES = ['snowshoe', 'crosscountry', 'winterhiking', 'sledging'] as const;
 export const ROUTE_STATUSES = ['OPEN', 'CLOSED', 'NOINFO'] as const;
@@ -17,6 +18,7 @@ interface StationsArgs {
   bbox?: readonly number[] | null;
   limit?: number | null;
   offset?: number | null;
+  updatedSince?: string | null;
 }
 
 /** The arguments of `snowdataStations`, checked (see ArgumentReader). */
@@ -27,6 +29,7 @@ function readStationsArgs(args: StationsArgs) {
     offset: checkOffset(args.offset),
     box: checkBbox(args.bbox),
     q: checkQuery(args.q),
+    updatedSince: checkUpdatedSince(args.updatedSince),
   };
 }
 
@@ -37,6 +40,7 @@ interface RoutesArgs {
   locale?: string | null;
   limit?: number | null;
   offset?: number | null;
+  updatedSince?: string | null;
 }
 
 /** The arguments of `snowdataRoutes`, checked (see ArgumentReader). */
@@ -48,6 +52,7 @@ function readRoutesArgs(args: RoutesArgs) {
     limit: checkLimit(args.limit, 50, ROUTES_MAX_LIMIT),
     offset: checkOffset(args.offset),
     box: checkBbox(args.bbox),
+    updatedSince: checkUpdatedSince(args.updatedSince),
   };
 }
 
@@ -62,8 +67,9 @@ export const snowdataResolvers = {
   Query: {
     snowdataStations(_: unknown, args: StationsArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, limit, offset, box, q } = readStationsArgs(args);
-      const selection = selectRecords(store.locales[locale].stations, { q, near: null, filter: null, box, end: offset + limit });
+      const { locale, limit, offset, box, q, updatedSince } = readStationsArgs(args);
+      const area = store.locales[locale].stations;
+      const selection = selectRecords(area, { q, near: null, filter: withUpdatedSince(null, area, 'lastUpdate', updatedSince), box, end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
 
@@ -73,9 +79,10 @@ export const snowdataResolvers = {
 
     snowdataRoutes(_: unknown, args: RoutesArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, type, status, limit, offset, box } = readRoutesArgs(args);
+      const { locale, type, status, limit, offset, box, updatedSince } = readRoutesArgs(args);
       const area = store.locales[locale].routes;
-      const selection = selectRecords(area, { q: null, near: null, filter: area.filters.match({ type, status }), box, end: offset + limit });
+      const filter = withUpdatedSince(area.filters.match({ type, status }), area, 'lastUpdated', updatedSince);
+      const selection = selectRecords(area, { q: null, near: null, filter, box, end: offset + limit });
       return envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
     },
   },

@@ -5,6 +5,7 @@ import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
 import { envelope } from './envelope.ts';
 import { selectRecords } from './select.ts';
+import { checkUpdatedSince, withUpdatedSince } from './updatedSince.ts';
 
 export const ROUTE_TYPES = ['hike', 'mountainbike', 'bicycle', 'snowshoe', 'winterhiking', 'crosscountryskiing', 'sledging', 'skating', 'canoe'] as const;
 export const TOUR_SEASONS = ['summer', 'winter'] as const;
@@ -22,6 +23,7 @@ interface ToursArgs {
   limit?: number | null;
   offset?: number | null;
   locale?: string | null;
+  updatedSince?: string | null;
 }
 
 /** The arguments of `tours`, checked (see ArgumentReader). */
@@ -36,6 +38,7 @@ function readToursArgs(args: ToursArgs) {
     near: checkNearMe(args),
     box: checkBbox(args.bbox),
     q: checkQuery(args.q),
+    updatedSince: checkUpdatedSince(args.updatedSince),
   };
 }
 
@@ -46,9 +49,9 @@ export const tourResolvers = {
   Query: {
     tours(_: unknown, args: ToursArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, routeType, season, difficulty, limit, offset, near, box, q } = readToursArgs(args);
+      const { locale, routeType, season, difficulty, limit, offset, near, box, q, updatedSince } = readToursArgs(args);
       const area = store.locales[locale].tours;
-      const filter = area.filters.match({ routeType, season, difficulty });
+      const filter = withUpdatedSince(area.filters.match({ routeType, season, difficulty }), area, 'lastUpdated', updatedSince);
       const selection = selectRecords(area, { q, near, filter, box, end: offset + limit });
       return envelope(store, 'tours', locale, startedAt, selection, limit, offset);
     },
