@@ -67,6 +67,8 @@ export interface PublishResult {
   sources: SourceReport[];
   /** Version directories removed. */
   pruned: string[];
+  /** The new version's change lists: how many earlier versions they reach, and the ms computing them took; null when nothing was written. */
+  changeLists: { versions: number; ms: number } | null;
 }
 
 /**
@@ -140,13 +142,15 @@ async function gateAndWrite(options: PublishOptions & { keep: number; now: Date 
     kept[name] = { status: report.status, reason: report.reason, gate: report.gate, statistics: sources[name] ? statistics : null };
   }
 
-  if (options.dryRun || (reports.length > 0 && reports.every((r) => r.status === 'failed'))) return { version: null, manifest: previous, sources: reports, pruned: [] };
+  if (options.dryRun || (reports.length > 0 && reports.every((r) => r.status === 'failed'))) return { version: null, manifest: previous, sources: reports, pruned: [], changeLists: null };
 
   const version = options.version ?? (await freeVersion(dataDir, versionId(now)));
   const versionReport: VersionReport = { version, createdAt: now.toISOString(), syncDay: context.syncDay, sources: kept };
-  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport, changeVersions: options.changeVersions });
+  let changeLists: PublishResult['changeLists'] = null;
+  const onChangeLists = (versions: number, ms: number) => void (changeLists = { versions, ms });
+  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport, changeVersions: options.changeVersions, onChangeLists });
   const pruned = await prune(dataDir, keep);
-  return { version, manifest, sources: reports, pruned };
+  return { version, manifest, sources: reports, pruned, changeLists };
 }
 
 /**

@@ -42,6 +42,8 @@ export interface SourceSnapshot {
  * @param options.report the publish gate's report, written as `<version>/report.json`
  * @param options.changeVersions how many earlier versions of `dataDir` the change lists reach
  *   back to (sync/publish/changes.ts); default {@link DEFAULT_CHANGE_VERSIONS}
+ * @param options.onChangeLists told how many earlier versions the change lists reach and how
+ *   long computing them took, in ms
  * @throws if `<version>/` already exists (versions are immutable once published), or a carried
  *   file is missing or no longer matches its sha256
  */
@@ -50,7 +52,7 @@ export async function writeSnapshot(
   version: string,
   sources: Partial<Record<SourceName, SourceSnapshot>>,
   now = new Date(),
-  options: { fixture?: FixtureOrigin; report?: VersionReport; changeVersions?: number } = {},
+  options: { fixture?: FixtureOrigin; report?: VersionReport; changeVersions?: number; onChangeLists?: (versions: number, ms: number) => void } = {},
 ): Promise<Manifest> {
   const finalDir = path.join(dataDir, version);
   const tmpDir = `${finalDir}.tmp`;
@@ -67,7 +69,9 @@ export async function writeSnapshot(
     changes: { file: changesPath(version), count: 0, sha256: '' },
   };
   try {
+    const started = performance.now();
     const changes = await computeChanges(dataDir, version, (locale, area) => contentOf(sources, locale, area), options.changeVersions ?? DEFAULT_CHANGE_VERSIONS);
+    options.onChangeLists?.(changes.since.length, performance.now() - started);
     const changeBytes = encodeChangeLists(changes);
     await writeDurably(path.join(tmpDir, 'changes.json.gz'), changeBytes);
     manifest.changes = { file: changesPath(version), count: changes.since.length, sha256: sha256(changeBytes) };
