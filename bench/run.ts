@@ -534,7 +534,7 @@ async function changeListsOnly(options: Options): Promise<void> {
     });
     log(
       `change lists at ${scale}x: sync ${sync.map((s) => `${s.changeListsMs} ms (${s.changeVersions} back)`).join(', ')}; ` +
-        `load+index ${withLists.loadMs + withLists.indexMs} ms against ${withoutLists.loadMs + withoutLists.indexMs} ms, memory ${withLists.memoryMB} MB against ${withoutLists.memoryMB} MB; ` +
+        `load+index ${Math.round(withLists.loadMs + withLists.indexMs)} ms against ${Math.round(withoutLists.loadMs + withoutLists.indexMs)} ms, memory ${withLists.memoryMB} MB against ${withoutLists.memoryMB} MB; ` +
         `changes p50 ${(withLists.answers ?? []).map((a) => `${a.area} ${a.p50Ms} ms`).join(', ')}`,
     );
   }

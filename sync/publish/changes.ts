@@ -6,11 +6,13 @@
  * hand, so that a server needs only the version it serves (docs/snapshot-format.md).
  */
 
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type AreaChanges, CHANGE_AREAS, type ChangeArea, type ChangeLists, type ChangesSince, type FileEntry, LOCALES, type Locale, type Manifest, SOURCE_AREAS, type SourceName } from '../format.ts';
 import { readManifest } from './manifest.ts';
+import { recordLine } from './recordLine.ts';
 import { compareVersions, VERSION_DIR } from './versions.ts';
 import { readCarried } from './files.ts';
 
@@ -86,20 +88,48 @@ function fileOf(manifest: Manifest, locale: Locale, area: ChangeArea): FileEntry
   return undefined;
 }
 
-/** Each record's content as published (its JSON), by id. */
+/** Each record's content as published (its JSON line in the file, sync/publish/write.ts encodeRecords), by id. */
 function contentById(records: readonly unknown[]): Map<unknown, string> {
   const out = new Map<unknown, string>();
-  for (const record of records) out.set((record as { id: unknown }).id, JSON.stringify(record));
+  for (const record of records) out.set((record as { id: unknown }).id, recordLine(record));
   return out;
 }
 
-/** @throws when the file is missing, fails its sha256 or is not a JSON array */
+/**
+ * The records of a file as {@link contentById} gives them. A file the sync wrote holds one
+ * record per line, each the JSON {@link contentById} would make of it: the lines are taken as
+ * they are, and only their ids read, which spares parsing and writing every record again. A
+ * file of another layout is parsed whole.
+ *
+ * @throws when the file is missing, fails its sha256 or is not a JSON array
+ */
 async function recordsOfFile(dataDir: string, entry: FileEntry): Promise<Map<unknown, string>> {
-  // The files are ASCII (encodeRecords escapes the rest), so Latin-1 decodes them as they are.
-  const records: unknown = JSON.parse(gunzipSync(await readCarried(dataDir, entry)).toString('latin1'));
+  // The sync writes ASCII (encodeRecords escapes the rest), which Latin-1 decodes at the speed of a copy.
+  const bytes = gunzipSync(await readCarried(dataDir, entry));
+  const text = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  const lines = text === '[]\n' ? [] : text.startsWith('[\n') && text.endsWith('\n]\n') ? text.slice(2, -3).split(',\n') : null;
+  const out = new Map<unknown, string>();
+  if (lines !== null && lines.length === entry.count) {
+    for (const line of lines) {
+      const id = leadingId(line);
+      if (id === undefined) break;
+      out.set(id, line);
+    }
+    if (out.size === lines.length) return out;
+  }
+  const records: unknown = JSON.parse(text);
   if (!Array.isArray(records)) throw new Error(`${entry.file}: expected a JSON array`);
   return contentById(records);
 }
+
+/** The id of a record's JSON that starts with it (`{"id":"…",` or `{"id":123,`); undefined for any other. */
+function leadingId(json: string): string | number | undefined {
+  const match = LEADING_ID.exec(json);
+  if (!match) return undefined;
+  return match[1] !== undefined ? (JSON.parse(match[1]) as string) : Number(match[2]);
+}
+
+const LEADING_ID = /^\{"id":(?:("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?)),/;
 
 function diff(before: ReadonlyMap<unknown, string>, now: ReadonlyMap<unknown, string>): AreaChanges {
   const upserted: (string | number)[] = [];

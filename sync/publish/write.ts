@@ -10,6 +10,7 @@ import { CHANGE_AREAS, changesPath, FORMAT_VERSION, LOCALES, type Locale, SOURCE
 import { fsyncDir, pathExists, readCarried, sha256, writeDurably } from './files.ts';
 import { computeChanges, DEFAULT_CHANGE_VERSIONS, type NewContent } from './changes.ts';
 import { encodeManifest, writeManifest } from './manifest.ts';
+import { escapeNonAscii, recordLine } from './recordLine.ts';
 import { encodeVersionReport, REPORT_FILE, type VersionReport } from './versionReport.ts';
 
 /** A content file of an earlier version of the same data directory, copied as it is. */
@@ -132,7 +133,7 @@ function contentOf(sources: Partial<Record<SourceName, SourceSnapshot>>, locale:
 export function encodeChangeLists(changes: ChangeLists): Buffer {
   const since = changes.since.map((entry) => JSON.stringify(entry)).join(',\n');
   const json = `{"version":${JSON.stringify(changes.version)},"since":[${since === '' ? '' : `\n${since}\n`}]}\n`;
-  return gzipSync(json.replace(NON_ASCII, escapeUnicode), { level: 9 });
+  return gzipSync(escapeNonAscii(json), { level: 9 });
 }
 
 /**
@@ -142,13 +143,6 @@ export function encodeChangeLists(changes: ChangeLists): Buffer {
  * accented letters has to be decoded; the escapes cost little, since gzip takes most of them back.
  */
 export function encodeRecords(records: readonly unknown[]): Buffer {
-  const json = records.length === 0 ? '[]\n' : `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
-  return gzipSync(json.replace(NON_ASCII, escapeUnicode), { level: 9 });
-}
-
-// Every UTF-16 unit above ASCII; the halves of a surrogate pair are escaped one by one, as JSON allows.
-const NON_ASCII = /[\u0080-\uffff]/g;
-
-function escapeUnicode(unit: string): string {
-  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const json = records.length === 0 ? '[]\n' : `[\n${records.map(recordLine).join(',\n')}\n]\n`;
+  return gzipSync(json, { level: 9 });
 }

@@ -3,7 +3,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeLists } from '../../../sync/format.ts';
 import { readManifest } from '../../../sync/publish/manifest.ts';
@@ -64,5 +65,19 @@ describe('change lists', () => {
     await fs.writeFile(path.join(dataDir, '2026-11-17T04-00-00Z/de-CH/tours.json.gz'), 'damaged');
     await publishTours(dataDir, tours(6), day(19));
     expect((await changeLists()).since.map((s) => s.version)).toEqual(['2026-11-18T04-00-00Z']);
+  });
+
+  it('compares with an earlier file of another layout (written by another tool, in UTF-8) by its records', async () => {
+    const named = tours(4).map((t, i) => (i === 1 ? { ...t, name: 'Höhenweg Zürich' } : t));
+    await publishTours(dataDir, named, day(16), { locales: ['de-CH'] });
+    const manifestFile = path.join(dataDir, '2026-11-16T04-00-00Z', 'manifest.json');
+    const copy = JSON.parse(await fs.readFile(manifestFile, 'utf8'));
+    const entry = copy.sources.tours.locales['de-CH'].tours;
+    const bytes = gzipSync(JSON.stringify(named, null, 1));
+    await fs.writeFile(path.join(dataDir, entry.file), bytes);
+    entry.sha256 = createHash('sha256').update(bytes).digest('hex');
+    await fs.writeFile(manifestFile, JSON.stringify(copy));
+    await publishTours(dataDir, named.map((t, i) => (i === 2 ? { ...t, name: 'Über den Pass' } : t)), day(17), { locales: ['de-CH'] });
+    expect((await changeLists()).since[0]!.locales).toEqual({ 'de-CH': { tours: { upserted: [tour(2).id], deleted: [] } } });
   });
 });
