@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import type { ChangeLists, FileEntry, Manifest, SourceEntry, SourceName } from '../sync/format.ts';
 import { percentile, round } from './paired.ts';
