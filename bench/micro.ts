@@ -259,9 +259,9 @@ function addDays(day: string, days: number): string {
  * long as one run of the 10x dataset; a figure measured in one of them would stand for the
  * spell rather than the code.
  */
-export function medianOfRuns(runs: readonly MicroResult[]): MicroResult {
+export function medianOfRuns<T = MicroResult>(runs: readonly T[]): T {
   if (runs.length === 0) throw new Error('medianOfRuns: no runs');
-  return medianOf(runs) as MicroResult;
+  return medianOf(runs) as T;
 }
 
 // Numbers become their median; arrays and objects are combined entry by entry; anything else

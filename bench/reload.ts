@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import type { FileEntry, Manifest, SourceEntry, SourceName } from '../sync/format.ts';
+import type { ChangeLists, FileEntry, Manifest, SourceEntry, SourceName } from '../sync/format.ts';
 import { percentile, round } from './paired.ts';
 import type { TargetCheck } from './reportTypes.ts';
 import type { BenchRequest } from './scenarios.ts';
@@ -57,9 +57,27 @@ export async function publishVersion(dataDir: string, version: string, changed: 
       }
     }
   }
-  await fs.writeFile(`${manifestPath}.tmp`, JSON.stringify({ ...manifest, version }));
+  const changes = await nextChangeLists(dataDir, manifest, version);
+  await fs.writeFile(`${manifestPath}.tmp`, JSON.stringify({ ...manifest, version, changes }));
   await fs.rename(`${manifestPath}.tmp`, manifestPath);
 }
+
+/**
+ * The change lists of `version`, whose records are those of the served version: nothing changed
+ * since it, and since each earlier version what the served one's lists say, as many as the sync
+ * keeps (its default). Written as `<version>/changes.json.gz`; returns the manifest's entry.
+ */
+async function nextChangeLists(dataDir: string, manifest: Manifest, version: string): Promise<FileEntry> {
+  const served = JSON.parse(gunzipSync(await fs.readFile(path.join(dataDir, manifest.changes!.file))).toString('latin1')) as ChangeLists;
+  const since = [{ version: manifest.version, createdAt: manifest.createdAt, locales: {} }, ...served.since].slice(0, CHANGE_VERSIONS);
+  const bytes = gzipSync(`${JSON.stringify({ version, since })}\n`);
+  const file = `${version}/changes.json.gz`;
+  await fs.writeFile(path.join(dataDir, file), bytes);
+  return { file, count: since.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** Earlier versions a version's change lists reach by default (the sync's --changes). */
+const CHANGE_VERSIONS = 5;
 
 /** The sources whose files a published version changes: every source, or these. */
 export type ChangedSources = 'all' | readonly SourceName[];

@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import type { Manifest } from '../sync/format.ts';
 import type { SampleQuery } from '../server/ops/sampleQueries.ts';
 import { datasetDir, ensureDataset } from './datasets.ts';
+import { ensureVersionsDataset, runServerMeasure, type ServerChangeLists, versionsDir, withoutChangeLists } from './changeLists.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
@@ -56,6 +57,10 @@ const HELP = `npm run bench [-- options]
                         at 1x, every request traced and exported to a loopback OTLP receiver)
   --tracing-only        run tracing on against off alone, and put its figures into the results
                         JSON and the report a full run wrote (its "Tracing" section)
+  --changes-only        measure the change lists alone, on bench/data/x<scale>-versions (6
+                        versions, generated when missing or stale): the sync's time to compute
+                        them, the server's load time and memory with them against without, and
+                        a \`changes\` answer's in-process latency; into the results JSON
   --regenerate          regenerate the scaled datasets (they are regenerated anyway when
                         the code under sync/ changed since they were written)
   --iterations N        timed calls per in-process latency figure (default 1000)
@@ -84,6 +89,7 @@ interface Options {
   reload: boolean;
   tracing: boolean;
   tracingOnly: boolean;
+  changesOnly: boolean;
   regenerate: boolean;
   iterations: number;
   microRuns: number;
@@ -111,6 +117,7 @@ function readOptions(args: string[]): Options {
       'no-reload': { type: 'boolean', default: false },
       'no-tracing': { type: 'boolean', default: false },
       'tracing-only': { type: 'boolean', default: false },
+      'changes-only': { type: 'boolean', default: false },
       regenerate: { type: 'boolean', default: false },
       iterations: { type: 'string' },
       'micro-runs': { type: 'string' },
@@ -150,6 +157,7 @@ function readOptions(args: string[]): Options {
     reload: !values['no-reload'],
     tracing: !values['no-tracing'],
     tracingOnly: values['tracing-only'],
+    changesOnly: values['changes-only'],
     regenerate: values.regenerate,
     iterations: Math.round(number('iterations', values.iterations, quick ? 200 : 1000, 1)),
     microRuns: Math.round(number('micro-runs', values['micro-runs'], quick ? 1 : 3, 1)),
@@ -243,6 +251,7 @@ async function main(): Promise<void> {
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
   if (options.tracingOnly) return tracingOnly(options, git.commit);
+  if (options.changesOnly) return changeListsOnly(options);
   // Installed and read before measuring: a peer that cannot be installed stops the run here, not at its end.
   if (options.http && installPeers()) log('installed the peers into bench/peers/node_modules');
   const peerInfo = options.http ? describePeers() : [];
@@ -494,6 +503,47 @@ async function tracingOnly(options: Options, commit: string): Promise<void> {
   const markdown = await fs.readFile(options.markdown, 'utf8').catch(() => '');
   await fs.writeFile(options.markdown, replaceTracingSection(markdown, renderTracing(report)));
   log(`wrote the tracing figures into ${options.out} and ${options.markdown} in ${report.durationS} s`);
+}
+
+/**
+ * `--changes-only`: what the change lists cost, per scale, into the results JSON (`changeLists`):
+ * the sync's time per later version, and the server's figures with the lists and without them,
+ * each the median of `--micro-runs` fresh processes taken in turns.
+ */
+async function changeListsOnly(options: Options): Promise<void> {
+  const figures = [];
+  for (const scale of options.scales) {
+    const sync = ensureVersionsDataset(scale, options.regenerate, log);
+    const dir = versionsDir(scale);
+    const without = withoutChangeLists(dir);
+    const withRuns: ServerChangeLists[] = [];
+    const withoutRuns: ServerChangeLists[] = [];
+    for (let run = 0; run < options.microRuns; run++) {
+      log(`change lists at ${scale}x: server run ${run + 1} of ${options.microRuns}, with and without`);
+      withRuns.push(runServerMeasure(dir, options.iterations));
+      withoutRuns.push(runServerMeasure(without, options.iterations));
+    }
+    const withLists = medianOfRuns(withRuns);
+    const withoutLists = medianOfRuns(withoutRuns);
+    const share = (a: number, b: number) => Math.round((a / b - 1) * 1000) / 10;
+    figures.push({
+      scale,
+      sync,
+      server: { with: withLists, without: withoutLists },
+      loadAndIndexPercent: share(withLists.loadMs + withLists.indexMs, withoutLists.loadMs + withoutLists.indexMs),
+      memoryPercent: share(withLists.memoryMB, withoutLists.memoryMB),
+    });
+    log(
+      `change lists at ${scale}x: sync ${sync.map((s) => `${s.changeListsMs} ms (${s.changeVersions} back)`).join(', ')}; ` +
+        `load+index ${Math.round(withLists.loadMs + withLists.indexMs)} ms against ${Math.round(withoutLists.loadMs + withoutLists.indexMs)} ms, memory ${withLists.memoryMB} MB against ${withoutLists.memoryMB} MB; ` +
+        `changes p50 ${(withLists.answers ?? []).map((a) => `${a.area} ${a.p50Ms} ms`).join(', ')}`,
+    );
+  }
+  const results = await fs.readFile(options.out, 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>, () => ({}));
+  await fs.mkdir(path.dirname(options.out), { recursive: true });
+  await fs.writeFile(options.out, `${JSON.stringify({ ...results, changeLists: figures }, null, 2)}
+`);
+  log(`wrote the change lists' figures into ${options.out}`);
 }
 
 /**

@@ -24,7 +24,8 @@ import type { RouteRecord, StationRecord } from './stationRecords.ts';
 
 /**
  * Bumped on any incompatible change to the manifest or the records. 2: activities keep their
- * bookable dates (`availableDates`); the server still reads version 1 (docs/snapshot-format.md).
+ * bookable dates (`availableDates`), routes their station (`stationId`), and each version names its
+ * change lists (`changes`); the server still reads version 1 (docs/snapshot-format.md).
  */
 export const FORMAT_VERSION = 2;
 
@@ -95,6 +96,45 @@ export interface Manifest {
   fixture?: FixtureOrigin;
   /** A source that was never synced is absent; its areas are empty. */
   sources: Partial<Record<SourceName, SourceEntry>>;
+  /**
+   * The version's change lists ({@link ChangeLists}): `<version>/changes.json.gz`, its sha256, and
+   * as `count` the number of earlier versions they reach back to. Absent in a format-1 manifest,
+   * which lists no changes.
+   */
+  changes?: FileEntry;
+}
+
+/** The areas whose records the change lists follow; the others (locations, types) are derived from them. */
+export const CHANGE_AREAS = ['activities', 'stations', 'routes', 'tours', 'attractions'] as const satisfies readonly AreaName[];
+export type ChangeArea = (typeof CHANGE_AREAS)[number];
+
+/** What changed in one area and locale between an earlier version and this one. */
+export interface AreaChanges {
+  /** Ids of the records added since, or whose content differs from the earlier version's. */
+  upserted: (string | number)[];
+  /** Ids of the records the earlier version had and this one has not. */
+  deleted: (string | number)[];
+}
+
+/** The changes since one earlier version. */
+export interface ChangesSince {
+  /** The earlier version's id. */
+  version: string;
+  /** Its manifest's `createdAt`: a `since` given as a time picks the newest version at or before it. */
+  createdAt: string;
+  /** Per locale and change area; an area and locale with no change in it is absent. */
+  locales: Partial<Record<Locale, Partial<Record<ChangeArea, AreaChanges>>>>;
+}
+
+/**
+ * The content of `<version>/changes.json.gz`: what changed since each of the earlier versions
+ * the sync had at hand when it wrote this one, newest first. Computed by the sync from the
+ * records' content (sync/publish/changes.ts), so the server needs no earlier version's files.
+ */
+export interface ChangeLists {
+  /** The version these lists lead to. */
+  version: string;
+  since: ChangesSince[];
 }
 
 // The records, one interface per GraphQL object type.
@@ -115,6 +155,11 @@ export interface AreaRecords {
 /** Snapshot ids sort by time and are safe as directory names: `2026-11-21T04-00-00Z`. */
 export function versionId(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+}
+
+/** Relative path of a version's change lists inside a data directory. */
+export function changesPath(version: string): string {
+  return `${version}/changes.json.gz`;
 }
 
 /** Relative path of one content file inside a data directory. */

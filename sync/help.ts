@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { SYNC_VARIABLES } from './config.ts';
 import { defaultOf } from './settings.ts';
-import { DEFAULT_KEEP } from './publish/publish.ts';
+import { DEFAULT_CHANGE_VERSIONS, DEFAULT_KEEP } from './publish/publish.ts';
 import { LOCALES, SOURCE_NAMES } from './format.ts';
 
 /**
@@ -25,7 +25,7 @@ export function programName(env: NodeJS.ProcessEnv, script: string | undefined, 
 /** The three usage lines. */
 export function usage(program: string): string {
   return [
-    `usage: ${program} [${SOURCE_NAMES.join('|')} ...] [--data-dir DIR] [--locales ${LOCALES.join(',')}] [--force] [--keep N] [--dry-run]`,
+    `usage: ${program} [${SOURCE_NAMES.join('|')} ...] [--data-dir DIR] [--locales ${LOCALES.join(',')}] [--force] [--keep N] [--changes N] [--dry-run]`,
     `       ${program} --probe [${SOURCE_NAMES.join('|')} ...]`,
     `       ${program} --rollback [--data-dir DIR]`,
   ].join('\n');
@@ -37,6 +37,7 @@ const OPTIONS: readonly [string, string][] = [
   ['--force', 'publish a source even when the publish gate refuses it; the report lists what was forced'],
   ['--dry-run', 'fetch and run the publish gate, print its report, publish nothing; exit 1 when it would refuse'],
   ['--keep N', `versions to keep, the new one included (default ${DEFAULT_KEEP})`],
+  ['--changes N', `earlier versions the change lists reach back to (default ${DEFAULT_CHANGE_VERSIONS}; at most --keep count)`],
   ['--probe', 'call each configured upstream once and report what it answered; publishes nothing'],
   ['--rollback', 'point the manifest back at the previous version'],
   ['-h, --help', 'print this help'],

@@ -2,7 +2,7 @@
  * The sync CLI: fetch the upstream sources and publish a new snapshot version.
  *
  *   npm run sync -- [activities|snowdata|tours|attractions ...] [--data-dir DIR]
- *                   [--locales de-CH,en-CH] [--force] [--keep N] [--dry-run]
+ *                   [--locales de-CH,en-CH] [--force] [--keep N] [--changes N] [--dry-run]
  *   npm run sync -- --probe [activities|snowdata|tours|attractions ...]
  *   npm run sync -- --rollback [--data-dir DIR]
  *
@@ -27,7 +27,7 @@ import { createProgress, formatCount, formatSeconds, type Progress, type SourceS
 import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './format.ts';
 import { runJoins } from './joins/runJoins.ts';
 import { formatGateReport } from './publish/gate/gateReport.ts';
-import { DEFAULT_KEEP, publish, type PublishResult } from './publish/publish.ts';
+import { DEFAULT_CHANGE_VERSIONS, DEFAULT_KEEP, publish, type PublishResult } from './publish/publish.ts';
 import type { SourceOutcome } from './publish/report.ts';
 import { rollback } from './publish/rollback.ts';
 import { type FetchContext, syncDay } from './source.ts';
@@ -43,7 +43,7 @@ export class UsageError extends Error {
 }
 
 export type Command =
-  | { kind: 'sync'; sources: SourceName[]; dataDir: string; locales: Locale[]; force: boolean; keep: number; dryRun: boolean }
+  | { kind: 'sync'; sources: SourceName[]; dataDir: string; locales: Locale[]; force: boolean; keep: number; changeVersions: number; dryRun: boolean }
   | { kind: 'rollback'; dataDir: string }
   /** `sources` empty: every configured source. */
   | { kind: 'probe'; sources: SourceName[] }
@@ -66,6 +66,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
         force: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         keep: { type: 'string' },
+        changes: { type: 'string' },
         rollback: { type: 'boolean', default: false },
         probe: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -78,14 +79,14 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (values.help) return { kind: 'help' };
   const dataDir = values['data-dir']?.trim() || env.DATA_DIR?.trim() || 'data';
   if (values.rollback) {
-    if (positionals.length > 0 || values.locales || values.force || values.keep || values.probe || values['dry-run']) throw new UsageError('--rollback takes no sources, --locales, --force, --keep, --probe or --dry-run');
+    if (positionals.length > 0 || values.locales || values.force || values.keep || values.changes || values.probe || values['dry-run']) throw new UsageError('--rollback takes no sources, --locales, --force, --keep, --changes, --probe or --dry-run');
     return { kind: 'rollback', dataDir };
   }
   for (const name of positionals) {
     if (!(SOURCE_NAMES as string[]).includes(name)) throw new UsageError(`unknown source "${name}" (expected ${SOURCE_NAMES.join(', ')})`);
   }
   if (values.probe) {
-    if (values.locales || values.force || values.keep || values['data-dir'] || values['dry-run']) throw new UsageError('--probe takes only sources (it publishes nothing)');
+    if (values.locales || values.force || values.keep || values.changes || values['data-dir'] || values['dry-run']) throw new UsageError('--probe takes only sources (it publishes nothing)');
     return { kind: 'probe', sources: SOURCE_NAMES.filter((name) => positionals.includes(name)) };
   }
   const sources = SOURCE_NAMES.filter((name) => positionals.length === 0 || positionals.includes(name));
@@ -103,8 +104,13 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
     keep = Number(values.keep);
     if (!/^\d+$/.test(values.keep) || keep < 1) throw new UsageError(`--keep must be an integer of at least 1, got "${values.keep}"`);
   }
+  let changeVersions = DEFAULT_CHANGE_VERSIONS;
+  if (values.changes !== undefined) {
+    changeVersions = Number(values.changes);
+    if (!/^\d+$/.test(values.changes)) throw new UsageError(`--changes must be an integer of at least 0, got "${values.changes}"`);
+  }
   if (values['dry-run'] && values.force) throw new UsageError('--dry-run publishes nothing, so --force has nothing to force; drop one of them');
-  return { kind: 'sync', sources, dataDir, locales, force: values.force, keep, dryRun: values['dry-run'] };
+  return { kind: 'sync', sources, dataDir, locales, force: values.force, keep, changeVersions, dryRun: values['dry-run'] };
 }
 
 export interface SyncOptions {
@@ -116,6 +122,8 @@ export interface SyncOptions {
   dryRun?: boolean;
   /** Versions to keep; default {@link DEFAULT_KEEP}. */
   keep?: number;
+  /** Earlier versions the change lists reach back to; default {@link DEFAULT_CHANGE_VERSIONS}. */
+  changeVersions?: number;
   env?: NodeJS.ProcessEnv;
   /** The sync time: names the version and is every source's lastSync. Default: now. */
   now?: Date;
@@ -222,7 +230,7 @@ async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined)
   }
 
   await runJoins(options.dataDir, outcomes);
-  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, dryRun: options.dryRun, keep: options.keep, now, version: options.version, fixture: options.fixture });
+  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, dryRun: options.dryRun, keep: options.keep, changeVersions: options.changeVersions, now, version: options.version, fixture: options.fixture });
   const manifestPath = path.join(options.dataDir, 'manifest.json');
   const current = `${manifestPath} ${result.manifest ? `stays at ${result.manifest.version}` : 'was not written'}`;
   if (options.dryRun) {

@@ -57,6 +57,8 @@ export interface ActivityRecord {
   summary: Summary;
   isBookable: boolean;
   nextAvailableDate: string | null;
+  /** ISO 8601 time of the content API's last update (`updated_at`); null when it sends none or an unreadable one. */
+  updatedAt: string | null;
   /** Latitude as text, as the upstream sends it. */
   lat: string | null;
   lng: string | null;

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   BAD_REQUEST:
     'Malformed request: JSON that does not parse, no query, a batched (array) body, a bad persistedQuery extension, an operationName over 256 characters, variables nested over 64 levels (400).',
   BAD_USER_INPUT: 'An argument or variable value that is not allowed; the message names it and what is allowed.',
+  CHANGES_SINCE_TOO_OLD:
+    '`changes(since:)` names a version older than the oldest its change lists reach back to, or unknown to the version served; `extensions.oldestVersion` names the oldest covered. Fetch the lists in full.',
   GRAPHQL_PARSE_FAILED: 'The query is not valid GraphQL syntax.',
   GRAPHQL_VALIDATION_FAILED: 'The query does not fit the schema (unknown field, wrong argument type, introspection turned off, a mutation or subscription…).',
   OPERATION_RESOLUTION_FAILURE: 'operationName names no operation of the document, or the document holds several and none is chosen.',

@@ -223,5 +223,13 @@ fragment Category on SnowdataPriceCategory { adult child teenager senior currenc
 }`,
       variables: {},
     },
+    {
+      name: 'ToursChangedSince',
+      description: 'What changed in the tours since a snapshot version (here the one served: nothing), for keeping a copy in step; pass the meta.version you stored last.',
+      query: `query ToursChangedSince($since: String!) {
+  changes(area: tours, since: $since, limit: 100) { fromVersion toVersion total hasMore deleted upserted { ... on Tour { id name lastUpdated } } }
+}`,
+      variables: { since: store.snapshot.version },
+    },
   ];
 }

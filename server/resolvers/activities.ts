@@ -5,9 +5,10 @@ import { type ArgumentReader, checkLimit, checkLocale, checkNearMe, checkOffset,
 import { type ActivitiesSort, activityFilterSets, activityRangeSets, checkActivityFilters, checkActivitiesSort, sortedActivities } from './activityFilters.ts';
 import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
-import { pageOf } from './envelope.ts';
+import { meta, pageOf } from './envelope.ts';
 import { facetsOf, resolveFacets, withFacets, type FacetDefinition } from './listQuery.ts';
 import { selectRecords } from './select.ts';
+import { checkUpdatedSince, updatedSinceSet } from './updatedSince.ts';
 
 interface ActivitiesArgs {
   q?: string | null;
@@ -27,6 +28,7 @@ interface ActivitiesArgs {
   availableFrom?: string | null;
   availableTo?: string | null;
   sort?: ActivitiesSort | null;
+  updatedSince?: string | null;
 }
 
 /**
@@ -55,6 +57,7 @@ function readActivitiesArgs(args: ActivitiesArgs) {
     q: checkQuery(args.q),
     ranges: checkActivityFilters(args),
     sort: checkActivitiesSort(args.sort, near),
+    updatedSince: checkUpdatedSince(args.updatedSince),
   };
 }
 
@@ -74,18 +77,21 @@ export const activityArgumentReaders: Record<string, ArgumentReader> = {
 export const activityResolvers = {
   Query: {
     activities(_: unknown, args: ActivitiesArgs, { store, today }: Context) {
-      const { locale, limit, offset, near, box, q, ranges, sort } = readActivitiesArgs(args);
+      const startedAt = performance.now();
+      const { locale, limit, offset, near, box, q, ranges, sort, updatedSince } = readActivitiesArgs(args);
       const area = store.locales[locale].activities;
       const index = activityIndexOf(area.records);
       const served = index.on(today);
       const { typeId, locationId, supplierId, attributeValue } = args;
       const conditions = { typeId, locationId, supplierId, attributeValue };
       const rangeSets = activityRangeSets(index, ranges, today);
+      if (updatedSince !== null) rangeSets.push(updatedSinceSet(area, 'updatedAt', updatedSince));
       const filter = activityFilterSets(area, conditions, rangeSets);
       const end = offset + limit;
       const selection = sort === null ? selectRecords(area, { q, near, filter, box, end, records: served.records }) : sortedActivities(area, index, served, { q, near, filter, box, end, sort });
       const query = { q, near, box, conditions, sets: rangeSets, sort: null, locale };
-      return withFacets(pageOf(selection, limit, offset), (fields, maxValues) => facetsOf(area, query, ACTIVITIES_FACETS, fields, maxValues));
+      const page = pageOf(selection, limit, offset);
+      return withFacets({ data: page.data, total: page.total, hasMore: page.hasMore, meta: meta(store, 'activities', locale, startedAt) }, (fields, maxValues) => facetsOf(area, query, ACTIVITIES_FACETS, fields, maxValues));
     },
 
     activity(_: unknown, args: { id: string; locale?: string | null }, { store, today }: Context) {

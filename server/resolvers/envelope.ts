@@ -54,6 +54,7 @@ export function meta(store: Store, source: SourceName, locale: Locale, startedAt
     expiresAt: store.snapshot.manifest.fixture === undefined ? (entry?.expiresAt ?? null) : null,
     source: entry?.label ?? source,
     responseTimeMs: Math.round(performance.now() - startedAt),
+    version: store.snapshot.version,
   };
 }
 

@@ -7,6 +7,7 @@
 import { activityArgumentReaders, activityResolvers } from './activities.ts';
 import type { ArgumentReader } from './args.ts';
 import { attractionArgumentReaders, attractionResolvers } from './attractions.ts';
+import { changesArgumentReaders, changesResolvers } from './changes.ts';
 import { searchArgumentReaders, searchResolvers } from './search.ts';
 import { snowdataArgumentReaders, snowdataResolvers } from './snowdata.ts';
 import { tourArgumentReaders, tourResolvers } from './tours.ts';
@@ -23,6 +24,7 @@ export const resolvers = {
     ...tourResolvers.Query,
     ...attractionResolvers.Query,
     ...searchResolvers.Query,
+    ...changesResolvers.Query,
   },
   SearchItem: searchResolvers.SearchItem,
   ActivitiesResult: activityResolvers.ActivitiesResult,
@@ -42,4 +44,5 @@ export const argumentReaders: Readonly<Record<string, ArgumentReader>> = {
   ...tourArgumentReaders,
   ...attractionArgumentReaders,
   ...searchArgumentReaders,
+  ...changesArgumentReaders,
 };

@@ -12,6 +12,7 @@ import type { StoreRecords } from '../snapshot/store.ts';
 
 type Station = StoreRecords['stations'];
 type Route = StoreRecords['routes'];
+import { checkUpdatedSince, updatedSinceSet } from './updatedSince.ts';
 
 export const WINTER_ROUTE_TYPES = ['snowshoe', 'crosscountry', 'winterhiking', 'sledging'] as const;
 export const ROUTE_STATUSES = ['OPEN', 'CLOSED', 'NOINFO'] as const;
@@ -70,6 +71,7 @@ interface StationsArgs {
   sort?: string | null;
   limit?: number | null;
   offset?: number | null;
+  updatedSince?: string | null;
 }
 
 /** The arguments of `snowdataStations`, checked (see ArgumentReader). */
@@ -83,6 +85,7 @@ function readStationsArgs(args: StationsArgs) {
     near,
     sort: checkSort(args.sort, STATIONS_SORTS, near),
     q: checkQuery(args.q),
+    updatedSince: checkUpdatedSince(args.updatedSince),
   };
 }
 
@@ -98,6 +101,7 @@ interface RoutesArgs {
   locale?: string | null;
   limit?: number | null;
   offset?: number | null;
+  updatedSince?: string | null;
 }
 
 /** The arguments of `snowdataRoutes`, checked (see ArgumentReader). */
@@ -111,6 +115,7 @@ function readRoutesArgs(args: RoutesArgs) {
     box: checkBbox(args.bbox),
     near: checkNearMe(args),
     q: checkQuery(args.q),
+    updatedSince: checkUpdatedSince(args.updatedSince),
   };
 }
 
@@ -125,9 +130,9 @@ export const snowdataResolvers = {
   Query: {
     snowdataStations(_: unknown, args: StationsArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, limit, offset, box, near, sort, q } = readStationsArgs(args);
+      const { locale, limit, offset, box, near, sort, q, updatedSince } = readStationsArgs(args);
       const area = store.locales[locale].stations;
-      const query: ListQuery<Station> = { q, near, box, conditions: { isOpen: args.isOpen }, sets: [], sort, locale };
+      const query: ListQuery<Station> = { q, near, box, conditions: { isOpen: args.isOpen }, sets: updatedSince === null ? [] : [updatedSinceSet(area, 'lastUpdate', updatedSince)], sort, locale };
       const selection = selectList(area, query, offset + limit);
       const answer = envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
       return withFacets(answer, (fields, maxValues) => facetsOf(area, query, STATIONS_FACETS, fields, maxValues));
@@ -139,13 +144,13 @@ export const snowdataResolvers = {
 
     snowdataRoutes(_: unknown, args: RoutesArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, type, status, limit, offset, box, near, q } = readRoutesArgs(args);
+      const { locale, type, status, limit, offset, box, near, q, updatedSince } = readRoutesArgs(args);
       const stored = store.locales[locale].routes;
       // The area's own text index holds the routes' numbers; `q` finds them by name as `search`
       // does, from the index search builds of their names (same positions, same records).
       const area = q === null ? stored : { ...stored, text: searchAreasOf(store, locale).find((a) => a.name === 'snowdataRoutes')!.text };
       const stationId = args.stationId === null || args.stationId === undefined ? null : String(args.stationId);
-      const query: ListQuery<Route> = { q, near, box, conditions: { type, status, stationId }, sets: [], sort: null, locale };
+      const query: ListQuery<Route> = { q, near, box, conditions: { type, status, stationId }, sets: updatedSince === null ? [] : [updatedSinceSet(stored, 'lastUpdated', updatedSince)], sort: null, locale };
       const selection = selectList(area, query, offset + limit);
       const answer = envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
       return withFacets(answer, (fields, maxValues) => facetsOf(area, query, ROUTES_FACETS, fields, maxValues));

@@ -11,6 +11,7 @@ import type { StoreRecords } from '../snapshot/store.ts';
 import type { PositionSet } from '../search/positionSet.ts';
 
 type Tour = StoreRecords['tours'];
+import { checkUpdatedSince, updatedSinceSet } from './updatedSince.ts';
 
 export const ROUTE_TYPES = ['hike', 'mountainbike', 'bicycle', 'snowshoe', 'winterhiking', 'crosscountryskiing', 'sledging', 'skating', 'canoe'] as const;
 export const TOUR_SEASONS = ['summer', 'winter'] as const;
@@ -61,6 +62,7 @@ interface ToursArgs {
   limit?: number | null;
   offset?: number | null;
   locale?: string | null;
+  updatedSince?: string | null;
 }
 
 /** The arguments of `tours`, checked (see ArgumentReader). */
@@ -80,6 +82,7 @@ function readToursArgs(args: ToursArgs) {
     near,
     box: checkBbox(args.bbox),
     q: checkQuery(args.q),
+    updatedSince: checkUpdatedSince(args.updatedSince),
   };
 }
 
@@ -90,7 +93,7 @@ export const tourResolvers = {
   Query: {
     tours(_: unknown, args: ToursArgs, { store }: Context) {
       const startedAt = performance.now();
-      const { locale, routeType, season, difficulty, distance, duration, ascent, sort, limit, offset, near, box, q } = readToursArgs(args);
+      const { locale, routeType, season, difficulty, distance, duration, ascent, sort, limit, offset, near, box, q, updatedSince } = readToursArgs(args);
       const area = store.locales[locale].tours;
       const { isRoundtrip, isBarrierFree, landscape } = args;
       const sets: PositionSet[] = [];
@@ -98,6 +101,7 @@ export const tourResolvers = {
         rangeSetOf(area.records, 'distance', (r) => r.distance, distance.min, distance.max),
         rangeSetOf(area.records, 'duration', (r) => r.duration, duration.min, duration.max),
         rangeSetOf(area.records, 'ascent', (r) => r.ascent, ascent.min, ascent.max),
+        updatedSince === null ? null : updatedSinceSet(area, 'lastUpdated', updatedSince),
       ]) {
         if (set !== null) sets.push(set);
       }

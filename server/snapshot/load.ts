@@ -8,8 +8,9 @@ import { isAscii } from 'node:buffer';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { FORMAT_VERSION, SOURCE_AREAS, type AreaName, type AreaRecords, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../../sync/format.ts';
+import { FORMAT_VERSION, SOURCE_AREAS, type AreaName, type AreaRecords, type ChangeLists, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../../sync/format.ts';
 import { deepFreeze } from '../util/deepFreeze.ts';
+import { readChangeLists } from './changeLists.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readSnapshotFile, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
@@ -61,6 +62,8 @@ export interface Snapshot {
   readonly version: string;
   readonly manifest: Manifest;
   readonly locales: Readonly<Record<Locale, LocaleContent>>;
+  /** What changed since each of the earlier versions the sync had at hand (changeLists.ts). */
+  readonly changes: ChangeLists;
 }
 
 /** What {@link loadSnapshot} reads. */
@@ -121,7 +124,8 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
     if (twins === undefined) firstRead.set(area, recordsById(records));
     locales[locale][area] = records;
   }
-  return deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
+  const changes = await readChangeLists(root, dataDir, manifest, readTimeoutMs, options.maxFileBytes);
+  return deepFreeze({ version: manifest.version, manifest, locales, changes }) as unknown as Snapshot;
 }
 
 /** One file of a snapshot to load: which locale and area its records are. */
@@ -253,6 +257,15 @@ function checkManifest(value: unknown, where: string): Manifest {
     if (!isObject(fixture) || !Number.isSafeInteger(fixture.seed) || typeof fixture.scale !== 'number' || !(fixture.scale > 0)) {
       fail(`"fixture" must be { seed: integer, scale: number > 0 } (written by npm run fixtures) or absent, found ${JSON.stringify(fixture)}`);
     }
+  }
+  // Format 1 had no change lists; a format-2 manifest always names them.
+  const changes = value.changes;
+  if (changes !== undefined || value.formatVersion !== 1) {
+    if (!isObject(changes) || typeof changes.file !== 'string' || typeof changes.sha256 !== 'string' || !Number.isSafeInteger(changes.count)) {
+      fail('"changes" must be { file: string, count: integer, sha256: string } (the change lists, docs/snapshot-format.md)');
+    }
+    const changesFile = (changes as { file: string }).file;
+    if (path.isAbsolute(changesFile) || changesFile.split(/[\\/]/).includes('..')) fail(`changes.file must be a relative path inside the data directory, found "${changesFile}"`);
   }
   if (!isObject(value.sources)) return fail('"sources" must be an object');
   for (const [source, entry] of Object.entries(value.sources)) {

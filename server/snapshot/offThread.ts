@@ -13,6 +13,7 @@ import { deepFreeze } from '../util/deepFreeze.ts';
 import { watchEventLoop } from '../util/eventLoopLoad.ts';
 import { TimeSlice } from '../util/timeSlice.ts';
 import { emptyLocales, fileEntryOf, keptAreas, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
+import { readChangeLists } from './changeLists.ts';
 import { DEFAULT_READ_TIMEOUT_MS } from './snapshotFile.ts';
 import { SnapshotReader, type CheckedFile } from './snapshotReader.ts';
 import type { StoreParts } from './store.ts';
@@ -104,7 +105,8 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
     run.end();
     if (reader !== options.reader) reader.close();
   }
-  const snapshot = deepFreeze({ version: manifest.version, manifest, locales }) as unknown as Snapshot;
+  const changes = await readChangeLists(root, dataDir, manifest, readTimeoutMs, options.maxFileBytes);
+  const snapshot = deepFreeze({ version: manifest.version, manifest, locales, changes }) as unknown as Snapshot;
   return { snapshot, parts, files: { total: jobs.length, kept: kept.filter((records) => records !== undefined).length } };
 }
 

@@ -6,7 +6,7 @@
 import { gunzipSync } from 'node:zlib';
 import { type AreaName, LOCALES, type Locale, type SourceName } from '../format.ts';
 import { readManifest } from './manifest.ts';
-import { readCarried } from './write.ts';
+import { readCarried } from './files.ts';
 
 /**
  * The records of `source` in the snapshot `manifest.json` points at, per locale and area; null

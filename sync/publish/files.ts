@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { FileEntry } from '../format.ts';
 
 /** Hex sha256 of some bytes, as stored in a manifest's `FileEntry.sha256`. */
 export function sha256(bytes: Uint8Array): string {
@@ -54,4 +55,17 @@ export async function readTextIfPresent(file: string): Promise<string | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+}
+
+/**
+ * The bytes of a file an earlier version holds, checked against the sha256 its manifest gives.
+ *
+ * @throws naming the file and both checksums when they differ
+ */
+export async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
+  const file = path.join(dataDir, entry.file);
+  const bytes = await fs.readFile(file);
+  const actual = sha256(bytes);
+  if (actual !== entry.sha256) throw new Error(`cannot carry ${file} over: sha256 ${actual}, expected ${entry.sha256}`);
+  return bytes;
 }

@@ -18,6 +18,7 @@ import { type AreaName, type FixtureOrigin, LOCALES, type Locale, type Manifest,
 import { type FetchedSource, syncDay } from '../source.ts';
 import type { SourceStatistics } from './gate/types.ts';
 import { type GatedSource, gateSource } from './gateSource.ts';
+import { DEFAULT_CHANGE_VERSIONS } from './changes.ts';
 import { withPublishLock } from './lock.ts';
 import { readManifest } from './manifest.ts';
 import { prune } from './prune.ts';
@@ -29,6 +30,8 @@ import { type CarriedFile, type SourceSnapshot, writeSnapshot } from './write.ts
 /** Versions kept by default, the current one included. */
 export const DEFAULT_KEEP = 5;
 
+export { DEFAULT_CHANGE_VERSIONS };
+
 export interface PublishOptions {
   dataDir: string;
   /** The sources this run fetched; any other source already in the snapshot is carried as is. */
@@ -39,6 +42,11 @@ export interface PublishOptions {
   dryRun?: boolean;
   /** Versions to keep, the new one included; default {@link DEFAULT_KEEP}. */
   keep?: number;
+  /**
+   * Earlier versions the new version's change lists reach back to (changes.ts); default
+   * {@link DEFAULT_CHANGE_VERSIONS}. Only versions still on disk count, so more than `keep` reach no further.
+   */
+  changeVersions?: number;
   /** Time of the run; names the version unless `version` is given. */
   now?: Date;
   version?: string;
@@ -59,6 +67,8 @@ export interface PublishResult {
   sources: SourceReport[];
   /** Version directories removed. */
   pruned: string[];
+  /** The new version's change lists: how many earlier versions they reach, and the ms computing them took; null when nothing was written. */
+  changeLists: { versions: number; ms: number } | null;
 }
 
 /**
@@ -76,6 +86,8 @@ export interface PublishResult {
 export async function publish(options: PublishOptions): Promise<PublishResult> {
   const keep = options.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1) throw new Error(`keep must be an integer of at least 1, got ${keep}`);
+  const changeVersions = options.changeVersions ?? DEFAULT_CHANGE_VERSIONS;
+  if (!Number.isInteger(changeVersions) || changeVersions < 0) throw new Error(`changeVersions must be an integer of at least 0, got ${changeVersions}`);
   const now = options.now ?? new Date();
   if (options.dryRun) return gateAndWrite({ ...options, keep, now });
   return withPublishLock(options.dataDir, () => gateAndWrite({ ...options, keep, now }), { waitMs: options.lockWaitMs });
@@ -130,13 +142,15 @@ async function gateAndWrite(options: PublishOptions & { keep: number; now: Date 
     kept[name] = { status: report.status, reason: report.reason, gate: report.gate, statistics: sources[name] ? statistics : null };
   }
 
-  if (options.dryRun || (reports.length > 0 && reports.every((r) => r.status === 'failed'))) return { version: null, manifest: previous, sources: reports, pruned: [] };
+  if (options.dryRun || (reports.length > 0 && reports.every((r) => r.status === 'failed'))) return { version: null, manifest: previous, sources: reports, pruned: [], changeLists: null };
 
   const version = options.version ?? (await freeVersion(dataDir, versionId(now)));
   const versionReport: VersionReport = { version, createdAt: now.toISOString(), syncDay: context.syncDay, sources: kept };
-  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport });
+  let changeLists: PublishResult['changeLists'] = null;
+  const onChangeLists = (versions: number, ms: number) => void (changeLists = { versions, ms });
+  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport, changeVersions: options.changeVersions, onChangeLists });
   const pruned = await prune(dataDir, keep);
-  return { version, manifest, sources: reports, pruned };
+  return { version, manifest, sources: reports, pruned, changeLists };
 }
 
 /**

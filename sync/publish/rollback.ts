@@ -4,7 +4,7 @@
 
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Manifest } from '../format.ts';
+import type { FileEntry, Manifest } from '../format.ts';
 import { pathExists, sha256 } from './files.ts';
 import { withPublishLock } from './lock.ts';
 import { readManifest, writeManifest } from './manifest.ts';
@@ -58,14 +58,15 @@ async function checkVersion(dataDir: string, version: string): Promise<string | 
     return `${version}: ${(error as Error).message}`;
   }
   if (!manifest || manifest.version !== version) return `${version}: no manifest copy`;
+  // A version's change lists come back with it: `changes` then answers from that version.
+  const files: FileEntry[] = manifest.changes === undefined ? [] : [manifest.changes];
   for (const entry of Object.values(manifest.sources)) {
-    for (const files of Object.values(entry?.locales ?? {})) {
-      for (const file of Object.values(files ?? {})) {
-        const bytes = await fs.readFile(path.join(dataDir, file.file)).catch(() => null);
-        if (!bytes) return `${version}: ${file.file} is missing`;
-        if (sha256(bytes) !== file.sha256) return `${version}: ${file.file} does not match its sha256`;
-      }
-    }
+    for (const areas of Object.values(entry?.locales ?? {})) files.push(...Object.values(areas ?? {}));
+  }
+  for (const file of files) {
+    const bytes = await fs.readFile(path.join(dataDir, file.file)).catch(() => null);
+    if (!bytes) return `${version}: ${file.file} is missing`;
+    if (sha256(bytes) !== file.sha256) return `${version}: ${file.file} does not match its sha256`;
   }
   return null;
 }

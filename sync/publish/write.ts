@@ -6,9 +6,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, contentPath } from '../format.ts';
-import { fsyncDir, pathExists, sha256, writeDurably } from './files.ts';
+import { CHANGE_AREAS, changesPath, FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, type ChangeLists, contentPath } from '../format.ts';
+import { fsyncDir, pathExists, readCarried, sha256, writeDurably } from './files.ts';
+import { computeChanges, DEFAULT_CHANGE_VERSIONS, type NewContent } from './changes.ts';
 import { encodeManifest, writeManifest } from './manifest.ts';
+import { escapeNonAscii, recordLine } from './recordLine.ts';
 import { encodeVersionReport, REPORT_FILE, type VersionReport } from './versionReport.ts';
 
 /** A content file of an earlier version of the same data directory, copied as it is. */
@@ -39,6 +41,10 @@ export interface SourceSnapshot {
  * @param options.fixture marks the snapshot as the fixture generator's (see {@link FixtureOrigin}),
  *   and every source's label as fixture data
  * @param options.report the publish gate's report, written as `<version>/report.json`
+ * @param options.changeVersions how many earlier versions of `dataDir` the change lists reach
+ *   back to (sync/publish/changes.ts); default {@link DEFAULT_CHANGE_VERSIONS}
+ * @param options.onChangeLists told how many earlier versions the change lists reach and how
+ *   long computing them took, in ms
  * @throws if `<version>/` already exists (versions are immutable once published), or a carried
  *   file is missing or no longer matches its sha256
  */
@@ -47,7 +53,7 @@ export async function writeSnapshot(
   version: string,
   sources: Partial<Record<SourceName, SourceSnapshot>>,
   now = new Date(),
-  options: { fixture?: FixtureOrigin; report?: VersionReport } = {},
+  options: { fixture?: FixtureOrigin; report?: VersionReport; changeVersions?: number; onChangeLists?: (versions: number, ms: number) => void } = {},
 ): Promise<Manifest> {
   const finalDir = path.join(dataDir, version);
   const tmpDir = `${finalDir}.tmp`;
@@ -61,8 +67,15 @@ export async function writeSnapshot(
     createdAt: now.toISOString(),
     ...(fixture && { fixture: { seed: fixture.seed, scale: fixture.scale } }),
     sources: {},
+    changes: { file: changesPath(version), count: 0, sha256: '' },
   };
   try {
+    const started = performance.now();
+    const changes = await computeChanges(dataDir, version, (locale, area) => contentOf(sources, locale, area), options.changeVersions ?? DEFAULT_CHANGE_VERSIONS);
+    options.onChangeLists?.(changes.since.length, performance.now() - started);
+    const changeBytes = encodeChangeLists(changes);
+    await writeDurably(path.join(tmpDir, 'changes.json.gz'), changeBytes);
+    manifest.changes = { file: changesPath(version), count: changes.since.length, sha256: sha256(changeBytes) };
     for (const name of SOURCE_NAMES) {
       const source = sources[name];
       if (!source) continue;
@@ -104,17 +117,23 @@ export async function writeSnapshot(
   return manifest;
 }
 
+/** What the new snapshot holds in an area and locale, for its change lists. */
+function contentOf(sources: Partial<Record<SourceName, SourceSnapshot>>, locale: Locale, area: (typeof CHANGE_AREAS)[number]): NewContent | undefined {
+  for (const name of SOURCE_NAMES) {
+    if (!(SOURCE_AREAS[name] as readonly AreaName[]).includes(area)) continue;
+    return (sources[name]?.locales[locale] as Partial<Record<AreaName, NewContent>> | undefined)?.[area];
+  }
+  return undefined;
+}
+
 /**
- * The bytes of a file an earlier version holds, checked against the sha256 its manifest gives.
- *
- * @throws naming the file and both checksums when they differ
+ * The change lists as stored: JSON, each earlier version's lists on lines of their own,
+ * gzip-compressed deterministically and ASCII like the content files.
  */
-export async function readCarried(dataDir: string, entry: FileEntry): Promise<Buffer> {
-  const file = path.join(dataDir, entry.file);
-  const bytes = await fs.readFile(file);
-  const actual = sha256(bytes);
-  if (actual !== entry.sha256) throw new Error(`cannot carry ${file} over: sha256 ${actual}, expected ${entry.sha256}`);
-  return bytes;
+export function encodeChangeLists(changes: ChangeLists): Buffer {
+  const since = changes.since.map((entry) => JSON.stringify(entry)).join(',\n');
+  const json = `{"version":${JSON.stringify(changes.version)},"since":[${since === '' ? '' : `\n${since}\n`}]}\n`;
+  return gzipSync(escapeNonAscii(json), { level: 9 });
 }
 
 /**
@@ -124,13 +143,6 @@ export async function readCarried(dataDir: string, entry: FileEntry): Promise<Bu
  * accented letters has to be decoded; the escapes cost little, since gzip takes most of them back.
  */
 export function encodeRecords(records: readonly unknown[]): Buffer {
-  const json = records.length === 0 ? '[]\n' : `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
-  return gzipSync(json.replace(NON_ASCII, escapeUnicode), { level: 9 });
-}
-
-// Every UTF-16 unit above ASCII; the halves of a surrogate pair are escaped one by one, as JSON allows.
-const NON_ASCII = /[\u0080-\uffff]/g;
-
-function escapeUnicode(unit: string): string {
-  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const json = records.length === 0 ? '[]\n' : `[\n${records.map(recordLine).join(',\n')}\n]\n`;
+  return gzipSync(json, { level: 9 });
 }

@@ -36,6 +36,7 @@ const NOT_IN_THE_REPOSITORY: readonly RegExp[] = [
   /^report\.json$/, // the publish gate's report inside each snapshot version
   /^Node\.js$/, // the runtime
   /^(?:persisted-documents|persisted-query-manifest)\.json$|^codegen\.ts$|^(?:\.\/)?src\//, // a client app's build: its codegen config, sources and manifests of trusted documents
+  /^(?:mirror-tours\.mjs|tours\.json)$/, // docs/api.md's worked example: a client's script and the copy it keeps
 ];
 
 /** Paths of the Swiss Activities frontend's own repository, which docs/swissactivities-mapping.md reads and links. */

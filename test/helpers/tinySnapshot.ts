@@ -120,6 +120,7 @@ function activity(i: number, locale: Locale): ActivityRecord {
     summary: { startingPrice: { amount: '129.00', currency: 'CHF', formatted: 'CHF 129.00' }, rankingScoreValue: 5 - i, popularity: 100 - i, isActive: true },
     isBookable: true,
     nextAvailableDate: '2026-11-20',
+    updatedAt: '2026-11-01T08:00:00.000Z',
     lat: String(lat),
     lng: String(lng),
     attributeValues: ['family'],

@@ -60,7 +60,7 @@ describe('activities', () => {
       `query($id: String!) { activity(id: $id) { id bookingId locale title teaserImage { url alternativeText } supplier { id name slug }
         location { id title slug activityCount } type { id title slug } info { title teaser slug }
         summary { startingPrice { amount currency formatted } rankingScoreValue popularity isActive }
-        isBookable nextAvailableDate lat lng distance } }`,
+        isBookable nextAvailableDate updatedAt lat lng distance } }`,
       { id: record.id },
     );
     const { attributeValues: _, availableDates: __, ...expected } = record;
@@ -375,7 +375,7 @@ describe('bad arguments', () => {
 describe('sample queries', () => {
   it('offers at least one sample per Query field, and each runs without errors', async () => {
     const samples = (await (await fetch(`${api.server.url}/api/schema?format=queries`)).json()) as { query: string; variables: Record<string, unknown> }[];
-    const fields = ['activities', 'activity', 'locations', 'types', 'snowdataStations', 'snowdataStation', 'snowdataRoutes', 'tours', 'tour', 'attractions', 'attraction'];
+    const fields = ['activities', 'activity', 'locations', 'types', 'snowdataStations', 'snowdataStation', 'snowdataRoutes', 'tours', 'tour', 'attractions', 'attraction', 'changes'];
     for (const field of fields) expect(samples.some((s) => new RegExp(`\\b${field}\\(`).test(s.query)), field).toBe(true);
     for (const sample of samples) {
       const result = await api.query(sample.query, sample.variables);

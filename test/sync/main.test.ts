@@ -482,18 +482,20 @@ describe('parseCommand', () => {
       locales: ['de-CH', 'en-CH', 'fr-CH', 'it-CH'],
       force: false,
       keep: 5,
+      changeVersions: 5,
       dryRun: false,
     });
   });
 
-  it('reads sources, locales, force and keep', () => {
-    expect(parseCommand(['tours', 'snowdata', '--data-dir', 'out', '--locales', 'fr-CH,de-CH', '--force', '--keep', '3'], {})).toEqual({
+  it('reads sources, locales, force, keep and changes', () => {
+    expect(parseCommand(['tours', 'snowdata', '--data-dir', 'out', '--locales', 'fr-CH,de-CH', '--force', '--keep', '3', '--changes', '2'], {})).toEqual({
       kind: 'sync',
       sources: ['snowdata', 'tours'],
       dataDir: 'out',
       locales: ['de-CH', 'fr-CH'],
       force: true,
       keep: 3,
+      changeVersions: 2,
       dryRun: false,
     });
   });
@@ -515,7 +517,10 @@ describe('parseCommand', () => {
     [['--locales', 'de'], '--locales: unknown locale "de" (expected de-CH, en-CH, fr-CH, it-CH)'],
     [['--keep', '0'], '--keep must be an integer of at least 1, got "0"'],
     [['--keep', 'two'], '--keep must be an integer of at least 1, got "two"'],
-    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force, --keep, --probe or --dry-run'],
+    [['--rollback', 'tours'], '--rollback takes no sources, --locales, --force, --keep, --changes, --probe or --dry-run'],
+    [['--changes', '1.5'], '--changes must be an integer of at least 0, got "1.5"'],
+    [['--changes', 'all'], '--changes must be an integer of at least 0, got "all"'],
+    [['--probe', '--changes', '2'], '--probe takes only sources (it publishes nothing)'],
     [['--dry-run', '--force'], '--dry-run publishes nothing, so --force has nothing to force; drop one of them'],
     [['--probe', '--dry-run'], '--probe takes only sources (it publishes nothing)'],
     [['--probe', '--keep', '2'], '--probe takes only sources (it publishes nothing)'],

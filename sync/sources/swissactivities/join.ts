@@ -129,6 +129,7 @@ export function joinActivities(content: ContentPayload, booking: BookingPayload,
       // The mapping exists here; an inactive or sold-out activity is listed but not bookable.
       isBookable: summary.isActive && nextAvailableDate !== null,
       nextAvailableDate,
+      updatedAt: readTime(raw.updated_at),
       lat,
       lng,
       attributeValues: readAttributeValues(raw.attribute_values, contentLocale),
@@ -361,4 +362,11 @@ function isBookingId(value: unknown): value is number {
 /** A `YYYY-MM-DD` date that exists. */
 export function isIsoDate(value: unknown): value is string {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
+}
+
+/** An upstream time as ISO 8601 (UTC), or null when it is missing or cannot be read as a time. */
+function readTime(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : new Date(at).toISOString();
 }

@@ -37,6 +37,7 @@ export function activity(bookingId: number, overrides: Partial<ActivityRecord> =
     summary: { startingPrice: { amount: '129.00', currency: 'CHF', formatted: 'CHF 129.00' }, rankingScoreValue: 4.5, popularity: 230, isActive: true },
     isBookable: true,
     nextAvailableDate: null,
+    updatedAt: null,
     lat: '46.3470',
     lng: '8.5912',
     attributeValues: [],

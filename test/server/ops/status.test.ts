@@ -80,6 +80,7 @@ describe('GET /api/status', () => {
       'attractions',
       'attraction',
       'search',
+      'changes',
     ]);
     const activity = report.operations.find((operation) => operation.name === 'activity')!;
     expect(activity.signature).toBe('activity(id: String!, locale: String = "de-CH"): Activity');

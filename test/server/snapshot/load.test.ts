@@ -129,6 +129,44 @@ describe('loadSnapshot', () => {
     expect(await refusal()).toBe(`${path.join(dir, 'manifest.json')}: formatVersion 3, expected 1 or 2`);
   });
 
+  it('reads a format-1 manifest, which names no change lists, as a version that lists no changes', async () => {
+    (manifest as { formatVersion: number }).formatVersion = 1;
+    delete (manifest as Partial<Manifest>).changes;
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).changes).toEqual({ version: manifest.version, since: [] });
+  });
+
+  it('reads the change lists the manifest names, and refuses a snapshot without them or with lists that are not its own', async () => {
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).changes).toEqual({ version: manifest.version, since: [] });
+    const changesAt = path.join(dir, manifest.changes!.file);
+    const writeChanges = async (value: unknown) => {
+      const bytes = gzipSync(JSON.stringify(value));
+      await writeFile(changesAt, bytes);
+      manifest.changes!.sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+      await writeManifest();
+    };
+    const since = { version: '2026-11-19T04-00-00Z', createdAt: '2026-11-19T04:00:00.000Z', locales: { 'de-CH': { tours: { upserted: ['t1'], deleted: [7] } } } };
+    await writeChanges({ version: manifest.version, since: [since] });
+    manifest.changes!.count = 1;
+    await writeManifest();
+    expect((await loadSnapshot(dir, schema, { areas: ['types'] })).changes.since).toEqual([since]);
+    manifest.changes!.count = 2;
+    await writeManifest();
+    expect(await refusal()).toBe(`${changesAt}: 1 earlier versions, expected 2`);
+    manifest.changes!.count = 1;
+    await writeChanges({ version: '2026-11-19T04-00-00Z', since: [since] });
+    expect(await refusal()).toBe(`${changesAt}: lists the changes to version "2026-11-19T04-00-00Z", expected ${manifest.version}`);
+    await writeChanges({ version: manifest.version, since: [{ ...since, locales: { 'de-CH': { types: { upserted: [], deleted: [] } } } }] });
+    expect(await refusal()).toBe(`${changesAt}: since[0].locales.de-CH: unknown area "types" (expected one of activities, stations, routes, tours, attractions)`);
+    await writeChanges({ version: manifest.version, since: [{ ...since, createdAt: 'yesterday' }] });
+    expect(await refusal()).toBe(`${changesAt}: since[0] must be { version, createdAt: ISO time, locales }`);
+    await writeFile(changesAt, 'not gzip');
+    expect(await refusal()).toMatch(/sha256 [0-9a-f]{64}, expected/);
+    delete (manifest as Partial<Manifest>).changes;
+    await writeManifest();
+    expect(await refusal()).toBe(`${path.join(dir, 'manifest.json')}: "changes" must be { file: string, count: integer, sha256: string } (the change lists, docs/snapshot-format.md)`);
+  });
+
   it('reads the fixture mark when there is one, and a manifest without it as before', async () => {
     manifest.fixture = { seed: 2026, scale: 1 };
     await writeManifest();

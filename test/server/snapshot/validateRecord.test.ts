@@ -31,6 +31,7 @@ function activity(): ActivityRecord {
     },
     isBookable: true,
     nextAvailableDate: null,
+    updatedAt: null,
     lat: '46.3470',
     lng: '8.5912',
     attributeValues: ['family', 'outdoor'],

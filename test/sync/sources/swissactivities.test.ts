@@ -153,6 +153,7 @@ describe('joinActivities', () => {
       teaserImage: null,
       supplier: null,
       info: { title: `Expérience ${id}`, teaser: null, slug: `experience-${id}` },
+      updatedAt: '2026-11-02T09:00:00.000Z',
       lat: null,
       lng: null,
       attributeValues: [],

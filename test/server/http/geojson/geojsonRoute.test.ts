@@ -218,7 +218,7 @@ describe('GET /api/geojson/{area}', () => {
         const { status, body } = await refusal(`/api/geojson/snowdataStations?${parameter}`);
         expect(status).toBe(400);
         expect(body.errors).toEqual([
-          { message: `Unknown parameter "${parameter.split('=')[0]}" for snowdataStations; allowed: locale, q, bbox, nearLat, nearLng, radiusKm, isOpen, sort, limit`, extensions: { code: 'BAD_REQUEST' } },
+          { message: `Unknown parameter "${parameter.split('=')[0]}" for snowdataStations; allowed: locale, q, bbox, nearLat, nearLng, radiusKm, isOpen, sort, updatedSince, limit`, extensions: { code: 'BAD_REQUEST' } },
         ]);
       }
     });
