@@ -225,9 +225,9 @@ fragment Category on SnowdataPriceCategory { adult child teenager senior currenc
     },
     {
       name: 'ToursChangedSince',
-      description: 'What changed in the tours since a snapshot version (here the one served: nothing), for keeping a copy in step; pass the meta.version you stored last.',
+      description: 'What changed in the tours since a snapshot version (here the one served: nothing), for keeping a copy in step: pass the meta.version you stored last, and select the upserted records per type, as in docs/api.md.',
       query: `query ToursChangedSince($since: String!) {
-  changes(area: tours, since: $since, limit: 100) { fromVersion toVersion total hasMore deleted upserted { ... on Tour { id name lastUpdated } } }
+  changes(area: tours, since: $since, limit: 100) { fromVersion toVersion total hasMore deleted }
 }`,
       variables: { since: store.snapshot.version },
     },

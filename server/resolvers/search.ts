@@ -1,6 +1,7 @@
 /** The Query field across areas: search, and the type of its hits' `item`. */
 
 import { queryWords } from '../search/indexes.ts';
+import { activityIndexOf } from '../snapshot/activityIndex.ts';
 import { type ArgumentReader, badInput, checkLimit, checkLocale, checkNearMe, checkOffset } from './args.ts';
 import { checkBbox } from './bbox.ts';
 import type { Context } from './context.ts';
@@ -65,7 +66,7 @@ function itemTypeOf(record: Record<string, unknown>): string {
 
 export const searchResolvers = {
   Query: {
-    search(_: unknown, args: SearchArgs, { store }: Context) {
+    search(_: unknown, args: SearchArgs, { store, today }: Context) {
       const { q, locale, areas, limit, offset, near, box } = readSearchArgs(args);
       const all = searchAreasOf(store, locale);
       const { hits, total } = rankHits(areas === null ? all : all.filter((area) => areas.has(area.name)), q, near, box);
@@ -74,7 +75,8 @@ export const searchResolvers = {
       const data = [];
       for (let i = offset; i < end; i++) {
         const { area, position, score } = hits[i]!;
-        const record = area.records[position] as { id: string | number };
+        // An activity as served today: its next available date worked out for the day.
+        const record = (area.name === 'activities' ? activityIndexOf(store.locales[locale].activities.records).on(today).records[position] : area.records[position]) as { id: string | number };
         const point = area.point(position);
         data.push({
           area: area.name,

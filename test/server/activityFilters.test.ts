@@ -98,6 +98,15 @@ describe('activities: next available date and bookability on the day of the requ
     expect(activity).toEqual({ id: record.id, isBookable: bookableOn(record, TODAY), nextAvailableDate: nextOn(record, TODAY) });
   });
 
+  it('answers the activities of search for today too', async () => {
+    const { search } = await data('{ search(q: "davos", areas: ["activities"], limit: 20) { data { id item { ... on Activity { id isBookable nextAvailableDate } } } } }');
+    expect(search.data.length).toBeGreaterThan(0);
+    for (const hit of search.data) {
+      const record = all.find((a) => a.id === hit.id)!;
+      expect(hit.item).toEqual({ id: record.id, isBookable: bookableOn(record, TODAY), nextAvailableDate: nextOn(record, TODAY) });
+    }
+  });
+
   it('changes the answer at midnight in Zurich, and not before, though the same request was answered from the caches', async () => {
     // An activity bookable on one day and not the next: its answer changes when that day ends.
     const eve = '2027-02-10';
