@@ -18,9 +18,12 @@ import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapsho
 let snapshot: TinySnapshot;
 let server: ServerProcess;
 let url: string;
+/** The manifest of the version served throughout: each poisoned version is a copy of it. */
+let served: Manifest;
 
 beforeAll(async () => {
   snapshot = await createTinySnapshot();
+  served = snapshot.manifest;
   server = startServerProcess({ WORKERS: '2', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() });
   url = `http://127.0.0.1:${(await server.loggedMsg('2 workers listening')).port}`;
 });
@@ -37,7 +40,7 @@ afterAll(async () => {
  * @returns the path of the tours file, as the server names it
  */
 async function publishPoisoned(version: string, edit: (records: Record<string, unknown>[]) => void): Promise<string> {
-  const manifest = JSON.parse(await readFile(path.join(snapshot.dir, 'manifest.json'), 'utf8')) as Manifest;
+  const manifest = served;
   await cp(path.join(snapshot.dir, manifest.version), path.join(snapshot.dir, version), { recursive: true });
   const text = JSON.stringify(manifest).replaceAll(`"${manifest.version}/`, `"${version}/`);
   const next = JSON.parse(text) as Manifest;
@@ -67,10 +70,10 @@ async function underLoad(until: Promise<unknown>): Promise<{ answered: number; f
       const response = await fetch(`${url}/api/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ tours(limit: 3) { items { id abstract } } }' }),
+        body: JSON.stringify({ query: '{ tours(limit: 3) { data { id abstract } } }' }),
       });
-      const body = (await response.json()) as { data?: { tours: { items: { abstract: string | null }[] } }; errors?: unknown };
-      if (response.status !== 200 || body.errors || body.data!.tours.items.length !== 3) failed.push(`${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+      const body = (await response.json()) as { data?: { tours: { data: { abstract: string | null }[] } }; errors?: unknown };
+      if (response.status !== 200 || body.errors || body.data!.tours.data.length !== 3) failed.push(`${response.status} ${JSON.stringify(body).slice(0, 200)}`);
       else answered++;
     }
   };
