@@ -58,7 +58,7 @@ export interface IdempotencyBound {
  * entry's own cost in the heap (the maps' entries, the objects, the fingerprint), measured by
  * test/server/booking/idempotencyHeap.slow.test.ts.
  */
-export const ENTRY_OVERHEAD_BYTES = 600;
+export const ENTRY_OVERHEAD_BYTES = 1024;
 
 /** The bytes a stored response is counted as (see {@link ENTRY_OVERHEAD_BYTES}). */
 export function storedBytes(client: string, key: string, reply: BookingReply): number {
@@ -67,10 +67,51 @@ export function storedBytes(client: string, key: string, reply: BookingReply): n
   return bytes;
 }
 
-/** A stored response with what the bound counts it as. */
+/**
+ * A stored response with what the bound counts it as, in two lists, oldest first: of all
+ * responses, and of its client's. Lists, not a Map's insertion order: dropping from the front of
+ * a Map leaves holes that every later walk from the front steps over, until it is rebuilt.
+ */
 interface Entry extends StoredResponse {
+  readonly scopedKey: string;
   readonly client: string;
   readonly bytes: number;
+  older: Entry | null;
+  newer: Entry | null;
+  olderOfClient: Entry | null;
+  newerOfClient: Entry | null;
+}
+
+/** A list of entries, oldest first, linked through the fields `older` and `newer` name. */
+class EntryList {
+  oldest: Entry | null = null;
+  newest: Entry | null = null;
+  size = 0;
+
+  constructor(
+    private readonly olderField: 'older' | 'olderOfClient',
+    private readonly newerField: 'newer' | 'newerOfClient',
+  ) {}
+
+  push(entry: Entry): void {
+    entry[this.olderField] = this.newest;
+    entry[this.newerField] = null;
+    if (this.newest) this.newest[this.newerField] = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+    this.size++;
+  }
+
+  remove(entry: Entry): void {
+    const older = entry[this.olderField];
+    const newer = entry[this.newerField];
+    if (older) older[this.newerField] = newer;
+    else this.oldest = newer;
+    if (newer) newer[this.olderField] = older;
+    else this.newest = older;
+    entry[this.olderField] = entry[this.newerField] = null;
+    this.size--;
+  }
 }
 
 /**
@@ -80,10 +121,10 @@ interface Entry extends StoredResponse {
  * without end drops its own responses, not those of clients that hold fewer.
  */
 export function createIdempotencyStore(bound: IdempotencyBound): IdempotencyStore & IdempotencyUsage {
-  // Insertion order is storage order, so expired entries are always at the front, and the
-  // oldest of a client first in its own map.
   const stored = new Map<string, Entry>();
-  const byClient = new Map<string, Map<string, Entry>>();
+  // Storage order is expiry order: expired entries are always the oldest.
+  const all = new EntryList('older', 'newer');
+  const byClient = new Map<string, EntryList>();
   // The clients by how many responses each holds, so that the one holding most is found at once:
   // a count changes by one at a time, so the most is found by stepping down from the last.
   const holding = new Map<number, Set<string>>();
@@ -106,20 +147,18 @@ export function createIdempotencyStore(bound: IdempotencyBound): IdempotencyStor
     while (most > 0 && !holding.has(most)) most--;
   }
 
-  function drop(scopedKey: string, entry: Entry): void {
-    stored.delete(scopedKey);
+  function drop(entry: Entry): void {
+    stored.delete(entry.scopedKey);
+    all.remove(entry);
     bytes -= entry.bytes;
     const own = byClient.get(entry.client)!;
-    own.delete(scopedKey);
+    own.remove(entry);
     moveClient(entry.client, own.size + 1, own.size);
     if (own.size === 0) byClient.delete(entry.client);
   }
 
   function prune(now: number): void {
-    for (const [key, entry] of stored) {
-      if (now - entry.storedAt < IDEMPOTENCY_TTL_MS) break;
-      drop(key, entry);
-    }
+    while (all.oldest !== null && now - all.oldest.storedAt >= IDEMPOTENCY_TTL_MS) drop(all.oldest);
   }
 
   /** Drops responses until one more of `size` bytes for `client` fits. */
@@ -127,24 +166,35 @@ export function createIdempotencyStore(bound: IdempotencyBound): IdempotencyStor
     while (stored.size > 0 && (stored.size + 1 > bound.maxEntries || bytes + size > bound.maxBytes)) {
       // Among those holding the most, the client storing goes first: it is the one adding.
       const heaviest = byClient.get(client)?.size === most ? client : (holding.get(most)!.values().next().value as string);
-      const [key, entry] = byClient.get(heaviest)!.entries().next().value as [string, Entry];
-      drop(key, entry);
+      drop(byClient.get(heaviest)!.oldest!);
     }
   }
 
   function put(client: string, key: string, response: StoredResponse): void {
     const scopedKey = scoped(client, key);
     const previous = stored.get(scopedKey);
-    if (previous !== undefined) drop(scopedKey, previous);
+    if (previous !== undefined) drop(previous);
     const size = storedBytes(client, key, response.reply);
     // One that passes the bound alone is not kept: a retry runs again, as after its expiry.
     if (size > bound.maxBytes || bound.maxEntries === 0) return;
     makeRoom(client, size);
-    const entry: Entry = { ...response, client, bytes: size };
+    const entry: Entry = {
+      fingerprint: response.fingerprint,
+      storedAt: response.storedAt,
+      reply: response.reply,
+      scopedKey,
+      client,
+      bytes: size,
+      older: null,
+      newer: null,
+      olderOfClient: null,
+      newerOfClient: null,
+    };
     stored.set(scopedKey, entry);
+    all.push(entry);
     let own = byClient.get(client);
-    if (own === undefined) byClient.set(client, (own = new Map()));
-    own.set(scopedKey, entry);
+    if (own === undefined) byClient.set(client, (own = new EntryList('olderOfClient', 'newerOfClient')));
+    own.push(entry);
     moveClient(client, own.size - 1, own.size);
     bytes += size;
   }

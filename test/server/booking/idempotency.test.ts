@@ -124,6 +124,37 @@ describe('Idempotency-Key of several clients', () => {
   });
 });
 
+describe('Idempotency-Key over HTTP with a bound of two responses', () => {
+  let h: Harness;
+  let state: Awaited<ReturnType<typeof tempStateDir>>;
+
+  beforeAll(async () => {
+    state = await tempStateDir();
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir, trustedProxies: 1, idempotencyMaxEntries: 2 });
+  });
+
+  afterAll(async () => {
+    await h.stop();
+    await state.remove();
+  });
+
+  const reserve = (client: string, key: string) =>
+    request(h.url, 'POST', '/v1/reservations', { body: hold('4711-20261122-0900', 1), headers: { 'idempotency-key': key, 'x-forwarded-for': client } });
+
+  it('runs a retry again once its response has left the store, the oldest of the client holding most first', async () => {
+    const quiet = await reserve('203.0.113.20', 'quiet-1');
+    const first = await reserve('203.0.113.21', 'fresh-1');
+    await reserve('203.0.113.21', 'fresh-2');
+    await reserve('203.0.113.21', 'fresh-3');
+    expect((await reserve('203.0.113.20', 'quiet-1')).headers.get('idempotent-replayed')).toBe('true');
+    expect((await reserve('203.0.113.20', 'quiet-1')).body.reservationId).toBe(quiet.body.reservationId);
+    const again = await reserve('203.0.113.21', 'fresh-1');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.reservationId).not.toBe(first.body.reservationId);
+  });
+});
+
 describe('createIdempotencyStore', () => {
   const reply = jsonReply(201, { id: 'rsv_1' });
   const BOUND = { maxEntries: DEFAULT_IDEMPOTENCY_MAX_ENTRIES, maxBytes: DEFAULT_IDEMPOTENCY_MAX_BYTES };

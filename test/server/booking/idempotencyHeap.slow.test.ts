@@ -14,7 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 const HEAP_MB = 96;
 const MAX_BYTES = 24 * 1024 * 1024;
 /** Far more writes than the bound holds, and than the heap could hold without one. */
-const WRITES = 600_000;
+const WRITES = 200_000;
 
 const SCRIPT = `
 import { createIdempotencyStore } from './server/booking/idempotency.ts';
