@@ -66,6 +66,7 @@ import { combineValidationRules } from './combineValidationRules.ts';
 import { plainShape } from './plainValidity.ts';
 import { createShapeCheck } from './shapeLimits.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
+import { SEARCH_AREAS } from '../resolvers/searchHits/searchAreas.ts';
 import { argumentReaders } from '../resolvers/index.ts';
 import { checkArguments } from './argumentChecks.ts';
 
@@ -94,6 +95,16 @@ const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
  * to it, by which the operation cache remembers costs, so the two must read the same.
  */
 const LIMIT_ARGUMENT = 'limit';
+
+/**
+ * The text search (`search`) costs besides its fields this much per character of `q` and per
+ * area searched: each word of `q` is looked up, with its prefixes and typos, in each area's
+ * index, so that many long searches in one request are refused before they hold the event loop.
+ */
+export const SEARCH_COST_PER_CHARACTER_AND_AREA = 5;
+const SEARCH_FIELD = 'search';
+/** The arguments of `search` its cost reads besides `limit`; {@link costVariables} names their variables too. */
+const SEARCH_COST_ARGUMENTS = ['q', 'areas'];
 
 /** An operation that passed every check of {@link QueryChecker}, ready to execute. */
 export interface CheckedOperation {
@@ -238,7 +249,8 @@ export function createQueryChecker(schema: GraphQLSchema, limits: Limits, option
  * `limit` (`tours(limit: 500) { data { … } }`), that limit; otherwise {@link DEFAULT_LIST_SIZE}
  * (`types`: 100). Lists of scalars count 1. Fragments count as their definitions, whatever their
  * names, and `@skip`/`@include` are ignored (an upper bound). `__typename` counts 1, and so does
- * an introspection field, which is bounded by validation instead.
+ * an introspection field, which is bounded by validation instead. `search` adds
+ * {@link SEARCH_COST_PER_CHARACTER_AND_AREA} per character of its `q` and area it searches.
  *
  * @param variables coerced variable values (graphql-js `getVariableValues`)
  * @returns the cost, at most 1e12
@@ -265,7 +277,8 @@ export function measureCost(
     const limit = limitOf(field, node, variables);
     const isList = isListType(getNullableType(field.type));
     const items = isList ? (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE) : 1;
-    return 1 + items * walk(node.selectionSet, type, isList ? undefined : limit);
+    const search = parent === root && name === SEARCH_FIELD ? searchCost(field, node, variables) : 0;
+    return 1 + search + items * walk(node.selectionSet, type, isList ? undefined : limit);
   }
 
   return Math.min(walk(operation.selectionSet, root, undefined), COST_CEILING);
@@ -349,9 +362,21 @@ export function estimateAnswerBytes(
 export function costVariables(document: DocumentNode): string[] {
   const names = new Set<string>();
   forEachNode(document, Kind.ARGUMENT, (argument) => {
-    if (argument.name.value === LIMIT_ARGUMENT && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+    const read = argument.name.value === LIMIT_ARGUMENT || SEARCH_COST_ARGUMENTS.includes(argument.name.value);
+    if (read && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
   });
   return [...names];
+}
+
+/** What `search` costs besides its fields: {@link SEARCH_COST_PER_CHARACTER_AND_AREA} per character of `q` and area searched. */
+function searchCost(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number {
+  const [q, areas] = SEARCH_COST_ARGUMENTS.map((name) => {
+    const definition = field.args.find((arg) => arg.name === name);
+    return definition === undefined ? undefined : argumentValue(definition, node, variables);
+  });
+  const characters = typeof q === 'string' ? q.length : 0;
+  const areaCount = Array.isArray(areas) ? areas.length : SEARCH_AREAS.length;
+  return SEARCH_COST_PER_CHARACTER_AND_AREA * characters * areaCount;
 }
 
 /**
