@@ -33,6 +33,7 @@ describe('readConfig', () => {
       jit: true,
       workers: cpuCount(),
       shutdownGraceMs: 10_000,
+      shedEventLoopDelayMs: 100,
       booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, idempotencyMaxEntries: 100000, idempotencyMaxBytes: 67108864, maxCartItems: 50, maxHeldPlaces: 200 },
     });
   });
@@ -91,6 +92,7 @@ describe('readConfig', () => {
       jit: false,
       workers: 3,
       shutdownGraceMs: 25_000,
+      shedEventLoopDelayMs: 100,
       booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 1, idempotencyMaxEntries: 100000, idempotencyMaxBytes: 67108864, maxCartItems: 50, maxHeldPlaces: 200 },
     });
   });
