@@ -166,3 +166,72 @@ export function changesPath(version: string): string {
 export function contentPath(version: string, locale: Locale, area: AreaName): string {
   return `${version}/${locale}/${area}.json.gz`;
 }
+
+/**
+ * Bounds on every record of a snapshot, whatever its area: the server refuses a version with a
+ * record past one (server/snapshot/load.ts), and the sync leaves such a record out before it
+ * publishes (sync/sources/recordLimits.ts), so that what the sync publishes always loads. They
+ * keep the cost of one record (checking, indexing, writing it into an answer) small whatever
+ * a file holds. docs/snapshot-format.md gives the reason for each.
+ */
+export const RECORD_LIMITS = {
+  /** Longest string anywhere in a record, `raw` and object keys included, in UTF-16 code units. */
+  maxStringChars: 200_000,
+  /** Most items in any list of a record, `raw` included. */
+  maxListItems: 5_000,
+  /** Deepest nesting of objects and lists; the record itself is level 1. */
+  maxDepth: 32,
+  /** Most characters in all the strings and keys of a record together. */
+  maxRecordChars: 1_000_000,
+  /** Most values in a record: every string, number, boolean, null, list and object counts one. */
+  maxRecordValues: 100_000,
+} as const;
+
+/**
+ * Checks a record against {@link RECORD_LIMITS}.
+ * @returns null when it keeps within them, otherwise one message naming the field (a dotted
+ *   path with `[i]`) and the limit: `field "abstract": 52428800 characters, at most 200000 allowed`
+ */
+export function recordLimitFault(record: unknown): string | null {
+  let chars = 0;
+  let values = 0;
+  // The path of the value being checked, kept only while a fault unwinds.
+  const walk = (value: unknown, depth: number): { path: (string | number)[]; what: string } | null => {
+    values++;
+    if (values > RECORD_LIMITS.maxRecordValues) return { path: [], what: `the record has more than ${RECORD_LIMITS.maxRecordValues} values in all` };
+    if (typeof value === 'string') {
+      if (value.length > RECORD_LIMITS.maxStringChars) return { path: [], what: `${value.length} characters, at most ${RECORD_LIMITS.maxStringChars} allowed` };
+      chars += value.length;
+      if (chars > RECORD_LIMITS.maxRecordChars) return { path: [], what: `the record's strings pass ${RECORD_LIMITS.maxRecordChars} characters in all` };
+      return null;
+    }
+    if (typeof value !== 'object' || value === null) return null;
+    if (depth >= RECORD_LIMITS.maxDepth) return { path: [], what: `nested deeper than ${RECORD_LIMITS.maxDepth} levels` };
+    if (Array.isArray(value)) {
+      if (value.length > RECORD_LIMITS.maxListItems) return { path: [], what: `a list of ${value.length} items, at most ${RECORD_LIMITS.maxListItems} allowed` };
+      for (let i = 0; i < value.length; i++) {
+        const fault = walk(value[i], depth + 1);
+        if (fault) return fault.path.push(i), fault;
+      }
+      return null;
+    }
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      if (key.length > RECORD_LIMITS.maxStringChars) return { path: [], what: `a key of ${key.length} characters, at most ${RECORD_LIMITS.maxStringChars} allowed` };
+      chars += key.length;
+      if (chars > RECORD_LIMITS.maxRecordChars) return { path: [key], what: `the record's strings pass ${RECORD_LIMITS.maxRecordChars} characters in all` };
+      const fault = walk((value as Record<string, unknown>)[key], depth + 1);
+      if (fault) return fault.path.push(key), fault;
+    }
+    return null;
+  };
+  const fault = walk(record, 1);
+  if (!fault) return null;
+  if (fault.path.length === 0) return fault.what;
+  let path = '';
+  for (let i = fault.path.length - 1; i >= 0; i--) {
+    const segment = fault.path[i]!;
+    path += typeof segment === 'number' ? `[${segment}]` : path === '' ? segment : `.${segment}`;
+  }
+  return `field "${path}": ${fault.what}`;
+}

@@ -32,6 +32,7 @@ import type { SourceOutcome } from './publish/report.ts';
 import { rollback } from './publish/rollback.ts';
 import { type FetchContext, syncDay } from './source.ts';
 import { sourceNamed } from './sources/index.ts';
+import { limitRecordsData } from './sources/recordLimits.ts';
 import { plainTextData } from './sources/textFields.ts';
 
 /** The `service.name` of the sync's spans unless OTEL_SERVICE_NAME says otherwise. */
@@ -211,7 +212,7 @@ async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined)
         const span = tracer?.startSpan(`sync ${source}`, { attributes: { 'sync.source': source } });
         try {
           const data = await (span ? context.with(trace.setSpan(context.active(), span), () => sourceNamed(source).fetch(ctx)) : sourceNamed(source).fetch(ctx));
-          outcomes[source] = { ok: true, fetched: { ...plainTextData(data), fetchedAt: now.toISOString() } };
+          outcomes[source] = { ok: true, fetched: { ...plainTextData(limitRecordsData(data)), fetchedAt: now.toISOString() } };
           progress.done(source, 'fetched');
         } catch (error) {
           outcomes[source] = { ok: false, error };

@@ -75,7 +75,7 @@ export interface BookingHandler {
 export async function createBookingHandler(options: BookingHandlerOptions): Promise<BookingHandler> {
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? console;
-  const idempotency = createIdempotencyStore();
+  const idempotency = createIdempotencyStore({ maxEntries: options.idempotencyMaxEntries, maxBytes: options.idempotencyMaxBytes });
   const backend: BookingBackend =
     options.mode === 'sandbox'
       ? await openSandboxOrRefuse({

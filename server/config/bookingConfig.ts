@@ -16,6 +16,14 @@ interface CommonConfig {
    * (server/http/clientAddress.ts); 0 ignores the header. TRUST_PROXY, default 0.
    */
   trustedProxies: number;
+  /**
+   * Most responses stored under an Idempotency-Key, over all clients; the oldest leave first,
+   * fairly between clients (server/booking/idempotency.ts). IDEMPOTENCY_MAX_ENTRIES, default
+   * {@link DEFAULT_IDEMPOTENCY_MAX_ENTRIES}.
+   */
+  idempotencyMaxEntries: number;
+  /** Most bytes of those responses, as the store counts them. IDEMPOTENCY_MAX_BYTES, default {@link DEFAULT_IDEMPOTENCY_MAX_BYTES}. */
+  idempotencyMaxBytes: number;
 }
 
 /** Sandbox mode: a complete offline implementation over the snapshot's activities. */
@@ -34,6 +42,8 @@ export interface SandboxConfig extends CommonConfig {
 
 /** Reservations per cart unless BOOKING_MAX_CART_ITEMS says otherwise. */
 export const DEFAULT_MAX_CART_ITEMS = 50;
+export const DEFAULT_IDEMPOTENCY_MAX_ENTRIES = 100_000;
+export const DEFAULT_IDEMPOTENCY_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Places held per client unless BOOKING_MAX_HELD_PLACES says otherwise. */
 export const DEFAULT_MAX_HELD_PLACES = 200;
@@ -78,6 +88,8 @@ export const BOOKING_SETTINGS = {
   BOOKING_MODE: oneOf(['proxy', 'sandbox'], undefined, '`proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox`.'),
   BOOKING_UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000, 'Proxy: whole-call deadline per upstream request, in ms.'),
   BOOKING_RATE_LIMIT: integer(0, 100_000, 60, 'POST/PATCH requests per client per minute; 0 turns the limit off.'),
+  IDEMPOTENCY_MAX_ENTRIES: integer(0, 10_000_000, DEFAULT_IDEMPOTENCY_MAX_ENTRIES, 'Responses stored under an Idempotency-Key, over all clients; 0 stores none.'),
+  IDEMPOTENCY_MAX_BYTES: integer(0, 4 * 1024 * 1024 * 1024, DEFAULT_IDEMPOTENCY_MAX_BYTES, 'Bytes of the responses stored under an Idempotency-Key, over all clients.'),
   TRUST_PROXY: integer(0, MAX_TRUSTED_PROXIES, 0, 'Reverse proxies in front of the server whose X-Forwarded-For names the client; 0 ignores the header.'),
   BOOKING_MAX_CART_ITEMS: integer(1, 1000, DEFAULT_MAX_CART_ITEMS, 'Sandbox: reservations per cart.'),
   BOOKING_MAX_HELD_PLACES: integer(1, 100_000, DEFAULT_MAX_HELD_PLACES, 'Sandbox: places one client holds at once.'),
@@ -97,12 +109,16 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
   const mode = modeRaw === '' ? (upstream === '' ? 'sandbox' : 'proxy') : modeRaw;
   const rateLimitPerMinute = readInteger(env, 'BOOKING_RATE_LIMIT', BOOKING_SETTINGS.BOOKING_RATE_LIMIT);
   const trustedProxies = readInteger(env, 'TRUST_PROXY', BOOKING_SETTINGS.TRUST_PROXY);
+  const idempotencyMaxEntries = readInteger(env, 'IDEMPOTENCY_MAX_ENTRIES', BOOKING_SETTINGS.IDEMPOTENCY_MAX_ENTRIES);
+  const idempotencyMaxBytes = readInteger(env, 'IDEMPOTENCY_MAX_BYTES', BOOKING_SETTINGS.IDEMPOTENCY_MAX_BYTES);
 
   if (mode === 'sandbox') {
     return {
       mode,
       rateLimitPerMinute,
       trustedProxies,
+      idempotencyMaxEntries,
+      idempotencyMaxBytes,
       stateDir: env.STATE_DIR?.trim() || '.state',
       maxCartItems: readInteger(env, 'BOOKING_MAX_CART_ITEMS', BOOKING_SETTINGS.BOOKING_MAX_CART_ITEMS),
       maxHeldPlaces: readInteger(env, 'BOOKING_MAX_HELD_PLACES', BOOKING_SETTINGS.BOOKING_MAX_HELD_PLACES),
@@ -114,6 +130,8 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
     mode: 'proxy',
     rateLimitPerMinute,
     trustedProxies,
+    idempotencyMaxEntries,
+    idempotencyMaxBytes,
     upstreamUrl: upstreamUrl(upstream === '' ? DEFAULT_UPSTREAM_URL : upstream),
     apiKey: apiKey(env.BOOKING_API_KEY),
     authHeader: authHeader(env.SWISSACTIVITIES_AUTH_HEADER),

@@ -114,6 +114,11 @@ export interface Config {
   workers: number;
   /** Time in-flight requests get to finish after SIGTERM/SIGINT, in ms; SHUTDOWN_GRACE_MS, default 10000. */
   shutdownGraceMs: number;
+  /**
+   * GraphQL and GeoJSON requests are shed (503 OVERLOADED) while the event loop is late by more
+   * than this, in ms, 0 never (server/http/loadShedding.ts); SHED_EVENT_LOOP_DELAY_MS, default 100.
+   */
+  shedEventLoopDelayMs: number;
   /** The /v1 booking interface: sandbox or proxy (docs/booking.md). */
   booking: BookingConfig;
 }
@@ -176,6 +181,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jit: readBoolean(env, 'GRAPHQL_JIT', S.GRAPHQL_JIT),
     workers: readInteger(env, 'WORKERS', S.WORKERS, env.npm_lifecycle_event === 'dev' ? 1 : cpuCount()),
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', S.SHUTDOWN_GRACE_MS),
+    shedEventLoopDelayMs: readInteger(env, 'SHED_EVENT_LOOP_DELAY_MS', S.SHED_EVENT_LOOP_DELAY_MS),
     booking: readBookingConfig(env),
   };
 }

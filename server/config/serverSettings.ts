@@ -40,5 +40,6 @@ export const SERVER_SETTINGS = {
   OPERATION_CACHE_SIZE: integer(0, 100_000, 1000, 'Most checked operations kept per process; 0 keeps none.'),
   GRAPHQL_JIT: boolean(true, 'Whether operations are compiled with graphql-jit.'),
   WORKERS: integer(1, 256, undefined, 'Processes serving the port; default one per core, 1 under `npm run dev`.'),
+  SHED_EVENT_LOOP_DELAY_MS: integer(0, 60_000, 100, 'GraphQL and GeoJSON requests get 503 OVERLOADED while the event loop is late by more than this, in ms; 0 turns shedding off.'),
   SHUTDOWN_GRACE_MS: integer(0, 600_000, 10_000, 'Time in-flight requests get to finish after SIGTERM/SIGINT, in ms.'),
 };

@@ -67,6 +67,7 @@ import { combineValidationRules } from './combineValidationRules.ts';
 import { plainShape } from './plainValidity.ts';
 import { createShapeCheck } from './shapeLimits.ts';
 import { LOCATIONS_MAX_LIMIT } from '../resolvers/activities.ts';
+import { SEARCH_AREAS } from '../resolvers/searchHits/searchAreas.ts';
 import { argumentReaders } from '../resolvers/index.ts';
 import { checkArguments } from './argumentChecks.ts';
 
@@ -99,6 +100,16 @@ const LIMIT_ARGUMENT = 'limit';
 const FACET_FIELDS_ARGUMENT = 'fields';
 const FACET_VALUES_ARGUMENT = 'maxValues';
 const COST_ARGUMENTS = new Set([LIMIT_ARGUMENT, FACET_FIELDS_ARGUMENT, FACET_VALUES_ARGUMENT]);
+
+/**
+ * The text search (`search`) costs besides its fields this much per character of `q` and per
+ * area searched: each word of `q` is looked up, with its prefixes and typos, in each area's
+ * index, so that many long searches in one request are refused before they hold the event loop.
+ */
+export const SEARCH_COST_PER_CHARACTER_AND_AREA = 5;
+const SEARCH_FIELD = 'search';
+/** The arguments of `search` its cost reads besides `limit`; {@link costVariables} names their variables too. */
+const SEARCH_COST_ARGUMENTS = ['q', 'areas'];
 
 /** An operation that passed every check of {@link QueryChecker}, ready to execute. */
 export interface CheckedOperation {
@@ -244,7 +255,8 @@ export function createQueryChecker(schema: GraphQLSchema, limits: Limits, option
  * (`types`: 100). A list result's `facets(fields, maxValues)` counts each distinct field once, and
  * its values `maxValues` times. Lists of scalars count 1. Fragments count as their definitions, whatever their
  * names, and `@skip`/`@include` are ignored (an upper bound). `__typename` counts 1, and so does
- * an introspection field, which is bounded by validation instead.
+ * an introspection field, which is bounded by validation instead. `search` adds
+ * {@link SEARCH_COST_PER_CHARACTER_AND_AREA} per character of its `q` and area it searches.
  *
  * @param variables coerced variable values (graphql-js `getVariableValues`)
  * @returns the cost, at most 1e12
@@ -273,7 +285,8 @@ export function measureCost(
     const limit = limitOf(field, node, variables);
     const isList = isListType(getNullableType(field.type));
     const items = isList ? (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE) : 1;
-    return 1 + items * walk(node.selectionSet, type, isList ? undefined : limit);
+    const search = parent === root && name === SEARCH_FIELD ? searchCost(field, node, variables) : 0;
+    return 1 + search + items * walk(node.selectionSet, type, isList ? undefined : limit);
   }
 
   return Math.min(walk(operation.selectionSet, root, undefined), COST_CEILING);
@@ -359,13 +372,24 @@ export function estimateAnswerBytes(
 export function costVariables(document: DocumentNode): string[] {
   const names = new Set<string>();
   forEachNode(document, Kind.ARGUMENT, (argument) => {
-    if (!COST_ARGUMENTS.has(argument.name.value)) return;
-    // `fields: [$a, $b]` holds its variables inside a list.
+    if (!COST_ARGUMENTS.has(argument.name.value) && !SEARCH_COST_ARGUMENTS.includes(argument.name.value)) return;
+    // `fields: [$a, $b]` and `areas: [$a]` hold their variables inside a list.
     forEachNode(argument.value, Kind.VARIABLE, (variable) => {
       names.add(variable.name.value);
     });
   });
   return [...names];
+}
+
+/** What `search` costs besides its fields: {@link SEARCH_COST_PER_CHARACTER_AND_AREA} per character of `q` and area searched. */
+function searchCost(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number {
+  const [q, areas] = SEARCH_COST_ARGUMENTS.map((name) => {
+    const definition = field.args.find((arg) => arg.name === name);
+    return definition === undefined ? undefined : argumentValue(definition, node, variables);
+  });
+  const characters = typeof q === 'string' ? q.length : 0;
+  const areaCount = Array.isArray(areas) ? areas.length : SEARCH_AREAS.length;
+  return SEARCH_COST_PER_CHARACTER_AND_AREA * characters * areaCount;
 }
 
 /**

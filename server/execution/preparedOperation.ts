@@ -174,7 +174,7 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
     if (coercions.size >= COSTS_PER_OPERATION) coercions.clear();
     coercions.set(text, coercion);
   };
-  // Variables sent anew are coerced, but the cost reads only those given as a `limit`, so it is
+  // Variables sent anew are coerced, but the cost reads only those given as a `limit` (or a search's q and areas), so it is
   // also remembered by their values: the documents of one template, as a map client sends them,
   // differ in their points and rarely in their page size. Those variables are looked for on the
   // first miss: most operations only ever meet the variables remembered above.
@@ -188,7 +188,8 @@ function createVariables(checked: CheckedOperation, sent: SentVariables, sizes: 
       measuredWith = current;
     }
     limitVariables ??= costVariables(document);
-    const key = limitVariables.map((name) => JSON.stringify(variables[name]) ?? '').join(',');
+    // As JSON: a search's q and areas are text and lists, which a plain join would confuse.
+    const key = JSON.stringify(limitVariables.map((name) => variables[name] ?? null));
     let measure = measures.get(key);
     if (measure === undefined) {
       measure = {

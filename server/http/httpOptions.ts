@@ -111,6 +111,7 @@ export interface HttpOptions {
     | 'recordCacheBytes'
     | 'operationCacheSize'
     | 'jit'
+    | 'shedEventLoopDelayMs'
   >;
   logger: HttpLogger;
   /** Where the service counts its requests, caches and costs; served at `/metrics`. */

@@ -6,6 +6,7 @@ import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
 import { createGeojsonRoute, GEOJSON_PATH } from './geojson/geojsonRoute.ts';
 import { documentHash } from './graphql/documentHash.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
+import { createLoadShedder, type LoadShedder, SHED_RETRY_AFTER_S } from './loadShedding.ts';
 import { createResponseCache } from './graphql/responseCache.ts';
 import { NO_STORE } from './httpCache.ts';
 import type { GraphqlOutcome, HttpLogger, HttpMetrics, HttpOptions } from './httpOptions.ts';
@@ -95,8 +96,10 @@ export function createHttpService(options: HttpOptions): HttpService {
   const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail, responses);
   const routes = createRoutes(options, lifecycle, graphqlRoute, playground, createMapPage());
   const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options, responses) };
-  const handle = createDispatcher(options, routes, graphqlRoute, geojsonRoute);
+  const shedder = createLoadShedder(options.config.shedEventLoopDelayMs, metrics.registry);
+  const handle = createDispatcher(options, routes, graphqlRoute, geojsonRoute, shedder);
   const server = createRequestServer(options, lifecycle, routes, handle, fail);
+  server.on('close', () => shedder.close());
   return {
     server,
     metrics,
@@ -198,7 +201,7 @@ function createMetricsRoute(options: HttpOptions): Handle {
  * Picks the answer of a request: the GraphQL route, the booking interface, CORS preflights, a
  * route, or a 404 or 405.
  */
-function createDispatcher(options: HttpOptions, routes: Map<string, Route>, graphqlRoute: Handle, geojsonRoute: Route) {
+function createDispatcher(options: HttpOptions, routes: Map<string, Route>, graphqlRoute: Handle, geojsonRoute: Route, shedder: LoadShedder) {
   const cors = createCors(options.config.allowedOrigins);
   const allowed = new Map([...routes].map(([path, route]) => [path, [...route.methods, 'OPTIONS'].join(', ')]));
   const geojsonAllow = [...geojsonRoute.methods, 'OPTIONS'].join(', ');
@@ -215,9 +218,17 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
     // The common case first: a GraphQL query without CORS, whose headers go out in one go.
     if (path === GRAPHQL_PATH && req.headers.origin === undefined && (req.method === 'GET' || req.method === 'POST')) {
       state.route = GRAPHQL_PATH;
+      if (shedder.shed(GRAPHQL_PATH)) return shed(res, state);
       return graphqlRoute(req, res, state, query);
     }
     return handleOther(req, res, state, path, query);
+  }
+
+  /** The answer to a request shed while the event loop is late (loadShedding.ts). */
+  function shed(res: ServerResponse, state: RequestState): void {
+    setRequestHeaders(res, state);
+    state.codes = ['OVERLOADED'];
+    sendError(res, 503, 'OVERLOADED', `The server is overloaded; retry in ${SHED_RETRY_AFTER_S} s`, { 'Retry-After': String(SHED_RETRY_AFTER_S) });
   }
 
   async function handleOther(req: IncomingMessage, res: ServerResponse, state: RequestState, path: string, query: string): Promise<void> {
@@ -250,6 +261,8 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
       sendError(res, 405, 'METHOD_NOT_ALLOWED', `${path} answers ${allow}, not ${req.method}`, { Allow: allow });
       return;
     }
+    // The probes and the metrics are always answered; the routes that run queries are shed.
+    if ((isGeojson || route.handle === graphqlRoute) && shedder.shed(state.route)) return shed(res, state);
     await route.handle(req, res, state, query);
   }
 

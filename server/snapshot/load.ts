@@ -8,7 +8,7 @@ import { isAscii } from 'node:buffer';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { FORMAT_VERSION, SOURCE_AREAS, type AreaName, type AreaRecords, type ChangeLists, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../../sync/format.ts';
+import { FORMAT_VERSION, recordLimitFault, SOURCE_AREAS, type AreaName, type AreaRecords, type ChangeLists, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../../sync/format.ts';
 import { deepFreeze } from '../util/deepFreeze.ts';
 import { readChangeLists } from './changeLists.ts';
 import { LOCALES, type Locale } from './locales.ts';
@@ -315,9 +315,10 @@ async function readRecords(
 ): Promise<unknown[]> {
   const file = path.join(dataDir, entry.file);
   const records = parseRecords(file, entry, bytes);
+  const ids = new Map<unknown, number>();
   for (let i = 0; i < records.length; i++) {
     if (i > 0 && i % RECORDS_PER_TURN === 0) await nextTurn();
-    checkRecord(file, records, i, validate);
+    checkRecord(file, records, i, validate, ids);
     deepFreeze(records[i], twins?.get((records[i] as { id: unknown }).id));
   }
   return records;
@@ -351,15 +352,22 @@ function decodeText(bytes: Buffer, ascii = isAscii(bytes)): string {
 }
 
 /**
- * Checks record `i` of a file.
+ * Checks record `i` of a file: against the limits of every record (RECORD_LIMITS in
+ * sync/format.ts), its GraphQL type, and the ids of the records before it in the file.
+ * @param ids the ids of records 0 to i−1 of the file, with the index of each; record i's is added
  * @throws SnapshotError naming the file, the record (index and id) and the problem
  */
-export function checkRecord(file: string, records: readonly unknown[], i: number, validate: RecordValidator): void {
-  const problem = validate(records[i]);
+export function checkRecord(file: string, records: readonly unknown[], i: number, validate: RecordValidator, ids: Map<unknown, number>): void {
+  // The limits come first: the type check and everything after it may then count on them.
+  const problem = recordLimitFault(records[i]) ?? validate(records[i]);
+  const id = isObject(records[i]) ? (records[i] as { id?: unknown }).id : undefined;
   if (problem) {
-    const id = isObject(records[i]) ? (records[i] as { id?: unknown }).id : undefined;
     throw new SnapshotError(`${file}: record ${i}${id === undefined ? '' : ` (id ${JSON.stringify(id)})`}: ${problem}`);
   }
+  // Every area's type has an id; one that two records share would answer either of them by chance.
+  const first = ids.get(id);
+  if (first !== undefined) throw new SnapshotError(`${file}: records ${first} and ${i} share the id ${JSON.stringify(id)}; each id may appear once in a file`);
+  ids.set(id, i);
 }
 
 /** Resolves after the event loop has had a turn: timers and I/O (requests) run first. */

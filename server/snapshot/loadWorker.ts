@@ -134,8 +134,9 @@ async function answer({ run, index, locale, area, file, kept, dataDir, root, rea
     const slice = new TimeSlice(SLICE_BUDGET_MS, BUSY_SHARE_OF_CORE, serverBusy);
     const where = path.join(dataDir, file.file);
     const records = parseRecords(where, file, bytes);
+    const ids = new Map<unknown, number>();
     for (let i = 0; i < records.length; i++) {
-      checkRecord(where, records, i, validators.get(area)!);
+      checkRecord(where, records, i, validators.get(area)!, ids);
       if (slice.spent) await slice.pause();
     }
     const ranges = await runStepsSliced(recordRanges(bytes, records.length), slice);

@@ -11,7 +11,7 @@ import { constants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip as gunzipCallback } from 'node:zlib';
+import { createGunzip, gunzip as gunzipCallback } from 'node:zlib';
 import type { FileEntry } from '../../sync/format.ts';
 import { SnapshotError } from './snapshotError.ts';
 
@@ -100,16 +100,7 @@ export function readSnapshotFile(root: string, dataDir: string, entry: FileEntry
     readTimeoutMs,
     async (signal) => {
       const bytes = await readChecked(root, file, entry, signal);
-      try {
-        // zlib stops at maxOutputLength, before it has allocated more: a file's sha256 vouches
-        // for its bytes, not for what they inflate to.
-        return await gunzip(bytes, { chunkSize: Math.min(inflatedSizeHint(bytes), maxFileBytes + 1), maxOutputLength: maxFileBytes });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-          throw new SnapshotError(`${file}: inflates to more than ${maxFileBytes} bytes, the limit (SNAPSHOT_MAX_FILE_BYTES); raise it if the file is genuine`);
-        }
-        throw new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
-      }
+      return inflateBounded(file, bytes, maxFileBytes);
     },
     () => readTimeoutError(file, readTimeoutMs),
   );
@@ -148,6 +139,63 @@ async function readChecked(root: string, file: string, entry: FileEntry, signal:
 }
 
 /**
+ * Inflates a file to at most `maxFileBytes`, taking no more memory for a file it refuses than the
+ * file's trailer states: a file's sha256 vouches for its bytes, not for what they inflate to.
+ * A file that states more than the limit is refused before inflating. Otherwise it is inflated
+ * to what it states, in one piece; zlib stops there, before it has allocated more. A file that
+ * inflates to more (several gzip members, whose trailer states the last one's size, or a trailer
+ * that lies) is inflated once more in small pieces that are dropped as they come, only to count
+ * its size, and then, within the limit, to that size.
+ *
+ * @throws SnapshotError when it inflates to more than `maxFileBytes` or is not gzip
+ */
+async function inflateBounded(file: string, bytes: Buffer, maxFileBytes: number): Promise<Buffer> {
+  const tooLarge = () => new SnapshotError(`${file}: inflates to more than ${maxFileBytes} bytes, the limit (SNAPSHOT_MAX_FILE_BYTES); raise it if the file is genuine`);
+  const notGzip = (error: unknown) => new SnapshotError(`${file}: not gzip-compressed JSON (${(error as Error).message})`);
+  const stated = statedSize(bytes);
+  if (stated > maxFileBytes) throw tooLarge();
+  try {
+    return await gunzip(bytes, { chunkSize: inflatedSizeHint(bytes), maxOutputLength: Math.max(stated, 1) });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw notGzip(error);
+  }
+  const size = await countInflated(bytes, maxFileBytes).catch((error: unknown) => {
+    throw (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? tooLarge() : notGzip(error);
+  });
+  try {
+    return await gunzip(bytes, { chunkSize: Math.min(Math.max(size + 1, MIN_INFLATE_CHUNK), MAX_INFLATE_CHUNK), maxOutputLength: Math.max(size, 1) });
+  } catch (error) {
+    throw notGzip(error);
+  }
+}
+
+/**
+ * The size `gzip` inflates to, counted in pieces of {@link MIN_INFLATE_CHUNK} that are dropped
+ * as they come.
+ * @throws an error of code ERR_BUFFER_TOO_LARGE past `maxBytes`; zlib's error when it is not gzip
+ */
+function countInflated(gzip: Buffer, maxBytes: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const inflater = createGunzip({ chunkSize: MIN_INFLATE_CHUNK });
+    let size = 0;
+    inflater.on('data', (piece: Buffer) => {
+      size += piece.length;
+      if (size > maxBytes) {
+        inflater.destroy(Object.assign(new Error(`more than ${maxBytes} bytes`), { code: 'ERR_BUFFER_TOO_LARGE' }));
+      }
+    });
+    inflater.on('error', reject);
+    inflater.on('end', () => resolve(size));
+    inflater.end(gzip);
+  });
+}
+
+/** The size a gzip file's trailer states (ISIZE: the size of its last member modulo 2^32); 0 for a file too short to have one. */
+function statedSize(gzip: Buffer): number {
+  return gzip.length >= GZIP_TRAILER_BYTES ? gzip.readUInt32LE(gzip.length - 4) : 0;
+}
+
+/**
  * The size a gzip file inflates to, as its trailer states (ISIZE, the size of its last member
  * modulo 2^32), plus one byte so that zlib finds the end within the first chunk, which then is
  * the whole file. In zlib's default chunks each chunk costs a callback on the main thread and all
@@ -155,7 +203,7 @@ async function readChecked(root: string, file: string, entry: FileEntry, signal:
  * inflates into more chunks, to the same bytes.
  */
 function inflatedSizeHint(gzip: Buffer): number {
-  const stated = gzip.length >= GZIP_TRAILER_BYTES ? gzip.readUInt32LE(gzip.length - 4) : 0;
+  const stated = statedSize(gzip);
   return Math.min(Math.max(stated + 1, MIN_INFLATE_CHUNK), MAX_INFLATE_CHUNK);
 }
 

@@ -2,7 +2,8 @@
  * A short, bounded load test on loopback (`npm run test:load`, also run by .ci/run): the real
  * server process over the committed fixture snapshot gets ~20 s of mixed valid and hostile
  * requests from 16 concurrent clients. It fails (exit 1) when any valid request fails, when a
- * hostile request is not refused as expected, or when memory grows: the live heap and the RSS
+ * hostile request is not refused as expected, when /healthz (read all along on a connection of
+ * its own) takes longer than MAX_HEALTH_MS at any point, or when memory grows: the live heap and the RSS
  * of the last seconds are compared with those right after warm-up. The live heap is the lowest
  * heap-used reading of a window (a reading right after a full collection); the server runs with
  * a bounded old space so that V8 collects every few seconds rather than every 15 to 30, and a
@@ -33,6 +34,10 @@ const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 16);
 const MAX_OLD_SPACE_MB = Number(process.env.LOAD_MAX_OLD_SPACE_MB ?? 256);
 /** Length of the windows whose lowest readings are compared, in seconds. */
 const WINDOW_S = 5;
+/** The longest /healthz may take at any point of the run, in ms. */
+const MAX_HEALTH_MS = 200;
+/** Requests shed with 503 OVERLOADED (server/http/loadShedding.ts): an answer, not a failure. */
+const shedCount = { value: 0 };
 
 /**
  * The byte bound of the response, record bytes and persisted-query caches: small enough that
@@ -108,6 +113,18 @@ async function main(): Promise<void> {
     const startedAt = performance.now();
     const elapsedS = () => (performance.now() - startedAt) / 1000;
 
+    // The liveness probe's view: /healthz read all along, on a connection of its own.
+    const probeAgent = new Agent({ connections: 1 });
+    const healthMs: number[] = [];
+    const prober = (async () => {
+      while (elapsedS() < DURATION_S) {
+        const sentAt = performance.now();
+        await (await request(`${base}/healthz`, { dispatcher: probeAgent })).body.text();
+        healthMs.push(performance.now() - sentAt);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+
     const sampler = (async () => {
       while (elapsedS() < DURATION_S) {
         memory.push({ atS: elapsedS(), ...(await readMemory(base, agent)) });
@@ -135,7 +152,8 @@ async function main(): Promise<void> {
         counts.set(scenario.name, count);
       }
     });
-    await Promise.all([...clients, sampler]);
+    await Promise.all([...clients, sampler, prober]);
+    await probeAgent.close();
 
     const byKind = (kind: Kind) =>
       scenarios
@@ -170,6 +188,8 @@ async function main(): Promise<void> {
     }
     console.log(`  valid:   ${valid.sent} requests, ${valid.failed} failed, ${Math.round(valid.sent / DURATION_S)}/s, latency p50 ${percentile(50)} ms, p99 ${percentile(99)} ms`);
     console.log(`  hostile: ${hostile.sent} requests, ${hostile.failed} not refused as expected`);
+    console.log(`  shed (503 OVERLOADED): ${shedCount.value}`);
+    console.log(`  /healthz: ${healthMs.length} reads, longest ${Math.round(Math.max(...healthMs))} ms`);
     console.log(`  heap used (live): ${mb(heap.warm)} after warm-up, ${mb(heap.end)} at the end`);
     console.log(`  rss:              ${mb(rss.warm)} after warm-up, ${mb(rss.end)} at the end`);
 
@@ -177,6 +197,7 @@ async function main(): Promise<void> {
     if (valid.sent === 0 || hostile.sent === 0) problems.push('no requests were sent');
     if (valid.failed > 0) problems.push(`${valid.failed} valid requests failed`);
     if (hostile.failed > 0) problems.push(`${hostile.failed} hostile requests were not refused as expected`);
+    if (Math.max(...healthMs) > MAX_HEALTH_MS) problems.push(`/healthz took ${Math.round(Math.max(...healthMs))} ms, more than ${MAX_HEALTH_MS} ms`);
     if (heap.end > heap.warm * HEAP_TOLERANCE.factor + HEAP_TOLERANCE.bytes) problems.push(`live heap grew from ${mb(heap.warm)} to ${mb(heap.end)}`);
     if (rss.end > rss.warm * RSS_TOLERANCE.factor + RSS_TOLERANCE.bytes) problems.push(`RSS grew from ${mb(rss.warm)} to ${mb(rss.end)}`);
     if (problems.length > 0) {
@@ -221,13 +242,29 @@ const post = (agent: Agent, base: string, payload: unknown) =>
 
 /** A 200 answer with data and without errors. */
 function isData(answer: Answer): Outcome {
+  if (isShed(answer)) return { ok: true };
   if (answer.status !== 200) return { ok: false, detail: `status ${answer.status}: ${answer.body.slice(0, 200)}` };
   const body = JSON.parse(answer.body) as { data?: unknown; errors?: unknown };
   return body.errors === undefined && body.data ? { ok: true } : { ok: false, detail: answer.body.slice(0, 200) };
 }
 
+/** A 503 OVERLOADED, counted: the server shed the request while its event loop was late. */
+function isShed(answer: Answer): boolean {
+  if (answer.status !== 503 || !answer.body.includes('"OVERLOADED"')) return false;
+  shedCount.value++;
+  return true;
+}
+
+/** Random letters and spaces, as a hostile search box sends them. */
+function randomText(length: number): string {
+  const letters = 'abcdefghijklmnopqrstuvwxyz ';
+  return Array.from({ length }, () => letters[Math.floor(random() * letters.length)]).join('');
+}
+
 /** A refusal: the status, and the code of the first error. */
 function isRefused(answer: Answer, status: number, code: string): Outcome {
+  // Shed before it was looked at is refused as well.
+  if (isShed(answer)) return { ok: true };
   const body = JSON.parse(answer.body) as { errors?: { extensions?: { code?: string } }[] };
   const actual = body.errors?.[0]?.extensions?.code;
   return answer.status === status && actual === code ? { ok: true } : { ok: false, detail: `status ${answer.status}, code ${actual}` };
@@ -371,6 +408,34 @@ function createScenarios(samples: Sample[]): Scenario[] {
       kind: 'hostile',
       weight: 2,
       run: async (base, agent) => isRefused(await post(agent, base, { query: `{ types { ${'id '.repeat(1800)}} }` }), 200, 'QUERY_TOO_COMPLEX'),
+    },
+    {
+      name: 'thirty long searches',
+      kind: 'hostile',
+      weight: 2,
+      run: async (base, agent) => {
+        const query = `{ ${Array.from({ length: 30 }, (_, i) => `s${i}: search(q: ${JSON.stringify(randomText(200))}, limit: 5) { total }`).join(' ')} }`;
+        return isRefused(await post(agent, base, { query }), 200, 'QUERY_TOO_COMPLEX');
+      },
+    },
+    {
+      name: 'long searches within the cost',
+      kind: 'hostile',
+      weight: 2,
+      run: async (base, agent) => {
+        const query = `{ ${Array.from({ length: 4 }, (_, i) => `s${i}: search(q: ${JSON.stringify(randomText(200))}, limit: 5) { total }`).join(' ')} }`;
+        return isData(await post(agent, base, { query }));
+      },
+    },
+    {
+      name: 'GeoJSON of every tour',
+      kind: 'hostile',
+      weight: 2,
+      run: async (base, agent) => {
+        const answer = await send(agent, `${base}/api/geojson/tours?limit=5000`);
+        if (isShed(answer)) return { ok: true };
+        return answer.status === 200 && answer.body.includes('"FeatureCollection"') ? { ok: true } : { ok: false, detail: `status ${answer.status}: ${answer.body.slice(0, 200)}` };
+      },
     },
     {
       name: 'unknown persisted query',

@@ -12,7 +12,7 @@ import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland/api.ts';
 import { PAGE_SIZE } from '../../sync/sources/stnet/api.ts';
 import { stationRoutes } from '../../sync/sources/stnet/routes.ts';
 import { CONTENT_PAGE_SIZE } from '../../sync/sources/swissactivities/api.ts';
-import { type AttractionRecord, LOCALES, type Manifest, type SourceName } from '../../sync/format.ts';
+import { type AttractionRecord, LOCALES, type Manifest, RECORD_LIMITS, type SourceName } from '../../sync/format.ts';
 import { readManifest } from '../../sync/publish/manifest.ts';
 import { loadSchema } from './helpers/records.ts';
 
@@ -283,6 +283,24 @@ describe('runSync against the loopback upstream', () => {
     expect(run.manifest.sources.tours!.locales['de-CH']!.tours!.count).toBe(599);
     expect(run.manifest.sources.tours!.locales['en-CH']!.tours!.count).toBe(600);
     expect(run.stdout).toContain('tours: records failing validation left out: de-CH tours 1');
+  });
+
+  it('leaves out a record past the limits every record keeps within, so that the server loads what it publishes', async () => {
+    await serve((data) => {
+      // Far past the teaser cap as well: the record limit comes first and names the field.
+      data.tours.de = data.tours.de.map((t, i) => (i === 5 ? { ...(t as object), abstract: 'x'.repeat(RECORD_LIMITS.maxStringChars + 1) } : t));
+      data.tours.en = data.tours.en.map((t, i) => (i === 9 ? { ...(t as object), classification: [{ name: 'landscape', values: Array.from({ length: RECORD_LIMITS.maxListItems + 1 }, (_, k) => ({ name: `view${k}` })) }] } : t));
+    });
+    const run = await sync(['tours'], { dryRun: true });
+    expect(run.stdout).toContain('de-CH tours rejected: record-limits 1');
+    expect(run.stdout).toContain('en-CH tours rejected: record-limits 1');
+    const published = await sync(['tours']);
+    expect(published.exitCode).toBe(0);
+    expect(published.manifest.sources.tours!.locales['de-CH']!.tours!.count).toBe(599);
+    expect(published.manifest.sources.tours!.locales['en-CH']!.tours!.count).toBe(599);
+    expect(published.stdout).toContain('tours: records failing validation left out: de-CH tours 1, en-CH tours 1');
+    const snapshot = await loadSnapshot(dataDir, schema);
+    expect(snapshot.locales['de-CH'].tours).toHaveLength(599);
   });
 
   it('refuses a source with more than 2 % of its records failing validation, unless forced', async () => {

@@ -23,8 +23,20 @@ import { compress, type Encoding } from '../compress.ts';
 import { etagOf } from '../httpCache.ts';
 import { h32Raw } from '../../util/xxhash.ts';
 
-/** Bytes counted per entry beyond its body and keys: the objects and maps that hold it. */
-const ENTRY_OVERHEAD_BYTES = 512;
+/**
+ * What the cache counts beyond the bytes of bodies, keys and aliases: the objects, maps and
+ * buffer headers that hold them, in the heap. test/server/http/graphql/responseCacheHeap.slow.test.ts
+ * fills a cache and checks that the heap and the buffers grow by no more than it counts.
+ */
+const ENTRY_OVERHEAD_BYTES = 1024;
+/** One alias: its object, its buffer's header and its place in the alias map. */
+const ALIAS_OVERHEAD_BYTES = 256;
+/** One compressed body's buffer header and map entry. */
+const BUFFER_OVERHEAD_BYTES = 160;
+/** The ETags of one media type: their map entry and object. */
+const ETAGS_OVERHEAD_BYTES = 256;
+/** One ETag string's header. */
+const STRING_OVERHEAD_BYTES = 32;
 
 /**
  * The largest share of the budget one entry may take: a larger answer is sent but not kept, so
@@ -156,7 +168,8 @@ export function createResponseCache(maxBytes: number): ResponseCache {
     },
     set(snapshot, version, key, body, facts) {
       if (snapshot !== served) return undefined;
-      const size = ENTRY_OVERHEAD_BYTES + key.length + body.length;
+      // A key's characters as V8 keeps them: one byte each when all are Latin-1, else two.
+      const size = ENTRY_OVERHEAD_BYTES + (isLatin1(key) ? key.length : 2 * key.length) + body.length;
       if (size > maxBytes * MAX_ENTRY_SHARE) return undefined;
       const previous = entries.get(key);
       if (previous) remove(key, previous);
@@ -170,7 +183,7 @@ export function createResponseCache(maxBytes: number): ResponseCache {
       const entry = cached as Entry;
       if (snapshot !== served || entry.evicted || entry.aliases.length >= MAX_ALIASES_PER_ENTRY || aliases[method].get(raw)) return;
       entry.aliases.push(aliases[method].add(method, raw, entry));
-      grow(entry, raw.length);
+      grow(entry, ALIAS_OVERHEAD_BYTES + raw.length);
     },
     get size() {
       return entries.size;
@@ -240,9 +253,9 @@ class Entry implements CachedResponse {
   readonly operationName: string | undefined;
   readonly cost: number;
   readonly documentHash: string;
-  /** ETags per media type, then per content coding. */
-  readonly #etags = new Map<string, Partial<Record<Encoding, string>>>();
-  readonly #encoded = new Map<Encoding, Buffer | Promise<Buffer>>();
+  /** ETags per media type, then per content coding; made on first use, as most entries never need more than one. */
+  #etags: Map<string, Partial<Record<Encoding, string>>> | undefined;
+  #encoded: Map<Encoding, Buffer | Promise<Buffer>> | undefined;
 
   constructor(
     readonly key: string,
@@ -259,23 +272,39 @@ class Entry implements CachedResponse {
   }
 
   etag(contentType: string, encoding: Encoding): string {
-    let byEncoding = this.#etags.get(contentType);
-    if (byEncoding === undefined) this.#etags.set(contentType, (byEncoding = {}));
-    return (byEncoding[encoding] ??= etagOf(this.version, contentType, this.body, encoding));
+    const etags = (this.#etags ??= new Map());
+    let byEncoding = etags.get(contentType);
+    if (byEncoding === undefined) {
+      etags.set(contentType, (byEncoding = {}));
+      this.grow(this, ETAGS_OVERHEAD_BYTES + contentType.length);
+    }
+    let etag = byEncoding[encoding];
+    if (etag === undefined) {
+      byEncoding[encoding] = etag = etagOf(this.version, contentType, this.body, encoding);
+      this.grow(this, STRING_OVERHEAD_BYTES + etag.length);
+    }
+    return etag;
   }
 
   encoded(encoding: Exclude<Encoding, 'identity'>): Buffer | Promise<Buffer> {
-    let body = this.#encoded.get(encoding);
+    const encodedBodies = (this.#encoded ??= new Map());
+    let body = encodedBodies.get(encoding);
     if (body === undefined) {
       const pending = compress(this.body, encoding).then((compressed) => {
-        this.#encoded.set(encoding, compressed);
-        this.grow(this, compressed.length);
+        encodedBodies.set(encoding, compressed);
+        this.grow(this, BUFFER_OVERHEAD_BYTES + compressed.length);
         return compressed;
       });
       // A failed compression is not kept: the next request tries again.
-      pending.catch(() => this.#encoded.delete(encoding));
-      this.#encoded.set(encoding, (body = pending));
+      pending.catch(() => encodedBodies.delete(encoding));
+      encodedBodies.set(encoding, (body = pending));
     }
     return body;
   }
+}
+
+/** Whether every character of `text` is Latin-1, so that V8 keeps it one byte each. */
+function isLatin1(text: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return !/[^\u0000-\u00ff]/.test(text);
 }

@@ -12,6 +12,14 @@ import { lowerBound } from './lowerBound.ts';
 export const MIN_TYPO_WORD_LENGTH = 5;
 
 /**
+ * Most words one query word matches with a typo, and most indexed deletions it compares with:
+ * the work of a typo, and what it adds to a search, stay bounded whatever the vocabulary and
+ * the word, so that a long word of random letters costs no more than a handful of real ones.
+ */
+export const MAX_TYPO_MATCHES = 64;
+export const MAX_TYPO_CANDIDATES = 4096;
+
+/**
  * The typo index of `terms` (sorted), as steps (server/util/timeSlice.ts): the deletions of
  * its words as numbers, sorted, which {@link typoFinder} searches. A typed array, so that a
  * worker thread can build it and hand it over.
@@ -37,9 +45,12 @@ export function* typoKeys(terms: readonly string[]): Steps<Float64Array> {
 export function typoFinder(terms: readonly string[], sorted: Float64Array): (word: string) => Iterable<number> {
   return (word) => {
     const found = new Set<number>();
+    let candidates = 0;
+    const full = () => found.size >= MAX_TYPO_MATCHES || candidates >= MAX_TYPO_CANDIDATES;
     /** Adds the words with a deletion of this hash that are one edit from the word. */
     const collect = (hash: number) => {
-      for (let k = lowerBound(sorted, hash * WORDS_PER_HASH); k < sorted.length && Math.floor(sorted[k]! / WORDS_PER_HASH) === hash; k++) {
+      for (let k = lowerBound(sorted, hash * WORDS_PER_HASH); k < sorted.length && Math.floor(sorted[k]! / WORDS_PER_HASH) === hash && !full(); k++) {
+        candidates++;
         const at = sorted[k]! % WORDS_PER_HASH;
         const candidate = terms[at]!;
         if (candidate !== word && withinOneEdit(word, candidate)) found.add(at);
@@ -49,8 +60,9 @@ export function typoFinder(terms: readonly string[], sorted: Float64Array): (wor
     // A missing letter: the word is a deletion of the indexed word.
     // A substituted or swapped letter: both share a deletion.
     collect(deletionHash(word, -1));
-    for (let i = 0; i < word.length; i++) {
+    for (let i = 0; i < word.length && !full(); i++) {
       const key = word.slice(0, i) + word.slice(i + 1);
+      candidates++;
       const at = lowerBound(terms, key);
       if (terms[at] === key) found.add(at);
       collect(deletionHash(word, i));

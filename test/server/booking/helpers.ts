@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Locale } from '../../../server/snapshot/locales.ts';
-import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
+import { DEFAULT_IDEMPOTENCY_MAX_BYTES, DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
 import { openApiDocument } from '../../../server/booking/openapi.ts';
 import { ticketCategoryIdOf } from '../../../server/booking/partnerViews.ts';
 import { type BookingHandler, type BookingHandlerOptions, createBookingHandler } from '../../../server/booking/routes.ts';
@@ -94,6 +94,8 @@ export async function startBooking(options: HarnessOptions, now = START): Promis
     allowedOrigins: ['https://www.operator.example'],
     rateLimitPerMinute: 1000,
     trustedProxies: 0,
+    idempotencyMaxEntries: DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+    idempotencyMaxBytes: DEFAULT_IDEMPOTENCY_MAX_BYTES,
     ...(options.mode === 'sandbox' ? { maxCartItems: DEFAULT_MAX_CART_ITEMS, maxHeldPlaces: DEFAULT_MAX_HELD_PLACES } : {}),
     upstreamTimeoutMs: 2000,
     authHeader: 'Authorization',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIdempotencyStore, IDEMPOTENCY_TTL_MS } from '../../../server/booking/idempotency.ts';
+import { createIdempotencyStore, IDEMPOTENCY_TTL_MS, storedBytes } from '../../../server/booking/idempotency.ts';
+import { DEFAULT_IDEMPOTENCY_MAX_BYTES, DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../../../server/config/bookingConfig.ts';
 import { jsonReply } from '../../../server/booking/operations.ts';
 import { CHECK_OUT, type Harness, hold, placesLeft, request, sandboxForFile, START, startBooking, tempStateDir } from './helpers.ts';
 
@@ -123,11 +124,90 @@ describe('Idempotency-Key of several clients', () => {
   });
 });
 
+describe('Idempotency-Key over HTTP with a bound of two responses', () => {
+  let h: Harness;
+  let state: Awaited<ReturnType<typeof tempStateDir>>;
+
+  beforeAll(async () => {
+    state = await tempStateDir();
+    h = await startBooking({ mode: 'sandbox', stateDir: state.dir, trustedProxies: 1, idempotencyMaxEntries: 2 });
+  });
+
+  afterAll(async () => {
+    await h.stop();
+    await state.remove();
+  });
+
+  const reserve = (client: string, key: string) =>
+    request(h.url, 'POST', '/v1/reservations', { body: hold('4711-20261122-0900', 1), headers: { 'idempotency-key': key, 'x-forwarded-for': client } });
+
+  it('runs a retry again once its response has left the store, the oldest of the client holding most first', async () => {
+    const quiet = await reserve('203.0.113.20', 'quiet-1');
+    const first = await reserve('203.0.113.21', 'fresh-1');
+    await reserve('203.0.113.21', 'fresh-2');
+    await reserve('203.0.113.21', 'fresh-3');
+    expect((await reserve('203.0.113.20', 'quiet-1')).headers.get('idempotent-replayed')).toBe('true');
+    expect((await reserve('203.0.113.20', 'quiet-1')).body.reservationId).toBe(quiet.body.reservationId);
+    const again = await reserve('203.0.113.21', 'fresh-1');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.reservationId).not.toBe(first.body.reservationId);
+  });
+});
+
 describe('createIdempotencyStore', () => {
   const reply = jsonReply(201, { id: 'rsv_1' });
+  const BOUND = { maxEntries: DEFAULT_IDEMPOTENCY_MAX_ENTRIES, maxBytes: DEFAULT_IDEMPOTENCY_MAX_BYTES };
+
+  it('keeps within its bound of entries, dropping the oldest first', () => {
+    const store = createIdempotencyStore({ maxEntries: 10, maxBytes: DEFAULT_IDEMPOTENCY_MAX_BYTES });
+    for (let i = 0; i < 25; i++) {
+      store.begin('10.0.0.1', `k${i}`, 'f', START);
+      store.release('10.0.0.1', `k${i}`, 'f', reply, START);
+      expect(store.usage().entries).toBe(Math.min(i + 1, 10));
+    }
+    // The ten newest answer again; the older ones run again.
+    for (let i = 0; i < 25; i++) expect(store.begin('10.0.0.1', `k${i}`, 'f', START) === reply).toBe(i >= 15);
+  });
+
+  it('keeps within its bound of bytes, counting each response as storedBytes does', () => {
+    const one = storedBytes('10.0.0.1', 'k00', reply);
+    const store = createIdempotencyStore({ maxEntries: 1000, maxBytes: 4 * one });
+    for (let i = 0; i < 10; i++) {
+      store.begin('10.0.0.1', `k0${i}`, 'f', START);
+      store.release('10.0.0.1', `k0${i}`, 'f', reply, START);
+    }
+    expect(store.usage()).toMatchObject({ entries: 4, bytes: 4 * one });
+    // A response larger than the whole bound is not stored at all.
+    const large = jsonReply(201, { pad: 'x'.repeat(4 * one) });
+    store.begin('10.0.0.1', 'large', 'f', START);
+    store.release('10.0.0.1', 'large', 'f', large, START);
+    expect(store.usage()).toMatchObject({ entries: 4, bytes: 4 * one });
+    expect(store.begin('10.0.0.1', 'large', 'f', START)).toBeUndefined();
+  });
+
+  it('makes room from the client holding the most responses, so one sending fresh keys without end drops only its own', () => {
+    const store = createIdempotencyStore({ maxEntries: 100, maxBytes: DEFAULT_IDEMPOTENCY_MAX_BYTES });
+    const put = (client: string, key: string) => {
+      store.begin(client, key, 'f', START);
+      store.release(client, key, 'f', reply, START);
+    };
+    for (let i = 0; i < 20; i++) put('10.0.0.2', `quiet-${i}`);
+    for (let i = 0; i < 10_000; i++) put('10.0.0.9', `flood-${i}`);
+    expect(store.usage()).toMatchObject({ entries: 100, clients: 2 });
+    expect(store.usage().entriesOf('10.0.0.2')).toBe(20);
+    for (let i = 0; i < 20; i++) expect(store.begin('10.0.0.2', `quiet-${i}`, 'f', START)).toBe(reply);
+    // A newcomer's responses too make room from the flood's, down to the most the others hold.
+    for (let i = 0; i < 30; i++) put('10.0.0.3', `new-${i}`);
+    expect([store.usage().entriesOf('10.0.0.2'), store.usage().entriesOf('10.0.0.3'), store.usage().entriesOf('10.0.0.9')]).toEqual([20, 30, 50]);
+    for (let i = 30; i < 200; i++) put('10.0.0.3', `new-${i}`);
+    // The two that write without end now share what the quiet one leaves, one apart at most.
+    expect(store.usage().entriesOf('10.0.0.2')).toBe(20);
+    expect(Math.abs(store.usage().entriesOf('10.0.0.3') - store.usage().entriesOf('10.0.0.9'))).toBeLessThanOrEqual(1);
+  });
 
   it('forgets a stored response after 24 hours', () => {
-    const store = createIdempotencyStore();
+    const store = createIdempotencyStore(BOUND);
     expect(store.begin('10.0.0.1', 'k', 'f', START)).toBeUndefined();
     store.release('10.0.0.1', 'k', 'f', reply, START);
     expect(store.begin('10.0.0.1', 'k', 'f', START + IDEMPOTENCY_TTL_MS - 1)).toBe(reply);
@@ -135,7 +215,7 @@ describe('createIdempotencyStore', () => {
   });
 
   it('stores only 2xx responses and frees the key after any run', () => {
-    const store = createIdempotencyStore();
+    const store = createIdempotencyStore(BOUND);
     store.begin('10.0.0.1', 'k', 'f', START);
     store.release('10.0.0.1', 'k', 'f', jsonReply(409, {}), START);
     expect(store.begin('10.0.0.1', 'k', 'f', START)).toBeUndefined();
@@ -144,7 +224,7 @@ describe('createIdempotencyStore', () => {
   });
 
   it('ignores a restored response that has already expired', () => {
-    const store = createIdempotencyStore();
+    const store = createIdempotencyStore(BOUND);
     store.restore('10.0.0.1', 'old', { fingerprint: 'f', storedAt: START - IDEMPOTENCY_TTL_MS, reply }, START);
     store.restore('10.0.0.1', 'new', { fingerprint: 'f', storedAt: START - 1, reply }, START);
     expect(store.begin('10.0.0.1', 'old', 'f', START)).toBeUndefined();

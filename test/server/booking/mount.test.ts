@@ -7,7 +7,7 @@ import { readConfig } from '../../../server/config/config.ts';
 import { createHttpService, type HttpService } from '../../../server/http/server.ts';
 import { createLogger } from '../../../server/ops/log.ts';
 import { createMetrics } from '../../../server/ops/metrics.ts';
-import { DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
+import { DEFAULT_IDEMPOTENCY_MAX_BYTES, DEFAULT_IDEMPOTENCY_MAX_ENTRIES, DEFAULT_MAX_CART_ITEMS, DEFAULT_MAX_HELD_PLACES } from '../../../server/config/bookingConfig.ts';
 import { OPENAPI_PATH } from '../../../server/booking/operations.ts';
 import { type BookingHandler, createBookingHandler } from '../../../server/booking/routes.ts';
 import { ACTIVITIES, tempStateDir } from './helpers.ts';
@@ -25,6 +25,8 @@ beforeAll(async () => {
     stateDir: state.dir,
     rateLimitPerMinute: 60,
     trustedProxies: 0,
+    idempotencyMaxEntries: DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+    idempotencyMaxBytes: DEFAULT_IDEMPOTENCY_MAX_BYTES,
     maxCartItems: DEFAULT_MAX_CART_ITEMS,
     maxHeldPlaces: DEFAULT_MAX_HELD_PLACES,
     activities: (locale) => ACTIVITIES[locale],

@@ -6,13 +6,15 @@ const PROXY = { BOOKING_UPSTREAM_URL: 'https://api.partner.example/base/', BOOKI
 
 describe('readBookingConfig', () => {
   it('defaults to the sandbox with its journal in .state, 60 writes a minute, no trusted proxy, 50 reservations a cart and 200 held places a client', () => {
-    expect(readBookingConfig({})).toEqual({ mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, maxCartItems: 50, maxHeldPlaces: 200 });
+    expect(readBookingConfig({})).toEqual({ mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, idempotencyMaxEntries: 100000, idempotencyMaxBytes: 67108864, maxCartItems: 50, maxHeldPlaces: 200 });
     expect(
       readBookingConfig({ STATE_DIR: '/var/lib/booking', BOOKING_RATE_LIMIT: '0', TRUST_PROXY: '2', BOOKING_MAX_CART_ITEMS: '10', BOOKING_MAX_HELD_PLACES: '40' }),
     ).toEqual({
       mode: 'sandbox',
       stateDir: '/var/lib/booking',
       rateLimitPerMinute: 0,
+      idempotencyMaxEntries: 100000,
+      idempotencyMaxBytes: 67108864,
       trustedProxies: 2,
       maxCartItems: 10,
       maxHeldPlaces: 40,
@@ -27,6 +29,8 @@ describe('readBookingConfig', () => {
       authHeader: 'Authorization',
       upstreamTimeoutMs: 10_000,
       rateLimitPerMinute: 60,
+      idempotencyMaxEntries: 100000,
+      idempotencyMaxBytes: 67108864,
       trustedProxies: 0,
     });
   });

@@ -33,7 +33,8 @@ describe('readConfig', () => {
       jit: true,
       workers: cpuCount(),
       shutdownGraceMs: 10_000,
-      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, maxCartItems: 50, maxHeldPlaces: 200 },
+      shedEventLoopDelayMs: 100,
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, idempotencyMaxEntries: 100000, idempotencyMaxBytes: 67108864, maxCartItems: 50, maxHeldPlaces: 200 },
     });
   });
 
@@ -91,7 +92,8 @@ describe('readConfig', () => {
       jit: false,
       workers: 3,
       shutdownGraceMs: 25_000,
-      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 1, maxCartItems: 50, maxHeldPlaces: 200 },
+      shedEventLoopDelayMs: 100,
+      booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 1, idempotencyMaxEntries: 100000, idempotencyMaxBytes: 67108864, maxCartItems: 50, maxHeldPlaces: 200 },
     });
   });
 

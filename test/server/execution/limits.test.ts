@@ -2,7 +2,7 @@ import { execute, getIntrospectionQuery, parse, getOperationAST } from 'graphql'
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
 import type { AnswerSizes } from '../../../server/snapshot/answerSizes.ts';
-import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, type CheckedQuery, type QueryChecker } from '../../../server/execution/limits.ts';
+import { costVariables, createQueryChecker, estimateAnswerBytes, measureCost, SEARCH_COST_PER_CHARACTER_AND_AREA, type CheckedQuery, type QueryChecker } from '../../../server/execution/limits.ts';
 import { loadSnapshot } from '../../../server/snapshot/load.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { sampleQueries } from '../../../server/ops/sampleQueries.ts';
@@ -92,6 +92,27 @@ describe('cost', () => {
     expect(outcome(check({ query: `{ ${aliases} }` }))).toEqual([
       'QUERY_TOO_COMPLEX: Query cost is 170,020; the limit is 25,000 (each field counts 1, once per list item)',
     ]);
+  });
+
+  it('counts a search by the length of its q and the areas it searches, in literals and variables alike', () => {
+    const costOf = (query: string, variables: Record<string, unknown> = {}) => {
+      const document = parse(query);
+      return measureCost(schema, document, getOperationAST(document)!, variables);
+    };
+    const fields = 'costOf: search(q: $q, areas: $areas) { total }';
+    const base = costOf('{ search(q: "", areas: ["tours"]) { total } }');
+    expect(costOf('{ search(q: "alpen", areas: ["tours"]) { total } }') - base).toBe(5 * SEARCH_COST_PER_CHARACTER_AND_AREA);
+    expect(costOf('{ search(q: "alpen", areas: ["tours", "attractions"]) { total } }') - base).toBe(10 * SEARCH_COST_PER_CHARACTER_AND_AREA);
+    // Every area when none are named.
+    expect(costOf('{ search(q: "alpen") { total } }') - base).toBe(25 * SEARCH_COST_PER_CHARACTER_AND_AREA);
+    expect(costOf(`query ($q: String!, $areas: [String!]) { ${fields} }`, { q: 'alpen', areas: ['tours'] }) - base).toBe(5 * SEARCH_COST_PER_CHARACTER_AND_AREA);
+    expect(costVariables(parse(`query ($q: String!, $areas: [String!]) { ${fields} }`)).sort()).toEqual(['areas', 'q']);
+  });
+
+  it('refuses thirty aliased searches of 200 letters each before any runs', () => {
+    const q = 'x'.repeat(200);
+    const query = `{ ${Array.from({ length: 30 }, (_, i) => `s${i}: search(q: "${q}", limit: 5) { total }`).join(' ')} }`;
+    expect(outcome(check({ query }))).toEqual([expect.stringMatching(/^QUERY_TOO_COMPLEX: Query cost is [\d,]+; the limit is 25,000/)]);
   });
 
   it('counts the limit given in a variable', () => {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadSnapshot, SnapshotError } from '../../../server/snapshot/load.ts';
 import { resolvers } from '../../../server/resolvers/index.ts';
 import { createSchema, readSdl } from '../../../server/execution/schema.ts';
-import type { Manifest } from '../../../sync/format.ts';
+import { RECORD_LIMITS, type Manifest } from '../../../sync/format.ts';
 import { DATA_DIR } from '../../helpers/api.ts';
 import { createSmallSnapshot } from '../../helpers/smallSnapshot.ts';
 import type { TinySnapshot } from '../../helpers/tinySnapshot.ts';
@@ -35,15 +35,22 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 const toursFile = () => manifest.sources.tours!.locales['de-CH']!.tours!;
 const writeManifest = () => writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
 
+const stationsFile = () => manifest.sources.snowdata!.locales['de-CH']!.stations!;
+
 /** Rewrites the de-CH tours file with edited records and a matching checksum, as a buggy sync could. */
 async function rewriteTours(edit: (records: Record<string, unknown>[]) => void) {
-  const file = path.join(dir, toursFile().file);
+  await rewriteFile(toursFile(), edit);
+}
+
+/** Rewrites the file of `entry` as {@link rewriteTours} does. */
+async function rewriteFile(entry: { file: string; sha256: string; count: number }, edit: (records: Record<string, unknown>[]) => void) {
+  const file = path.join(dir, entry.file);
   const records = JSON.parse(gunzipSync(await readFile(file)).toString('utf8'));
   edit(records);
   const bytes = gzipSync(JSON.stringify(records));
   await writeFile(file, bytes);
-  toursFile().sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
-  toursFile().count = records.length;
+  entry.sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+  entry.count = records.length;
   await writeManifest();
 }
 
@@ -207,6 +214,62 @@ describe('loadSnapshot', () => {
     const message = await refusal();
     expect(message).toContain(`${toursFile().file}: record 3 (id `);
     expect(message).toContain('field "isRoundtrip": expected Boolean!, found null');
+  });
+
+  it('refuses a record with a string past the longest a record may hold, naming the file, the record and the field, raw included', async () => {
+    await rewriteTours((records) => {
+      records[0]!.abstract = 'a'.repeat(RECORD_LIMITS.maxStringChars + 1);
+    });
+    expect(await refusal()).toMatch(new RegExp(`${toursFile().file}: record 0 \\(id "[^"]+"\\): field "abstract": ${RECORD_LIMITS.maxStringChars + 1} characters, at most ${RECORD_LIMITS.maxStringChars} allowed$`));
+    await rewriteTours((records) => {
+      records[0]!.abstract = 'short';
+    });
+    await rewriteFile(stationsFile(), (records) => {
+      (records[1]!.raw as Record<string, unknown>).note = 'b'.repeat(RECORD_LIMITS.maxStringChars + 1);
+    });
+    expect(await refusal()).toContain(`${stationsFile().file}: record 1 (id `);
+    expect(await refusal()).toContain(`field "raw.note": ${RECORD_LIMITS.maxStringChars + 1} characters`);
+  });
+
+  it('refuses a record with a list past the most items a list may hold, raw included, naming the field', async () => {
+    await rewriteTours((records) => {
+      records[2]!.landscapes = Array.from({ length: RECORD_LIMITS.maxListItems + 1 }, () => 'alongwater');
+    });
+    expect(await refusal()).toContain(`: record 2 (id `);
+    expect(await refusal()).toContain(`field "landscapes": a list of ${RECORD_LIMITS.maxListItems + 1} items, at most ${RECORD_LIMITS.maxListItems} allowed`);
+    await rewriteTours((records) => {
+      records[2]!.landscapes = [];
+    });
+    await rewriteFile(stationsFile(), (records) => {
+      (records[0]!.raw as Record<string, unknown>).points = Array.from({ length: RECORD_LIMITS.maxListItems + 1 }, (_, i) => i);
+    });
+    expect(await refusal()).toContain(`field "raw.points": a list of ${RECORD_LIMITS.maxListItems + 1} items`);
+  });
+
+  it('refuses a record nested deeper than a record may be, in raw', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < RECORD_LIMITS.maxDepth; i++) deep = [deep];
+    await rewriteFile(stationsFile(), (records) => {
+      (records[0]!.raw as Record<string, unknown>).deep = deep;
+    });
+    expect(await refusal()).toMatch(/: record 0 \(id \d+\): field "raw\.deep(\[0\])+": nested deeper than \d+ levels$/);
+  });
+
+  it('refuses a record whose strings together pass the most a record may hold, though each is short', async () => {
+    const piece = 'c'.repeat(RECORD_LIMITS.maxStringChars);
+    await rewriteFile(stationsFile(), (records) => {
+      records[0]!.raw = Object.fromEntries(Array.from({ length: RECORD_LIMITS.maxRecordChars / RECORD_LIMITS.maxStringChars + 1 }, (_, i) => [`k${i}`, piece]));
+    });
+    expect(await refusal()).toMatch(/field "raw\.k\d+": the record's strings pass \d+ characters in all$/);
+  });
+
+  it('refuses a file in which two records share an id, naming the file and the id', async () => {
+    let id = '';
+    await rewriteTours((records) => {
+      id = records[0]!.id as string;
+      records[4] = { ...records[4]!, id };
+    });
+    expect(await refusal()).toBe(`${path.join(dir, toursFile().file)}: records 0 and 4 share the id ${JSON.stringify(id)}; each id may appear once in a file`);
   });
 
   it('refuses a file whose item count differs from the manifest', async () => {
