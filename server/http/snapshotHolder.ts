@@ -49,5 +49,5 @@ function describe(store: Store): Served {
     const sourceExpiresAtMs = Date.parse(entry.expiresAt);
     expiresAtMs = expiresAtMs === null ? sourceExpiresAtMs : Math.min(expiresAtMs, sourceExpiresAtMs);
   }
-  return { store, version: store.snapshot.version, context: { store }, sizes: store.sizes, expiresAtMs, lastSyncMs };
+  return { store, version: store.snapshot.version, context: { store }, sizes: store.sizes, expiresAtMs, lastSyncMs, fixture: !expires };
 }

@@ -3,6 +3,7 @@
  * which is the commit point.
  */
 
+import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -39,6 +40,7 @@ export interface SourceSnapshot {
  * @param options.fixture marks the snapshot as the fixture generator's (see {@link FixtureOrigin}),
  *   and every source's label as fixture data
  * @param options.report the publish gate's report, written as `<version>/report.json`
+ * @param options.signingKey signs the manifest (SNAPSHOT_SIGNING_KEY; writeManifest in manifest.ts)
  * @throws if `<version>/` already exists (versions are immutable once published), or a carried
  *   file is missing or no longer matches its sha256
  */
@@ -47,7 +49,7 @@ export async function writeSnapshot(
   version: string,
   sources: Partial<Record<SourceName, SourceSnapshot>>,
   now = new Date(),
-  options: { fixture?: FixtureOrigin; report?: VersionReport } = {},
+  options: { fixture?: FixtureOrigin; report?: VersionReport; signingKey?: KeyObject | null } = {},
 ): Promise<Manifest> {
   const finalDir = path.join(dataDir, version);
   const tmpDir = `${finalDir}.tmp`;
@@ -100,7 +102,7 @@ export async function writeSnapshot(
     await fs.rm(tmpDir, { recursive: true, force: true });
     throw error;
   }
-  await writeManifest(dataDir, manifest);
+  await writeManifest(dataDir, manifest, options.signingKey ?? null);
   return manifest;
 }
 
