@@ -70,7 +70,7 @@ export async function fetchFromOrigin(url: URL, options: FetchOptions): Promise<
     }
     const declared = typeof headers['content-length'] === 'string' ? Number(headers['content-length']) : null;
     if (declared !== null && declared > options.maxBytes) {
-      body.destroy();
+      discard(body);
       throw new PullError('too_large', `GET ${target}: ${declared} bytes, more than the bound of ${options.maxBytes}`);
     }
     let bytes = 0;
@@ -78,7 +78,7 @@ export async function fetchFromOrigin(url: URL, options: FetchOptions): Promise<
       for await (const chunk of body as AsyncIterable<Buffer>) {
         bytes += chunk.length;
         if (bytes > options.maxBytes) {
-          body.destroy();
+          discard(body);
           throw new PullError('too_large', `GET ${target}: more than the bound of ${options.maxBytes} bytes`);
         }
         await options.sink(chunk);
@@ -90,6 +90,12 @@ export async function fetchFromOrigin(url: URL, options: FetchOptions): Promise<
     if (declared !== null && bytes !== declared) throw new PullError('truncated', `GET ${target}: ${bytes} bytes of the ${declared} its Content-Length gives`);
     return { notModified: false, etag, bytes };
   }
+}
+
+/** Drops a body not to be read; the abort it reports is expected. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /** The deadline's error when it is what stopped the request, else `reason`'s. */
