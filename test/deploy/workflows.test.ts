@@ -9,6 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 interface Step {
   name?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
