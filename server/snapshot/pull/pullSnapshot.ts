@@ -109,7 +109,9 @@ export async function pullSnapshot(options: PullOptions): Promise<PullResult> {
           reused++;
           continue;
         }
-        fetchedBytes += await fetchFile(new URL(entry.file, origin), target, entry, options);
+        // Read after the await: `total += await …` would add to the total as it was before it.
+        const bytes = await fetchFile(new URL(entry.file, origin), target, entry, options);
+        fetchedBytes += bytes;
         fetched++;
       }
     };
