@@ -118,7 +118,10 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
   }
   if (mode === 'off') return { mode, rateLimitPerMinute, trustedProxies };
   // Case matters here, unlike LOG_LEVEL: the message names both values as they must be written.
-  if (!Value.Check(BOOKING_SETTINGS.BOOKING_MODE, mode)) throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected ${valuesOf(BOOKING_SETTINGS.BOOKING_MODE).join(' or ')}`);
+  if (!Value.Check(BOOKING_SETTINGS.BOOKING_MODE, mode)) {
+    const values = valuesOf(BOOKING_SETTINGS.BOOKING_MODE);
+    throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`);
+  }
   return {
     mode: 'proxy',
     rateLimitPerMinute,
