@@ -9,6 +9,7 @@ import type { MicroResult } from './micro.ts';
 import type { CpuCost, PairedResult } from './paired.ts';
 import type { HttpRun, TargetCheck } from './reportTypes.ts';
 import { reloadChecks, renderReload, type ReloadRun } from './reload.ts';
+import { renderPull, type PullRun } from './pull.ts';
 import type { ServerSetup } from './scenarios.ts';
 import type { SettingProbe } from './servers.ts';
 import type { PeerInfo } from './peers/peers.ts';
@@ -63,6 +64,8 @@ export interface BenchResults {
   reload?: ReloadRun[];
   /** Tracing on against off (bench/tracing.ts); absent when skipped, or in results written before it. */
   tracing?: TracingReport;
+  /** Pull mode's fetch and poll per scale (bench/pull.ts); absent when skipped, or in results written before it. */
+  pull?: PullRun[];
   micro: (MicroResult & { scale: number })[];
   targets: TargetCheck[];
 }
@@ -538,6 +541,7 @@ export function renderMarkdown(results: BenchResults): string {
   }
 
   out.push(...renderReload(results.reload ?? []));
+  out.push(...renderPull(results.pull ?? []));
 
   if (results.micro.length > 0) {
     out.push('## In-process', '');

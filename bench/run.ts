@@ -22,6 +22,7 @@ import { ensureVersionsDataset, runServerMeasure, type ServerChangeLists, versio
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
+import { measurePull, type PullRun } from './pull.ts';
 import { changedLabel, copyDataset, measureReload, type ChangedSources, type ReloadRun } from './reload.ts';
 import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type PairedScaling } from './report.ts';
 import type { HttpRun } from './reportTypes.ts';
@@ -53,6 +54,8 @@ const HELP = `npm run bench [-- options]
   --no-micro            skip the in-process figures
   --no-reload           skip the hot-reload scenario (bench/reload.ts: a new version published
                         during a load run of the mix, against one without, per scale)
+  --no-pull             skip pull mode's cost (bench/pull.ts: peak RSS and CPU of one fetch of
+                        each dataset from a loopback origin, and CPU per poll)
   --no-tracing          skip tracing on against off (bench/tracing.ts: the one-worker scenarios
                         at 1x, every request traced and exported to a loopback OTLP receiver)
   --tracing-only        run tracing on against off alone, and put its figures into the results
@@ -87,6 +90,7 @@ interface Options {
   http: boolean;
   micro: boolean;
   reload: boolean;
+  pull: boolean;
   tracing: boolean;
   tracingOnly: boolean;
   changesOnly: boolean;
@@ -115,6 +119,7 @@ function readOptions(args: string[]): Options {
       'no-http': { type: 'boolean', default: false },
       'no-micro': { type: 'boolean', default: false },
       'no-reload': { type: 'boolean', default: false },
+      'no-pull': { type: 'boolean', default: false },
       'no-tracing': { type: 'boolean', default: false },
       'tracing-only': { type: 'boolean', default: false },
       'changes-only': { type: 'boolean', default: false },
@@ -155,6 +160,7 @@ function readOptions(args: string[]): Options {
     http: !values['no-http'],
     micro: !values['no-micro'],
     reload: !values['no-reload'],
+    pull: !values['no-pull'],
     tracing: !values['no-tracing'],
     tracingOnly: values['tracing-only'],
     changesOnly: values['changes-only'],
@@ -413,6 +419,16 @@ async function main(): Promise<void> {
   const scaling = options.http && cores > 1 ? await measurePairedScaling(options, http, cores) : [];
   const reload = options.http && options.reload ? await measureReloads(options) : [];
   const tracing = options.http && options.tracing ? await measureTracingReport(options, git.commit) : undefined;
+  const pull: PullRun[] = [];
+  if (options.pull) {
+    for (const scale of options.scales) {
+      log(`pull mode at ${scale}x: one fetch of ${datasetDir(scale)} from a loopback origin, then polls`);
+      const run = await measurePull(scale, datasetDir(scale)).catch((error: Error) => log(`  pull at ${scale}x failed: ${error.message}`));
+      if (!run) continue;
+      log(`  peak RSS ${run.peakRssMB.toFixed(0)} MB (before ${run.rssBeforeMB.toFixed(0)} MB), fetch CPU ${Math.round(run.fetchCpuMs)} ms, ${run.pollCpuMs.toFixed(2)} ms CPU per poll`);
+      pull.push(run);
+    }
+  }
 
   const partial: Omit<BenchResults, 'targets'> = {
     date: new Date(startedAt).toISOString(),
@@ -450,6 +466,7 @@ async function main(): Promise<void> {
     scaling,
     reload,
     ...(tracing ? { tracing } : {}),
+    ...(pull.length > 0 ? { pull } : {}),
     micro,
   };
   const results: BenchResults = { ...partial, targets: checkTargets(partial) };

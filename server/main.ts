@@ -7,6 +7,7 @@
  */
 
 import cluster from 'node:cluster';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -20,7 +21,7 @@ import { createBookingHandler, type BookingHandler } from './booking/routes.ts';
 import { type ClusterMetrics, workerMetrics } from './ops/clusterMetrics.ts';
 import { listenToPrimary, runPrimary } from './ops/cluster.ts';
 import { workerPersistedQueries } from './http/graphql/clusterPersistedQueries.ts';
-import { type Config, ConfigError, readConfig } from './config/config.ts';
+import { type Config, ConfigError, type PullConfig, readConfig } from './config/config.ts';
 import { createHttpService, type HttpService } from './http/server.ts';
 import { checkPortFree } from './http/checkPort.ts';
 import { loadSnapshot, SnapshotError, type Snapshot } from './snapshot/load.ts';
@@ -39,6 +40,8 @@ import { handleShutdownSignals } from './ops/shutdown.ts';
 import { SnapshotHolder } from './http/snapshotHolder.ts';
 import { createStatusReporter } from './ops/status.ts';
 import { createStore } from './snapshot/store.ts';
+import { createSnapshotPuller, type SnapshotPuller } from './snapshot/pull/snapshotPuller.ts';
+import { PullError } from './snapshot/pull/pullError.ts';
 import { createRequestSpans } from './ops/tracing/requestSpans.ts';
 import { startTracing, TracingSettingError } from '../tracing/startTracing.ts';
 
@@ -98,11 +101,18 @@ export async function startServer(
   // Before the snapshot, which takes far longer: a bad manifest stops the start at once.
   const trustedDocuments = await watchServedTrustedDocuments(config, schema, logger);
   const startedAt = performance.now();
-  let holder: SnapshotHolder;
+  let holder: SnapshotHolder | undefined;
+  const puller = config.pull ? createPuller(config, config.pull, logger, () => holder?.store.snapshot.version ?? null) : undefined;
+  let fromCache = false;
   try {
-    holder = new SnapshotHolder(createStore(await loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes })), options.clock);
+    const load = () => loadSnapshot(config.dataDir, schema, { readTimeoutMs: config.snapshotReadTimeoutMs, maxFileBytes: config.snapshotMaxFileBytes });
+    let snapshot: Snapshot;
+    if (puller) ({ snapshot, fromCache } = await loadCachedOrPulled(config.dataDir, load, puller, logger));
+    else snapshot = await load();
+    holder = new SnapshotHolder(createStore(snapshot), options.clock);
   } catch (error) {
     trustedDocuments?.close();
+    await puller?.close();
     throw error;
   }
   const counts = Object.fromEntries(Object.entries(holder.store.locales['de-CH']).map(([area, { records }]) => [area, records.length]));
@@ -125,8 +135,9 @@ export async function startServer(
   const startedAtMs = Date.now();
   const service = createHttpService({
     booking: booking.handle,
-    bookingDocument: OPENAPI_PATH,
+    bookingDocument: config.booking.mode === 'off' ? undefined : OPENAPI_PATH,
     metrics: createMetrics(() => holder.served, {
+      pull: puller && (() => puller.status()),
       // Trusted documents' names are label values of their own, beside the first ones seen.
       isTrustedOperation: trustedDocuments ? (name) => trustedDocuments.names().has(name) : undefined,
     }),
@@ -144,6 +155,7 @@ export async function startServer(
       store: () => holder.store,
       samples: sampleQueries,
       startedAtMs,
+      pull: puller && (() => puller.status()),
     }),
     config,
     logger,
@@ -152,6 +164,7 @@ export async function startServer(
   const watcher = watchServedSnapshot(config, schema, holder, logger, options.reloadTurn);
   server.once('close', () => {
     watcher.close();
+    void puller?.close();
     trustedDocuments?.close();
     void booking.close();
   });
@@ -162,6 +175,9 @@ export async function startServer(
       resolve();
     });
   });
+  // Served from the cache, the origin is asked at once whether a newer version is there; just
+  // pulled, it is asked again after an interval.
+  puller?.start({ now: fromCache });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   return {
@@ -252,6 +268,52 @@ function watchServedSnapshot(config: Config, schema: GraphQLSchema, holder: Snap
     },
     onError: (error) => logger.error({ err: error }, `new snapshot refused, still serving ${holder.store.snapshot.version}: ${error.message}`),
   });
+}
+
+/** The puller of pull mode (SNAPSHOT_URL), logging each new version it pulls and each failure with its cause. */
+function createPuller(config: Config, pull: PullConfig, logger: Logger, served: () => string | null): SnapshotPuller {
+  return createSnapshotPuller({
+    origin: pull.origin,
+    dataDir: config.dataDir,
+    pollS: pull.pollS,
+    fetchTimeoutMs: pull.fetchTimeoutMs,
+    maxFileBytes: config.snapshotMaxFileBytes,
+    publicKeys: pull.publicKeys,
+    served,
+    onPulled: ({ version, fetched, reused, bytes }) =>
+      logger.info({ origin: pull.origin.href, version, filesFetched: fetched, filesReused: reused, bytes }, `pulled snapshot ${version} from ${pull.origin.href}: ${fetched} files fetched, ${reused} unchanged kept`),
+    onFailure: (error) => {
+      const current = served();
+      logger.error({ origin: pull.origin.href, reason: error.reason, err: error }, `snapshot pull failed (${error.reason}): ${error.message}; ${current ? `still serving ${current}` : 'nothing served yet'}`);
+    },
+  });
+}
+
+/**
+ * The snapshot pull mode starts on: the cache's (DATA_DIR) at once when it has one that loads,
+ * else the origin's, asked again after each interval until it gives one.
+ *
+ * @throws what `load` throws other than a SnapshotError
+ */
+async function loadCachedOrPulled(dataDir: string, load: () => Promise<Snapshot>, puller: SnapshotPuller, logger: Logger): Promise<{ snapshot: Snapshot; fromCache: boolean }> {
+  const tryLoad = async (what: string): Promise<Snapshot | null> => {
+    try {
+      return await load();
+    } catch (error) {
+      if (!(error instanceof SnapshotError)) throw error;
+      logger.error({ err: error, dataDir }, `${what} refused: ${error.message}`);
+      return null;
+    }
+  };
+  const cached = existsSync(path.join(dataDir, 'manifest.json')) ? await tryLoad('cached snapshot') : null;
+  if (cached) return { snapshot: cached, fromCache: true };
+  for (;;) {
+    const result = await puller.pullOnce();
+    const pulled = result instanceof PullError ? null : await tryLoad('pulled snapshot');
+    if (pulled) return { snapshot: pulled, fromCache: false };
+    logger.warn({ origin: puller.status().origin }, `no snapshot to serve yet: asking the origin again in about ${puller.status().pollS} s`);
+    await puller.wait();
+  }
 }
 
 /**

@@ -42,6 +42,15 @@ export type SourceName = keyof typeof SOURCE_AREAS;
 export type AreaName = (typeof SOURCE_AREAS)[SourceName][number];
 export const SOURCE_NAMES = Object.keys(SOURCE_AREAS) as SourceName[];
 
+/**
+ * The manifest's detached signature, beside it in the data directory: the base64 of the Ed25519
+ * signature of `manifest.json`'s bytes exactly as written. Written by the sync when
+ * SNAPSHOT_SIGNING_KEY is set; a server pulling with SNAPSHOT_PUBLIC_KEY set refuses a manifest
+ * it does not verify. Keys travel as base64 of their DER: PKCS #8 for the private key, SPKI for
+ * the public one.
+ */
+export const MANIFEST_SIGNATURE_FILE = 'manifest.json.sig';
+
 /** Live data is served as fresh for 24 hours after a sync, then marked stale. */
 export const TTL_MS = 24 * 60 * 60 * 1000;
 

@@ -28,6 +28,7 @@ export function usage(program: string): string {
     `usage: ${program} [${SOURCE_NAMES.join('|')} ...] [--data-dir DIR] [--locales ${LOCALES.join(',')}] [--force] [--keep N] [--changes N] [--dry-run]`,
     `       ${program} --probe [${SOURCE_NAMES.join('|')} ...]`,
     `       ${program} --rollback [--data-dir DIR]`,
+    `       ${program} --keygen`,
   ].join('\n');
 }
 
@@ -40,6 +41,7 @@ const OPTIONS: readonly [string, string][] = [
   ['--changes N', `earlier versions the change lists reach back to (default ${DEFAULT_CHANGE_VERSIONS}; at most --keep count)`],
   ['--probe', 'call each configured upstream once and report what it answered; publishes nothing'],
   ['--rollback', 'point the manifest back at the previous version'],
+  ['--keygen', 'print a new Ed25519 key pair: SNAPSHOT_SIGNING_KEY=… and SNAPSHOT_PUBLIC_KEY=… lines'],
   ['-h, --help', 'print this help'],
 ];
 
@@ -64,6 +66,9 @@ export function helpText(program: string): string {
     '',
     'Settings, from the environment (a run reads only those of the sources it fetches):',
     ...settings,
+    '',
+    'Signing: SNAPSHOT_SIGNING_KEY (from --keygen) signs each manifest written, in',
+    'manifest.json.sig beside it; servers pulling with SNAPSHOT_PUBLIC_KEY check it (docs/deploy.md).',
     '',
     'Tracing: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER) turns OpenTelemetry traces on,',
     'with the other standard OTEL_* variables; TRACEPARENT continues a trace (docs/sync.md, Tracing).',

@@ -5,6 +5,7 @@
  *                   [--locales de-CH,en-CH] [--force] [--keep N] [--changes N] [--dry-run]
  *   npm run sync -- --probe [activities|snowdata|tours|attractions ...]
  *   npm run sync -- --rollback [--data-dir DIR]
+ *   npm run sync -- --keygen      (prints a key pair for SNAPSHOT_SIGNING_KEY and SNAPSHOT_PUBLIC_KEY)
  *
  * No source means all (with --probe: all whose keys are set). Exit status 0 only when every
  * requested source published (with --dry-run: would publish); 1 when one did not (the others
@@ -30,6 +31,7 @@ import { formatGateReport } from './publish/gate/gateReport.ts';
 import { DEFAULT_CHANGE_VERSIONS, DEFAULT_KEEP, publish, type PublishResult } from './publish/publish.ts';
 import type { SourceOutcome } from './publish/report.ts';
 import { rollback } from './publish/rollback.ts';
+import { keyPairLines, readSigningKey, SigningKeyError } from './publish/sign.ts';
 import { type FetchContext, syncDay } from './source.ts';
 import { sourceNamed } from './sources/index.ts';
 import { limitRecordsData } from './sources/recordLimits.ts';
@@ -48,6 +50,7 @@ export type Command =
   | { kind: 'rollback'; dataDir: string }
   /** `sources` empty: every configured source. */
   | { kind: 'probe'; sources: SourceName[] }
+  | { kind: 'keygen' }
   | { kind: 'help' };
 
 /**
@@ -70,6 +73,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
         changes: { type: 'string' },
         rollback: { type: 'boolean', default: false },
         probe: { type: 'boolean', default: false },
+        keygen: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -78,6 +82,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
+  if (values.keygen) {
+    if (argv.length > 1) throw new UsageError('--keygen takes no other argument: it prints a new key pair and does nothing else');
+    return { kind: 'keygen' };
+  }
   const dataDir = values['data-dir']?.trim() || env.DATA_DIR?.trim() || 'data';
   if (values.rollback) {
     if (positionals.length > 0 || values.locales || values.force || values.keep || values.changes || values.probe || values['dry-run']) throw new UsageError('--rollback takes no sources, --locales, --force, --keep, --changes, --probe or --dry-run');
@@ -192,6 +200,8 @@ function failSpan(span: Span, error: unknown): void {
 /** The sync itself ({@link runSync}); with a tracer, a span per source. */
 async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined): Promise<SyncRun> {
   const config = readSyncConfig(options.sources, options.env ?? process.env);
+  // Read before any request: a bad key must not cost a whole run's fetching.
+  const signingKey = readSigningKey(options.env ?? process.env);
   const now = options.now ?? new Date();
   const progress = createProgress({ stream: options.stderr, tty: options.tty, sources: options.sources });
   const http = createHttpClient({ deadlineMs: config.deadlineMs, ...options.http, secrets: config.secrets, tracer });
@@ -231,7 +241,7 @@ async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined)
   }
 
   await runJoins(options.dataDir, outcomes);
-  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, dryRun: options.dryRun, keep: options.keep, changeVersions: options.changeVersions, now, version: options.version, fixture: options.fixture });
+  const result = await publish({ dataDir: options.dataDir, outcomes, force: options.force, dryRun: options.dryRun, keep: options.keep, changeVersions: options.changeVersions, now, version: options.version, fixture: options.fixture, signingKey });
   const manifestPath = path.join(options.dataDir, 'manifest.json');
   const current = `${manifestPath} ${result.manifest ? `stays at ${result.manifest.version}` : 'was not written'}`;
   if (options.dryRun) {
@@ -323,6 +333,10 @@ export async function main(
       io.stdout.write(helpText(program));
       return 0;
     }
+    if (command.kind === 'keygen') {
+      io.stdout.write(keyPairLines());
+      return 0;
+    }
     if (command.kind === 'probe') {
       const sources = command.sources.length > 0 ? command.sources : configuredSources(env);
       if (sources.length === 0) {
@@ -332,7 +346,7 @@ export async function main(
       return (await probeSources({ sources, env, stdout: io.stdout })).exitCode;
     }
     if (command.kind === 'rollback') {
-      const { from, to } = await rollback(command.dataDir);
+      const { from, to } = await rollback(command.dataDir, { signingKey: readSigningKey(env) });
       const manifest = path.join(command.dataDir, 'manifest.json');
       io.stdout.write(from === null ? `restored ${manifest} (it was missing or unreadable) to ${to}\n` : `rolled back ${manifest} from ${from} to ${to}\n`);
       return 0;
@@ -349,7 +363,7 @@ export async function main(
       io.stderr.write(`sync: ${error.message}\n${usage(program)}\n`);
       return 2;
     }
-    if (error instanceof SyncConfigError || error instanceof TracingSettingError) {
+    if (error instanceof SyncConfigError || error instanceof TracingSettingError || error instanceof SigningKeyError) {
       io.stderr.write(`sync: ${error.message}\n${configuredHint(argv, env, program)}`);
       return 2;
     }

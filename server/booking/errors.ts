@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   INVALID_REQUEST: 400,
   /** No resource at this path, or no activity, cart, booking or booking item with this id. */
   NOT_FOUND: 404,
+  /** The booking interface is off on this server (BOOKING_MODE=off): no path under /v1 is answered. */
+  BOOKING_OFF: 404,
   /** The path exists but does not answer this method (`Allow` lists the ones it does). */
   METHOD_NOT_ALLOWED: 405,
   /** Fewer places are left in the slot than requested. */

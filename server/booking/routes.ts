@@ -73,6 +73,7 @@ export interface BookingHandler {
  * @throws Error when an allowed origin is malformed
  */
 export async function createBookingHandler(options: BookingHandlerOptions): Promise<BookingHandler> {
+  if (options.mode === 'off') return bookingOff(options.logger ?? console);
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? console;
   const idempotency = createIdempotencyStore({ maxEntries: options.idempotencyMaxEntries, maxBytes: options.idempotencyMaxBytes });
@@ -124,6 +125,24 @@ export async function createBookingHandler(options: BookingHandlerOptions): Prom
       return true;
     },
     close: () => backend.close(),
+  };
+}
+
+/** BOOKING_MODE=off: every /v1 path, the OpenAPI description included, is a 404 that says why. */
+function bookingOff(logger: BookingLogger): BookingHandler {
+  logger.info('booking interface off (BOOKING_MODE=off): every /v1 path answers 404 BOOKING_OFF');
+  const reply = jsonReply(404, errorBody('BOOKING_OFF', 'The booking interface is off on this server (BOOKING_MODE=off).'));
+  return {
+    mode: 'off',
+    async handle(req, res) {
+      const target = req.url ?? '/';
+      const queryStart = target.indexOf('?');
+      const pathname = queryStart === -1 ? target : target.slice(0, queryStart);
+      if (pathname !== '/v1' && !pathname.startsWith('/v1/')) return false;
+      sendReply(res, reply, req.method);
+      return true;
+    },
+    close: async () => {},
   };
 }
 

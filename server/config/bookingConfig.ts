@@ -68,7 +68,15 @@ export interface ProxyConfig extends CommonConfig {
   upstreamTimeoutMs: number;
 }
 
-export type BookingConfig = SandboxConfig | ProxyConfig;
+/**
+ * Off: every /v1 path answers 404 BOOKING_OFF, for a deployment without a booking partner whose
+ * replicas must not each keep a sandbox journal of their own.
+ */
+export interface OffConfig extends CommonConfig {
+  mode: 'off';
+}
+
+export type BookingConfig = SandboxConfig | ProxyConfig | OffConfig;
 
 /** Swiss Activities' booking API (staging: https://bookingapi.staging.swissactivities.com). */
 export const DEFAULT_UPSTREAM_URL = 'https://bookingapi.swissactivities.com';
@@ -85,7 +93,7 @@ const MAX_TRUSTED_PROXIES = 10;
  * credentials in the URL, a key never shown in a message).
  */
 export const BOOKING_SETTINGS = {
-  BOOKING_MODE: oneOf(['proxy', 'sandbox'], undefined, '`proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox`.'),
+  BOOKING_MODE: oneOf(['proxy', 'sandbox', 'off'], undefined, '`proxy` when BOOKING_UPSTREAM_URL is set, else `sandbox`; `off` answers every /v1 path with 404 BOOKING_OFF.'),
   BOOKING_UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000, 'Proxy: whole-call deadline per upstream request, in ms.'),
   BOOKING_RATE_LIMIT: integer(0, 100_000, 60, 'POST/PATCH requests per client per minute; 0 turns the limit off.'),
   IDEMPOTENCY_MAX_ENTRIES: integer(0, 10_000_000, DEFAULT_IDEMPOTENCY_MAX_ENTRIES, 'Responses stored under an Idempotency-Key, over all clients; 0 stores none.'),
@@ -124,8 +132,12 @@ export function readBookingConfig(env: NodeJS.ProcessEnv = process.env): Booking
       maxHeldPlaces: readInteger(env, 'BOOKING_MAX_HELD_PLACES', BOOKING_SETTINGS.BOOKING_MAX_HELD_PLACES),
     };
   }
+  if (mode === 'off') return { mode, rateLimitPerMinute, trustedProxies, idempotencyMaxEntries, idempotencyMaxBytes };
   // Case matters here, unlike LOG_LEVEL: the message names both values as they must be written.
-  if (!Value.Check(BOOKING_SETTINGS.BOOKING_MODE, mode)) throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected ${valuesOf(BOOKING_SETTINGS.BOOKING_MODE).join(' or ')}`);
+  if (!Value.Check(BOOKING_SETTINGS.BOOKING_MODE, mode)) {
+    const values = valuesOf(BOOKING_SETTINGS.BOOKING_MODE);
+    throw new ConfigError(`BOOKING_MODE="${modeRaw}": expected ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`);
+  }
   return {
     mode: 'proxy',
     rateLimitPerMinute,

@@ -4,6 +4,7 @@
  * declared in serverSettings.ts (type, range, default); docs/operations.md lists every variable.
  */
 
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { LevelWithSilent } from 'pino';
 import { type BookingConfig, readBookingConfig } from './bookingConfig.ts';
 import { ConfigError } from './configError.ts';
@@ -61,6 +62,28 @@ export interface TrustedDocumentsConfig {
   only: boolean;
 }
 
+/** Pull mode: DATA_DIR is a local cache of the snapshot an origin serves (server/snapshot/pull/). */
+export interface PullConfig {
+  /**
+   * Base URL of a data directory served over HTTP, ending in `/`: HTTPS, or HTTP to a loopback
+   * address only; SNAPSHOT_URL.
+   */
+  origin: URL;
+  /** Seconds between polls of its manifest, before jitter; SNAPSHOT_POLL_S, default 60. */
+  pollS: number;
+  /** Total deadline of one GET (headers and the whole body), in ms; SNAPSHOT_FETCH_TIMEOUT_MS, default 120000. */
+  fetchTimeoutMs: number;
+  /**
+   * Ed25519 public keys, one of which must verify each manifest's signature; empty takes
+   * unsigned manifests. SNAPSHOT_PUBLIC_KEY: one key, or two comma-separated while a key is
+   * rotated.
+   */
+  publicKeys: KeyObject[];
+}
+
+/** Keys SNAPSHOT_PUBLIC_KEY takes at most: the current one and the next, while a key is rotated. */
+export const MAX_PUBLIC_KEYS = 2;
+
 export interface Config {
   /** TCP port; PORT, default 4000 (0 picks a free port). */
   port: number;
@@ -79,6 +102,8 @@ export interface Config {
    * SNAPSHOT_MAX_FILE_BYTES, default 268435456 (256 MiB).
    */
   snapshotMaxFileBytes: number;
+  /** Pull mode (SNAPSHOT_URL set): where the snapshot comes from; null serves DATA_DIR as the sync writes it. */
+  pull: PullConfig | null;
   /** Extra browser origins allowed by CORS (localhost is always allowed); ALLOWED_ORIGINS, comma-separated. */
   allowedOrigins: string[];
   /** pino level of the JSON logs on stdout; LOG_LEVEL, default "info". */
@@ -149,12 +174,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (trustedDocuments.only && trustedDocuments.files.length === 0) {
     throw new ConfigError('PERSISTED_DOCUMENTS_ONLY=true needs PERSISTED_DOCUMENTS: the manifest files of the documents to answer (comma-separated)');
   }
+  const pull = readPullConfig(env);
+  // One process pulls into one cache: in pull mode the replica, not a cluster, is the unit of scale.
+  const workers = readInteger(env, 'WORKERS', S.WORKERS, pull || env.npm_lifecycle_event === 'dev' ? 1 : cpuCount());
+  if (pull && workers > 1) throw new ConfigError(`WORKERS=${workers} with SNAPSHOT_URL: pull mode runs one process per replica; set WORKERS=1 (or leave it unset) and run more replicas`);
   return {
     port: readInteger(env, 'PORT', S.PORT),
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: env.DATA_DIR?.trim() || 'data',
     snapshotReadTimeoutMs: readInteger(env, 'SNAPSHOT_READ_TIMEOUT_MS', S.SNAPSHOT_READ_TIMEOUT_MS),
     snapshotMaxFileBytes: readInteger(env, 'SNAPSHOT_MAX_FILE_BYTES', S.SNAPSHOT_MAX_FILE_BYTES),
+    pull,
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
     logLevel: readOneOf(env, 'LOG_LEVEL', S.LOG_LEVEL),
     introspection: readBoolean(env, 'INTROSPECTION', S.INTROSPECTION),
@@ -179,11 +209,58 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recordCacheBytes,
     operationCacheSize: readInteger(env, 'OPERATION_CACHE_SIZE', S.OPERATION_CACHE_SIZE),
     jit: readBoolean(env, 'GRAPHQL_JIT', S.GRAPHQL_JIT),
-    workers: readInteger(env, 'WORKERS', S.WORKERS, env.npm_lifecycle_event === 'dev' ? 1 : cpuCount()),
+    workers,
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', S.SHUTDOWN_GRACE_MS),
     shedEventLoopDelayMs: readInteger(env, 'SHED_EVENT_LOOP_DELAY_MS', S.SHED_EVENT_LOOP_DELAY_MS),
     booking: readBookingConfig(env),
   };
+}
+
+/**
+ * SNAPSHOT_URL, SNAPSHOT_POLL_S, SNAPSHOT_FETCH_TIMEOUT_MS and SNAPSHOT_PUBLIC_KEY; null without
+ * SNAPSHOT_URL. By hand: a URL's scheme against its host, and a key's type, are no schema keyword.
+ */
+function readPullConfig(env: NodeJS.ProcessEnv): PullConfig | null {
+  const raw = env.SNAPSHOT_URL?.trim() ?? '';
+  const keysRaw = env.SNAPSHOT_PUBLIC_KEY?.trim() ?? '';
+  if (raw === '') {
+    if (keysRaw !== '') throw new ConfigError('SNAPSHOT_PUBLIC_KEY is set without SNAPSHOT_URL: the keys check the manifests a replica pulls; set SNAPSHOT_URL too, or unset SNAPSHOT_PUBLIC_KEY');
+    return null;
+  }
+  let origin: URL;
+  try {
+    origin = new URL(raw);
+  } catch {
+    throw new ConfigError(`SNAPSHOT_URL: "${raw}" is not a URL; expected the base of a data directory, e.g. https://raw.githubusercontent.com/<owner>/<repo>/data/`);
+  }
+  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(origin.hostname);
+  if (!(origin.protocol === 'https:' || (origin.protocol === 'http:' && loopback))) {
+    throw new ConfigError(`SNAPSHOT_URL: "${raw}": expected an https:// URL (http:// only to a loopback address)`);
+  }
+  if (origin.username || origin.password || origin.search || origin.hash) {
+    throw new ConfigError(`SNAPSHOT_URL: "${raw}": expected a base URL without credentials, query or fragment`);
+  }
+  if (!origin.pathname.endsWith('/')) origin.pathname += '/';
+  const publicKeys = keysRaw === '' ? [] : keysRaw.split(',').map((item, index) => publicKey(item.trim(), index));
+  if (publicKeys.length > MAX_PUBLIC_KEYS) throw new ConfigError(`SNAPSHOT_PUBLIC_KEY: ${publicKeys.length} keys; expected one, or two (comma-separated) while a key is rotated`);
+  return {
+    origin,
+    pollS: readInteger(env, 'SNAPSHOT_POLL_S', S.SNAPSHOT_POLL_S),
+    fetchTimeoutMs: readInteger(env, 'SNAPSHOT_FETCH_TIMEOUT_MS', S.SNAPSHOT_FETCH_TIMEOUT_MS),
+    publicKeys,
+  };
+}
+
+/** One key of SNAPSHOT_PUBLIC_KEY: the base64 SPKI DER of an Ed25519 key, as `npm run sync -- --keygen` prints it. */
+function publicKey(text: string, index: number): KeyObject {
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
+  } catch {
+    throw new ConfigError(`SNAPSHOT_PUBLIC_KEY: key ${index + 1} is not a public key; expected the base64 SPKI key that \`npm run sync -- --keygen\` prints`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError(`SNAPSHOT_PUBLIC_KEY: key ${index + 1} is a ${key.asymmetricKeyType} key; expected Ed25519`);
+  return key;
 }
 
 /**

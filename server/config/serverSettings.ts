@@ -10,11 +10,13 @@ import { boolean, integer, oneOf, paths } from './settings.ts';
 /** pino's levels, most severe first. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies readonly LevelWithSilent[];
 
-/** The integer, boolean, one-of and path-list settings; HOST, DATA_DIR and ALLOWED_ORIGINS are read by config.ts. */
+/** The integer, boolean, one-of and path-list settings; HOST, DATA_DIR, ALLOWED_ORIGINS, SNAPSHOT_URL and SNAPSHOT_PUBLIC_KEY are read by config.ts. */
 export const SERVER_SETTINGS = {
   PORT: integer(0, 65535, 4000, 'TCP port; 0 picks a free port.'),
   SNAPSHOT_READ_TIMEOUT_MS: integer(100, 3_600_000, 30_000, 'The longest the manifest, or one file it names, may take to be read, checked and inflated, in ms.'),
   SNAPSHOT_MAX_FILE_BYTES: integer(1_048_576, 2_147_483_647, 268_435_456, 'Largest size one file of a snapshot may inflate to, in bytes; inflating stops there and the snapshot is refused.'),
+  SNAPSHOT_POLL_S: integer(1, 86_400, 60, "Pull mode: seconds between polls of the origin's manifest, plus a random part of up to a fifth."),
+  SNAPSHOT_FETCH_TIMEOUT_MS: integer(100, 3_600_000, 120_000, 'Pull mode: total deadline of one GET from the origin (connecting, headers and the whole body), in ms.'),
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info', 'pino level of the JSON logs on stdout.'),
   INTROSPECTION: boolean(true, 'Whether `__schema` and `__type` are answered.'),
   MAX_BODY_BYTES: integer(1024, 10_485_760, 102_400, 'Largest request body in bytes.'),

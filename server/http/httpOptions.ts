@@ -26,6 +26,8 @@ export interface ServedSnapshot {
   readonly expiresAtMs: number | null;
   /** Per source, its lastSync in ms since the epoch (the `snapshot_age_seconds` metric). */
   readonly lastSyncMs: Readonly<Record<string, number>>;
+  /** Whether it is a fixture snapshot, labelled apart in `snapshot_age_seconds`. */
+  readonly fixture?: boolean;
 }
 
 /**

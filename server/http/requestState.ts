@@ -16,7 +16,7 @@ export interface RequestState {
   readonly arrivedAt: number;
   /** Route label of the metrics: a known path or `other`. */
   route: string;
-  /** Metrics label: root field, `multiple`, `introspection` or `-` (none passed the checks). */
+  /** The `root_field` of the http_* metrics and `rootField` of the log: root field, `multiple`, `introspection` or `-` (none passed the checks). */
   operation: string;
   /**
    * The operation's name for the log and `graphql_requests_total`, cut to

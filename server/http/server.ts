@@ -371,7 +371,7 @@ function createFinish(options: HttpOptions, routes: Map<string, Route>) {
         durationMs: Math.round(durationS * 1e4) / 10,
         outcome,
         cache: state.cacheHit ? 'hit' : undefined,
-        operation: state.operation === '-' ? undefined : state.operation,
+        rootField: state.operation === '-' ? undefined : state.operation,
         operationName: state.operationName,
         documentHash: state.documentHash ?? (state.query === undefined ? undefined : documentHash(state.query)),
         cost: state.cost,

@@ -75,5 +75,5 @@ function describe(store: Store, today: string): Served {
     const sourceExpiresAtMs = Date.parse(entry.expiresAt);
     expiresAtMs = expiresAtMs === null ? sourceExpiresAtMs : Math.min(expiresAtMs, sourceExpiresAtMs);
   }
-  return { store, version: store.snapshot.version, context: { store, today }, sizes: store.sizes, expiresAtMs, lastSyncMs };
+  return { store, version: store.snapshot.version, context: { store, today }, sizes: store.sizes, expiresAtMs, lastSyncMs, fixture: !expires };
 }

@@ -2,19 +2,23 @@
  * Prometheus metrics (prom-client), served at /metrics in the text exposition format.
  *
  * Every label takes values from a bounded set, so no client can grow the registry: `route` is a
- * path the server knows, `operation` of the http_* metrics the root field of a GraphQL request,
- * `status` an HTTP status code; `operation` of `graphql_requests_total` is the operation's name
- * within the bound of server/ops/graphqlCounters.ts.
+ * path the server knows, `root_field` of the http_* metrics the root field of a GraphQL request
+ * (also as `operation`, the label's name before, for existing dashboards), `status` an HTTP
+ * status code; `operation` of `graphql_requests_total` is the operation's name within the bound
+ * of server/ops/graphqlCounters.ts.
  */
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { HttpMetrics } from '../http/httpOptions.ts';
+import type { PullStatus } from '../snapshot/pull/snapshotPuller.ts';
 import { registerGraphqlCounters, type IsTrustedOperation } from './graphqlCounters.ts';
 import { createRequestHistogram } from './requestHistogram.ts';
 
 /** What a scrape reads about the snapshot being served. */
 export interface SnapshotFacts {
   readonly version: string;
+  /** Whether it is a fixture snapshot (its manifest's `fixture`): generated data, dated once, never expiring. */
+  readonly fixture?: boolean;
   /** Per source, when its data was fetched (ms since the epoch). */
   readonly lastSyncMs: Readonly<Record<string, number>>;
 }
@@ -22,9 +26,11 @@ export interface SnapshotFacts {
 /**
  * Creates a registry with the process metrics of prom-client (memory, CPU, event loop lag, GC)
  * and the service's own:
- * - `http_requests_total{route,operation,status}` and `http_request_duration_seconds{…}`;
+ * - `http_requests_total{route,root_field,status}` and `http_request_duration_seconds{…}`;
  * - `graphql_query_cost`: cost of the operations executed;
- * - `snapshot_age_seconds{source}`: now minus the source's lastSync; `snapshot_info{version}` = 1;
+ * - `snapshot_age_seconds{source,fixture}`: now minus the source's lastSync, `fixture="true"` for a
+ *   fixture snapshot, whose data never expires; `snapshot_info{version}` = 1;
+ * - in pull mode, `snapshot_pull_failures_total{reason}` and `snapshot_pull_last_success_timestamp_seconds`;
  * - `http_cache_lookups_total{cache,result}` and `http_cache_hit_ratio{cache}` (hits / lookups
  *   since start; `etag` counts conditional requests answered 304, `apq` persisted-query hashes found);
  * - `graphql_requests_total{operation,outcome}` and `graphql_errors_total{code}` (server/ops/graphqlCounters.ts).
@@ -32,13 +38,14 @@ export interface SnapshotFacts {
  * @param snapshot read at each scrape
  * @param options.isTrustedOperation whether an operation name is that of a trusted document,
  *   which is always a label value of its own; default none
+ * @param options.pull in pull mode, the puller's state, read at each scrape
  */
-export function createMetrics(snapshot: () => SnapshotFacts, options: { isTrustedOperation?: IsTrustedOperation } = {}): HttpMetrics {
+export function createMetrics(snapshot: () => SnapshotFacts, options: { isTrustedOperation?: IsTrustedOperation; pull?: () => PullStatus } = {}): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const graphql = registerGraphqlCounters(registry, options.isTrustedOperation);
 
-  const labelNames = ['route', 'operation', 'status'] as const;
+  const labelNames = ['route', 'root_field', 'operation', 'status'] as const;
   const duration = createRequestHistogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the arrival of a request to the end of its answer.',
@@ -87,16 +94,38 @@ export function createMetrics(snapshot: () => SnapshotFacts, options: { isTruste
   });
   new Gauge({
     name: 'snapshot_age_seconds',
-    help: 'Seconds since the data of each source was fetched (its lastSync); with several workers, the oldest.',
-    labelNames: ['source'] as const,
+    help: 'Seconds since the data of each source was fetched (its lastSync); with several workers, the oldest. fixture="true": a fixture snapshot, dated once and never stale, which a staleness alert leaves out.',
+    labelNames: ['source', 'fixture'] as const,
     registers: [registry],
     aggregator: 'max',
     collect() {
       this.reset();
       const now = Date.now();
-      for (const [source, lastSyncMs] of Object.entries(snapshot().lastSyncMs)) this.set({ source }, (now - lastSyncMs) / 1000);
+      const { lastSyncMs, fixture } = snapshot();
+      for (const [source, syncMs] of Object.entries(lastSyncMs)) this.set({ source, fixture: String(fixture === true) }, (now - syncMs) / 1000);
     },
   });
+  if (options.pull) {
+    const pull = options.pull;
+    new Counter({
+      name: 'snapshot_pull_failures_total',
+      help: 'Pull mode: pulls from the origin that failed, by reason; the served snapshot stayed each time.',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [reason, count] of Object.entries(pull().failures)) this.inc({ reason }, count);
+      },
+    });
+    new Gauge({
+      name: 'snapshot_pull_last_success_timestamp_seconds',
+      help: 'Pull mode: when the origin last answered a poll (seconds since the epoch); 0 before.',
+      registers: [registry],
+      collect() {
+        this.set((pull().lastSuccessMs ?? 0) / 1000);
+      },
+    });
+  }
   new Gauge({
     name: 'snapshot_info',
     help: 'The snapshot being served, as a label; always 1 (one series per version while workers differ).',

@@ -1,6 +1,8 @@
 /**
- * A Prometheus histogram with the labels `route`, `operation` and `status`, for the one metric
- * every request updates (`http_request_duration_seconds`, server/ops/metrics.ts).
+ * A Prometheus histogram with the labels `route`, `root_field` and `status`, for the one metric
+ * every request updates (`http_request_duration_seconds`, server/ops/metrics.ts). `operation`
+ * repeats `root_field`, its name before, so that dashboards written against it keep working; it
+ * adds no series.
  *
  * prom-client's Histogram validates the labels of each observation and joins them into a key on
  * every request, a cost a cached answer notices. Here a series is found by the label values the
@@ -12,7 +14,7 @@
 
 import type { Metric, MetricValue, Registry } from 'prom-client';
 
-type Label = 'route' | 'operation' | 'status';
+type Label = 'route' | 'root_field' | 'operation' | 'status';
 
 type HistogramValue = MetricValue<string> & { metricName: string };
 
@@ -50,7 +52,7 @@ export function createRequestHistogram(options: { name: string; help: string; bu
       if (byStatus === undefined) byOperation.set(operation, (byStatus = new Map()));
       let series = byStatus.get(status);
       if (series === undefined) {
-        series = { labels: { route, operation, status: String(status) }, counts: new Float64Array(buckets.length + 1), sum: 0, count: 0 };
+        series = { labels: { route, root_field: operation, operation, status: String(status) }, counts: new Float64Array(buckets.length + 1), sum: 0, count: 0 };
         byStatus.set(status, series);
       }
       let bucket = 0;

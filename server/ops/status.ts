@@ -15,6 +15,7 @@ import { API_DOCS_PATH } from '../http/apiDocs.ts';
 import type { StatusProvider } from '../http/httpOptions.ts';
 import type { SampleQuery } from './sampleQueries.ts';
 import type { Store } from '../snapshot/store.ts';
+import type { PullStatus } from '../snapshot/pull/snapshotPuller.ts';
 
 /** Where things are; paths on this server. */
 export const LINKS = {
@@ -59,6 +60,19 @@ export interface OperationStatus {
   samples: { name: string; description: string; playground: string }[];
 }
 
+/** Pull mode as the status page shows it. */
+export interface PullReport {
+  origin: string;
+  pollS: number;
+  /** Whether manifests must verify with SNAPSHOT_PUBLIC_KEY. */
+  signed: boolean;
+  /** ISO 8601 time the origin last answered a poll; null before. */
+  lastSuccessfulPollAt: string | null;
+  /** The version the origin named then. */
+  originVersion: string | null;
+  lastFailure: { at: string; reason: string; message: string } | null;
+}
+
 export interface StatusReport {
   service: string;
   /** False while draining after SIGTERM/SIGINT. */
@@ -73,6 +87,8 @@ export interface StatusReport {
     stale: boolean;
   };
   sources: SourceStatus[];
+  /** Pull mode only (SNAPSHOT_URL): where snapshots come from, the last successful poll and the last failure. */
+  pull?: PullReport;
   startedAt: string;
   uptimeS: number;
   operations: OperationStatus[];
@@ -86,12 +102,14 @@ export interface StatusReport {
  *
  * @param options.samples the sample queries of a store (server/ops/sampleQueries.ts)
  * @param options.startedAtMs when the process started serving, ms since the epoch
+ * @param options.pull in pull mode, the puller's state
  */
 export function createStatusReporter(options: {
   schema: GraphQLSchema;
   store: () => Store;
   samples: (store: Store) => readonly SampleQuery[];
   startedAtMs: number;
+  pull?: () => PullStatus;
 }): StatusProvider {
   const fields = Object.values(options.schema.getQueryType()?.getFields() ?? {});
   const samplesByStore = new WeakMap<Store, Map<string, OperationStatus['samples']>>();
@@ -126,6 +144,7 @@ export function createStatusReporter(options: {
         stale: sources.some((source) => source.stale),
       },
       sources,
+      ...(options.pull && { pull: pullReport(options.pull()) }),
       startedAt: new Date(options.startedAtMs).toISOString(),
       uptimeS: Math.round((nowMs - options.startedAtMs) / 1000),
       operations: fields.map((field) => ({
@@ -138,6 +157,19 @@ export function createStatusReporter(options: {
     };
   };
   return { report, page: (ready) => ({ html: renderStatusPage(report(ready)), contentSecurityPolicy: STATUS_PAGE_CSP }) };
+}
+
+function pullReport(status: PullStatus): PullReport {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const failure = status.lastFailure;
+  return {
+    origin: status.origin,
+    pollS: status.pollS,
+    signed: status.signed,
+    lastSuccessfulPollAt: iso(status.lastSuccessMs),
+    originVersion: status.originVersion,
+    lastFailure: failure && { at: iso(failure.atMs)!, reason: failure.reason, message: failure.message },
+  };
 }
 
 /** @param nowMs the time expiresAt is judged against; null when the data does not expire (fixture data). */
@@ -284,7 +316,7 @@ ${markdown.render(operation.description)}${samples ? `<p>Try it: ${samples}</p>`
 <p>${snapshotLine(report.snapshot)} ·
 ${report.ready ? 'ready' : '<span class="stale">draining</span>'} · up ${formatDuration(report.uptimeS)} since ${escapeHtml(report.startedAt)}</p>
 <nav><p>${PAGE_LINKS.map((link) => `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`).join(' ·\n')}</p></nav>
-<h2>Data</h2>
+${report.pull ? pullSection(report.pull) : ''}<h2>Data</h2>
 ${sources}
 <h2>Operations</h2>
 <ul>
@@ -292,6 +324,20 @@ ${operations}
 </ul>
 </body>
 </html>
+`;
+}
+
+/** Pull mode: the origin, its last successful poll and its last failure. */
+function pullSection(pull: PullReport): string {
+  const failure = pull.lastFailure
+    ? `<span class="stale">${escapeHtml(pull.lastFailure.at)} (${escapeHtml(pull.lastFailure.reason)}): ${escapeHtml(pull.lastFailure.message)}</span>`
+    : 'none';
+  return `<h2>Origin</h2>
+<section id="pull">
+<p>Pulled from <code id="pull-origin">${escapeHtml(pull.origin)}</code> every ${pull.pollS} s${pull.signed ? ', signed manifests only' : ''}</p>
+<p>Last successful poll: <span id="pull-last-success">${escapeHtml(pull.lastSuccessfulPollAt ?? 'not yet')}</span>${pull.originVersion ? ` (origin at <code>${escapeHtml(pull.originVersion)}</code>)` : ''}</p>
+<p>Last failure: <span id="pull-last-failure">${failure}</span></p>
+</section>
 `;
 }
 

@@ -3,19 +3,31 @@
  * replace it atomically.
  */
 
+import type { KeyObject } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { Manifest } from '../format.ts';
+import { MANIFEST_SIGNATURE_FILE, type Manifest } from '../format.ts';
 import { fsyncDir, readTextIfPresent } from './files.ts';
+import { signManifest } from './sign.ts';
 
 /**
  * Replaces `manifest.json` atomically: write-file-atomic writes a temp file beside it
  * (`manifest.json.<n>`), fsyncs and renames it, and removes it when anything fails; the
  * directory is fsynced after, which write-file-atomic does not do, so that the rename itself
  * outlives a power loss.
+ *
+ * With `signingKey`, its signature is written first, beside it (MANIFEST_SIGNATURE_FILE), so that
+ * whoever copies the directory in name order, or uploads the manifest last, never finds a new
+ * manifest with the old signature; without, a signature left by an earlier run is removed, since
+ * it would sign another manifest.
  */
-export async function writeManifest(dataDir: string, manifest: Manifest): Promise<void> {
-  await writeFileAtomic(path.join(dataDir, 'manifest.json'), encodeManifest(manifest));
+export async function writeManifest(dataDir: string, manifest: Manifest, signingKey: KeyObject | null = null): Promise<void> {
+  const bytes = encodeManifest(manifest);
+  const signatureFile = path.join(dataDir, MANIFEST_SIGNATURE_FILE);
+  if (signingKey) await writeFileAtomic(signatureFile, signManifest(bytes, signingKey));
+  else await fs.rm(signatureFile, { force: true });
+  await writeFileAtomic(path.join(dataDir, 'manifest.json'), bytes);
   await fsyncDir(dataDir);
 }
 

@@ -13,6 +13,7 @@
  * first to commit, then builds on its manifest.
  */
 
+import type { KeyObject } from 'node:crypto';
 import path from 'node:path';
 import { type AreaName, type FixtureOrigin, LOCALES, type Locale, type Manifest, SOURCE_AREAS, SOURCE_NAMES, type SourceEntry, type SourceName, versionId } from '../format.ts';
 import { type FetchedSource, syncDay } from '../source.ts';
@@ -57,6 +58,8 @@ export interface PublishOptions {
    * mark is never carried over: a sync on top of a fixture snapshot writes a synced one.
    */
   fixture?: FixtureOrigin;
+  /** Signs the manifest (SNAPSHOT_SIGNING_KEY: sign.ts); default unsigned. */
+  signingKey?: KeyObject | null;
 }
 
 export interface PublishResult {
@@ -148,7 +151,7 @@ async function gateAndWrite(options: PublishOptions & { keep: number; now: Date 
   const versionReport: VersionReport = { version, createdAt: now.toISOString(), syncDay: context.syncDay, sources: kept };
   let changeLists: PublishResult['changeLists'] = null;
   const onChangeLists = (versions: number, ms: number) => void (changeLists = { versions, ms });
-  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport, changeVersions: options.changeVersions, onChangeLists });
+  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport, changeVersions: options.changeVersions, onChangeLists, signingKey: options.signingKey });
   const pruned = await prune(dataDir, keep);
   return { version, manifest, sources: reports, pruned, changeLists };
 }

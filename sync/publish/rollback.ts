@@ -2,6 +2,7 @@
  * `--rollback`: point the manifest back at the previous intact version.
  */
 
+import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry, Manifest } from '../format.ts';
@@ -16,16 +17,17 @@ import { compareVersions, VERSION_DIR } from './versions.ts';
  * missing or unreadable, restores the newest intact version instead.
  *
  * @returns the version left (null when the manifest was unreadable) and the version now current
+ * @param options.signingKey signs the manifest written (SNAPSHOT_SIGNING_KEY)
  * @throws when `dataDir` does not exist or there is no version to go back to; PublishLockedError
  *   when a sync is publishing into it for longer than `lockWaitMs` (default 2 minutes)
  */
-export async function rollback(dataDir: string, options: { lockWaitMs?: number } = {}): Promise<{ from: string | null; to: string }> {
+export async function rollback(dataDir: string, options: { lockWaitMs?: number; signingKey?: KeyObject | null } = {}): Promise<{ from: string | null; to: string }> {
   // Checked first: taking the lock would create the directory.
   if (!(await pathExists(dataDir))) throw new Error(`${dataDir} does not exist: there is no snapshot to roll back`);
-  return withPublishLock(dataDir, () => rollbackLocked(dataDir), { waitMs: options.lockWaitMs });
+  return withPublishLock(dataDir, () => rollbackLocked(dataDir, options.signingKey ?? null), { waitMs: options.lockWaitMs });
 }
 
-async function rollbackLocked(dataDir: string): Promise<{ from: string | null; to: string }> {
+async function rollbackLocked(dataDir: string, signingKey: KeyObject | null): Promise<{ from: string | null; to: string }> {
   const current = await readManifest(dataDir).catch(() => null);
   const from = typeof current?.version === 'string' ? current.version : null;
   const entries = await fs.readdir(dataDir, { withFileTypes: true });
@@ -42,7 +44,7 @@ async function rollbackLocked(dataDir: string): Promise<{ from: string | null; t
       continue;
     }
     const manifest = (await readManifest(path.join(dataDir, version)))!;
-    await writeManifest(dataDir, manifest);
+    await writeManifest(dataDir, manifest, signingKey);
     return { from, to: version };
   }
   const what = from === null ? `no intact version in ${dataDir} to restore` : `no version older than ${from} to roll back to`;

@@ -3,6 +3,7 @@
  * which is the commit point.
  */
 
+import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -45,6 +46,7 @@ export interface SourceSnapshot {
  *   back to (sync/publish/changes.ts); default {@link DEFAULT_CHANGE_VERSIONS}
  * @param options.onChangeLists told how many earlier versions the change lists reach and how
  *   long computing them took, in ms
+ * @param options.signingKey signs the manifest (SNAPSHOT_SIGNING_KEY; writeManifest in manifest.ts)
  * @throws if `<version>/` already exists (versions are immutable once published), or a carried
  *   file is missing or no longer matches its sha256
  */
@@ -53,7 +55,7 @@ export async function writeSnapshot(
   version: string,
   sources: Partial<Record<SourceName, SourceSnapshot>>,
   now = new Date(),
-  options: { fixture?: FixtureOrigin; report?: VersionReport; changeVersions?: number; onChangeLists?: (versions: number, ms: number) => void } = {},
+  options: { fixture?: FixtureOrigin; report?: VersionReport; changeVersions?: number; onChangeLists?: (versions: number, ms: number) => void; signingKey?: KeyObject | null } = {},
 ): Promise<Manifest> {
   const finalDir = path.join(dataDir, version);
   const tmpDir = `${finalDir}.tmp`;
@@ -113,7 +115,7 @@ export async function writeSnapshot(
     await fs.rm(tmpDir, { recursive: true, force: true });
     throw error;
   }
-  await writeManifest(dataDir, manifest);
+  await writeManifest(dataDir, manifest, options.signingKey ?? null);
   return manifest;
 }
 

@@ -41,31 +41,34 @@ interface Resource {
   spec: any;
 }
 
-const resources: Resource[] = fs
-  .readdirSync(DIR)
-  .filter((file) => file.endsWith('.yaml'))
-  .flatMap((file) =>
-    parseAllDocuments(fs.readFileSync(path.join(DIR, file), 'utf8')).map((document) => {
-      expect(document.errors, file).toEqual([]);
-      return document.toJS() as Resource;
-    }),
-  );
+/** Every variant: a folder that `kubectl apply -f` takes as it is. */
+const VARIANTS = fs
+  .readdirSync(DIR, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
 
-function only(kind: string): Resource {
-  const found = resources.filter((resource) => resource.kind === kind);
-  expect(found, kind).toHaveLength(1);
-  return found[0]!;
+function readResources(variant: string): Resource[] {
+  const dir = path.join(DIR, variant);
+  return fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml'))
+    .flatMap((file) =>
+      parseAllDocuments(fs.readFileSync(path.join(dir, file), 'utf8')).map((document) => {
+        expect(document.errors, file).toEqual([]);
+        return document.toJS() as Resource;
+      }),
+    );
 }
 
-const deployment = only('Deployment');
-const service = only('Service');
-const hpa = only('HorizontalPodAutoscaler');
-const pdb = only('PodDisruptionBudget');
-const template = deployment.spec.template as { metadata: { labels: Record<string, string> }; spec: any };
-const container = (template.spec.containers as Container[])[0]!;
-const plainEnv = Object.fromEntries(container.env.filter((v) => v.value !== undefined).map((v) => [v.name, v.value!]));
-/** The pod's environment once the Secret supplies its values. */
-const podEnv = { ...plainEnv, BOOKING_UPSTREAM_URL: 'https://partner.example', BOOKING_API_KEY: 'key' };
+/** The kubernetes-models class of an object's apiVersion and kind: `apps/v1` Deployment is `kubernetes-models/apps/v1/Deployment`. */
+async function modelOf(resource: Resource): Promise<new (data: unknown) => { validate(): void }> {
+  const module = (await import(`kubernetes-models/${resource.apiVersion}/${resource.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+  return module[resource.kind]!;
+}
+
+/** The Secret an operator with a booking partner creates (docs/deploy.md). */
+const PARTNER_SECRET = { BOOKING_MODE: 'proxy', BOOKING_UPSTREAM_URL: 'https://partner.example', BOOKING_API_KEY: 'key' };
 
 /** Bytes of a Kubernetes quantity such as `512Mi`. */
 function bytesOf(quantity: string): number {
@@ -79,12 +82,48 @@ function millicoresOf(quantity: string): number {
   return quantity.endsWith('m') ? Number(quantity.slice(0, -1)) : Number(quantity) * 1000;
 }
 
-describe('deploy/k8s', () => {
-  it('holds a Deployment, a Service, a HorizontalPodAutoscaler and a PodDisruptionBudget, with stable API versions', () => {
+it('has the variants docs/deploy.md names, pull mode first', () => {
+  expect(VARIANTS).toEqual(['image', 'pull']);
+  const doc = fs.readFileSync(path.join(ROOT, 'docs/deploy.md'), 'utf8');
+  const kubernetes = doc.slice(doc.indexOf('\n## Kubernetes'));
+  const mentions = VARIANTS.map((variant) => kubernetes.indexOf(`deploy/k8s/${variant}/`));
+  for (const index of mentions) expect(index).toBeGreaterThan(0);
+  expect(mentions[1]).toBeLessThan(mentions[0]!);
+});
+
+describe.each(VARIANTS)('deploy/k8s/%s', (variant) => {
+  const resources = readResources(variant);
+  function only(kind: string): Resource {
+    const found = resources.filter((resource) => resource.kind === kind);
+    expect(found, kind).toHaveLength(1);
+    return found[0]!;
+  }
+  const deployment = only('Deployment');
+  const service = only('Service');
+  const hpa = only('HorizontalPodAutoscaler');
+  const pdb = only('PodDisruptionBudget');
+  const configMap = only('ConfigMap') as Resource & { data: Record<string, string> };
+  const template = deployment.spec.template as { metadata: { labels: Record<string, string> }; spec: any };
+  const container = (template.spec.containers as Container[])[0]!;
+  const plainEnv = Object.fromEntries(container.env.filter((v) => v.value !== undefined).map((v) => [v.name, v.value!]));
+  /** The pod's environment without a booking partner: the ConfigMap's, then the container's own. */
+  const podEnv = { ...configMap.data, ...plainEnv };
+  /** With the partner's Secret, which comes after the ConfigMap in envFrom, so its values win. */
+  const partnerEnv = { ...configMap.data, ...PARTNER_SECRET, ...plainEnv };
+
+  it('passes the Kubernetes schema check, every object (kubernetes-models)', async () => {
+    for (const resource of resources) {
+      const Model = await modelOf(resource);
+      expect(() => new Model(resource).validate(), `${resource.kind} ${resource.metadata.name}`).not.toThrow();
+    }
+  });
+
+  it('holds a ConfigMap, a Deployment, a Service, a HorizontalPodAutoscaler and a PodDisruptionBudget, with stable API versions', () => {
     expect(resources.map((r) => `${r.apiVersion} ${r.kind}`).sort()).toEqual([
       'apps/v1 Deployment',
       'autoscaling/v2 HorizontalPodAutoscaler',
       'policy/v1 PodDisruptionBudget',
+      'v1 ConfigMap',
       'v1 Service',
     ]);
     for (const resource of resources) expect(resource.metadata.name).toBe('tourism-api');
@@ -165,21 +204,38 @@ describe('deploy/k8s', () => {
     expect(template.spec.automountServiceAccountToken).toBe(false);
   });
 
-  it('runs one process per pod and forwards bookings, with settings the server accepts', () => {
+  it('runs one process per pod, with bookings off without a partner and forwarded with one, with settings the server accepts', () => {
     expect(plainEnv.WORKERS).toBe('1');
-    const secrets = container.env.filter((v) => v.valueFrom !== undefined);
-    expect(secrets.map((v) => [v.name, v.valueFrom!.secretKeyRef.name])).toEqual([
-      ['BOOKING_UPSTREAM_URL', 'tourism-api-booking'],
-      ['BOOKING_API_KEY', 'tourism-api-booking'],
+    expect(container.env.filter((v) => v.valueFrom !== undefined)).toEqual([]);
+    expect((container as Container & { envFrom: unknown }).envFrom).toEqual([
+      { configMapRef: { name: 'tourism-api' } },
+      { secretRef: { name: 'tourism-api-booking', optional: true } },
     ]);
-    expect(readConfig(podEnv).booking.mode).toBe('proxy');
+    expect(readConfig(podEnv).booking.mode).toBe('off');
+    expect(readConfig(partnerEnv).booking).toMatchObject({ mode: 'proxy', upstreamUrl: PARTNER_SECRET.BOOKING_UPSTREAM_URL });
     // Every variable set is one the server reads (NODE_OPTIONS is Node's own).
     const sources = fs
       .readdirSync(path.join(ROOT, 'server'), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts'))
       .map((file) => fs.readFileSync(path.join(ROOT, 'server', file), 'utf8'))
       .join('\n');
-    const unread = container.env.map((v) => v.name).filter((name) => name !== 'NODE_OPTIONS' && !new RegExp(`\\b${name}\\b`).test(sources));
+    const unread = [...container.env.map((v) => v.name), ...Object.keys(configMap.data), ...Object.keys(PARTNER_SECRET)].filter((name) => name !== 'NODE_OPTIONS' && !new RegExp(`\\b${name}\\b`).test(sources));
     expect(unread).toEqual([]);
   });
+
+  if (variant === 'pull') {
+    it('pulls signed snapshots from an HTTPS origin into an emptyDir, its DATA_DIR', () => {
+      const config = readConfig(podEnv);
+      expect(config.pull).toMatchObject({ pollS: Number(configMap.data.SNAPSHOT_POLL_S) });
+      expect(config.pull!.origin.protocol).toBe('https:');
+      expect(config.pull!.publicKeys).toHaveLength(1);
+      const mount = (container as Container & { volumeMounts: { name: string; mountPath: string }[] }).volumeMounts.find((m) => m.mountPath === config.dataDir);
+      expect(template.spec.volumes.find((v: { name: string }) => v.name === mount?.name)).toMatchObject({ emptyDir: {} });
+    });
+  } else {
+    it('serves the snapshot baked into the image, pulling nothing', () => {
+      expect(readConfig(podEnv).pull).toBeNull();
+      expect(readConfig(podEnv).dataDir).toBe('data');
+    });
+  }
 });

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -8,6 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 interface Step {
   name?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
@@ -107,6 +109,52 @@ describe('.github/workflows', () => {
     expect(ci.jobs.test!.strategy?.matrix.node).toEqual([...new Set([lowestMajor, imageMajor])]);
     const setupNode = sync.jobs.sync!.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
     expect(setupNode?.with?.['node-version']).toBe(imageMajor);
+  });
+
+  it('uploads to a bucket only when SNAPSHOT_BUCKET is set and a version was published, the files first and the signed manifest last', () => {
+    const steps = sync.jobs.sync!.steps;
+    const upload = steps.find((step) => step.name === 'Upload the snapshot to the bucket')!;
+    const publish = steps.find((step) => step.name === 'Publish the snapshot to the data branch')!;
+    expect(upload.if).toBe("steps.publish.outputs.changed == 'true' && vars.SNAPSHOT_BUCKET != ''");
+    expect(steps.indexOf(upload)).toBeGreaterThan(steps.indexOf(publish));
+    expect(publish.run).toContain('echo "changed=true" >> "$GITHUB_OUTPUT"');
+    expect(steps.find((step) => step.name === 'Sync')!.env).toMatchObject({ SNAPSHOT_SIGNING_KEY: '${{ secrets.SNAPSHOT_SIGNING_KEY }}' });
+
+    // The step's script as written, with each cloud CLI a stand-in that records its arguments.
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-'));
+    try {
+      fs.mkdirSync(path.join(work, 'bin'));
+      fs.mkdirSync(path.join(work, 'snapshot/2026-11-21T04-00-00Z'), { recursive: true });
+      fs.writeFileSync(path.join(work, 'snapshot/manifest.json'), '{"version":"2026-11-21T04-00-00Z"}');
+      fs.writeFileSync(path.join(work, 'snapshot/manifest.json.sig'), 'c2ln\n');
+      for (const cli of ['aws', 'gcloud']) {
+        fs.writeFileSync(path.join(work, 'bin', cli), `#!/bin/sh\necho "${cli} $*" >> "$CALLS"\n`, { mode: 0o755 });
+      }
+      const run = (bucket: string) => {
+        const calls = path.join(work, `calls-${bucket.slice(0, 2)}`);
+        const result = spawnSync('bash', ['--norc', '--noprofile', '-e', '-c', upload.run!], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          cwd: work,
+          encoding: 'utf8',
+          env: { PATH: `${path.join(work, 'bin')}:${process.env.PATH}`, CALLS: calls, SNAPSHOT_BUCKET: bucket, GITHUB_STEP_SUMMARY: path.join(work, 'summary') },
+        });
+        expect(result.stderr).toBe('');
+        return fs.readFileSync(calls, 'utf8').trim().split('\n');
+      };
+      expect(run('s3://bucket/tourism/')).toEqual([
+        "aws s3 sync snapshot/ s3://bucket/tourism/ --exclude manifest.json --exclude manifest.json.sig --exclude *.lock --delete",
+        'aws s3 cp snapshot/manifest.json.sig s3://bucket/tourism/manifest.json.sig --cache-control no-cache',
+        'aws s3 cp snapshot/manifest.json s3://bucket/tourism/manifest.json --cache-control no-cache --content-type application/json',
+      ]);
+      expect(run('gs://bucket').map((line) => line.split(' ').slice(0, 5).join(' '))).toEqual([
+        'gcloud storage rsync snapshot/ gs://bucket/',
+        'gcloud storage cp snapshot/manifest.json.sig gs://bucket/manifest.json.sig',
+        'gcloud storage cp snapshot/manifest.json gs://bucket/manifest.json',
+      ]);
+      expect(fs.readFileSync(path.join(work, 'summary'), 'utf8')).toContain('uploaded snapshot 2026-11-21T04-00-00Z to gs://bucket');
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('has shell steps that bash can parse, in both workflows', () => {

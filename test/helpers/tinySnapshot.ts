@@ -3,6 +3,7 @@
  * counts, chosen dates or a stale source rather than the committed fixture.
  */
 
+import type { KeyObject } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,8 @@ export interface TinySnapshotOptions {
   stationRawPadding?: number;
   /** The name of the first attraction, in place of `Aussicht Zürich`. */
   firstAttractionName?: string;
+  /** Signs the manifest, as the sync does with SNAPSHOT_SIGNING_KEY (sync/publish/sign.ts). */
+  signingKey?: KeyObject;
 }
 
 export interface TinySnapshot {
@@ -75,7 +78,7 @@ export async function writeTinySnapshot(dataDir: string, options: TinySnapshotOp
   };
   for (const name of options.staleSources ?? []) sources[name]!.stale = true;
   for (const name of options.omitSources ?? []) delete sources[name];
-  const manifest = await writeSnapshot(dataDir, options.version ?? '2026-11-21T04-00-00Z', sources, new Date(lastSync), { fixture: options.fixture });
+  const manifest = await writeSnapshot(dataDir, options.version ?? '2026-11-21T04-00-00Z', sources, new Date(lastSync), { fixture: options.fixture, signingKey: options.signingKey });
   const reasons = Object.entries(options.staleReasons ?? {});
   if (reasons.length === 0) return manifest;
   // The writer does not take a reason yet; the manifest is the commit point, so rewriting it is enough.

@@ -23,10 +23,11 @@ afterAll(async () => {
 
 /** The help of a real CLI process: every setting with its use, the probe, and the exit codes. */
 function expectFullHelp(text: string, program: string): void {
-  expect(text.split('\n').slice(0, 3)).toEqual([
+  expect(text.split('\n').slice(0, 4)).toEqual([
     expect.stringMatching(new RegExp(`^usage: ${program.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\[activities\\|snowdata\\|tours\\|attractions \\.\\.\\.\\] `)),
     `       ${program} --probe [activities|snowdata|tours|attractions ...]`,
     `       ${program} --rollback [--data-dir DIR]`,
+    `       ${program} --keygen`,
   ]);
   for (const variable of SYNC_VARIABLES) {
     expect(text).toContain(`  ${variable.name} (`);

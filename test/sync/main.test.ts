@@ -1,3 +1,4 @@
+import { createPublicKey, verify } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { HITS_PER_PAGE } from '../../sync/sources/myswitzerland/api.ts';
 import { PAGE_SIZE } from '../../sync/sources/stnet/api.ts';
 import { stationRoutes } from '../../sync/sources/stnet/routes.ts';
 import { CONTENT_PAGE_SIZE } from '../../sync/sources/swissactivities/api.ts';
-import { type AttractionRecord, LOCALES, type Manifest, RECORD_LIMITS, type SourceName } from '../../sync/format.ts';
+import { type AttractionRecord, LOCALES, MANIFEST_SIGNATURE_FILE, type Manifest, RECORD_LIMITS, type SourceName } from '../../sync/format.ts';
 import { readManifest } from '../../sync/publish/manifest.ts';
 import { loadSchema } from './helpers/records.ts';
 
@@ -488,6 +489,37 @@ describe('main', () => {
     expect(await main(['--rollback', '--data-dir', dataDir], {}, streams)).toBe(0);
     expect(out.text()).toBe(`rolled back ${path.join(dataDir, 'manifest.json')} from 2026-11-22T04-00-00Z to 2026-11-21T04-00-00Z\n`);
     expect((await loadSnapshot(dataDir, schema)).version).toBe('2026-11-21T04-00-00Z');
+  });
+
+  it('prints a key pair with --keygen, signs each manifest it writes with it, a rollback\'s too, and drops the signature when unsigned', async () => {
+    const { out, streams } = io();
+    expect(await main(['--keygen'], {}, streams)).toBe(0);
+    const lines = out.text().split('\n');
+    expect(lines).toEqual([expect.stringMatching(/^SNAPSHOT_SIGNING_KEY=[A-Za-z0-9+/]+=*$/), expect.stringMatching(/^SNAPSHOT_PUBLIC_KEY=[A-Za-z0-9+/]+=*$/), '']);
+    const env = Object.fromEntries(lines.slice(0, 2).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const publicKey = createPublicKey({ key: Buffer.from(env.SNAPSHOT_PUBLIC_KEY!, 'base64'), format: 'der', type: 'spki' });
+    const verifies = async () => {
+      const manifest = await fs.readFile(path.join(dataDir, 'manifest.json'));
+      const signature = Buffer.from((await fs.readFile(path.join(dataDir, MANIFEST_SIGNATURE_FILE), 'utf8')).trim(), 'base64');
+      return verify(null, manifest, publicKey, signature);
+    };
+    await serve();
+    await sync(['snowdata'], { now: new Date('2026-11-21T04:00:00Z'), env: { ...upstream!.env, SNAPSHOT_SIGNING_KEY: env.SNAPSHOT_SIGNING_KEY! } });
+    expect(await verifies()).toBe(true);
+    await sync(['snowdata'], { now: new Date('2026-11-22T04:00:00Z'), env: { ...upstream!.env, SNAPSHOT_SIGNING_KEY: env.SNAPSHOT_SIGNING_KEY! } });
+    expect(await main(['--rollback', '--data-dir', dataDir], { SNAPSHOT_SIGNING_KEY: env.SNAPSHOT_SIGNING_KEY! }, io().streams)).toBe(0);
+    expect(await verifies()).toBe(true);
+    // A manifest written without the key has no signature: the old one would sign another manifest.
+    await sync(['snowdata'], { now: new Date('2026-11-23T04:00:00Z') });
+    await expect(fs.access(path.join(dataDir, MANIFEST_SIGNATURE_FILE))).rejects.toThrow('ENOENT');
+  });
+
+  it('stops before any request when SNAPSHOT_SIGNING_KEY is not an Ed25519 private key', async () => {
+    const upstream = await serve();
+    const { err, streams } = io();
+    expect(await main(['snowdata', '--data-dir', dataDir], { ...upstream.env, SNAPSHOT_SIGNING_KEY: "bm90IGEga2V5" }, streams)).toBe(2);
+    expect(err.text()).toMatch(/^sync: SNAPSHOT_SIGNING_KEY: not a private key; expected the base64 PKCS #8 key that `--keygen` prints\n/);
+    expect(upstream.requests).toEqual([]);
   });
 });
 

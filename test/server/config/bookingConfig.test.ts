@@ -46,11 +46,12 @@ describe('readBookingConfig', () => {
 
   it('keeps the sandbox when told so, even with an upstream configured', () => {
     expect(readBookingConfig({ ...PROXY, BOOKING_MODE: 'sandbox' }).mode).toBe('sandbox');
+    expect(readBookingConfig({ ...PROXY, BOOKING_MODE: 'off' })).toEqual({ mode: 'off', rateLimitPerMinute: 60, trustedProxies: 0 });
   });
 
   it('names the variable and what is allowed for a bad value', () => {
     const cases: [NodeJS.ProcessEnv, string][] = [
-      [{ BOOKING_MODE: 'live' }, 'BOOKING_MODE="live": expected proxy or sandbox'],
+      [{ BOOKING_MODE: 'live' }, 'BOOKING_MODE="live": expected proxy, sandbox or off'],
       [{ BOOKING_MODE: 'proxy' }, "BOOKING_MODE=proxy needs BOOKING_API_KEY, the partner contract's API key"],
       [{ ...PROXY, SWISSACTIVITIES_AUTH_HEADER: 'X Api Key' }, 'SWISSACTIVITIES_AUTH_HEADER="X Api Key": expected an HTTP header name, e.g. Authorization or X-Api-Key'],
       [{ BOOKING_UPSTREAM_URL: 'https://api.partner.example' }, "BOOKING_MODE=proxy needs BOOKING_API_KEY, the partner contract's API key"],

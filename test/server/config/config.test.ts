@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { cpuCount } from '../../../server/config/cpuCount.ts';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../../server/config/config.ts';
@@ -10,6 +11,7 @@ describe('readConfig', () => {
       dataDir: 'data',
       snapshotReadTimeoutMs: 30_000,
       snapshotMaxFileBytes: 268_435_456,
+      pull: null,
       allowedOrigins: [],
       logLevel: 'info',
       introspection: true,
@@ -78,6 +80,7 @@ describe('readConfig', () => {
       dataDir: '/srv/data',
       snapshotReadTimeoutMs: 5000,
       snapshotMaxFileBytes: 1_048_576,
+      pull: null,
       allowedOrigins: ['https://www.example.ch', 'https://app.example.ch'],
       logLevel: 'warn',
       introspection: false,
@@ -150,5 +153,35 @@ describe('readConfig', () => {
     ],
   ])('refuses %o with a message naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('reads pull mode: the origin as a base URL, the poll, the deadline and up to two public keys, one worker by default', () => {
+    const keys = [0, 1, 2].map(() => generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).toString('base64'));
+    const config = readConfig({ SNAPSHOT_URL: 'https://cdn.example.ch/snapshot', SNAPSHOT_POLL_S: '30', SNAPSHOT_FETCH_TIMEOUT_MS: '5000', SNAPSHOT_PUBLIC_KEY: `${keys[0]}, ${keys[1]}` });
+    expect(config.pull).toMatchObject({ pollS: 30, fetchTimeoutMs: 5000 });
+    expect(config.pull!.origin.href).toBe('https://cdn.example.ch/snapshot/');
+    expect(config.pull!.publicKeys.map((key) => key.export({ format: 'der', type: 'spki' }).toString('base64'))).toEqual(keys.slice(0, 2));
+    expect(config.workers).toBe(1);
+    expect(readConfig({ SNAPSHOT_URL: 'http://127.0.0.1:8080/' }).pull).toMatchObject({ pollS: 60, fetchTimeoutMs: 120_000, publicKeys: [] });
+  });
+
+  it.each([
+    [{ SNAPSHOT_URL: 'http://cdn.example.ch/' }, 'SNAPSHOT_URL: "http://cdn.example.ch/": expected an https:// URL (http:// only to a loopback address)'],
+    [{ SNAPSHOT_URL: 'https://user:pw@cdn.example.ch/' }, 'SNAPSHOT_URL: "https://user:pw@cdn.example.ch/": expected a base URL without credentials, query or fragment'],
+    [{ SNAPSHOT_URL: 'cdn' }, 'SNAPSHOT_URL: "cdn" is not a URL; expected the base of a data directory, e.g. https://raw.githubusercontent.com/<owner>/<repo>/data/'],
+    [{ SNAPSHOT_URL: 'https://cdn.example.ch/', WORKERS: '2' }, 'WORKERS=2 with SNAPSHOT_URL: pull mode runs one process per replica; set WORKERS=1 (or leave it unset) and run more replicas'],
+    [{ SNAPSHOT_URL: 'https://cdn.example.ch/', SNAPSHOT_PUBLIC_KEY: 'bm90IGEga2V5' }, 'SNAPSHOT_PUBLIC_KEY: key 1 is not a public key; expected the base64 SPKI key that `npm run sync -- --keygen` prints'],
+    [{ SNAPSHOT_PUBLIC_KEY: 'bm90IGEga2V5' }, 'SNAPSHOT_PUBLIC_KEY is set without SNAPSHOT_URL: the keys check the manifests a replica pulls; set SNAPSHOT_URL too, or unset SNAPSHOT_PUBLIC_KEY'],
+    [{ SNAPSHOT_URL: 'https://cdn.example.ch/', SNAPSHOT_POLL_S: '0' }, 'SNAPSHOT_POLL_S'],
+  ])('refuses pull settings it cannot use: %j', (env, message) => {
+    expect(() => readConfig(env)).toThrow(ConfigError);
+    expect(() => readConfig(env)).toThrow(message);
+  });
+
+  it('refuses a public key that is not Ed25519, and a third key', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+    expect(() => readConfig({ SNAPSHOT_URL: 'https://cdn.example.ch/', SNAPSHOT_PUBLIC_KEY: rsa })).toThrow('SNAPSHOT_PUBLIC_KEY: key 1 is a rsa key; expected Ed25519');
+    const ed = () => generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+    expect(() => readConfig({ SNAPSHOT_URL: 'https://cdn.example.ch/', SNAPSHOT_PUBLIC_KEY: [ed(), ed(), ed()].join(',') })).toThrow('SNAPSHOT_PUBLIC_KEY: 3 keys; expected one, or two (comma-separated) while a key is rotated');
   });
 });

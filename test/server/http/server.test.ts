@@ -864,7 +864,7 @@ describe('request ids and logs', () => {
       method: 'GET',
       path: '/api/graphql',
       status: 200,
-      operation: 'greeting',
+      rootField: 'greeting',
       operationName: 'Hello',
       snapshot: 'v1',
       durationMs: expect.any(Number),
@@ -1074,10 +1074,10 @@ describe('operations endpoints', () => {
     await postQuery('{ greeting }');
     const response = await send('/metrics');
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(response.body).toMatch(/^http_requests_total\{route="\/api\/graphql",operation="greeting",status="200"\} \d+$/m);
-    expect(response.body).toMatch(/^http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/graphql",operation="greeting",status="200"\} \d+$/m);
+    expect(response.body).toMatch(/^http_requests_total\{route="\/api\/graphql",root_field="greeting",operation="greeting",status="200"\} \d+$/m);
+    expect(response.body).toMatch(/^http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/graphql",root_field="greeting",operation="greeting",status="200"\} \d+$/m);
     expect(response.body).toMatch(/^graphql_query_cost_count \d+$/m);
-    expect(response.body).toMatch(/^snapshot_age_seconds\{source="tours"\} 6\d(\.\d+)?$/m);
+    expect(response.body).toMatch(/^snapshot_age_seconds\{source="tours",fixture="false"\} 6\d(\.\d+)?$/m);
     expect(response.body).toMatch(/^snapshot_info\{version="v1"\} 1$/m);
     expect(response.body).toMatch(/^http_cache_hit_ratio\{cache="etag"\} [\d.]+$/m);
     expect(response.body).toMatch(/^process_resident_memory_bytes \d+$/m);
@@ -1093,7 +1093,7 @@ describe('operations endpoints', () => {
       }
       // As a cluster's primary asks a worker for two scrapes at once (server/ops/clusterMetrics.ts).
       const bodies = await Promise.all([scraped.metrics.registry.metrics(), scraped.metrics.registry.metrics()]);
-      for (const body of bodies) expect(body).toMatch(/^http_requests_total\{route="\/api\/graphql",operation="greeting",status="200"\} 3$/m);
+      for (const body of bodies) expect(body).toMatch(/^http_requests_total\{route="\/api\/graphql",root_field="greeting",operation="greeting",status="200"\} 3$/m);
     } finally {
       scraped.server.close();
     }

@@ -18,10 +18,10 @@ function bothRegistries() {
   const ours = new Registry();
   const histogram = createRequestHistogram({ name: 'request_seconds', help: 'Request time.', buckets: BUCKETS, registry: ours });
   const theirs = new Registry();
-  const reference = new Histogram({ name: 'request_seconds', help: 'Request time.', labelNames: ['route', 'operation', 'status'], buckets: BUCKETS, registers: [theirs] });
+  const reference = new Histogram({ name: 'request_seconds', help: 'Request time.', labelNames: ['route', 'root_field', 'operation', 'status'], buckets: BUCKETS, registers: [theirs] });
   for (const [route, operation, status, value] of OBSERVATIONS) {
     histogram.observe(route, operation, status, value);
-    reference.observe({ route, operation, status: String(status) }, value);
+    reference.observe({ route, root_field: operation, operation, status: String(status) }, value);
   }
   return { ours, theirs, histogram };
 }
@@ -35,9 +35,9 @@ describe('createRequestHistogram', () => {
     const text = await ours.metrics();
     expect(lines(text)).toEqual(lines(await theirs.metrics()));
     // A value on a bound falls in that bound's bucket (le: less than or equal).
-    expect(text).toContain('request_seconds_bucket{le="0.001",route="/api/graphql",operation="tours",status="200"} 2');
-    expect(text).toContain('request_seconds_bucket{le="+Inf",route="/api/graphql",operation="tours",status="400"} 1');
-    expect(text).toContain('request_seconds_count{route="other",operation="-",status="404"} 1');
+    expect(text).toContain('request_seconds_bucket{le="0.001",route="/api/graphql",root_field="tours",operation="tours",status="200"} 2');
+    expect(text).toContain('request_seconds_bucket{le="+Inf",route="/api/graphql",root_field="tours",operation="tours",status="400"} 1');
+    expect(text).toContain('request_seconds_count{route="other",root_field="-",operation="-",status="404"} 1');
   });
 
   it('gives the JSON a cluster sums, and sums like prom-client’s', async () => {
@@ -45,7 +45,7 @@ describe('createRequestHistogram', () => {
     const summed = await AggregatorRegistry.aggregate([await ours.getMetricsAsJSON(), await ours.getMetricsAsJSON()]).metrics();
     const reference = await AggregatorRegistry.aggregate([await theirs.getMetricsAsJSON(), await theirs.getMetricsAsJSON()]).metrics();
     expect(lines(summed)).toEqual(lines(reference));
-    expect(summed).toContain('request_seconds_count{route="/api/graphql",operation="tours",status="200"} 6');
+    expect(summed).toContain('request_seconds_count{route="/api/graphql",root_field="tours",operation="tours",status="200"} 6');
   });
 
   it('starts over when the registry resets its metrics', async () => {
@@ -54,7 +54,7 @@ describe('createRequestHistogram', () => {
     expect((await histogram.get()).values).toEqual([]);
     histogram.observe('/', '-', 200, 0.002);
     expect((await histogram.get()).values.filter((v) => v.metricName === 'request_seconds_count')).toEqual([
-      { metricName: 'request_seconds_count', labels: { route: '/', operation: '-', status: '200' }, value: 1 },
+      { metricName: 'request_seconds_count', labels: { route: '/', root_field: '-', operation: '-', status: '200' }, value: 1 },
     ]);
   });
 });
