@@ -115,7 +115,14 @@ export async function pullSnapshot(options: PullOptions): Promise<PullResult> {
         fetched++;
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL_FILES }, worker));
+    // Every worker ends before the staging directory may be removed: one still writing would
+    // make it anew after the removal. After a failure the others take no further file.
+    const settled = await Promise.allSettled(Array.from({ length: PARALLEL_FILES }, () => worker().catch((error: unknown) => {
+      queue.length = 0;
+      throw error;
+    })));
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     await fs.writeFile(path.join(staging, 'manifest.json'), bytes);
     await fs.rm(final, { recursive: true, force: true });
     await fs.rename(staging, final);

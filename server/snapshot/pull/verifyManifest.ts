@@ -6,7 +6,7 @@
  */
 
 import { type KeyObject, verify } from 'node:crypto';
-import { contentPath, FORMAT_VERSION, LOCALES, type FileEntry, type Manifest, SOURCE_AREAS, type SourceName } from '../../../sync/format.ts';
+import { changesPath, contentPath, FORMAT_VERSION, LOCALES, type FileEntry, type Manifest, SOURCE_AREAS, type SourceName } from '../../../sync/format.ts';
 import { PullError } from './pullError.ts';
 
 /** A version id as the sync makes them (sync/format.ts versionId, with a suffix when taken): safe as a directory name. */
@@ -61,5 +61,11 @@ export function checkPulledManifest(bytes: Uint8Array, url: string): { manifest:
       }
     }
   }
+  // The version's change lists, which the server reads with its files.
+  const changes = manifest.changes;
+  if (changes === undefined) throw refuse('no "changes" (the change lists every version names)');
+  if (changes?.file !== changesPath(manifest.version)) throw refuse(`changes: file ${JSON.stringify(changes?.file)}, expected ${changesPath(manifest.version)}`);
+  if (typeof changes.sha256 !== 'string' || !SHA256.test(changes.sha256)) throw refuse(`${changes.file}: sha256 ${JSON.stringify(changes.sha256)} is not 64 hex digits`);
+  files.push(changes);
   return { manifest, files };
 }

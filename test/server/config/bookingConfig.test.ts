@@ -46,7 +46,7 @@ describe('readBookingConfig', () => {
 
   it('keeps the sandbox when told so, even with an upstream configured', () => {
     expect(readBookingConfig({ ...PROXY, BOOKING_MODE: 'sandbox' }).mode).toBe('sandbox');
-    expect(readBookingConfig({ ...PROXY, BOOKING_MODE: 'off' })).toEqual({ mode: 'off', rateLimitPerMinute: 60, trustedProxies: 0 });
+    expect(readBookingConfig({ ...PROXY, BOOKING_MODE: 'off' })).toEqual({ mode: 'off', rateLimitPerMinute: 60, trustedProxies: 0, idempotencyMaxEntries: 100000, idempotencyMaxBytes: 64 * 1024 * 1024 });
   });
 
   it('names the variable and what is allowed for a bad value', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MANIFEST_SIGNATURE_FILE, type Manifest } from '../../../../sync/format.ts';
+import { FORMAT_VERSION, MANIFEST_SIGNATURE_FILE, type Manifest } from '../../../../sync/format.ts';
 import { pullSnapshot, type PullOptions } from '../../../../server/snapshot/pull/pullSnapshot.ts';
 import { PullError } from '../../../../server/snapshot/pull/pullError.ts';
 import { serveStaticOrigin, type StaticOrigin } from '../../../helpers/staticOrigin.ts';
@@ -63,7 +63,7 @@ describe('pullSnapshot', () => {
     await writeTinySnapshot(originDir, { signingKey: keys.privateKey });
     const first = await pullSnapshot(options());
     const manifest = await manifestOf(originDir);
-    const files = Object.values(manifest.sources).flatMap((source) => Object.values(source!.locales).flatMap((areas) => Object.values(areas!)));
+    const files = [...Object.values(manifest.sources).flatMap((source) => Object.values(source!.locales).flatMap((areas) => Object.values(areas!))), manifest.changes!];
     expect(first).toMatchObject({ changed: true, version: manifest.version, fetched: files.length, reused: 0 });
     for (const name of ['manifest.json', MANIFEST_SIGNATURE_FILE, ...files.map((f) => f.file)]) {
       expect(await fs.readFile(path.join(cacheDir, name)), name).toEqual(await fs.readFile(path.join(originDir, name)));
@@ -82,8 +82,8 @@ describe('pullSnapshot', () => {
     await pullSnapshot(options());
     await writeTinySnapshot(originDir, { version: '2026-11-22T04-00-00Z', firstAttractionName: 'Neu', signingKey: keys.privateKey });
     const second = await pullSnapshot(options());
-    // The attractions' four files changed (one per locale); every other file is copied from the cache.
-    expect(second).toMatchObject({ changed: true, version: '2026-11-22T04-00-00Z', fetched: 4 });
+    // The attractions' four files (one per locale) and the change lists changed; every other file is copied from the cache.
+    expect(second).toMatchObject({ changed: true, version: '2026-11-22T04-00-00Z', fetched: 5 });
     await writeTinySnapshot(originDir, { version: '2026-11-23T04-00-00Z', firstAttractionName: 'Neuer', signingKey: keys.privateKey });
     await pullSnapshot(options({ keep: ['2026-11-22T04-00-00Z'] }));
     expect((await fs.readdir(cacheDir)).filter((name) => name.startsWith('2026')).sort()).toEqual(['2026-11-22T04-00-00Z', '2026-11-23T04-00-00Z']);
@@ -140,7 +140,7 @@ describe('pullSnapshot', () => {
     expect(outside.reason).toBe('manifest');
     expect(outside.message).toContain('tours de-CH tours: file "../../etc/passwd", expected 2026-11-21T04-00-00Z/de-CH/tours.json.gz');
     await fs.writeFile(path.join(originDir, 'manifest.json'), JSON.stringify({ ...manifest, formatVersion: 99 }));
-    expect((await failure(pullSnapshot(options({ publicKeys: [] })))).message).toContain('formatVersion 99, expected 1');
+    expect((await failure(pullSnapshot(options({ publicKeys: [] })))).message).toContain(`formatVersion 99, expected ${FORMAT_VERSION}`);
   });
 
   it('names a 5xx, an unreachable origin and a deadline passed mid-body', async () => {
