@@ -6,8 +6,6 @@
  * that pages without end or keeps every page crashes instead of passing.
  */
 
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,50 +18,16 @@ import type { ActivityRecord, Manifest, SourceName, StationRecord } from '../../
 import { readManifest } from '../../sync/publish/manifest.ts';
 import { readVersionReport } from '../../sync/publish/versionReport.ts';
 import { syncDay } from '../../sync/source.ts';
-import { bundleDist } from '../helpers/bundle.ts';
+import { CHILD_HEAP_MB, type CliRun, fileHashes, runSyncCli } from './helpers/syncCli.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Small enough that a run which keeps every page of an endless listing runs out of it. */
-const CHILD_HEAP_MB = 256;
-/** The safety net of a run that never ends; a run that ends by itself is far quicker. */
-const CHILD_KILL_MS = 60_000;
+type Run = CliRun;
 
-interface Run {
-  /** null when the child was killed by a signal (out of memory, or the safety net). */
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs the sync CLI against `upstream`, publishing into `dataDir`: this run's bundle of it
- * (dist/sync.mjs, what the image runs), which starts without compiling TypeScript first.
- */
+/** Runs the sync CLI against `upstream`, publishing into `dataDir`. */
 function runCli(upstream: Upstream, dataDir: string, args: string[], heapMb: number | null = CHILD_HEAP_MB): Promise<Run> {
-  const node = [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), path.join(bundleDist(), 'sync.mjs'), ...args, '--data-dir', dataDir];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      node,
-      { cwd: ROOT, env: { ...process.env, ...upstream.env, CI: '1' }, timeout: CHILD_KILL_MS, maxBuffer: 64 * 2 ** 20 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null) : 0;
-        resolve({ exitCode: (error as { signal?: string } | null)?.signal ? null : code, stdout, stderr });
-      },
-    );
-  });
+  return runSyncCli(upstream.env, dataDir, args, heapMb);
 }
 
-/** sha256 of every file under `dir`, by path relative to it. */
-async function hashes(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, file)] = createHash('sha256').update(await fs.readFile(file)).digest('hex');
-  }
-  return out;
-}
+const hashes = fileHashes;
 
 /** The records of one area as published in `manifest`. */
 async function published<T>(dataDir: string, manifest: Manifest, source: SourceName, locale: string, area: string): Promise<T[]> {

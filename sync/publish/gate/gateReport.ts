@@ -27,7 +27,10 @@ export interface AreaReport {
   /** Records that would be published. */
   after: number;
   declared: number | null;
+  /** Rows received, duplicates included. */
   received: number;
+  /** Rows that repeated an id seen before (merged by id), and how many of those ids came with differing content. */
+  duplicates: { count: number; differing: number };
   /** Records rejected, per rule. */
   rejected: Record<string, number>;
   /** Fields cleared, per plausibility rule. */
@@ -62,6 +65,7 @@ export function gateReport(input: SourceGateInput, verdict: Verdict): SourceRepo
       after: area.records.length,
       declared: area.declared,
       received: area.received,
+      duplicates: { ...(area.duplicates ?? { count: 0, differing: 0 }) },
       rejected: countBy(area.rejected.map((rejection) => rejection.rule)),
       cleared: { ...area.cleared },
       fillRatesMoved: compared && now ? fillRatesMoved(compared, now) : [],
@@ -130,6 +134,7 @@ function formatSource(report: SourceReport): string {
   const lines = [`${report.source}: ${OUTCOME[report.outcome]}`, line(header), ...rows.map(line)];
   for (const area of report.areas) {
     const where = `  ${area.locale} ${area.area}`;
+    if (area.duplicates.count > 0) lines.push(`${where} duplicates: ${area.duplicates.count} records sent again under an id already received, merged; ${area.duplicates.differing} ids with differing content (the last copy kept)`);
     if (sum(area.rejected) > 0) lines.push(`${where} rejected: ${listCounts(area.rejected)}`);
     if (sum(area.cleared) > 0) lines.push(`${where} cleared: ${listCounts(area.cleared)}`);
     for (const move of area.fillRatesMoved) lines.push(`${where} fill rate ${move.field}: ${share(move.before)} → ${share(move.now)}`);
