@@ -185,7 +185,7 @@ async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined)
   const config = readSyncConfig(options.sources, options.env ?? process.env);
   const now = options.now ?? new Date();
   const progress = createProgress({ stream: options.stderr, tty: options.tty, sources: options.sources });
-  const http = createHttpClient({ deadlineMs: config.deadlineMs, ...options.http, secrets: config.secrets, tracer });
+  const http = createHttpClient({ deadlineMs: config.deadlineMs, deadlineName: 'SYNC_DEADLINE_MS', attemptTimeoutMs: config.attemptTimeoutMs, ...options.http, secrets: config.secrets, tracer });
   const seconds: Partial<Record<SourceName, number>> = {};
   const outcomes: Partial<Record<SourceName, SourceOutcome>> = {};
   try {
