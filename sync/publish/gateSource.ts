@@ -60,6 +60,7 @@ export function gateSource(
         // same record under two queries) declares each copy, so distinct ids would fall short.
         received: batch.received,
         duplicates: { count: repeated, differing },
+        encoding: batch.encoding ?? { repaired: 0, damaged: 0 },
         unreadable: batch.fieldMisses,
       });
     }

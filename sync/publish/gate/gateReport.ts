@@ -31,6 +31,8 @@ export interface AreaReport {
   received: number;
   /** Rows that repeated an id seen before (merged by id), and how many of those ids came with differing content. */
   duplicates: { count: number; differing: number };
+  /** Records with a text whose double encoding was repaired, and with one whose marks remain. */
+  encoding: { repaired: number; damaged: number };
   /** Records rejected, per rule. */
   rejected: Record<string, number>;
   /** Fields cleared, per plausibility rule. */
@@ -66,6 +68,7 @@ export function gateReport(input: SourceGateInput, verdict: Verdict): SourceRepo
       declared: area.declared,
       received: area.received,
       duplicates: { ...(area.duplicates ?? { count: 0, differing: 0 }) },
+      encoding: { ...(area.encoding ?? { repaired: 0, damaged: 0 }) },
       rejected: countBy(area.rejected.map((rejection) => rejection.rule)),
       cleared: { ...area.cleared },
       fillRatesMoved: compared && now ? fillRatesMoved(compared, now) : [],
@@ -134,6 +137,8 @@ function formatSource(report: SourceReport): string {
   const lines = [`${report.source}: ${OUTCOME[report.outcome]}`, line(header), ...rows.map(line)];
   for (const area of report.areas) {
     const where = `  ${area.locale} ${area.area}`;
+    if (area.encoding.repaired > 0) lines.push(`${where} text encoding: ${area.encoding.repaired} records with UTF-8 read as Latin-1 repaired`);
+    if (area.encoding.damaged > 0) lines.push(`${where} text encoding: ${area.encoding.damaged} records with damaged text that could not be repaired`);
     if (area.duplicates.count > 0) lines.push(`${where} duplicates: ${area.duplicates.count} records sent again under an id already received, merged; ${area.duplicates.differing} ids with differing content (the last copy kept)`);
     if (sum(area.rejected) > 0) lines.push(`${where} rejected: ${listCounts(area.rejected)}`);
     if (sum(area.cleared) > 0) lines.push(`${where} cleared: ${listCounts(area.cleared)}`);

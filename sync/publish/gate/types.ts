@@ -29,6 +29,8 @@ export interface AreaInput {
   declared: number | null;
   /** How many records arrived from the upstream, before any rule: rows, a record sent twice counted twice, as the upstream counts its declared total. */
   received: number;
+  /** Records with a text whose double encoding was repaired, and with one whose marks remain after repair. */
+  encoding?: { repaired: number; damaged: number };
   /** Records that arrived again under an id seen before (merged by id), and of those ids how many had copies that differ in content. */
   duplicates?: { count: number; differing: number };
   /**
