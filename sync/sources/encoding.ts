@@ -17,6 +17,14 @@ const CP1252_BYTES = new Map<string, number>(
 const CONTINUATION = '[\\u0080-\\u00BF€‚ƒ„…†‡ˆ‰Š‹Œ‘’“”•–—˜™š›œžŸŽ]';
 /** A lead with one continuation (Â Ã Å: U+0080–U+00FF and U+0140–U+017F), or â with two (U+2000–U+2FFF). */
 const MARK = new RegExp(`[\\u00C2\\u00C3\\u00C5]${CONTINUATION}|\\u00E2${CONTINUATION}{2}`, 'g');
+/**
+ * A mark or, where the text's whitespace was trimmed or collapsed before it arrived, the lead of
+ * a no-break space's sequence left on its own: `Ã` of `à` (C3 A0) and `Â` of the no-break space
+ * itself (C2 A0). Neither stands alone before white space in correct text of the four locales.
+ */
+const REPAIRABLE = new RegExp(`${MARK.source}|[\\u00C2\\u00C3](?=\\s|$)`, 'g');
+/** The character a lone lead before white space stood for (its no-break space is the white space now). */
+const LONE_LEAD: Readonly<Record<string, string>> = { '\u00C3': 'à', '\u00C2': '' };
 /** What remains of a mark whose continuation was lost on the way (replaced by `?` or U+FFFD), besides marks themselves. */
 const DAMAGE = new RegExp(`${MARK.source}|[\\u00C2\\u00C3][?\\uFFFD]|\\u00E2€`);
 /** Rounds of repair at most: text read wrongly more often than this is left as damaged. */
@@ -36,9 +44,9 @@ export interface EncodingRepair {
 export function repairEncoding(text: string): EncodingRepair {
   let current = text;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    MARK.lastIndex = 0;
-    if (!MARK.test(current)) break;
-    const next = current.replace(MARK, (mark) => decodeMark(mark) ?? mark);
+    REPAIRABLE.lastIndex = 0;
+    if (!REPAIRABLE.test(current)) break;
+    const next = current.replace(REPAIRABLE, (mark) => LONE_LEAD[mark] ?? decodeMark(mark) ?? mark);
     if (next === current) break;
     current = next;
   }

@@ -254,6 +254,65 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
   }, 90_000);
 });
 
+describe('the sync CLI on the bad days of a second round', () => {
+  it('STnet sends its headers, then a byte every 500 ms: the run ends at SYNC_DEADLINE_MS, naming the source and the deadline', async () => {
+    const dir = await dataDir(true);
+    const up = await serve();
+    up.inject({ path: STNET_PATH, fault: { kind: 'trickle', intervalMs: 500 } });
+    const run = await runSyncCli({ ...up.env, SYNC_DEADLINE_MS: '3000' }, dir, ['snowdata']);
+    await expectRefused(dir, run, 'snowdata', /SYNC_DEADLINE_MS \(3 s\) passed while its 200 response body was still arriving/, 'unchanged');
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sync: 1 of 1 sources not published: snowdata failed \(last good data kept\): \[GET\] ".*wispostations.*": stopped: SYNC_DEADLINE_MS/);
+  });
+
+  it('every station’s lastUpdate in 2031: not-in-future clears them, and so many clears refuse snowdata', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'future-timestamps' }), dir, ['snowdata']);
+    await expectRefused(dir, run, 'snowdata', /too-many-cleared/);
+    expect(run.stderr).toMatch(/not-in-future cleared a field in 60 of 60 records/);
+  });
+
+  it('with --force, no lastUpdate after the sync day is published', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'future-timestamps' }), dir, ['snowdata', '--force']);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
+    const stations = await published<StationRecord>(dir, (await readManifest(dir))!, 'snowdata', 'de-CH', 'stations');
+    expect(stations.filter((s) => s.lastUpdate !== null && s.lastUpdate.slice(0, 4) === '2031')).toEqual([]);
+    expect((await gateCounts(dir, 'snowdata'))['de-CH stations']!.cleared['not-in-future']).toBe(base.snowdata.stations.length);
+  });
+
+  it('UTF-8 read as Latin-1 in every text: repaired, counted, and the texts published are those of a good day', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'double-encoded-texts' }), dir, ['tours', 'attractions', 'snowdata']);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
+    const manifest = (await readManifest(dir))!;
+    const report = (await readVersionReport(dir, manifest.version))!;
+    for (const [source, area, field] of [['tours', 'tours', 'name'], ['attractions', 'attractions', 'name'], ['snowdata', 'stations', 'name']] as const) {
+      for (const locale of ['de-CH', 'fr-CH']) {
+        const now = await published<Record<string, unknown>>(dir, manifest, source, locale, area);
+        const before = await published<Record<string, unknown>>(goodDir, goodManifest, source, locale, area);
+        expect(now.map((r) => r[field]), `${source} ${locale}`).toEqual(before.map((r) => r[field]));
+        expect(JSON.stringify(now.map(({ raw: _raw, ...rest }) => rest))).not.toMatch(/Ã|Â/);
+      }
+      const counted = report.sources[source]!.gate!.areas.find((a) => a.locale === 'de-CH' && a.area === area)!;
+      expect(counted.encoding.repaired, source).toBeGreaterThan(0);
+      expect(counted.encoding.damaged, source).toBe(0);
+    }
+  });
+
+  it('UTF-8 read as Latin-1 with bytes lost: the damage cannot be undone, and damaged-text refuses tours', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'double-encoded-lossy' }), dir, ['tours']);
+    await expectRefused(dir, run, 'tours', /damaged-text: \d+ of \d+ records hold a text/);
+  });
+
+  it('with --dry-run, the report counts the damaged and the repaired records', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'double-encoded-lossy' }), dir, ['tours', '--dry-run']);
+    expect(run.stdout).toMatch(/de-CH tours text encoding: \d+ records with damaged text that could not be repaired/);
+    expect(await hashes(dir)).toEqual(goodHashes);
+  });
+});
+
 describe('the sync CLI cleans what it publishes', () => {
   it('<script>, onclick and javascript: links are published as plain text, and raw keeps what was sent', async () => {
     const dir = await dataDir(true);

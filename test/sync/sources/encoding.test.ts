@@ -34,6 +34,13 @@ describe('repairEncoding', () => {
     expect(repairEncoding(`Genève, ${latin1('Zürich')}`)).toEqual({ text: 'Genève, Zürich', repaired: true, damaged: false });
   });
 
+  it('repairs an à whose no-break space was trimmed or collapsed before the text arrived', () => {
+    const trimmed = (text: string) => latin1(text).replace(/\s+/g, ' ').trim();
+    expect(repairEncoding(trimmed('Monte Verità'))).toEqual({ text: 'Monte Verità', repaired: true, damaged: false });
+    expect(repairEncoding(trimmed('Città di Lugano'))).toEqual({ text: 'Città di Lugano', repaired: true, damaged: false });
+    expect(repairEncoding(`Âge d'or, ${trimmed('prix : 5 €')}`).text).toBe("Âge d'or, prix : 5 €");
+  });
+
   it('says damaged where a byte was lost on the way and the marks cannot be undone', () => {
     const lossy = latin1('Straße – Brücke').replace(/[\u0080-\u009f]/g, '?');
     expect(repairEncoding(lossy)).toEqual({ text: 'StraÃ?e â?? Brücke', repaired: true, damaged: true });
