@@ -536,7 +536,7 @@ describe('parseCommand', () => {
     [['--dry-run', '--force'], '--dry-run publishes nothing, so --force has nothing to force; drop one of them'],
     [['--probe', '--dry-run'], '--probe takes only sources (it publishes nothing)'],
     [['--probe', '--keep', '2'], '--probe takes only sources (it publishes nothing)'],
-    [['--verbose'], "Unknown option '--verbose'"],
+    [['--verbose'], 'unknown option --verbose; the options are --data-dir DIR'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCommand(argv, {})).toThrow(message);
   });
