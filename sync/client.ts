@@ -6,7 +6,10 @@
  * Retries happen on network errors, timeouts, 408, 429 and 5xx, honouring `Retry-After`
  * (https://www.rfc-editor.org/rfc/rfc9110#field.retry-after). Anything else fails at once
  * with a {@link FetchError}. No wait (backoff, `Retry-After`, pacing) runs past the deadline:
- * the request fails instead, so a run under a quota ends in time and reports why. Keys never leave this module in a URL or message: query
+ * the request fails instead, so a run under a quota ends in time and reports why. Each attempt
+ * has a total bound too, headers and whole body, and the deadline ends an attempt in flight:
+ * undici's body timeout is the silence between two chunks, so an upstream sending a byte now
+ * and then would otherwise hold a request open for ever. Keys never leave this module in a URL or message: query
  * parameters that look like credentials and every configured secret are redacted.
  */
 
@@ -68,6 +71,8 @@ export interface HttpClientOptions {
   headersTimeoutMs?: number;
   /** Longest silence between two chunks of a response body, in ms. Default 60 000. */
   bodyTimeoutMs?: number;
+  /** Longest one attempt may take in all, headers and the whole body, in ms; a slower one is retried. Default 120 000. */
+  attemptTimeoutMs?: number;
   /** Requests in flight at most, over all hosts. Default 4. */
   concurrency?: number;
   /** Attempts per request including the first. Default 5. */
@@ -81,10 +86,13 @@ export interface HttpClientOptions {
   /** Longest `Retry-After` we wait for, in ms; a longer one fails the request. Default 120 000. */
   maxRetryAfterMs?: number;
   /**
-   * Longest the client waits in all, from its creation, in ms: a backoff, `Retry-After` or
-   * pacing wait that would end later fails its request at once. Default: no deadline.
+   * Longest the client works in all, from its creation, in ms: a backoff, `Retry-After` or
+   * pacing wait that would end later fails its request at once, and an attempt still running
+   * at the deadline is ended and fails its request. Default: no deadline.
    */
   deadlineMs?: number;
+  /** Names the deadline in messages, e.g. the setting it came from. Default `the run's deadline`. */
+  deadlineName?: string;
   /** Values (API keys) to redact wherever they could appear in a URL or message. */
   secrets?: readonly string[];
   /** Called before each backoff wait; per-request `onRetry` is called too. */
@@ -175,6 +183,7 @@ type Outcome =
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const headersTimeout = options.headersTimeoutMs ?? 30_000;
   const bodyTimeout = options.bodyTimeoutMs ?? 60_000;
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? 120_000;
   const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
   const minDelayMs = options.minDelayMs ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
@@ -185,6 +194,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const dispatcher = options.dispatcher ?? ownDispatcher!;
   const limit = createLimiter(Math.max(1, options.concurrency ?? 4));
   const deadline = options.deadlineMs === undefined ? Infinity : Date.now() + options.deadlineMs;
+  const deadlineText = options.deadlineName === undefined || options.deadlineMs === undefined ? "the run's deadline" : `${options.deadlineName} (${formatWait(options.deadlineMs)})`;
   /** Per pace key, the earliest time (epoch ms) the next request of that quota may go. */
   const nextTurn = new Map<string, number>();
 
@@ -216,20 +226,36 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       body = JSON.stringify(init.body);
       headers['content-type'] = 'application/json';
     }
+    // One bound for the whole attempt, headers and body: the sooner of its own and the deadline's.
+    const untilDeadline = deadline - Date.now();
+    if (untilDeadline <= 0) return { kind: 'final', error: new FetchError(method, shown, undefined, `not sent: ${deadlineText} has passed`, attemptNo) };
+    const byDeadline = untilDeadline < attemptTimeoutMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), Math.min(untilDeadline, attemptTimeoutMs));
+    const stopped = (status?: number): Outcome => {
+      const phase = status === undefined ? 'before its response headers arrived' : `while its ${status} response body was still arriving`;
+      if (byDeadline) return { kind: 'final', error: new FetchError(method, shown, status, `stopped: ${deadlineText} passed ${phase}`, attemptNo) };
+      const detail = `stopped after ${formatWait(attemptTimeoutMs)}, the longest an attempt may take, ${phase}`;
+      return { kind: 'retry', reason: 'attempt timeout', status, retryAfterMs: undefined, detail };
+    };
     let response: Dispatcher.ResponseData;
-    try {
-      const timeouts = init.timeoutMs === undefined ? { headersTimeout, bodyTimeout } : { headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs };
-      response = await request(url, { method, headers, body, dispatcher, ...timeouts });
-    } catch (error) {
-      return networkOutcome(method, shown, error, attemptNo);
-    }
-    const { statusCode } = response;
     let text: string;
     try {
-      text = await response.body.text();
-    } catch (error) {
-      return networkOutcome(method, shown, error, attemptNo, statusCode);
+      try {
+        const timeouts = init.timeoutMs === undefined ? { headersTimeout, bodyTimeout } : { headersTimeout: init.timeoutMs, bodyTimeout: init.timeoutMs };
+        response = await request(url, { method, headers, body, dispatcher, signal: controller.signal, ...timeouts });
+      } catch (error) {
+        return controller.signal.aborted ? stopped() : networkOutcome(method, shown, error, attemptNo);
+      }
+      try {
+        text = await response.body.text();
+      } catch (error) {
+        return controller.signal.aborted ? stopped(response.statusCode) : networkOutcome(method, shown, error, attemptNo, response.statusCode);
+      }
+    } finally {
+      clearTimeout(timer);
     }
+    const { statusCode } = response;
     const statusLine = `${statusCode} ${STATUS_CODES[statusCode] ?? ''}`.trim();
     if (statusCode < 200 || statusCode > 299) {
       const detail = `${statusLine}${snippet(hide(text))}`;
@@ -281,7 +307,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const rateLimited = outcome.status === 429 && outcome.retryAfterMs === undefined ? init.rateLimitWaitMs : undefined;
       const delayMs = Math.round(outcome.retryAfterMs ?? rateLimited ?? jittered);
       if (Date.now() + delayMs > deadline) {
-        throw new FetchError(method, shown, outcome.status, `${outcome.detail}; waiting ${formatWait(delayMs)} to retry would pass the run's deadline`, attemptNo, outcome.cause);
+        throw new FetchError(method, shown, outcome.status, `${outcome.detail}; waiting ${formatWait(delayMs)} to retry would pass ${deadlineText}`, attemptNo, outcome.cause);
       }
       const event: RetryEvent = { method, url: shown, attempt: attemptNo, maxAttempts, delayMs, reason: outcome.reason };
       options.onRetry?.(event);
@@ -296,7 +322,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   async function takeTurn(pace: Pace, method: string, shown: string, attemptNo: number): Promise<void> {
     const now = Date.now();
     const turn = Math.max(now, nextTurn.get(pace.key) ?? 0);
-    if (turn > deadline) throw new FetchError(method, shown, undefined, `not sent: its turn in the ${pace.key} quota comes after the run's deadline`, attemptNo);
+    if (turn > deadline) throw new FetchError(method, shown, undefined, `not sent: its turn in the ${pace.key} quota comes after ${deadlineText}`, attemptNo);
     nextTurn.set(pace.key, turn + Math.max(0, pace.intervalMs));
     if (turn > now) await sleep(turn - now);
   }

@@ -12,10 +12,17 @@ import { SOURCES, sourceNamed } from './sources/index.ts';
 /** Longest a sync run waits in all (backoff, Retry-After, pacing), in ms, by default: an hour. */
 export const DEFAULT_DEADLINE_MS = 3_600_000;
 
-/** The setting every run reads, whatever its sources. */
+/** Longest one request attempt may take, headers and whole body, in ms, by default. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 120_000;
+
+/** The settings every run reads, whatever its sources. */
 const DEADLINE: Setting = {
   name: 'SYNC_DEADLINE_MS',
-  schema: milliseconds(0, 86_400_000, DEFAULT_DEADLINE_MS, 'longest a run may wait in all (retries, rate limits, pacing); a wait past it fails its source'),
+  schema: milliseconds(0, 86_400_000, DEFAULT_DEADLINE_MS, "longest each source's fetch may take in all (requests, bodies, retries, rate limits, pacing); a request still running or waiting at it fails its source"),
+};
+const ATTEMPT_TIMEOUT: Setting = {
+  name: 'SYNC_ATTEMPT_TIMEOUT_MS',
+  schema: milliseconds(1000, 3_600_000, DEFAULT_ATTEMPT_TIMEOUT_MS, 'longest one request attempt may take, its headers and its whole body; a slower one is retried'),
 };
 
 /** A setting with the sources that read it. */
@@ -23,9 +30,9 @@ export interface SyncVariable extends Setting {
   sources: readonly SourceName[];
 }
 
-/** Every variable the sync reads, once each, with the sources that read it: the deadline first, then each source's in SOURCES order. */
+/** Every variable the sync reads, once each, with the sources that read it: the deadline and the attempt timeout first, then each source's in SOURCES order. */
 export const SYNC_VARIABLES: readonly SyncVariable[] = (() => {
-  const variables: SyncVariable[] = [{ ...DEADLINE, sources: SOURCE_NAMES }];
+  const variables: SyncVariable[] = [{ ...DEADLINE, sources: SOURCE_NAMES }, { ...ATTEMPT_TIMEOUT, sources: SOURCE_NAMES }];
   for (const source of SOURCES) {
     for (const setting of source.settings) {
       const known = variables.find((v) => v.name === setting.name);
@@ -37,8 +44,10 @@ export const SYNC_VARIABLES: readonly SyncVariable[] = (() => {
 })();
 
 export interface SyncConfig {
-  /** SYNC_DEADLINE_MS: longest the run's HTTP client waits in all, in ms. */
+  /** SYNC_DEADLINE_MS: longest each source's fetch may take in all, in ms. */
   deadlineMs: number;
+  /** SYNC_ATTEMPT_TIMEOUT_MS: longest one request attempt may take, in ms. */
+  attemptTimeoutMs: number;
   /** Each requested source's configuration, as its `configure` built it. */
   sources: Partial<Record<SourceName, unknown>>;
   /** Every key value, so the HTTP client can redact them wherever they might appear. */
@@ -75,7 +84,7 @@ export function readSyncConfig(sources: readonly SourceName[], env: NodeJS.Proce
     if (variable.sources.length === SOURCE_NAMES.length || variable.sources.some((s) => sources.includes(s))) read(variable);
   }
   if (problems.length > 0) throw new SyncConfigError(problems.join('; '));
-  const config: SyncConfig = { deadlineMs: Number(values.SYNC_DEADLINE_MS), sources: {}, secrets: [...secrets] };
+  const config: SyncConfig = { deadlineMs: Number(values.SYNC_DEADLINE_MS), attemptTimeoutMs: Number(values.SYNC_ATTEMPT_TIMEOUT_MS), sources: {}, secrets: [...secrets] };
   for (const name of sources) config.sources[name] = sourceNamed(name).configure(values);
   return config;
 }

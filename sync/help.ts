@@ -32,7 +32,8 @@ export function usage(program: string): string {
   ].join('\n');
 }
 
-const OPTIONS: readonly [string, string][] = [
+/** Every option of the CLI with its argument, and its use for `--help`. */
+export const OPTIONS: readonly [string, string][] = [
   ['--data-dir DIR', 'snapshot directory (default: DATA_DIR, else data)'],
   ['--locales LIST', `comma-separated locales to fetch (default: all of ${LOCALES.join(',')})`],
   ['--force', 'publish a source even when the publish gate refuses it; the report lists what was forced'],

@@ -22,7 +22,7 @@ import { startTracing, TracingSettingError } from '../tracing/startTracing.ts';
 import { createHttpClient, type HttpClientOptions } from './client.ts';
 import { defaultOf } from './settings.ts';
 import { readSyncConfig, SYNC_VARIABLES, SyncConfigError } from './config.ts';
-import { helpText, programName, usage } from './help.ts';
+import { helpText, OPTIONS, programName, usage } from './help.ts';
 import { configuredSources, probeSources } from './probeSources.ts';
 import { createProgress, formatCount, formatSeconds, type Progress, type SourceStats } from './progress.ts';
 import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './format.ts';
@@ -78,7 +78,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
       },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(parseArgsProblem(error as Error & { code?: string }));
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
@@ -120,6 +120,21 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
   }
   if (values['dry-run'] && values.force) throw new UsageError('--dry-run publishes nothing, so --force has nothing to force; drop one of them');
   return { kind: 'sync', sources, dataDir, locales, force: values.force, keep, changeVersions, dryRun: values['dry-run'] };
+}
+
+/**
+ * node:util's parseArgs error in the CLI's own words: its wording suggests `--` for positional
+ * arguments, which the sync has no use for, and quotes the option without closing the quote.
+ */
+function parseArgsProblem(error: Error & { code?: string }): string {
+  const option = /'(-[^' ]*)/.exec(error.message)?.[1];
+  const allowed = OPTIONS.map(([option]) => option.replace(', ', '/')).join(', ');
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option ?? error.message}; the options are ${allowed}`;
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const named = OPTIONS.find(([name]) => name.split(' ')[0] === option)?.[0];
+    return named && named.includes(' ') ? `${option} needs a value: ${named}` : `${option ?? 'an option'} takes no value; the options are ${allowed}`;
+  }
+  return error.message;
 }
 
 export interface SyncOptions {
@@ -204,7 +219,7 @@ async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined)
   const signingKey = readSigningKey(options.env ?? process.env);
   const now = options.now ?? new Date();
   const progress = createProgress({ stream: options.stderr, tty: options.tty, sources: options.sources });
-  const http = createHttpClient({ deadlineMs: config.deadlineMs, ...options.http, secrets: config.secrets, tracer });
+  const http = createHttpClient({ deadlineMs: config.deadlineMs, deadlineName: 'SYNC_DEADLINE_MS', attemptTimeoutMs: config.attemptTimeoutMs, ...options.http, secrets: config.secrets, tracer });
   const seconds: Partial<Record<SourceName, number>> = {};
   const outcomes: Partial<Record<SourceName, SourceOutcome>> = {};
   try {

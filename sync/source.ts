@@ -31,6 +31,11 @@ export interface AreaBatch<R> {
   received: number;
   /** Per field path, the records in which the field reader found the field missing or unreadable. */
   fieldMisses: Record<string, number>;
+  /**
+   * Records kept with a text whose double encoding was repaired, and with one whose marks of it
+   * remain; set when the texts are made plain (sync/sources/textFields.ts).
+   */
+  encoding?: { repaired: number; damaged: number };
 }
 
 /** What a source's fetch returns: its label and, per locale and area, a batch. */

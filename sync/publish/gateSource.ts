@@ -45,7 +45,7 @@ export function gateSource(
   const duplicates: GatedSource['duplicates'] = {};
   for (const [locale, batches] of Object.entries(fetched.locales) as [Locale, Partial<Record<AreaName, AreaBatch<{ id: string | number }>>>][]) {
     for (const [area, batch] of Object.entries(batches) as [AreaName, AreaBatch<{ id: string | number }>][]) {
-      const merged = mergeById(batch.records);
+      const { records: merged, differing } = mergeDuplicates(batch.records);
       const repeated = batch.records.length - merged.length;
       (duplicates[locale] ??= {})[area] = repeated;
       const plausible = applyPlausibility(area, merged, context);
@@ -56,8 +56,11 @@ export function gateSource(
         rejected: [...batch.rejected.map((r) => ({ id: r.id, rule: r.rule ?? NORMALISE_RULE })), ...plausible.rejected],
         cleared: plausible.cleared,
         declared: batch.declared,
-        // An upstream that repeats pages sends its records again; they are not more of its total.
-        received: batch.received - repeated,
+        // Rows, as the upstream counts what it declares: an upstream whose lists overlap (the
+        // same record under two queries) declares each copy, so distinct ids would fall short.
+        received: batch.received,
+        duplicates: { count: repeated, differing },
+        encoding: batch.encoding ?? { repaired: 0, damaged: 0 },
         unreadable: batch.fieldMisses,
       });
     }
@@ -86,7 +89,25 @@ function previousOf(areas: readonly AreaInput[], statistics: SourceStatistics | 
  * moved while we paged appears on two pages and its later copy is the one fetched last.
  */
 export function mergeById<R extends { id: string | number }>(records: readonly R[]): R[] {
+  return mergeDuplicates(records).records;
+}
+
+/**
+ * {@link mergeById}, also counting the ids whose copies differ in content (`raw` left out, since
+ * the upstream's own links name the query a copy came from).
+ */
+export function mergeDuplicates<R extends { id: string | number }>(records: readonly R[]): { records: R[]; differing: number } {
   const byId = new Map<string | number, R>();
-  for (const record of records) byId.set(record.id, record);
-  return [...byId.values()];
+  const differs = new Set<string | number>();
+  for (const record of records) {
+    const earlier = byId.get(record.id);
+    if (earlier !== undefined && !differs.has(record.id) && contentOf(earlier) !== contentOf(record)) differs.add(record.id);
+    byId.set(record.id, record);
+  }
+  return { records: [...byId.values()], differing: differs.size };
+}
+
+function contentOf(record: object): string {
+  const { raw: _raw, ...rest } = record as { raw?: unknown };
+  return JSON.stringify(rest);
 }

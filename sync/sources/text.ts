@@ -11,6 +11,7 @@
 
 import { decode } from 'html-entities';
 import sanitizeHtml from 'sanitize-html';
+import { repairEncoding } from './encoding.ts';
 
 /** The kinds of upstream text, each with its own cap and whitespace rule. */
 export type TextKind = 'name' | 'label' | 'teaser' | 'description' | 'report' | 'url';
@@ -43,7 +44,10 @@ export interface TextRejection {
 }
 
 /** A cleaned text (null when nothing is left), or the reason its record must be rejected. */
-export type TextResult = { ok: true; text: string | null } | { ok: false; rejection: TextRejection };
+export type TextResult =
+  /** `encoding` says when the text's double encoding was repaired, or when its marks remain (encoding.ts). */
+  | { ok: true; text: string | null; encoding?: 'repaired' | 'damaged' }
+  | { ok: false; rejection: TextRejection };
 
 /** Tags after which a long text starts a new paragraph or line; their text stays. */
 const PARAGRAPH_END = /<\/(?:p|div|h[1-6]|ul|ol|table|blockquote|section|article|pre)\s*>/gi;
@@ -73,13 +77,16 @@ export function plainText(value: string | null | undefined, kind: TextKind): Tex
   if (value == null) return { ok: true, text: null };
   const cap = TEXT_CAPS[kind];
   if (value.length > cap.maxChars * RAW_CAP_FACTOR) return overCap(kind, value.length, 'before removing markup');
-  const text = kind === 'url' ? cleanUrl(value) : cleanText(value, cap.multiline);
-  if (text === null) return { ok: true, text: null };
+  // Before the markup goes: the control characters it removes are half of a Latin-1 reading's marks.
+  const repair = kind === 'url' ? null : repairEncoding(value);
+  const encoding = repair?.damaged ? ('damaged' as const) : repair?.repaired ? ('repaired' as const) : undefined;
+  const text = kind === 'url' ? cleanUrl(value) : cleanText(repair!.text, cap.multiline);
+  if (text === null) return { ok: true, text: null, ...(encoding ? { encoding } : {}) };
   if (text.length > cap.maxChars) return overCap(kind, text.length, 'of plain text');
   if (kind === 'url' && !URL_SCHEMES.has(schemeOf(text))) {
     return { ok: false, rejection: { rule: 'url-scheme', kind, message: `url ${JSON.stringify(text.slice(0, 60))} is not an absolute http or https URL; only those are served as links` } };
   }
-  return { ok: true, text };
+  return { ok: true, text, ...(encoding ? { encoding } : {}) };
 }
 
 function overCap(kind: TextKind, length: number, measured: string): TextResult {

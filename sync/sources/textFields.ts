@@ -99,6 +99,8 @@ export interface PlainTextResult<R> {
   records: R[];
   /** Each with the text rule (`text-cap`, `url-scheme`) and the field that broke it. */
   rejected: Rejection[];
+  /** Kept records with a text whose double encoding was repaired, and with one whose marks remain. */
+  encoding: { repaired: number; damaged: number };
 }
 
 /**
@@ -110,20 +112,25 @@ export function plainTextRecords<R extends object>(area: AreaName, records: read
   const fields = Object.entries(TEXT_FIELDS[area]);
   const kept: R[] = [];
   const rejected: Rejection[] = [];
+  const encoding = { repaired: 0, damaged: 0 };
   for (const record of records) {
     let copy: object = record;
     let failure: { path: string; rejection: TextRejection } | null = null;
+    const found = { repaired: false, damaged: false };
     for (const [path, kind] of fields) {
-      copy = cleanAt(copy, path.split('.'), kind, (rejection) => (failure ??= { path, rejection })) as object;
+      copy = cleanAt(copy, path.split('.'), kind, (rejection) => (failure ??= { path, rejection }), found) as object;
       if (failure) break;
     }
-    if (failure === null) kept.push(copy as R);
-    else {
+    if (failure === null) {
+      kept.push(copy as R);
+      if (found.damaged) encoding.damaged++;
+      else if (found.repaired) encoding.repaired++;
+    } else {
       const { path, rejection } = failure as { path: string; rejection: TextRejection };
       rejected.push({ id: idOf(record), reason: `${path}: ${rejection.message}`, rule: rejection.rule });
     }
   }
-  return { records: kept, rejected };
+  return { records: kept, rejected, encoding };
 }
 
 /**
@@ -135,8 +142,8 @@ export function plainTextData(data: SourceData): SourceData {
   for (const [locale, areas] of Object.entries(data.locales)) {
     const out: Record<string, AreaBatch<object>> = {};
     for (const [area, batch] of Object.entries(areas ?? {}) as [AreaName, AreaBatch<object>][]) {
-      const { records, rejected } = plainTextRecords(area, batch.records);
-      out[area] = { ...batch, records, rejected: [...batch.rejected, ...rejected] };
+      const { records, rejected, encoding } = plainTextRecords(area, batch.records);
+      out[area] = { ...batch, records, rejected: [...batch.rejected, ...rejected], encoding };
     }
     locales[locale] = out;
   }
@@ -144,14 +151,20 @@ export function plainTextData(data: SourceData): SourceData {
 }
 
 /** The value with the text at `keys` cleaned: the same object when nothing changed. */
-function cleanAt(node: unknown, keys: readonly string[], kind: TextKind, reject: (rejection: TextRejection) => void): unknown {
+/** What the texts of one record showed of double encoding. */
+interface EncodingFound {
+  repaired: boolean;
+  damaged: boolean;
+}
+
+function cleanAt(node: unknown, keys: readonly string[], kind: TextKind, reject: (rejection: TextRejection) => void, found: EncodingFound): unknown {
   if (node === null || typeof node !== 'object' || Array.isArray(node)) return node;
   const [first, ...rest] = keys as [string, ...string[]];
   const list = first.endsWith('[]');
   const key = list ? first.slice(0, -2) : first;
   if (!(key in node)) return node;
   const value = (node as Record<string, unknown>)[key];
-  const step = (item: unknown) => (rest.length === 0 ? cleanText(item, kind, reject) : cleanAt(item, rest, kind, reject));
+  const step = (item: unknown) => (rest.length === 0 ? cleanText(item, kind, reject, found) : cleanAt(item, rest, kind, reject, found));
   let next: unknown;
   if (!list) next = step(value);
   else if (!Array.isArray(value)) next = value;
@@ -163,13 +176,14 @@ function cleanAt(node: unknown, keys: readonly string[], kind: TextKind, reject:
   return next === value ? node : { ...node, [key]: next };
 }
 
-function cleanText(value: unknown, kind: TextKind, reject: (rejection: TextRejection) => void): unknown {
+function cleanText(value: unknown, kind: TextKind, reject: (rejection: TextRejection) => void, found: EncodingFound): unknown {
   if (typeof value !== 'string') return value;
   const result = plainText(value, kind);
   if (!result.ok) {
     reject(result.rejection);
     return value;
   }
+  if (result.encoding) found[result.encoding] = true;
   return result.text === value ? value : result.text;
 }
 

@@ -6,8 +6,6 @@
  * that pages without end or keeps every page crashes instead of passing.
  */
 
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,50 +18,16 @@ import type { ActivityRecord, Manifest, SourceName, StationRecord } from '../../
 import { readManifest } from '../../sync/publish/manifest.ts';
 import { readVersionReport } from '../../sync/publish/versionReport.ts';
 import { syncDay } from '../../sync/source.ts';
-import { bundleDist } from '../helpers/bundle.ts';
+import { CHILD_HEAP_MB, type CliRun, fileHashes, runSyncCli } from './helpers/syncCli.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Small enough that a run which keeps every page of an endless listing runs out of it. */
-const CHILD_HEAP_MB = 256;
-/** The safety net of a run that never ends; a run that ends by itself is far quicker. */
-const CHILD_KILL_MS = 60_000;
+type Run = CliRun;
 
-interface Run {
-  /** null when the child was killed by a signal (out of memory, or the safety net). */
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs the sync CLI against `upstream`, publishing into `dataDir`: this run's bundle of it
- * (dist/sync.mjs, what the image runs), which starts without compiling TypeScript first.
- */
+/** Runs the sync CLI against `upstream`, publishing into `dataDir`. */
 function runCli(upstream: Upstream, dataDir: string, args: string[], heapMb: number | null = CHILD_HEAP_MB): Promise<Run> {
-  const node = [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), path.join(bundleDist(), 'sync.mjs'), ...args, '--data-dir', dataDir];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      node,
-      { cwd: ROOT, env: { ...process.env, ...upstream.env, CI: '1' }, timeout: CHILD_KILL_MS, maxBuffer: 64 * 2 ** 20 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null) : 0;
-        resolve({ exitCode: (error as { signal?: string } | null)?.signal ? null : code, stdout, stderr });
-      },
-    );
-  });
+  return runSyncCli(upstream.env, dataDir, args, heapMb);
 }
 
-/** sha256 of every file under `dir`, by path relative to it. */
-async function hashes(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, file)] = createHash('sha256').update(await fs.readFile(file)).digest('hex');
-  }
-  return out;
-}
+const hashes = fileHashes;
 
 /** The records of one area as published in `manifest`. */
 async function published<T>(dataDir: string, manifest: Manifest, source: SourceName, locale: string, area: string): Promise<T[]> {
@@ -288,6 +252,65 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
     expect(stations.map((s) => s.id)).not.toContain(huge);
     expect(stations).toHaveLength(base.snowdata.stations.length - 1);
   }, 90_000);
+});
+
+describe('the sync CLI on the bad days of a second round', () => {
+  it('STnet sends its headers, then a byte every 500 ms: the run ends at SYNC_DEADLINE_MS, naming the source and the deadline', async () => {
+    const dir = await dataDir(true);
+    const up = await serve();
+    up.inject({ path: STNET_PATH, fault: { kind: 'trickle', intervalMs: 500 } });
+    const run = await runSyncCli({ ...up.env, SYNC_DEADLINE_MS: '3000' }, dir, ['snowdata']);
+    await expectRefused(dir, run, 'snowdata', /SYNC_DEADLINE_MS \(3 s\) passed while its 200 response body was still arriving/, 'unchanged');
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sync: 1 of 1 sources not published: snowdata failed \(last good data kept\): \[GET\] ".*wispostations.*": stopped: SYNC_DEADLINE_MS/);
+  });
+
+  it('every station’s lastUpdate in 2031: not-in-future clears them, and so many clears refuse snowdata', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'future-timestamps' }), dir, ['snowdata']);
+    await expectRefused(dir, run, 'snowdata', /too-many-cleared/);
+    expect(run.stderr).toMatch(/not-in-future cleared a field in 60 of 60 records/);
+  });
+
+  it('with --force, no lastUpdate after the sync day is published', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'future-timestamps' }), dir, ['snowdata', '--force']);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
+    const stations = await published<StationRecord>(dir, (await readManifest(dir))!, 'snowdata', 'de-CH', 'stations');
+    expect(stations.filter((s) => s.lastUpdate !== null && s.lastUpdate.slice(0, 4) === '2031')).toEqual([]);
+    expect((await gateCounts(dir, 'snowdata'))['de-CH stations']!.cleared['not-in-future']).toBe(base.snowdata.stations.length);
+  });
+
+  it('UTF-8 read as Latin-1 in every text: repaired, counted, and the texts published are those of a good day', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'double-encoded-texts' }), dir, ['tours', 'attractions', 'snowdata']);
+    expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
+    const manifest = (await readManifest(dir))!;
+    const report = (await readVersionReport(dir, manifest.version))!;
+    for (const [source, area, field] of [['tours', 'tours', 'name'], ['attractions', 'attractions', 'name'], ['snowdata', 'stations', 'name']] as const) {
+      for (const locale of ['de-CH', 'fr-CH']) {
+        const now = await published<Record<string, unknown>>(dir, manifest, source, locale, area);
+        const before = await published<Record<string, unknown>>(goodDir, goodManifest, source, locale, area);
+        expect(now.map((r) => r[field]), `${source} ${locale}`).toEqual(before.map((r) => r[field]));
+        expect(JSON.stringify(now.map(({ raw: _raw, ...rest }) => rest))).not.toMatch(/Ã|Â/);
+      }
+      const counted = report.sources[source]!.gate!.areas.find((a) => a.locale === 'de-CH' && a.area === area)!;
+      expect(counted.encoding.repaired, source).toBeGreaterThan(0);
+      expect(counted.encoding.damaged, source).toBe(0);
+    }
+  });
+
+  it('UTF-8 read as Latin-1 with bytes lost: the damage cannot be undone, and damaged-text refuses tours', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'double-encoded-lossy' }), dir, ['tours']);
+    await expectRefused(dir, run, 'tours', /damaged-text: \d+ of \d+ records hold a text/);
+  });
+
+  it('with --dry-run, the report counts the damaged and the repaired records', async () => {
+    const dir = await dataDir(true);
+    const run = await runCli(await serve({ data: 'double-encoded-lossy' }), dir, ['tours', '--dry-run']);
+    expect(run.stdout).toMatch(/de-CH tours text encoding: \d+ records with damaged text that could not be repaired/);
+    expect(await hashes(dir)).toEqual(goodHashes);
+  });
 });
 
 describe('the sync CLI cleans what it publishes', () => {

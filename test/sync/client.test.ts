@@ -297,6 +297,47 @@ describe('createHttpClient', () => {
     expect(arrived[3]!.at - limited).toBeGreaterThanOrEqual(295);
   });
 
+  it('ends an attempt whose body still trickles at attemptTimeoutMs, though no gap reaches the body timeout, and retries it', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      timers.push(setInterval(() => res.write(' '), 20));
+    });
+    const error = (await client({ attemptTimeoutMs: 300, bodyTimeoutMs: 5_000, maxAttempts: 2 })
+      .json(`${base}/slow`)
+      .catch((e: unknown) => e)) as FetchError;
+    timers.forEach(clearInterval);
+    expect(error).toBeInstanceOf(FetchError);
+    expect(error.message).toBe(`[GET] "${base}/slow": stopped after 300 ms, the longest an attempt may take, while its 200 response body was still arriving (after 2 attempts)`);
+    expect(hits).toBe(2);
+  });
+
+  it('ends an attempt still running at the deadline, naming the deadline, without a retry', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      timers.push(setInterval(() => res.write(' '), 20));
+    });
+    const error = (await client({ deadlineMs: 400, deadlineName: 'SYNC_DEADLINE_MS', attemptTimeoutMs: 60_000, bodyTimeoutMs: 5_000 })
+      .json(`${base}/slow`)
+      .catch((e: unknown) => e)) as FetchError;
+    timers.forEach(clearInterval);
+    expect(error.message).toBe(`[GET] "${base}/slow": stopped: SYNC_DEADLINE_MS (400 ms) passed while its 200 response body was still arriving`);
+    expect(error.attempts).toBe(1);
+    expect(hits).toBe(1);
+  });
+
+  it('does not send an attempt once the deadline has passed', async () => {
+    serve((_req, res) => sendJson(res, 503, {}));
+    const error = (await client({ deadlineMs: 60, deadlineName: 'SYNC_DEADLINE_MS', minDelayMs: 50, maxDelayMs: 50, maxAttempts: 5 })
+      .json(`${base}/a`)
+      .catch((e: unknown) => e)) as FetchError;
+    expect(error).toBeInstanceOf(FetchError);
+    expect(error.message).toMatch(/SYNC_DEADLINE_MS \(60 ms\)/);
+  });
+
   it('fails a retry whose wait would pass the deadline at once, naming it', async () => {
     serve((_req, res) => sendJson(res, 429, {}));
     const error = (await client({ deadlineMs: 1_000 })

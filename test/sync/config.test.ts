@@ -7,6 +7,7 @@ describe('readSyncConfig', () => {
   it('uses the real hosts when no base URL is set', () => {
     expect(readSyncConfig(['tours', 'activities', 'snowdata'], keys)).toEqual({
       deadlineMs: 3_600_000,
+      attemptTimeoutMs: 120_000,
       sources: {
         tours: { baseUrl: 'https://opendata.myswitzerland.io/v1', apiKey: 'm-key', requestIntervalMs: 1_000, rateLimitWaitMs: 65_000 },
         activities: {
@@ -24,6 +25,7 @@ describe('readSyncConfig', () => {
   it('reads only what the requested sources need', () => {
     expect(readSyncConfig(['snowdata'], { STNET_USERNAME: 'w-user', STNET_API_KEY: 'w-key', STNET_BASE_URL: 'http://127.0.0.1:9/wispostations' })).toEqual({
       deadlineMs: 3_600_000,
+      attemptTimeoutMs: 120_000,
       sources: { snowdata: { baseUrl: 'http://127.0.0.1:9/wispostations', username: 'w-user', apiKey: 'w-key', pagePauseMs: 300, timeoutMs: 60_000 } },
       secrets: ['w-key'],
     });

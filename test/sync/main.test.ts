@@ -481,6 +481,23 @@ describe('main', () => {
     expect(err.text()).toMatch(/^sync: unknown source "weather" \(expected activities, snowdata, tours, attractions\)\nusage: npm run sync -- /);
   });
 
+  it('answers an unknown option in its own words, naming every option', async () => {
+    const { err, streams } = io();
+    expect(await main(['tours', '--bogus'], {}, streams, 'npm run sync --')).toBe(2);
+    expect(err.text().split('\n')[0]).toBe('sync: unknown option --bogus; the options are --data-dir DIR, --locales LIST, --force, --dry-run, --keep N, --probe, --rollback, -h/--help');
+    expect(err.text()).not.toMatch(/positional|'/);
+    expect(err.text().split('\n')[1]).toMatch(/^usage: npm run sync -- /);
+  });
+
+  it('names the value an option needs, and an option that takes none', async () => {
+    const needs = io();
+    expect(await main(['--keep'], {}, needs.streams, 'npm run sync --')).toBe(2);
+    expect(needs.err.text().split('\n')[0]).toBe('sync: --keep needs a value: --keep N');
+    const none = io();
+    expect(await main(['--force=yes'], {}, none.streams, 'npm run sync --')).toBe(2);
+    expect(none.err.text().split('\n')[0]).toMatch(/^sync: --force takes no value; the options are --data-dir DIR, /);
+  });
+
   it('rolls the manifest back to the previous version', async () => {
     await serve();
     await sync(['snowdata'], { now: new Date('2026-11-21T04:00:00Z') });
@@ -574,7 +591,7 @@ describe('parseCommand', () => {
     [['--dry-run', '--force'], '--dry-run publishes nothing, so --force has nothing to force; drop one of them'],
     [['--probe', '--dry-run'], '--probe takes only sources (it publishes nothing)'],
     [['--probe', '--keep', '2'], '--probe takes only sources (it publishes nothing)'],
-    [['--verbose'], "Unknown option '--verbose'"],
+    [['--verbose'], 'unknown option --verbose; the options are --data-dir DIR'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCommand(argv, {})).toThrow(message);
   });

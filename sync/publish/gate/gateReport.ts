@@ -27,7 +27,12 @@ export interface AreaReport {
   /** Records that would be published. */
   after: number;
   declared: number | null;
+  /** Rows received, duplicates included. */
   received: number;
+  /** Rows that repeated an id seen before (merged by id), and how many of those ids came with differing content. */
+  duplicates: { count: number; differing: number };
+  /** Records with a text whose double encoding was repaired, and with one whose marks remain. */
+  encoding: { repaired: number; damaged: number };
   /** Records rejected, per rule. */
   rejected: Record<string, number>;
   /** Fields cleared, per plausibility rule. */
@@ -62,6 +67,8 @@ export function gateReport(input: SourceGateInput, verdict: Verdict): SourceRepo
       after: area.records.length,
       declared: area.declared,
       received: area.received,
+      duplicates: { ...(area.duplicates ?? { count: 0, differing: 0 }) },
+      encoding: { ...(area.encoding ?? { repaired: 0, damaged: 0 }) },
       rejected: countBy(area.rejected.map((rejection) => rejection.rule)),
       cleared: { ...area.cleared },
       fillRatesMoved: compared && now ? fillRatesMoved(compared, now) : [],
@@ -130,6 +137,9 @@ function formatSource(report: SourceReport): string {
   const lines = [`${report.source}: ${OUTCOME[report.outcome]}`, line(header), ...rows.map(line)];
   for (const area of report.areas) {
     const where = `  ${area.locale} ${area.area}`;
+    if (area.encoding.repaired > 0) lines.push(`${where} text encoding: ${area.encoding.repaired} records with UTF-8 read as Latin-1 repaired`);
+    if (area.encoding.damaged > 0) lines.push(`${where} text encoding: ${area.encoding.damaged} records with damaged text that could not be repaired`);
+    if (area.duplicates.count > 0) lines.push(`${where} duplicates: ${area.duplicates.count} records sent again under an id already received, merged; ${area.duplicates.differing} ids with differing content (the last copy kept)`);
     if (sum(area.rejected) > 0) lines.push(`${where} rejected: ${listCounts(area.rejected)}`);
     if (sum(area.cleared) > 0) lines.push(`${where} cleared: ${listCounts(area.cleared)}`);
     for (const move of area.fillRatesMoved) lines.push(`${where} fill rate ${move.field}: ${share(move.before)} → ${share(move.now)}`);

@@ -6,6 +6,7 @@ import {
   DRIFT_FILLED_NOW,
   FILL_FLOORS,
   MAX_CLEARED_SHARE,
+  MAX_DAMAGED_TEXT_SHARE,
   MAX_MEDIAN_FACTOR,
   MAX_REJECTED_SHARE,
   MAX_UNREADABLE_SHARE,
@@ -152,6 +153,16 @@ function checkArea(area: AreaInput, now: AreaStatistics, previous: AreaStatistic
         `publish those ${count} records with the field cleared`,
       );
     }
+  }
+
+  const damaged = area.encoding?.damaged ?? 0;
+  if (kept > 0 && damaged / kept > MAX_DAMAGED_TEXT_SHARE) {
+    refuse(
+      'damaged-text',
+      { damaged, records: kept },
+      `${damaged} of ${kept} records hold a text with the marks of UTF-8 read as Latin-1 that could not be repaired (${percent(damaged / kept)}, at most ${percent(MAX_DAMAGED_TEXT_SHARE)} allowed)`,
+      `publish those ${damaged} records with their garbled text`,
+    );
   }
 
   if (previous && previous.count > 0 && kept < previous.count * MIN_KEPT_SHARE) {

@@ -116,6 +116,35 @@ function prices(paths: readonly string[], amountFields: readonly string[], ceili
   ];
 }
 
+/** Days after the sync day a report's time may still lie: clocks and time zones of an upstream that is a little ahead. */
+export const FUTURE_MARGIN_DAYS = 2;
+
+/** The calendar day `days` after `day` (`YYYY-MM-DD`). */
+function addDays(day: string, days: number): string {
+  const at = new Date(`${day}T00:00:00Z`);
+  at.setUTCDate(at.getUTCDate() + days);
+  return at.toISOString().slice(0, 10);
+}
+
+/**
+ * Times that report what happened (an update, a snowfall) lie before the sync, give or take a
+ * margin; like a past bookable date, a time well after it is a broken clock or a wrong year.
+ */
+function notInFuture(paths: readonly string[]): PlausibilityRule {
+  return {
+    rule: 'not-in-future',
+    paths,
+    limit: `at most ${FUTURE_MARGIN_DAYS} days after the sync day (Europe/Zurich)`,
+    action: 'clear-field',
+    reason: 'these times report what already happened; one days ahead of the sync is a broken clock or a wrong year, and would make stale data look fresh',
+    holds: (value, context) => {
+      const day = typeof value === 'string' ? /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0] : undefined;
+      return day === undefined || day <= addDays(context.syncDay, FUTURE_MARGIN_DAYS);
+    },
+    medianPaths: [],
+  };
+}
+
 const LIFT_TICKETS = ['prices.dayTicket', 'prices.halfDayTicket', 'prices.weekTicket', 'prices.seasonTicket'];
 
 /** The plausibility rules of every area, in the order they are applied. */
@@ -153,6 +182,7 @@ export const PLAUSIBILITY_RULES: Readonly<Record<AreaName, readonly Plausibility
     range('sledge-length', ['tobogganing.tracksLength', 'tobogganing.tracksOpenLength'], 0, 100_000, 'm', 'the longest sledge runs are about fifteen kilometres; a station has a handful'),
     range('temperature', ['weather.temperatureResort', 'weather.temperaturePiste'], -50, 45, '°C', 'Swiss records lie between about −42 °C and 42 °C'),
     ...prices(LIFT_TICKETS, ['adult', 'child', 'teenager', 'senior'], TICKET_PRICE_CEILING_CHF),
+    notInFuture(['lastUpdate', 'snow.lastSnowfall']),
   ],
   routes: [],
   tours: [
@@ -161,6 +191,7 @@ export const PLAUSIBILITY_RULES: Readonly<Record<AreaName, readonly Plausibility
     range('tour-duration', ['duration'], 1, 43_200, 'min', 'a multi-stage route takes weeks at most; more is seconds read as minutes', 'reject-record'),
     range('tour-climb', ['ascent', 'descent'], 0, 50_000, 'm', 'the climb of even a multi-stage route stays within tens of kilometres'),
     range('tour-altitude', ['minAltitude', 'maxAltitude'], ALTITUDE_M.min, ALTITUDE_M.max, 'm', 'no route runs below the lowest or above the highest point of Switzerland'),
+    notInFuture(['lastUpdated']),
   ],
-  attractions: [coordinates('latitude', 'longitude')],
+  attractions: [coordinates('latitude', 'longitude'), notInFuture(['lastUpdated'])],
 };

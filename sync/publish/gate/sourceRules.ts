@@ -21,6 +21,8 @@ export const MAX_MEDIAN_FACTOR = 10;
 export const MAX_REJECTED_SHARE = 0.02;
 /** Largest share of kept records in which one clear-field rule may clear a field. */
 export const MAX_CLEARED_SHARE = 0.05;
+/** Largest share of kept records that may hold a text whose double encoding could not be repaired. */
+export const MAX_DAMAGED_TEXT_SHARE = 0.02;
 /** Smallest share of the previous version's records an area must keep. */
 export const MIN_KEPT_SHARE = 0.5;
 
@@ -38,7 +40,7 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 export const SOURCE_RULES: readonly SourceRule[] = [
   {
     rule: 'completeness',
-    checks: 'records received against the total the upstream declares, first sync included',
+    checks: 'rows received (a record sent twice counts twice, as the upstream counts it) against the total the upstream declares, first sync included',
     threshold: `at least ${percent(MIN_RECEIVED_SHARE)} of the declared total`,
     reason: 'an upstream that caps or repeats pages sends a fraction of its data with a success status',
   },
@@ -83,6 +85,12 @@ export const SOURCE_RULES: readonly SourceRule[] = [
     checks: 'per clear-field plausibility rule, records whose field it cleared against records kept',
     threshold: `at most ${percent(MAX_CLEARED_SHARE)}`,
     reason: 'a few implausible values are typos; many are a unit or format change that clearing would hide',
+  },
+  {
+    rule: 'damaged-text',
+    checks: 'records kept with a text that shows the marks of UTF-8 read as Latin-1 after repair (a repair is made only where it is unambiguous), against records kept',
+    threshold: `at most ${percent(MAX_DAMAGED_TEXT_SHARE)}`,
+    reason: 'an upstream that reads its own UTF-8 as Latin-1 sends “VierwaldstÃ¤ttersee”; where that cannot be undone, publishing it shows garbled names as fresh',
   },
   {
     rule: 'shrink',

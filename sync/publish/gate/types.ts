@@ -27,8 +27,12 @@ export interface AreaInput {
   cleared: Readonly<Record<string, number>>;
   /** How many records the upstream says it has (its total or result size), or null when it does not say. */
   declared: number | null;
-  /** How many distinct records arrived from the upstream, before any rule (a record sent twice counts once). */
+  /** How many records arrived from the upstream, before any rule: rows, a record sent twice counted twice, as the upstream counts its declared total. */
   received: number;
+  /** Records with a text whose double encoding was repaired, and with one whose marks remain after repair. */
+  encoding?: { repaired: number; damaged: number };
+  /** Records that arrived again under an id seen before (merged by id), and of those ids how many had copies that differ in content. */
+  duplicates?: { count: number; differing: number };
   /**
    * Per upstream field path, in how many received records the field reader could not read it
    * (missing or of a shape it does not know: the sources count both, so an optional field

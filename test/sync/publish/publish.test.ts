@@ -69,7 +69,7 @@ describe('publish', () => {
     routes.records.push({ ...route(0), status: 'NOINFO' }, route(2));
     routes.received = routes.records.length;
     const result = await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched } }, now: at(21) });
-    expect(result.sources[0]!.areas).toContainEqual({ locale: 'de-CH', area: 'routes', count: 3, previous: null, rejected: 0, duplicates: 2, declared: null, received: 3 });
+    expect(result.sources[0]!.areas).toContainEqual({ locale: 'de-CH', area: 'routes', count: 3, previous: null, rejected: 0, duplicates: 2, declared: null, received: 5 });
     const stored = (await records((await manifest()).sources.snowdata!.locales['de-CH']!.routes!.file)) as { id: string; status: string }[];
     expect(stored.map((r) => [r.id, r.status])).toEqual([
       ['route-0', 'NOINFO'],

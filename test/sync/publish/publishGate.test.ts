@@ -101,14 +101,15 @@ describe('publish through the gate', () => {
     expect(unnamed.sources[0]!.gate!.refused.map((r) => r.rule)).toEqual(['fill-floor']);
   });
 
-  it('refuses for completeness an upstream that sends the same records again instead of the rest', async () => {
+  it('counts every row sent against the declared total, as the upstream counts it, and reports the records sent again as duplicates', async () => {
     const fetched = tours(10, at(21).toISOString(), { locales: ['de-CH'] });
     const batch = fetched.locales['de-CH']!.tours!;
     batch.records = Array.from({ length: 10 }, () => batch.records).flat();
     Object.assign(batch, { declared: 100, received: 100 });
     const result = await publish({ dataDir, outcomes: { tours: { ok: true, fetched } }, now: at(21), dryRun: true });
-    expect(result.sources[0]!.gate!.refused.map((r) => [r.rule, r.figures])).toEqual([['completeness', { received: 10, declared: 100 }]]);
-    expect(result.sources[0]!.areas[0]).toMatchObject({ count: 10, duplicates: 90, received: 10 });
+    expect(result.sources[0]!.gate!.refused).toEqual([]);
+    expect(result.sources[0]!.gate!.areas[0]).toMatchObject({ declared: 100, received: 100, after: 10, duplicates: { count: 90, differing: 0 } });
+    expect(result.sources[0]!.areas[0]).toMatchObject({ count: 10, duplicates: 90, received: 100 });
   });
 
   it('carries a source’s statistics with its files when it is not fetched or is refused', async () => {

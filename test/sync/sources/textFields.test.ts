@@ -43,6 +43,37 @@ describe('plainTextRecords', () => {
 });
 
 describe('plainTextData', () => {
+  it('repairs UTF-8 read as Latin-1 in the texts and counts the records repaired and those left damaged', () => {
+    const latin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    const data: SourceData = {
+      label: 'Test',
+      locales: {
+        'de-CH': {
+          tours: {
+            records: [
+              { id: 't1', name: latin1('Vierwaldstättersee – Rundweg'), abstract: 'Schön.' },
+              { id: 't2', name: 'Zürichsee', abstract: latin1('Über die Brücke') },
+              { id: 't3', name: latin1('Straße').replace(/[\u0080-\u009f]/g, '?') },
+              { id: 't4', name: 'Genève' },
+            ] as never[],
+            rejected: [],
+            declared: 4,
+            received: 4,
+            fieldMisses: {},
+          },
+        },
+      },
+    };
+    const batch = plainTextData(data).locales['de-CH']!.tours!;
+    expect(batch.records.map((r) => [r.name, r.abstract])).toEqual([
+      ['Vierwaldstättersee – Rundweg', 'Schön.'],
+      ['Zürichsee', 'Über die Brücke'],
+      ['StraÃ?e', undefined],
+      ['Genève', undefined],
+    ]);
+    expect(batch.encoding).toEqual({ repaired: 2, damaged: 1 });
+  });
+
   it('adds text rejections to each batch and keeps its counts', () => {
     const data: SourceData = {
       label: 'Test',
@@ -68,6 +99,7 @@ describe('plainTextData', () => {
       declared: 3,
       received: 3,
       fieldMisses: { name: 1 },
+      encoding: { repaired: 0, damaged: 0 },
     });
     expect(data.locales['de-CH']!.tours!.records).toHaveLength(2);
   });

@@ -48,6 +48,10 @@ const CASES: [AreaName, string, string, unknown, unknown][] = [
   ['tours', 'tour-altitude', 'maxAltitude', 1_618, 161_800],
   ['attractions', 'coordinates-in-switzerland', 'latitude', 46.5, 7.1],
   ['attractions', 'coordinates-in-switzerland', 'longitude', 7.1, 46.5],
+  ['stations', 'not-in-future', 'lastUpdate', '2026-11-30T07:45:00.000+01:00', '2031-11-28T07:45:00.000+01:00'],
+  ['stations', 'not-in-future', 'snow.lastSnowfall', '2026-11-27', '2026-12-01'],
+  ['tours', 'not-in-future', 'lastUpdated', '2026-11-28T23:10:00Z', '2031-01-02T00:00:00Z'],
+  ['attractions', 'not-in-future', 'lastUpdated', '2024-05-01', '2031-05-01'],
 ];
 
 describe('applyPlausibility', () => {

@@ -48,12 +48,14 @@ describe('gateReport', () => {
         after: 198,
         declared: 200,
         received: 200,
+        duplicates: { count: 0, differing: 0 },
+        encoding: { repaired: 0, damaged: 0 },
         rejected: { 'text-cap': 1, 'tour-duration': 1 },
         cleared: { 'coordinates-in-switzerland': 3 },
         fillRatesMoved: [{ field: 'abstract', before: 1, now: 20 / 198 }],
         mediansMoved: [{ field: 'distance', before: 10, now: 10_000 }],
       },
-      { locale: 'fr-CH', area: 'tours', before: null, after: 199, declared: null, received: 199, rejected: {}, cleared: {}, fillRatesMoved: [], mediansMoved: [] },
+      { locale: 'fr-CH', area: 'tours', before: null, after: 199, declared: null, received: 199, duplicates: { count: 0, differing: 0 }, encoding: { repaired: 0, damaged: 0 }, rejected: {}, cleared: {}, fillRatesMoved: [], mediansMoved: [] },
     ]);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
