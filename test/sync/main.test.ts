@@ -484,7 +484,7 @@ describe('main', () => {
   it('answers an unknown option in its own words, naming every option', async () => {
     const { err, streams } = io();
     expect(await main(['tours', '--bogus'], {}, streams, 'npm run sync --')).toBe(2);
-    expect(err.text().split('\n')[0]).toBe('sync: unknown option --bogus; the options are --data-dir DIR, --locales LIST, --force, --dry-run, --keep N, --probe, --rollback, -h/--help');
+    expect(err.text().split('\n')[0]).toBe('sync: unknown option --bogus; the options are --data-dir DIR, --locales LIST, --force, --dry-run, --keep N, --changes N, --probe, --rollback, --keygen, -h/--help');
     expect(err.text()).not.toMatch(/positional|'/);
     expect(err.text().split('\n')[1]).toMatch(/^usage: npm run sync -- /);
   });
