@@ -236,16 +236,16 @@ describe('the sync CLI refuses what a misbehaving upstream sends, and keeps the 
     expect(run.stderr).toMatch(/tour-distance \d+/);
   });
 
-  it('one 16 MiB snow report: its station is rejected where that text is published, and counted', async () => {
+  it('one 16 MiB snow report: its station is rejected by the record limits, and counted', async () => {
     const dir = await dataDir(true);
     // The text is held as sent, parsed and made plain, so it needs more than the small heap,
     // which bounds paging, not one record.
     const run = await runCli(await serve({ data: 'huge-text' }), dir, ['snowdata'], null);
     expect(run.exitCode, `exit status; stderr: ${run.stderr}`).toBe(0);
-    // The huge report is the German one: only German publishes it (the others have their own).
+    // The report is longer than any string a snapshot record may hold, so the record is left out
+    // before its texts are read, in the German records that carry it.
     const counts = await gateCounts(dir, 'snowdata');
-    expect(counts['de-CH stations']!.rejected).toEqual({ 'text-cap': 1 });
-    expect(counts['en-CH stations']!.rejected).toEqual({});
+    expect(counts['de-CH stations']!.rejected).toEqual({ 'record-limits': 1 });
     const manifest = (await readManifest(dir))!;
     const stations = await published<StationRecord>(dir, manifest, 'snowdata', 'de-CH', 'stations');
     const huge = Number((base.snowdata.stations[0] as { id: unknown }).id);
@@ -291,7 +291,8 @@ describe('the sync CLI on the bad days of a second round', () => {
         const now = await published<Record<string, unknown>>(dir, manifest, source, locale, area);
         const before = await published<Record<string, unknown>>(goodDir, goodManifest, source, locale, area);
         expect(now.map((r) => r[field]), `${source} ${locale}`).toEqual(before.map((r) => r[field]));
-        expect(JSON.stringify(now.map(({ raw: _raw, ...rest }) => rest))).not.toMatch(/Ã|Â/);
+        const text = JSON.stringify(now.map(({ raw: _raw, ...rest }) => rest));
+        expect(text.match(/.{60}(?:Ã|Â).{20}/)?.[0] ?? null, `${source} ${locale}`).toBeNull();
       }
       const counted = report.sources[source]!.gate!.areas.find((a) => a.locale === 'de-CH' && a.area === area)!;
       expect(counted.encoding.repaired, source).toBeGreaterThan(0);
