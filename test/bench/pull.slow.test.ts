@@ -8,7 +8,7 @@ describe('bench/pull.ts', () => {
   it('pulls every file of a dataset in a process of its own and reports its peak RSS above its RSS before, and the cost of a poll', async () => {
     const tiny = await createTinySnapshot();
     try {
-      const files = Object.values(tiny.manifest.sources).flatMap((source) => Object.values(source!.locales).flatMap((areas) => Object.values(areas!)));
+      const files = [...Object.values(tiny.manifest.sources).flatMap((source) => Object.values(source!.locales).flatMap((areas) => Object.values(areas!))), tiny.manifest.changes!];
       const sizes = await Promise.all(files.map(async ({ file }) => (await fs.stat(path.join(tiny.dir, file))).size));
       const run = await measurePull(1, tiny.dir);
       expect(run).toMatchObject({ scale: 1, files: files.length, bytes: sizes.reduce((a, b) => a + b) });

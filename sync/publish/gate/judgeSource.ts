@@ -8,6 +8,7 @@ import {
   MAX_CLEARED_SHARE,
   MAX_DAMAGED_TEXT_SHARE,
   MAX_MEDIAN_FACTOR,
+  WEATHER_FIELDS,
   MAX_REJECTED_SHARE,
   MAX_UNREADABLE_SHARE,
   MIN_KEPT_SHARE,
@@ -122,6 +123,7 @@ function checkArea(area: AreaInput, now: AreaStatistics, previous: AreaStatistic
   if (previous) {
     for (const [path, median] of Object.entries(now.medians)) {
       const before = previous.medians[path];
+      if (WEATHER_FIELDS.has(path)) continue;
       if (median === null || before === null || before === undefined || median <= 0 || before <= 0) continue;
       const factor = Math.max(median / before, before / median);
       if (factor > MAX_MEDIAN_FACTOR) {

@@ -17,6 +17,13 @@ export const DRIFT_FILLED_NOW = 0.4;
 export const MIN_LOCALE_SHARE = 0.5;
 /** A numeric median that moves by more than this factor, either way, is a unit change. */
 export const MAX_MEDIAN_FACTOR = 10;
+
+/**
+ * Fields that follow the weather rather than a unit: fresh snow goes from a few centimetres to a
+ * metre overnight, so its median may move past any factor. Their range rule (0 to 300 cm) still
+ * catches another unit.
+ */
+export const WEATHER_FIELDS: ReadonlySet<string> = new Set(['snow.freshSnow', 'snow.freshSnowPisteTop']);
 /** Largest share of received records that may be rejected. */
 export const MAX_REJECTED_SHARE = 0.02;
 /** Largest share of kept records in which one clear-field rule may clear a field. */
@@ -70,7 +77,7 @@ export const SOURCE_RULES: readonly SourceRule[] = [
   },
   {
     rule: 'unit-change',
-    checks: 'per numeric field of the plausibility table, its median against the version served now',
+    checks: 'per numeric field of the plausibility table but fresh snow (which follows the weather), its median against the version served now',
     threshold: `moves less than ${MAX_MEDIAN_FACTOR}× either way`,
     reason: 'prices in cents, distances in metres: a unit change moves every value by a power of ten',
   },
