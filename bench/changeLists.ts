@@ -107,6 +107,61 @@ export function withoutChangeLists(dir: string): string {
   return out;
 }
 
+/** One scale's figures of `--changes-only`, as the results JSON keeps them (`changeLists`). */
+export interface ChangeListsFigures {
+  scale: number;
+  sync: SyncChangeLists[];
+  server: { with: ServerChangeLists; without: ServerChangeLists };
+  /** How much longer load and index take with the lists than without, in %. */
+  loadAndIndexPercent: number;
+  /** How much more memory the loaded store takes with the lists than without, in %. */
+  memoryPercent: number;
+}
+
+/** The run a `--changes-only` report states. */
+export interface ChangeListsRun {
+  date: string;
+  command: string;
+  commit: string;
+  microRuns: number;
+  iterations: number;
+  figures: ChangeListsFigures[];
+}
+
+/** The share of a load the change lists may add, in % (load and index time, memory). */
+export const CHANGE_LISTS_MAX_PERCENT = 10;
+
+/** The "## Change lists" section of BENCHMARKS.md. */
+export function renderChangeLists(run: ChangeListsRun): string[] {
+  const out = [
+    '## Change lists',
+    '',
+    `\`${run.command}\` at \`${run.commit.slice(0, 12)}\`, ${run.date}. On a dataset of ${VERSIONS} versions published by the fixture`,
+    "generator's publish code (bench/changeLists.ts): the sync's time to compute each later version's lists, then the newest",
+    'version loaded by the server with its lists and with empty ones (the same content files), each figure the median of',
+    `${run.microRuns} fresh processes, and \`changes\` since the oldest version covered (a page of 100), the p50 of ${run.iterations} calls.`,
+    `Target: the lists add at most ${CHANGE_LISTS_MAX_PERCENT} % to the server's load and index time and to its memory.`,
+    '',
+    '| Dataset | Sync: lists per version, ms | Ids in the lists | Load + index, ms (without) | Memory, MB (without) | `changes` p50, ms |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of run.figures) {
+    const { with: on, without: off } = f.server;
+    const syncMs = f.sync.map((s) => s.changeListsMs);
+    const answers = (on.answers ?? []).map((a) => `${a.area} ${a.p50Ms} (${a.total} ids)`).join(', ') || '—';
+    out.push(
+      `| ${f.scale}x | ${Math.min(...syncMs)}–${Math.max(...syncMs)} | ${on.ids} | ${Math.round(on.loadMs + on.indexMs)} (${Math.round(off.loadMs + off.indexMs)}): ${signed(f.loadAndIndexPercent)} % | ` +
+        `${on.memoryMB} (${off.memoryMB}): ${signed(f.memoryPercent)} % | ${answers} |`,
+    );
+  }
+  out.push('');
+  return out;
+}
+
+function signed(percent: number): string {
+  return percent > 0 ? `+${percent}` : String(percent);
+}
+
 // Results land here so the optimiser cannot drop the calls being timed.
 let sink: unknown;
 

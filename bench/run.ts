@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import type { Manifest } from '../sync/format.ts';
 import type { SampleQuery } from '../server/ops/sampleQueries.ts';
 import { datasetDir, ensureDataset } from './datasets.ts';
-import { ensureVersionsDataset, runServerMeasure, type ServerChangeLists, versionsDir, withoutChangeLists } from './changeLists.ts';
+import { type ChangeListsFigures, ensureVersionsDataset, renderChangeLists, runServerMeasure, type ServerChangeLists, versionsDir, withoutChangeLists } from './changeLists.ts';
 import { medianOfRuns, type MicroResult } from './micro.ts';
 import { measureCpuCost, runPaired, warmUp } from './paired.ts';
 import { answerKey, captureAnswer, type RawAnswer } from './raw.ts';
@@ -27,7 +27,8 @@ import { changedLabel, copyDataset, measureReload, type ChangedSources, type Rel
 import { checkTargets, CPU_BOUND_RATIO, cpuBoundShare, loadGeneratorCost, writeReport, type BenchResults, type PairedScaling } from './report.ts';
 import type { HttpRun } from './reportTypes.ts';
 import { planRuns, SCENARIOS, type BenchRequest } from './scenarios.ts';
-import { measureTracing, renderTracing, replaceTracingSection, type TracingReport } from './tracing.ts';
+import { measureTracing, renderTracing, type TracingReport } from './tracing.ts';
+import { replaceSection } from './sections.ts';
 import { installPeers } from './peers/installPeers.ts';
 import { describePeers, PEERS, peerSides, peersRunIn, startPeers, stopPeers, type PeersOfRun } from './peers/peers.ts';
 import { buildServer, groupCpuSeconds, killAllNow, probeSetting, SERVER_BUNDLE, startRawTwin, startRealServer, type RealServer, type SettingProbe } from './servers.ts';
@@ -63,7 +64,8 @@ const HELP = `npm run bench [-- options]
   --changes-only        measure the change lists alone, on bench/data/x<scale>-versions (6
                         versions, generated when missing or stale): the sync's time to compute
                         them, the server's load time and memory with them against without, and
-                        a \`changes\` answer's in-process latency; into the results JSON
+                        a \`changes\` answer's in-process latency; into the results JSON and
+                        the report a full run wrote (its "Change lists" section)
   --regenerate          regenerate the scaled datasets (they are regenerated anyway when
                         the code under sync/ changed since they were written)
   --iterations N        timed calls per in-process latency figure (default 1000)
@@ -257,7 +259,7 @@ async function main(): Promise<void> {
   const loadAverageBefore = os.loadavg()[0]!;
   const cores = os.availableParallelism();
   if (options.tracingOnly) return tracingOnly(options, git.commit);
-  if (options.changesOnly) return changeListsOnly(options);
+  if (options.changesOnly) return changeListsOnly(options, git.commit);
   // Installed and read before measuring: a peer that cannot be installed stops the run here, not at its end.
   if (options.http && installPeers()) log('installed the peers into bench/peers/node_modules');
   const peerInfo = options.http ? describePeers() : [];
@@ -518,17 +520,19 @@ async function tracingOnly(options: Options, commit: string): Promise<void> {
   await fs.mkdir(path.dirname(options.out), { recursive: true });
   await fs.writeFile(options.out, `${JSON.stringify({ ...results, tracing: report }, null, 2)}\n`);
   const markdown = await fs.readFile(options.markdown, 'utf8').catch(() => '');
-  await fs.writeFile(options.markdown, replaceTracingSection(markdown, renderTracing(report)));
+  await fs.writeFile(options.markdown, replaceSection(markdown, renderTracing(report)));
   log(`wrote the tracing figures into ${options.out} and ${options.markdown} in ${report.durationS} s`);
 }
 
 /**
- * `--changes-only`: what the change lists cost, per scale, into the results JSON (`changeLists`):
+ * `--changes-only`: what the change lists cost, per scale, into the results JSON (`changeLists`) and
+ * the "## Change lists" section of the report (the full run's other figures kept):
  * the sync's time per later version, and the server's figures with the lists and without them,
  * each the median of `--micro-runs` fresh processes taken in turns.
  */
-async function changeListsOnly(options: Options): Promise<void> {
-  const figures = [];
+async function changeListsOnly(options: Options, commit: string): Promise<void> {
+  const startedAt = Date.now();
+  const figures: ChangeListsFigures[] = [];
   for (const scale of options.scales) {
     const sync = ensureVersionsDataset(scale, options.regenerate, log);
     const dir = versionsDir(scale);
@@ -558,9 +562,18 @@ async function changeListsOnly(options: Options): Promise<void> {
   }
   const results = await fs.readFile(options.out, 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>, () => ({}));
   await fs.mkdir(path.dirname(options.out), { recursive: true });
-  await fs.writeFile(options.out, `${JSON.stringify({ ...results, changeLists: figures }, null, 2)}
-`);
-  log(`wrote the change lists' figures into ${options.out}`);
+  await fs.writeFile(options.out, `${JSON.stringify({ ...results, changeLists: figures }, null, 2)}\n`);
+  const run = {
+    date: new Date(startedAt).toISOString(),
+    command: ['npm run bench', '--', ...process.argv.slice(2)].join(' '),
+    commit,
+    microRuns: options.microRuns,
+    iterations: options.iterations,
+    figures,
+  };
+  const markdown = await fs.readFile(options.markdown, 'utf8').catch(() => '');
+  await fs.writeFile(options.markdown, replaceSection(markdown, renderChangeLists(run)));
+  log(`wrote the change lists' figures into ${options.out} and ${options.markdown}`);
 }
 
 /**

@@ -188,20 +188,3 @@ export function renderTracing(report: TracingReport): string[] {
   out.push('');
   return out;
 }
-
-/**
- * Puts the tracing section into a BENCHMARKS.md written by a full run: in place of the one there,
- * or before "## Targets" when it has none.
- */
-export function replaceTracingSection(markdown: string, section: readonly string[]): string {
-  const lines = markdown.split('\n');
-  const start = lines.indexOf('## Tracing');
-  if (start !== -1) {
-    const next = lines.findIndex((line, i) => i > start && line.startsWith('## '));
-    lines.splice(start, (next === -1 ? lines.length : next) - start, ...section);
-  } else {
-    const targets = lines.indexOf('## Targets');
-    lines.splice(targets === -1 ? lines.length : targets, 0, ...section);
-  }
-  return lines.join('\n');
-}
