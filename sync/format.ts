@@ -111,6 +111,29 @@ export interface Manifest {
    * which lists no changes.
    */
   changes?: FileEntry;
+  /**
+   * The tours' lines ({@link GeometryFile}): `<version>/geometry.json.gz`, once per version rather
+   * than per locale, `count` the number of tours with a line. Absent when no tour has one.
+   */
+  geometry?: FileEntry;
+}
+
+/** A GeoJSON (RFC 7946) position: longitude, latitude in degrees (WGS 84), then altitude in m when known. */
+export type Position = [number, number] | [number, number, number];
+
+/** A tour's line as GeoJSON (RFC 7946): one line, or several parts of one route. */
+export type TourGeometry = { type: 'LineString'; coordinates: Position[] } | { type: 'MultiLineString'; coordinates: Position[][] };
+
+/** The content of `<version>/geometry.json.gz`: each tour's line by tour id, the same in every locale. */
+export interface GeometryFile {
+  /** The version this file belongs to. */
+  version: string;
+  tours: Record<string, TourGeometry>;
+}
+
+/** Relative path of a version's geometry file inside a data directory. */
+export function geometryPath(version: string): string {
+  return `${version}/geometry.json.gz`;
 }
 
 /** The areas whose records the change lists follow; the others (locations, types) are derived from them. */
