@@ -223,7 +223,7 @@ class TreeGeoIndex implements GeoIndex {
   /**
    * #walk's pending halves: left, right, axis and node each, at most one per level of a tree of
    * < 2^32 items. Kept, as a typed array of more than 64 bytes costs an allocation outside the
-   * JS heap (6 % of a near-me search's time), and a walk runs to its end before the next.
+   * JS heap, and a walk runs to its end before the next.
    */
   readonly #stack = new Uint32Array(128);
 

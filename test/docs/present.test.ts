@@ -86,12 +86,19 @@ function commitsAmong(words: readonly string[]): Set<string> {
 /** Words that tell how a figure changed rather than what it is. */
 const HISTORY = /\bwent\s+from\b|\bearlier\s+measurements?\b/i;
 
-/** The lines of a file that tell history, with their line numbers. */
-function historyLines(file: string): string[] {
+/**
+ * Words that state a measured figure: a time in µs, an approximate time or share ("about 5 s",
+ * "some 80 µs", "took 345 ms"), or a figure's change ("103 → 82 µs"). Measured figures belong in
+ * BENCHMARKS.md, with the run that measured them, and docs/performance.md reads them from there.
+ */
+const MEASUREMENT = /\d\s?µs\b|\b(?:about|some|roughly|took)\s+\d[\d,.]*\s?(?:ms|s|µs|%)(?!\w)|\d\s?(?:ms|µs|%)?\s?→\s?\d[\d,.]*\s?(?:ms|µs|%)/i;
+
+/** The lines of a file that match `pattern`, with their line numbers. */
+function linesMatching(file: string, pattern: RegExp): string[] {
   return fs
     .readFileSync(path.join(ROOT, file), 'utf8')
     .split('\n')
-    .flatMap((line, i) => (HISTORY.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
+    .flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
 }
 
 /**
@@ -129,7 +136,13 @@ describe('the docs state the present', () => {
   it('no page and no comment of the code tells how a figure changed over time', () => {
     const sources = FILES.filter((file) => /\.(?:ts|mjs|js|sh)$/.test(file) || file === 'Dockerfile' || file === '.ci/run');
     const checked = [...PAGES.filter((page) => page !== 'BENCHMARKS.md'), ...sources].filter((file) => file !== 'test/docs/present.test.ts');
-    expect(checked.flatMap(historyLines)).toEqual([]);
+    expect(checked.flatMap((file) => linesMatching(file, HISTORY))).toEqual([]);
+  });
+
+  it('no page but BENCHMARKS.md and docs/performance.md, and no comment of the product code, states a measured figure', () => {
+    const code = FILES.filter((file) => /^(?:server|sync|tracing|deploy|\.ci)\//.test(file) || file === 'Dockerfile');
+    const checked = [...PAGES.filter((page) => page !== 'BENCHMARKS.md' && page !== 'docs/performance.md' && !page.startsWith('test/') && !page.startsWith('bench/')), ...code];
+    expect(checked.flatMap((file) => linesMatching(file, MEASUREMENT))).toEqual([]);
   });
 
   it('finds a missing path, a commit and a history line where there is one', () => {
@@ -140,5 +153,7 @@ describe('the docs state the present', () => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
     expect([...commitsAmong([head.slice(0, 7), head, 'abcdef0123'])]).toContain(head);
     expect(HISTORY.test('the heap went from 115 to 100 MB')).toBe(true);
+    expect(['some 80 µs', 'it listens about 10 s after', 'took 345 ms', '103 → 82 µs', 'about 6 % of'].filter((line) => !MEASUREMENT.test(line))).toEqual([]);
+    expect(['SHUTDOWN_GRACE_MS (default 10000 ms)', 'pauses 65 s after a 429', 'about 6 KB'].filter((line) => MEASUREMENT.test(line))).toEqual([]);
   });
 });
