@@ -47,6 +47,11 @@ export interface ServerChangeLists {
   /** loadSnapshot (the lists' file read, checked and parsed with the rest), then createStore, in ms. */
   loadMs: number;
   indexMs: number;
+  /**
+   * The process's CPU time (user and system, every thread) over load and index, in ms: beside the
+   * wall time, the figure that holds when other processes share the cores.
+   */
+  loadAndIndexCpuMs: number;
   /** Heap and array buffers grown by the loaded store, after a full GC, in MB (10^6 bytes). */
   memoryMB: number;
   /** `changes` (the resolver) on tours and stations since the oldest version covered, a page of 100; null without lists. */
@@ -112,8 +117,9 @@ export interface ChangeListsFigures {
   scale: number;
   sync: SyncChangeLists[];
   server: { with: ServerChangeLists; without: ServerChangeLists };
-  /** How much longer load and index take with the lists than without, in %. */
+  /** How much longer load and index take with the lists than without, in %: wall time, then CPU time. */
   loadAndIndexPercent: number;
+  loadAndIndexCpuPercent: number;
   /** How much more memory the loaded store takes with the lists than without, in %. */
   memoryPercent: number;
 }
@@ -123,6 +129,8 @@ export interface ChangeListsRun {
   date: string;
   command: string;
   commit: string;
+  /** The machine's 1-minute load average before and after the run. */
+  loadAverage: [number, number];
   microRuns: number;
   iterations: number;
   figures: ChangeListsFigures[];
@@ -140,10 +148,11 @@ export function renderChangeLists(run: ChangeListsRun): string[] {
     "generator's publish code (bench/changeLists.ts): the sync's time to compute each later version's lists, then the newest",
     'version loaded by the server with its lists and with empty ones (the same content files), each figure the median of',
     `${run.microRuns} fresh processes, and \`changes\` since the oldest version covered (a page of 100), the p50 of ${run.iterations} calls.`,
+    `Load average (1 min): ${run.loadAverage[0].toFixed(2)} before, ${run.loadAverage[1].toFixed(2)} after; the CPU time holds where other processes share the cores, the wall time does not.`,
     `Target: the lists add at most ${CHANGE_LISTS_MAX_PERCENT} % to the server's load and index time and to its memory.`,
     '',
-    '| Dataset | Sync: lists per version, ms | Ids in the lists | Load + index, ms (without) | Memory, MB (without) | `changes` p50, ms |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| Dataset | Sync: lists per version, ms | Ids in the lists | Load + index wall, ms (without) | Load + index CPU, ms (without) | Memory, MB (without) | `changes` p50, ms |',
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const f of run.figures) {
     const { with: on, without: off } = f.server;
@@ -151,7 +160,7 @@ export function renderChangeLists(run: ChangeListsRun): string[] {
     const answers = (on.answers ?? []).map((a) => `${a.area} ${a.p50Ms} (${a.total} ids)`).join(', ') || '—';
     out.push(
       `| ${f.scale}x | ${Math.min(...syncMs)}–${Math.max(...syncMs)} | ${on.ids} | ${Math.round(on.loadMs + on.indexMs)} (${Math.round(off.loadMs + off.indexMs)}): ${signed(f.loadAndIndexPercent)} % | ` +
-        `${on.memoryMB} (${off.memoryMB}): ${signed(f.memoryPercent)} % | ${answers} |`,
+        `${Math.round(on.loadAndIndexCpuMs)} (${Math.round(off.loadAndIndexCpuMs)}): ${signed(f.loadAndIndexCpuPercent)} % | ${on.memoryMB} (${off.memoryMB}): ${signed(f.memoryPercent)} % | ${answers} |`,
     );
   }
   out.push('');
@@ -175,11 +184,13 @@ export async function measureServer(dataDir: string, iterations: number): Promis
   const schema = createSchema(readSdl(), resolvers);
   gc();
   const before = process.memoryUsage();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const snapshot = await loadSnapshot(dataDir, schema);
   const t1 = performance.now();
   const store = createStore(snapshot);
   const t2 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   gc();
   gc();
   const after = process.memoryUsage();
@@ -212,6 +223,7 @@ export async function measureServer(dataDir: string, iterations: number): Promis
     ids,
     loadMs: round(t1 - t0, 1),
     indexMs: round(t2 - t1, 1),
+    loadAndIndexCpuMs: round((cpu.user + cpu.system) / 1000, 1),
     memoryMB: round((after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers) / 1e6, 1),
     answers,
   };

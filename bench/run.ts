@@ -532,6 +532,7 @@ async function tracingOnly(options: Options, commit: string): Promise<void> {
  */
 async function changeListsOnly(options: Options, commit: string): Promise<void> {
   const startedAt = Date.now();
+  const loadAverageBefore = os.loadavg()[0]!;
   const figures: ChangeListsFigures[] = [];
   for (const scale of options.scales) {
     const sync = ensureVersionsDataset(scale, options.regenerate, log);
@@ -552,6 +553,7 @@ async function changeListsOnly(options: Options, commit: string): Promise<void> 
       sync,
       server: { with: withLists, without: withoutLists },
       loadAndIndexPercent: share(withLists.loadMs + withLists.indexMs, withoutLists.loadMs + withoutLists.indexMs),
+      loadAndIndexCpuPercent: share(withLists.loadAndIndexCpuMs, withoutLists.loadAndIndexCpuMs),
       memoryPercent: share(withLists.memoryMB, withoutLists.memoryMB),
     });
     log(
@@ -567,6 +569,7 @@ async function changeListsOnly(options: Options, commit: string): Promise<void> 
     date: new Date(startedAt).toISOString(),
     command: ['npm run bench', '--', ...process.argv.slice(2)].join(' '),
     commit,
+    loadAverage: [loadAverageBefore, os.loadavg()[0]!] as [number, number],
     microRuns: options.microRuns,
     iterations: options.iterations,
     figures,
