@@ -5,6 +5,7 @@
  * filter sets, never a test of every record.
  */
 
+import { lowerBound, upperBound } from './binarySearch.ts';
 import { hasPosition, positionSetOf, type Intersection, type PositionSet } from './positionSet.ts';
 
 /**
@@ -61,28 +62,4 @@ export function createRangeIndex<R>(records: readonly R[], value: (record: R) =>
       return positionSetOf(size, from < to ? positions.subarray(from, to) : positions.subarray(0, 0));
     },
   };
-}
-
-/** The first index whose value is >= `target`. */
-function lowerBound(values: Float64Array, target: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The first index whose value is > `target`. */
-function upperBound(values: Float64Array, target: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! <= target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

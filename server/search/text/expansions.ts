@@ -5,7 +5,7 @@
  */
 
 import { wordCount, type PositionSet } from '../positionSet.ts';
-import { lowerBound } from './lowerBound.ts';
+import { lowerBound } from '../binarySearch.ts';
 import type { MatchLevel } from './matchLevelSearch.ts';
 import { EXACT, KINDS, levelRank, mergedLevel, PREFIX, RESOLUTION, TYPO } from './matchRanks.ts';
 import type { PostingLists } from './postingLists.ts';

@@ -6,7 +6,7 @@
 
 import { sortSteps } from '../../util/sortSteps.ts';
 import type { Steps } from '../../util/timeSlice.ts';
-import { lowerBound } from './lowerBound.ts';
+import { lowerBound } from '../binarySearch.ts';
 
 /** Query words shorter than this match only exactly or as a prefix, never with a typo. */
 export const MIN_TYPO_WORD_LENGTH = 5;
