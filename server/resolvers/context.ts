@@ -1,5 +1,9 @@
 import type { Store } from '../snapshot/store.ts';
-import type { ServedTerms } from './terms.ts';
+import type { SourceName } from '../../sync/format.ts';
+import type { SourceTerms } from '../config/config.ts';
+
+/** Each source's terms as one served snapshot answers them (terms.ts). */
+export type ServedTerms = Readonly<Record<SourceName, SourceTerms>>;
 
 /** What every resolver receives: the store of the snapshot current when the request began, its day and its terms. */
 export interface Context {

@@ -6,12 +6,9 @@
 
 import { SOURCE_AREAS, type AreaName, type SourceName } from '../../sync/format.ts';
 import type { SourceTerms } from '../config/config.ts';
-import type { Context } from './context.ts';
+import type { Context, ServedTerms } from './context.ts';
 
-export type { SourceTerms };
-
-/** Each source's terms as one served snapshot answers them. */
-export type ServedTerms = Readonly<Record<SourceName, SourceTerms>>;
+export type { ServedTerms, SourceTerms };
 
 /** What ends a fixture snapshot's labels (`meta.source`, sync/publish/write.ts), and so its credits. */
 const FIXTURE_NOTE = ' (fixture data, not from the upstream)';
