@@ -21,6 +21,7 @@ import type { Manifest } from '../sync/format.ts';
 import { createSchema, readSdl } from '../server/execution/schema.ts';
 import { changesResolvers } from '../server/resolvers/changes.ts';
 import { zurichDay } from '../server/util/zurichDay.ts';
+import { DEFAULT_SOURCE_TERMS } from '../server/config/sourceTerms.ts';
 import { resolvers } from '../server/resolvers/index.ts';
 import { loadSnapshot } from '../server/snapshot/load.ts';
 import { createStore } from '../server/snapshot/store.ts';
@@ -203,7 +204,7 @@ export async function measureServer(dataDir: string, iterations: number): Promis
       ? null
       : (['tours', 'snowdataStations'] as const).map((area) => {
           const args = { area, since: oldest, limit: 100 };
-          const context = { store, today: zurichDay(Date.now()) };
+          const context = { store, today: zurichDay(Date.now()), terms: DEFAULT_SOURCE_TERMS };
           const first = performance.now();
           const { total } = changesResolvers.Query.changes(null, args, context);
           const firstMs = performance.now() - first;

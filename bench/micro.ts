@@ -23,6 +23,7 @@ import { createSchema, readSdl } from '../server/execution/schema.ts';
 import { createStore } from '../server/snapshot/store.ts';
 import { activityResolvers } from '../server/resolvers/activities.ts';
 import { zurichDay } from '../server/util/zurichDay.ts';
+import { DEFAULT_SOURCE_TERMS } from '../server/config/sourceTerms.ts';
 import { percentile, round } from './paired.ts';
 
 /**
@@ -188,7 +189,7 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
 
   // The day the snapshot was made, so that its dates ahead are the same whenever this runs.
   const today = zurichDay(Date.parse(store.snapshot.manifest.createdAt));
-  const context = { store, today };
+  const context = { store, today, terms: DEFAULT_SOURCE_TERMS };
   const searchAcross = searchResolvers.Query.search;
   const firstStart = performance.now();
   searchAcross(null, { q: SEARCHES_ACROSS[0].query, locale: 'de-CH' }, context);

@@ -109,7 +109,7 @@ export async function startServer(
     let snapshot: Snapshot;
     if (puller) ({ snapshot, fromCache } = await loadCachedOrPulled(config.dataDir, load, puller, logger));
     else snapshot = await load();
-    holder = new SnapshotHolder(createStore(snapshot), options.clock);
+    holder = new SnapshotHolder(createStore(snapshot), options.clock, config.terms);
   } catch (error) {
     trustedDocuments?.close();
     await puller?.close();

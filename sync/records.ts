@@ -110,6 +110,12 @@ export interface TourRecord {
   views: string[];
   origin: string | null;
   lastUpdated: string | null;
+  /**
+   * The licence the upstream states on this record (`subjectOf.license`): an SPDX id for a Creative
+   * Commons licence URL, else the text as stated; null when it states none. Absent in snapshots
+   * written before it was kept. Not a field of the API type: the server answers it as `license`.
+   */
+  upstreamLicense?: string | null;
 }
 
 export interface AttractionRecord {
@@ -146,4 +152,10 @@ export interface AttractionRecord {
   images: string[];
   destinationId: string | null;
   lastUpdated: string | null;
+  /**
+   * The licence the upstream states on this record (`subjectOf.license`): an SPDX id for a Creative
+   * Commons licence URL, else the text as stated; null when it states none. Absent in snapshots
+   * written before it was kept. Not a field of the API type: the server answers it as `license`.
+   */
+  upstreamLicense?: string | null;
 }

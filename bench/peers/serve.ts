@@ -10,6 +10,8 @@
 import { createSchema, readSdl } from '../../server/execution/schema.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import type { Context } from '../../server/resolvers/context.ts';
+import { DEFAULT_SOURCE_TERMS } from '../../server/config/sourceTerms.ts';
+import { servedTerms } from '../../server/resolvers/terms.ts';
 import { loadSnapshot } from '../../server/snapshot/load.ts';
 import { createStore } from '../../server/snapshot/store.ts';
 import { zurichDay } from '../../server/util/zurichDay.ts';
@@ -48,7 +50,7 @@ export async function loadServed(dataDir: string): Promise<{ schema: GraphQLSche
   const schema = createSchema(readSdl(), resolvers);
   const store = createStore(await loadSnapshot(dataDir, schema));
   // The day a peer starts on: a bench run is minutes long, and its answers match the server's that day.
-  return { schema, context: { store, today: zurichDay(Date.now()) } };
+  return { schema, context: { store, today: zurichDay(Date.now()), terms: servedTerms(DEFAULT_SOURCE_TERMS, store.snapshot.manifest.fixture !== undefined) } };
 }
 
 /**

@@ -6,9 +6,11 @@
 
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { LevelWithSilent } from 'pino';
+import type { SourceName } from '../../sync/format.ts';
 import { type BookingConfig, readBookingConfig } from './bookingConfig.ts';
 import { ConfigError } from './configError.ts';
 import { SERVER_SETTINGS } from './serverSettings.ts';
+import { readSourceTerms, type SourceTerms } from './sourceTerms.ts';
 import { readBoolean, readInteger, readOneOf, readPaths } from './settings.ts';
 import { cpuCount } from './cpuCount.ts';
 
@@ -146,9 +148,12 @@ export interface Config {
   shedEventLoopDelayMs: number;
   /** The /v1 booking interface: sandbox or proxy (docs/booking.md). */
   booking: BookingConfig;
+  /** Each source's licence and attribution; `<SOURCE>_LICENSE` and `<SOURCE>_ATTRIBUTION` (server/config/sourceTerms.ts). */
+  terms: Readonly<Record<SourceName, SourceTerms>>;
 }
 
 export { ConfigError };
+export type { SourceTerms };
 
 const S = SERVER_SETTINGS;
 
@@ -213,6 +218,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', S.SHUTDOWN_GRACE_MS),
     shedEventLoopDelayMs: readInteger(env, 'SHED_EVENT_LOOP_DELAY_MS', S.SHED_EVENT_LOOP_DELAY_MS),
     booking: readBookingConfig(env),
+    terms: readSourceTerms(env),
   };
 }
 

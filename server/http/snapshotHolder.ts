@@ -1,5 +1,7 @@
 import type { ServedSnapshot } from './httpOptions.ts';
+import { DEFAULT_SOURCE_TERMS } from '../config/sourceTerms.ts';
 import type { Context } from '../resolvers/context.ts';
+import { type ServedTerms, servedTerms } from '../resolvers/terms.ts';
 import type { Store } from '../snapshot/store.ts';
 import { nextZurichMidnightMs, zurichDay, zurichMidnightMs } from '../util/zurichDay.ts';
 
@@ -22,16 +24,21 @@ export interface Served extends ServedSnapshot {
 export class SnapshotHolder {
   #served: Served;
   readonly #clock: () => number;
+  readonly #terms: ServedTerms;
   /** When the day of {@link #served} begins and ends, ms since the epoch. */
   #dayStartsAtMs: number;
   #dayEndsAtMs: number;
 
-  /** @param clock ms since the epoch, the day requests are answered on is read from; default Date.now */
-  constructor(store: Store, clock: () => number = Date.now) {
+  /**
+   * @param clock ms since the epoch, the day requests are answered on is read from; default Date.now
+   * @param terms each source's licence and attribution (Config.terms); default the settings' defaults
+   */
+  constructor(store: Store, clock: () => number = Date.now, terms: ServedTerms = DEFAULT_SOURCE_TERMS) {
     this.#clock = clock;
+    this.#terms = terms;
     const now = clock();
     const today = zurichDay(now);
-    this.#served = describe(store, today);
+    this.#served = describe(store, today, terms);
     this.#dayStartsAtMs = zurichMidnightMs(today);
     this.#dayEndsAtMs = nextZurichMidnightMs(now);
   }
@@ -56,13 +63,13 @@ export class SnapshotHolder {
 
   #serve(store: Store, now: number): void {
     const today = zurichDay(now);
-    this.#served = describe(store, today);
+    this.#served = describe(store, today, this.#terms);
     this.#dayStartsAtMs = zurichMidnightMs(today);
     this.#dayEndsAtMs = nextZurichMidnightMs(now);
   }
 }
 
-function describe(store: Store, today: string): Served {
+function describe(store: Store, today: string, terms: ServedTerms): Served {
   const lastSyncMs: Record<string, number> = {};
   let expiresAtMs: number | null = null;
   // Generated fixture data never goes out of date (its dates are fixed so that it regenerates
@@ -75,5 +82,5 @@ function describe(store: Store, today: string): Served {
     const sourceExpiresAtMs = Date.parse(entry.expiresAt);
     expiresAtMs = expiresAtMs === null ? sourceExpiresAtMs : Math.min(expiresAtMs, sourceExpiresAtMs);
   }
-  return { store, version: store.snapshot.version, context: { store, today }, sizes: store.sizes, expiresAtMs, lastSyncMs, fixture: !expires };
+  return { store, version: store.snapshot.version, context: { store, today, terms: servedTerms(terms, !expires) }, sizes: store.sizes, expiresAtMs, lastSyncMs, fixture: !expires };
 }

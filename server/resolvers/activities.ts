@@ -76,7 +76,8 @@ export const activityArgumentReaders: Record<string, ArgumentReader> = {
 
 export const activityResolvers = {
   Query: {
-    activities(_: unknown, args: ActivitiesArgs, { store, today }: Context) {
+    activities(_: unknown, args: ActivitiesArgs, context: Context) {
+      const { store, today } = context;
       const startedAt = performance.now();
       const { locale, limit, offset, near, box, q, ranges, sort, updatedSince } = readActivitiesArgs(args);
       const area = store.locales[locale].activities;
@@ -91,7 +92,7 @@ export const activityResolvers = {
       const selection = sort === null ? selectRecords(area, { q, near, filter, box, end, records: served.records }) : sortedActivities(area, index, served, { q, near, filter, box, end, sort });
       const query = { q, near, box, conditions, sets: rangeSets, sort: null, locale };
       const page = pageOf(selection, limit, offset);
-      return withFacets({ data: page.data, total: page.total, hasMore: page.hasMore, meta: meta(store, 'activities', locale, startedAt) }, (fields, maxValues) => facetsOf(area, query, ACTIVITIES_FACETS, fields, maxValues));
+      return withFacets({ data: page.data, total: page.total, hasMore: page.hasMore, meta: meta(context, 'activities', locale, startedAt) }, (fields, maxValues) => facetsOf(area, query, ACTIVITIES_FACETS, fields, maxValues));
     },
 
     activity(_: unknown, args: { id: string; locale?: string | null }, { store, today }: Context) {

@@ -90,7 +90,8 @@ export const attractionArgumentReaders: Record<string, ArgumentReader> = { attra
 
 export const attractionResolvers = {
   Query: {
-    attractions(_: unknown, args: AttractionsArgs, { store }: Context) {
+    attractions(_: unknown, args: AttractionsArgs, context: Context) {
+      const { store } = context;
       const startedAt = performance.now();
       const { locale, season, neededTime, childrenAge, limit, offset, near, sort, box, q } = readAttractionsArgs(args);
       // sportType, experienceType, suitableFor, locality, natureType and touristType are open
@@ -115,7 +116,7 @@ export const attractionResolvers = {
       };
       const query: ListQuery<Attraction> = { q, near, box, conditions, sets: [], sort, locale };
       const selection = selectList(area, query, offset + limit);
-      const answer = envelope(store, 'attractions', locale, startedAt, selection, limit, offset);
+      const answer = envelope(context, 'attractions', locale, startedAt, selection, limit, offset);
       return withFacets(answer, (fields, maxValues) => facetsOf(area, query, ATTRACTIONS_FACETS, fields, maxValues));
     },
 

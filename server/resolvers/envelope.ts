@@ -2,7 +2,7 @@
 
 import type { SourceName } from '../../sync/format.ts';
 import type { Locale } from '../snapshot/locales.ts';
-import type { Store } from '../snapshot/store.ts';
+import type { Context } from './context.ts';
 import type { Selection } from './select.ts';
 
 export interface Page<T> {
@@ -44,9 +44,9 @@ export function pagination(page: Page<unknown>, limit: number, offset: number) {
 
 /**
  * The `meta` of a list answer. Generated fixture data does not expire, so its `expiresAt` is
- * null; its manifest label already says it is fixture data.
+ * null; its manifest label already says it is fixture data, and so does its attribution (terms.ts).
  */
-export function meta(store: Store, source: SourceName, locale: Locale, startedAt: number) {
+export function meta({ store, terms }: Context, source: SourceName, locale: Locale, startedAt: number) {
   const entry = store.source(source);
   return {
     locale,
@@ -55,12 +55,14 @@ export function meta(store: Store, source: SourceName, locale: Locale, startedAt
     source: entry?.label ?? source,
     responseTimeMs: Math.round(performance.now() - startedAt),
     version: store.snapshot.version,
+    license: terms[source].license,
+    attribution: terms[source].attribution,
   };
 }
 
 /** A full envelope with pagination and meta, as stations, routes, tours and attractions return. */
 export function envelope<R extends object>(
-  store: Store,
+  context: Context,
   source: SourceName,
   locale: Locale,
   startedAt: number,
@@ -75,6 +77,6 @@ export function envelope<R extends object>(
     total: page.total,
     hasMore: page.hasMore,
     pagination: pagination(page, limit, offset),
-    meta: meta(store, source, locale, startedAt),
+    meta: meta(context, source, locale, startedAt),
   };
 }

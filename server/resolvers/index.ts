@@ -10,6 +10,7 @@ import { attractionArgumentReaders, attractionResolvers } from './attractions.ts
 import { changesArgumentReaders, changesResolvers } from './changes.ts';
 import { searchArgumentReaders, searchResolvers } from './search.ts';
 import { snowdataArgumentReaders, snowdataResolvers } from './snowdata.ts';
+import { termsResolvers } from './terms.ts';
 import { tourArgumentReaders, tourResolvers } from './tours.ts';
 
 export type { ArgumentReader } from './args.ts';
@@ -32,6 +33,7 @@ export const resolvers = {
   SnowdataRoutesResult: snowdataResolvers.SnowdataRoutesResult,
   ToursResult: tourResolvers.ToursResult,
   AttractionsResult: attractionResolvers.AttractionsResult,
+  ...termsResolvers,
 };
 
 /**

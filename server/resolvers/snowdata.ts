@@ -128,13 +128,14 @@ export const snowdataArgumentReaders: Record<string, ArgumentReader> = {
 
 export const snowdataResolvers = {
   Query: {
-    snowdataStations(_: unknown, args: StationsArgs, { store }: Context) {
+    snowdataStations(_: unknown, args: StationsArgs, context: Context) {
+      const { store } = context;
       const startedAt = performance.now();
       const { locale, limit, offset, box, near, sort, q, updatedSince } = readStationsArgs(args);
       const area = store.locales[locale].stations;
       const query: ListQuery<Station> = { q, near, box, conditions: { isOpen: args.isOpen }, sets: updatedSince === null ? [] : [updatedSinceSet(area, 'lastUpdate', updatedSince)], sort, locale };
       const selection = selectList(area, query, offset + limit);
-      const answer = envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
+      const answer = envelope(context, 'snowdata', locale, startedAt, selection, limit, offset);
       return withFacets(answer, (fields, maxValues) => facetsOf(area, query, STATIONS_FACETS, fields, maxValues));
     },
 
@@ -142,7 +143,8 @@ export const snowdataResolvers = {
       return store.locales[readLookupArgs(args)].stations.byId.get(args.id) ?? null;
     },
 
-    snowdataRoutes(_: unknown, args: RoutesArgs, { store }: Context) {
+    snowdataRoutes(_: unknown, args: RoutesArgs, context: Context) {
+      const { store } = context;
       const startedAt = performance.now();
       const { locale, type, status, limit, offset, box, near, q, updatedSince } = readRoutesArgs(args);
       const stored = store.locales[locale].routes;
@@ -152,7 +154,7 @@ export const snowdataResolvers = {
       const stationId = args.stationId === null || args.stationId === undefined ? null : String(args.stationId);
       const query: ListQuery<Route> = { q, near, box, conditions: { type, status, stationId }, sets: updatedSince === null ? [] : [updatedSinceSet(stored, 'lastUpdated', updatedSince)], sort: null, locale };
       const selection = selectList(area, query, offset + limit);
-      const answer = envelope(store, 'snowdata', locale, startedAt, selection, limit, offset);
+      const answer = envelope(context, 'snowdata', locale, startedAt, selection, limit, offset);
       return withFacets(answer, (fields, maxValues) => facetsOf(area, query, ROUTES_FACETS, fields, maxValues));
     },
   },

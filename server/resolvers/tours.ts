@@ -91,7 +91,8 @@ export const tourArgumentReaders: Record<string, ArgumentReader> = { tours: read
 
 export const tourResolvers = {
   Query: {
-    tours(_: unknown, args: ToursArgs, { store }: Context) {
+    tours(_: unknown, args: ToursArgs, context: Context) {
+      const { store } = context;
       const startedAt = performance.now();
       const { locale, routeType, season, difficulty, distance, duration, ascent, sort, limit, offset, near, box, q, updatedSince } = readToursArgs(args);
       const area = store.locales[locale].tours;
@@ -107,7 +108,7 @@ export const tourResolvers = {
       }
       const query: ListQuery<Tour> = { q, near, box, conditions: { routeType, season, difficulty, isRoundtrip, isBarrierFree, landscape }, sets, sort, locale };
       const selection = selectList(area, query, offset + limit);
-      const answer = envelope(store, 'tours', locale, startedAt, selection, limit, offset);
+      const answer = envelope(context, 'tours', locale, startedAt, selection, limit, offset);
       return withFacets(answer, (fields, maxValues) => facetsOf(area, query, TOURS_FACETS, fields, maxValues));
     },
 

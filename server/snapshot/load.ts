@@ -35,20 +35,27 @@ export const AREA_TYPES: Record<AreaName, string> = {
   tours: 'Tour',
   attractions: 'Attraction',
 };
+/** The fields of a record's terms, answered from the server's settings (server/resolvers/terms.ts). */
+const TERMS_FIELDS = ['license', 'attribution'];
 /**
- * Fields the server computes, per request (distances) or when it builds its store (a route's
- * point, server/snapshot/store.ts PlacedRoute); a record must not carry them.
+ * Fields the server computes, per request (distances, the terms) or when it builds its store (a
+ * route's point, server/snapshot/store.ts PlacedRoute); a record must not carry them.
  */
 const COMPUTED_FIELDS: Partial<Record<AreaName, string[]>> = {
-  activities: ['distance'],
+  activities: ['distance', ...TERMS_FIELDS],
   stations: ['distance_km', 'isOpen'],
   routes: ['latitude', 'longitude', 'name', 'stationName', 'distance_km'],
-  tours: ['distance_km'],
-  attractions: ['distance_km'],
+  tours: ['distance_km', ...TERMS_FIELDS],
+  attractions: ['distance_km', ...TERMS_FIELDS],
 };
-/** Fields a record carries for filtering that the API does not expose. */
+/**
+ * Fields a record carries that the API does not expose as they are: for filtering, or the licence
+ * the upstream states on a tour or attraction, which its `license` answers (server/resolvers/terms.ts).
+ */
 const EXTRA_FIELDS: Partial<Record<AreaName, string[]>> = {
   activities: ['attributeValues', 'availableDates'],
+  tours: ['upstreamLicense'],
+  attractions: ['upstreamLicense'],
 };
 /**
  * The format versions read: version 1 lacks activities' `availableDates`, and reads each
@@ -154,7 +161,7 @@ export function createValidators(schema: GraphQLSchema): Map<AreaName, RecordVal
       computedFields: COMPUTED_FIELDS[area] ?? [],
       extraFields: EXTRA_FIELDS[area] ?? [],
     });
-    validators.set(area, area === 'activities' ? withAvailableDates(validate) : validate);
+    validators.set(area, area === 'activities' ? withAvailableDates(validate) : area === 'tours' || area === 'attractions' ? withUpstreamLicense(validate) : validate);
   }
   return validators;
 }
@@ -168,6 +175,18 @@ function withAvailableDates(validate: RecordValidator): RecordValidator {
     if (dates === undefined) return null;
     const runs = readAvailableDates(dates);
     return typeof runs === 'string' ? `field "availableDates": ${runs}` : null;
+  };
+}
+
+/** Checks a tour's or attraction's `upstreamLicense` too: absent (an older snapshot), null, or a licence's text. */
+function withUpstreamLicense(validate: RecordValidator): RecordValidator {
+  return (record) => {
+    const problem = validate(record);
+    if (problem !== null) return problem;
+    const stated = (record as { upstreamLicense?: unknown }).upstreamLicense;
+    if (stated === undefined || stated === null) return null;
+    if (typeof stated !== 'string' || stated.trim() === '') return `field "upstreamLicense": expected a non-empty string or null, found ${JSON.stringify(stated)}`;
+    return null;
   };
 }
 

@@ -188,6 +188,7 @@ describe('runSync against the loopback upstream', () => {
       ],
       destinationId: '3a75caaf-aa16-4ba1-82a9-c800ca08336d',
       lastUpdated: null,
+      upstreamLicense: 'CC-BY-SA-4.0',
     });
     const samples = path.join(DEFAULT_SAMPLES_DIR, 'myswitzerland', 'attractions-by-city');
     const lucerne = readSampleJson(path.join(samples, 'lucerne_attractions.json.gz')) as { data: Record<string, unknown>[] };

@@ -13,15 +13,27 @@ export interface PointFeature {
   properties: Record<string, unknown>;
 }
 
+/** Whose data the features are: the list's `meta.license` and `meta.attribution`. */
+export interface CollectionTerms {
+  /** An SPDX licence expression, or the URL of the terms. */
+  license: string;
+  /** The credit a map showing the features must display (Leaflet's attribution control, say). */
+  attribution: string;
+}
+
 /**
  * The answer: the features, and as foreign members (RFC 7946 §6.1) the area, the locale, the
- * matching records and how many of them were left out for having no position.
+ * licence and attribution of its records, the matching records and how many of them were left
+ * out for having no position.
  */
 export interface GeojsonFeatureCollection {
   type: 'FeatureCollection';
   features: PointFeature[];
   area: string;
   locale: string;
+  /** Absent only for a list whose meta has no terms. */
+  license?: string;
+  attribution?: string;
   /** Records that matched the request. */
   total: number;
   /** Matching records left out: they have no coordinates (or none a map can place). */
@@ -29,7 +41,7 @@ export interface GeojsonFeatureCollection {
 }
 
 /** The FeatureCollection of a list's records, in the list's order; records without a position are counted in `omitted`. */
-export function featureCollectionOf(operation: ListOperation, records: readonly ListRecord[], locale: string): GeojsonFeatureCollection {
+export function featureCollectionOf(operation: ListOperation, records: readonly ListRecord[], locale: string, terms: CollectionTerms | null): GeojsonFeatureCollection {
   const { area, position } = operation;
   const features: PointFeature[] = [];
   for (const record of records) {
@@ -45,7 +57,10 @@ export function featureCollectionOf(operation: ListOperation, records: readonly 
       properties: { id, title: record[area.titleField] ?? null, area: area.list, ...area.label(record), query: operation.recordUrl(id, locale) },
     });
   }
-  return { type: 'FeatureCollection', features, area: area.list, locale, total: records.length, omitted: records.length - features.length };
+  const total = records.length;
+  const omitted = total - features.length;
+  if (terms === null) return { type: 'FeatureCollection', features, area: area.list, locale, total, omitted };
+  return { type: 'FeatureCollection', features, area: area.list, locale, license: terms.license, attribution: terms.attribution, total, omitted };
 }
 
 /** A coordinate in degrees within ±`bound`, from a number or the text an upstream sent; null when there is none. */

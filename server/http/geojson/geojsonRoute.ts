@@ -19,7 +19,7 @@ import type { ResponseCache } from '../graphql/responseCache.ts';
 import { createAnswerSender } from '../graphql/sendAnswer.ts';
 import { createServiceEngine } from '../graphql/serviceEngine.ts';
 import { GEOJSON_AREAS, type ListRecord } from './areas.ts';
-import { featureCollectionOf } from './featureCollection.ts';
+import { type CollectionTerms, featureCollectionOf } from './featureCollection.ts';
 import { createListOperation, PAGE_SIZE, type ListOperation } from './listOperation.ts';
 import { MAX_FEATURES, readGeojsonParams } from './geojsonParams.ts';
 
@@ -96,7 +96,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     }
     state.operation = name;
     state.passedChecks = true;
-    const bytes = Buffer.from(JSON.stringify(featureCollectionOf(operation, listed.records, params.locale)));
+    const bytes = Buffer.from(JSON.stringify(featureCollectionOf(operation, listed.records, params.locale, listed.terms)));
     const entry = responses?.set(served, served.version, key, bytes, { label: name, operationName: undefined, cost: 0, documentHash: operation.documentHash });
     return send.success(req, res, state, bytes, GEOJSON_TYPE, entry);
   };
@@ -107,7 +107,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     variables: Record<string, unknown>,
     maxFeatures: number,
     served: ServedSnapshot,
-  ): Promise<{ records: ListRecord[] } | { errors: readonly GraphQLError[] } | { tooMany: number }> {
+  ): Promise<{ records: ListRecord[]; terms: CollectionTerms | null } | { errors: readonly GraphQLError[] } | { tooMany: number }> {
     const records: ListRecord[] = [];
     // One deadline for the request, whatever the number of pages: a page started past it is refused.
     const deadline = startDeadline(config.limits.executionTimeoutMs);
@@ -118,10 +118,10 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       const pending = prepared.operation.answer(deadline, served.context, pageVariables, null);
       const answer = isPromise(pending) ? await pending : pending;
       if (answer.errors) return { errors: answer.errors };
-      const page = (JSON.parse(answer.bytes.toString('utf8')) as { data: Record<string, { total: number; hasMore: boolean; data: ListRecord[] }> }).data[operation.area.list]!;
+      const page = (JSON.parse(answer.bytes.toString('utf8')) as { data: Record<string, { total: number; hasMore: boolean; meta?: CollectionTerms | null; data: ListRecord[] }> }).data[operation.area.list]!;
       if (page.total > maxFeatures) return { tooMany: page.total };
       records.push(...page.data);
-      if (!page.hasMore) return { records };
+      if (!page.hasMore) return { records, terms: page.meta ?? null };
     }
   }
 }

@@ -64,7 +64,11 @@ export function createListOperation(schema: GraphQLSchema, area: GeojsonArea): L
   const args = list.args;
   const variables = args.map((arg) => `$${arg.name}: ${arg.type.toString()}`).join(', ');
   const passed = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
-  const query = `query Geojson${capitalise(area.list)}(${variables}) { ${area.list}(${passed}) { total hasMore data { id ${area.titleField} ${positionSelection} ${area.labelSelection} } } }`;
+  // Whose data it is, as the list's meta says: the collection carries it (featureCollection.ts).
+  const metaType = isObjectType(resultType) ? resultType.getFields().meta : undefined;
+  const metaFields = metaType && getNamedType(metaType.type);
+  const termsSelection = metaFields && isObjectType(metaFields) && 'license' in metaFields.getFields() && 'attribution' in metaFields.getFields() ? ' meta { license attribution }' : '';
+  const query = `query Geojson${capitalise(area.list)}(${variables}) { ${area.list}(${passed}) { total hasMore${termsSelection} data { id ${area.titleField} ${positionSelection} ${area.labelSelection} } } }`;
   const parameters = new Map(args.filter((arg) => !PAGING_ARGUMENTS.has(arg.name)).map((arg) => [arg.name, arg.type]));
   const locale = args.find((arg) => arg.name === 'locale');
 

@@ -14,7 +14,8 @@
  *   ({@link DEFAULT_REQUEST_INTERVAL_MS}) and wait {@link DEFAULT_RATE_LIMIT_WAIT_MS}.
  * - Licence: every record carries `subjectOf.license`, Creative Commons BY-SA 4.0
  *   (http://creativecommons.org/licenses/by-sa/4.0/): attribute Switzerland Tourism and share
- *   derived data under the same terms.
+ *   derived data under the same terms. Each record keeps it as `upstreamLicense` (license.ts),
+ *   which the API answers as the record's `license`.
  *
  * The field-by-field mapping onto our Tour and Attraction types, with the reasons behind each
  * choice, is in docs/myswitzerland-mapping.md. The attraction shape is read off 1,069 real

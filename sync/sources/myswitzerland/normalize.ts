@@ -7,6 +7,7 @@ import type { AttractionRecord, TourRecord } from '../../format.ts';
 import { FieldReader, InvalidRecordError } from '../read.ts';
 import { type Fail, isObject, type Json, ObjectReader, typeName, unique } from './objectReader.ts';
 import type { Language } from './api.ts';
+import { licenseOf } from './license.ts';
 
 /**
  * Switzerland with a margin of about 30 km (degrees), so Liechtenstein and places just across
@@ -70,6 +71,7 @@ export function normalizeAttraction(record: unknown, lang: Language, misses: Fie
     images,
     destinationId: r.object('containedInPlace').string('identifier'),
     lastUpdated: r.string('dateModified'),
+    upstreamLicense: licenseOf(r.object('subjectOf').string('license')),
   };
 }
 
@@ -158,6 +160,8 @@ export function normalizeTour(record: unknown, lang: Language, misses: FieldRead
     views: facets.get('views') ?? [],
     origin: facets.get('origin')?.[0] ?? null,
     lastUpdated: r.string('dateModified'),
+    // No real tour has been seen; a tour of the same API is read as an attraction is.
+    upstreamLicense: licenseOf(r.object('subjectOf').string('license')),
   };
 }
 

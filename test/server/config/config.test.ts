@@ -37,6 +37,12 @@ describe('readConfig', () => {
       shutdownGraceMs: 10_000,
       shedEventLoopDelayMs: 100,
       booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 0, idempotencyMaxEntries: 100000, idempotencyMaxBytes: 67108864, maxCartItems: 50, maxHeldPlaces: 200 },
+      terms: {
+        activities: { license: 'LicenseRef-SwissActivities-Partner-Contract', attribution: 'Swiss Activities' },
+        snowdata: { license: 'LicenseRef-STnet-Partner-Terms', attribution: 'Switzerland Tourism, STnet winter sports report' },
+        tours: { license: 'CC-BY-SA-4.0', attribution: 'Switzerland Tourism, MySwitzerland Open Data; SwitzerlandMobility for its routes' },
+        attractions: { license: 'CC-BY-SA-4.0', attribution: 'Switzerland Tourism, MySwitzerland Open Data' },
+      },
     });
   });
 
@@ -73,6 +79,14 @@ describe('readConfig', () => {
       WORKERS: '3',
       SHUTDOWN_GRACE_MS: '25000',
       TRUST_PROXY: '1',
+      ACTIVITIES_LICENSE: 'https://partner.example.ch/terms',
+      ACTIVITIES_ATTRIBUTION: 'Example AG',
+      SNOWDATA_LICENSE: 'LicenseRef-Snow',
+      SNOWDATA_ATTRIBUTION: 'Snow: Example',
+      TOURS_LICENSE: 'CC-BY-4.0',
+      TOURS_ATTRIBUTION: 'Routes: Example',
+      ATTRACTIONS_LICENSE: 'ODbL-1.0',
+      ATTRACTIONS_ATTRIBUTION: 'Sights: Example',
     });
     expect(config).toEqual({
       port: 8080,
@@ -97,6 +111,12 @@ describe('readConfig', () => {
       shutdownGraceMs: 25_000,
       shedEventLoopDelayMs: 100,
       booking: { mode: 'sandbox', stateDir: '.state', rateLimitPerMinute: 60, trustedProxies: 1, idempotencyMaxEntries: 100000, idempotencyMaxBytes: 67108864, maxCartItems: 50, maxHeldPlaces: 200 },
+      terms: {
+        activities: { license: 'https://partner.example.ch/terms', attribution: 'Example AG' },
+        snowdata: { license: 'LicenseRef-Snow', attribution: 'Snow: Example' },
+        tours: { license: 'CC-BY-4.0', attribution: 'Routes: Example' },
+        attractions: { license: 'ODbL-1.0', attribution: 'Sights: Example' },
+      },
     });
   });
 

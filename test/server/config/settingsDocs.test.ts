@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_SETTINGS } from '../../../server/config/bookingConfig.ts';
 import { SERVER_SETTINGS } from '../../../server/config/serverSettings.ts';
+import { TERMS_SETTINGS } from '../../../server/config/sourceTerms.ts';
 
 type Declared = Record<string, { default?: unknown; minimum?: number; maximum?: number }>;
 
@@ -30,6 +31,10 @@ function expectDocumented(file: string, settings: Declared, withRange: boolean):
 describe('the documented settings', () => {
   it('are those declared, with their defaults, in docs/operations.md', () => {
     expectDocumented('docs/operations.md', SERVER_SETTINGS, false);
+  });
+
+  it("are each source's terms, with their defaults, in docs/operations.md", () => {
+    expectDocumented('docs/operations.md', TERMS_SETTINGS, false);
   });
 
   it('are those declared, with their defaults and ranges, in docs/booking.md', () => {

@@ -10,6 +10,7 @@ import {
   type ExecutionResult,
   type GraphQLNamedType,
 } from 'graphql';
+import { DEFAULT_SOURCE_TERMS } from '../../../server/config/sourceTerms.ts';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
@@ -103,7 +104,7 @@ describe('compiled and cached execution', () => {
     const samples = sampleQueries(store);
     expect(samples.length).toBeGreaterThanOrEqual(15);
     for (const sample of samples) {
-      const context = { store, today: TODAY };
+      const context = { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS };
       const expected = plainGraphqlJs(sample.query, sample.variables, context, startDeadline(2000));
       expect(expected, sample.name).not.toContain('"errors"');
 
@@ -122,8 +123,8 @@ describe('compiled and cached execution', () => {
 
   for (const [name, query, variables] of errorCases) {
     it(`answers as plain graphql-js does: ${name}`, async () => {
-      const expected = plainGraphqlJs(query, variables, { store, today: TODAY }, startDeadline(2000));
-      expect(await throughCache(query, variables, { store, today: TODAY }, () => startDeadline(2000))).toEqual(sixTimes(expected));
+      const expected = plainGraphqlJs(query, variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000));
+      expect(await throughCache(query, variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, () => startDeadline(2000))).toEqual(sixTimes(expected));
     });
   }
 
@@ -137,7 +138,7 @@ describe('compiled and cached execution', () => {
 
   for (const [name, query, variables] of argumentCases) {
     it(`refuses before executing, first with the errors graphql-js would give, and no data: ${name}`, () => {
-      const plain = JSON.parse(plainGraphqlJs(query, variables, { store, today: TODAY }, startDeadline(2000))) as { errors: { message: string; locations: unknown }[] };
+      const plain = JSON.parse(plainGraphqlJs(query, variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000))) as { errors: { message: string; locations: unknown }[] };
       const { cache } = cacheOf();
       for (let i = 0; i < 3; i++) {
         const refused = cache.prepare({ query, variables }, store.sizes);
@@ -175,12 +176,12 @@ describe('compiled and cached execution', () => {
   it('stops at the deadline as plain graphql-js does, keeping the data of the fields that ran', async () => {
     const spent: Deadline = { atMs: -1, budgetMs: 5 };
     const query = '{ a: types(locale: "fr-CH") { id } b: activity(id: "x") { id } c: tour(id: "y") { id } }';
-    const expectedSpent = plainGraphqlJs(query, {}, { store, today: TODAY }, spent);
+    const expectedSpent = plainGraphqlJs(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, spent);
     expect(JSON.parse(expectedSpent)).toEqual({
       errors: [{ message: 'Execution time limit of 5 ms reached before this field started', locations: [{ line: 1, column: 3 }], path: ['a'], extensions: { code: 'EXECUTION_TIMEOUT' } }],
       data: null,
     });
-    expect(await throughCache(query, {}, { store, today: TODAY }, () => spent)).toEqual(sixTimes(expectedSpent));
+    expect(await throughCache(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, () => spent)).toEqual(sixTimes(expectedSpent));
 
     // A deadline that passes after the first root field has started: `a` keeps its answer.
     const passesAfterFirst = (): Deadline => {
@@ -192,10 +193,10 @@ describe('compiled and cached execution', () => {
         },
       };
     };
-    const expected = plainGraphqlJs(query, {}, { store, today: TODAY }, passesAfterFirst());
+    const expected = plainGraphqlJs(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, passesAfterFirst());
     expect(JSON.parse(expected).data.a).toHaveLength(store.locales['fr-CH'].types.records.length);
     expect(JSON.parse(expected).errors.map((error: { path: string[] }) => error.path[0])).toEqual(['b', 'c']);
-    expect(await throughCache(query, {}, { store, today: TODAY }, passesAfterFirst)).toEqual(sixTimes(expected));
+    expect(await throughCache(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, passesAfterFirst)).toEqual(sixTimes(expected));
   });
 
   it('has only leaves whose values compiled operations may copy unserialized: String, Int, Float, Boolean, JSON and an ID given as text', () => {
@@ -217,8 +218,8 @@ describe('compiled and cached execution', () => {
 
   it('runs introspection on graphql-js, as plain graphql-js does', async () => {
     const query = getIntrospectionQuery();
-    const expected = plainGraphqlJs(query, {}, { store, today: TODAY }, startDeadline(2000));
-    expect(await throughCache(query, {}, { store, today: TODAY }, () => startDeadline(2000))).toEqual(sixTimes(expected));
+    const expected = plainGraphqlJs(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000));
+    expect(await throughCache(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, () => startDeadline(2000))).toEqual(sixTimes(expected));
   });
 });
 
@@ -363,7 +364,7 @@ describe('the bounds of the cache', () => {
     for (let i = 0; i < 3; i++) {
       const operation = prepared(cache.prepare({ query: '{ types(locale: "it-CH") { id } }' }, store.sizes));
       // Without the record bytes cache, an answer is always executed (then written as bytes).
-      const answer = await operation.answer(startDeadline(2000), { store, today: TODAY }, {}, null);
+      const answer = await operation.answer(startDeadline(2000), { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, {}, null);
       expect(JSON.parse(String(answer.bytes)).data.types).toHaveLength(store.locales['it-CH'].types.records.length);
     }
     expect(check.calls).toBe(3);
@@ -406,10 +407,10 @@ describe('the record bytes an operation keeps', () => {
     const { cache } = cacheOf();
     const records = createRecordBytesCache(1024 * 1024);
     const query = '{ tours(locale: "fr-CH", limit: 5) { data { id name difficulty } } }';
-    const expected = plainGraphqlJs(query, {}, { store, today: TODAY }, startDeadline(2000));
+    const expected = plainGraphqlJs(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000));
     const sizes: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const answer = await prepared(cache.prepare({ query }, store.sizes)).answer(startDeadline(2000), { store, today: TODAY }, {}, records);
+      const answer = await prepared(cache.prepare({ query }, store.sizes)).answer(startDeadline(2000), { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, {}, records);
       expect(answer.errors ? null : steady(answer.bytes.toString('utf8'))).toBe(expected);
       sizes.push(records.bytes);
     }
@@ -429,7 +430,7 @@ describe('documents that differ only in their literals', () => {
   /** The answer through the cache, with the record bytes cache when `records` is given. */
   async function answerOf(cache: ReturnType<typeof cacheOf>['cache'], query: string, records: ReturnType<typeof createRecordBytesCache> | null, variables: Record<string, unknown> = {}) {
     const operation = prepared(cache.prepare({ query, variables }, store.sizes));
-    const answer = await operation.answer(startDeadline(2000), { store, today: TODAY }, variables, records);
+    const answer = await operation.answer(startDeadline(2000), { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, variables, records);
     return steady(answer.bytes.toString('utf8'));
   }
 
@@ -439,7 +440,7 @@ describe('documents that differ only in their literals', () => {
       const points = Array.from({ length: 30 }, (_, i) => [46.5 + i * 0.013, 7.5 + ((i * 7) % 30) * 0.021, 1 + (i % 9)] as const);
       for (const [lat, lng, limit] of points) {
         const query = hikesNear(lat.toFixed(4), lng.toFixed(3), limit);
-        const expected = plainGraphqlJs(query, {}, { store, today: TODAY }, startDeadline(2000));
+        const expected = plainGraphqlJs(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000));
         expect(expected).not.toContain('"errors"');
         expect(await answerOf(cache, query, records), query).toBe(expected);
       }
@@ -481,12 +482,12 @@ describe('documents that differ only in their literals', () => {
       `query Near { ok: tours(routeType: "hike", limit: ${okLimit}) { total } tours(routeType: "hike", nearLat: ${lat}, nearLng: 7.8, radiusKm: 30, limit: ${limit}) { total } }`;
     const queries = [refused(1, '46.6', -1), refused(10, '46.612345', -10), refused(100, '46.61', -100), refused(1, '46.6', -2)];
     for (const query of queries) {
-      const expected = JSON.parse(plainGraphqlJs(query, {}, { store, today: TODAY }, startDeadline(2000))).errors[0];
+      const expected = JSON.parse(plainGraphqlJs(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000))).errors[0];
       expect(expected.extensions.code).toBe('BAD_USER_INPUT');
       const error = cache.prepare({ query }, store.sizes).errors?.[0];
       expect({ message: error?.message, locations: error?.locations }).toEqual({ message: expected.message, locations: expected.locations });
     }
-    const [first, second] = queries.slice(0, 2).map((query) => JSON.parse(plainGraphqlJs(query, {}, { store, today: TODAY }, startDeadline(2000))).errors[0].locations[0].column);
+    const [first, second] = queries.slice(0, 2).map((query) => JSON.parse(plainGraphqlJs(query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000))).errors[0].locations[0].column);
     expect(first).not.toBe(second);
   });
 
@@ -517,7 +518,7 @@ describe('documents that differ only in their literals', () => {
     const { cache, check } = cacheOf();
     const twice = (limit: number) => `{ tours(limit: ${limit}) { total } tours(limit: ${limit}) { data { id } } }`;
     for (const limit of [1, 2, 3, 4]) {
-      const expected = plainGraphqlJs(twice(limit), {}, { store, today: TODAY }, startDeadline(2000));
+      const expected = plainGraphqlJs(twice(limit), {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000));
       expect(expected).not.toContain('"errors"');
       expect(await answerOf(cache, twice(limit), null)).toBe(expected);
     }
@@ -540,7 +541,7 @@ describe('documents that differ only in their literals', () => {
     ];
     for (const query of [...queries, ...queries]) {
       const variables = query.includes('$l') ? { l: 2 } : {};
-      const expected = plainGraphqlJs(query, variables, { store, today: TODAY }, startDeadline(2000));
+      const expected = plainGraphqlJs(query, variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, startDeadline(2000));
       expect(await answerOf(cache, query, createRecordBytesCache(1024 * 1024), variables), query).toBe(expected);
     }
   });

@@ -1,4 +1,5 @@
 import { execute, getIntrospectionQuery, parse, getOperationAST } from 'graphql';
+import { DEFAULT_SOURCE_TERMS } from '../../../server/config/sourceTerms.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
 import type { AnswerSizes } from '../../../server/snapshot/answerSizes.ts';
@@ -72,7 +73,7 @@ describe('the default limits', () => {
 
   it('let one page of 500 attractions with every field pass', () => {
     const query = `{ attractions(limit: 500) { total data { ${allFields('Attraction')} } } }`;
-    expect(outcome(check({ query }))).toEqual({ cost: 17_003 });
+    expect(outcome(check({ query }))).toEqual({ cost: 18_003 });
   });
 
   it('let 50 stations with every section and list pass, and refuse 500 of them', () => {
@@ -90,7 +91,7 @@ describe('cost', () => {
   it('refuses attractions(limit: 500) with every field under many aliases, before execution', () => {
     const aliases = Array.from({ length: 10 }, (_, i) => `a${i}: attractions(limit: 500) { data { ${attractionFields} } }`).join('\n');
     expect(outcome(check({ query: `{ ${aliases} }` }))).toEqual([
-      'QUERY_TOO_COMPLEX: Query cost is 170,020; the limit is 25,000 (each field counts 1, once per list item)',
+      'QUERY_TOO_COMPLEX: Query cost is 180,020; the limit is 25,000 (each field counts 1, once per list item)',
     ]);
   });
 
@@ -117,9 +118,9 @@ describe('cost', () => {
 
   it('counts the limit given in a variable', () => {
     const query = `query Page($n: Int) { a: attractions(limit: $n) { data { ${attractionFields} } } b: attractions(limit: $n) { data { ${attractionFields} } } c: attractions(limit: $n) { data { ${attractionFields} } } }`;
-    expect(outcome(check({ query, variables: { n: 100 } }))).toEqual({ cost: 10_206 });
+    expect(outcome(check({ query, variables: { n: 100 } }))).toEqual({ cost: 10_806 });
     expect(outcome(check({ query, variables: { n: 500 } }))).toEqual([
-      'QUERY_TOO_COMPLEX: Query cost is 51,006; the limit is 25,000 (each field counts 1, once per list item)',
+      'QUERY_TOO_COMPLEX: Query cost is 54,006; the limit is 25,000 (each field counts 1, once per list item)',
     ]);
   });
 
@@ -152,7 +153,7 @@ describe('cost', () => {
       fragment __type on AttractionsResult { data { ${attractionFields} } }
     `;
     expect(outcome(check({ query }))).toEqual([
-      'QUERY_TOO_COMPLEX: Query cost is 51,006; the limit is 25,000 (each field counts 1, once per list item)',
+      'QUERY_TOO_COMPLEX: Query cost is 54,006; the limit is 25,000 (each field counts 1, once per list item)',
     ]);
   });
 
@@ -191,7 +192,7 @@ describe('the estimated size of an answer', () => {
   async function estimateAndAnswer(query: string): Promise<[number, number]> {
     const document = parse(query);
     const estimate = estimateAnswerBytes(schema, document, getOperationAST(document)!, {}, sizes);
-    const result = await execute({ schema, document, contextValue: { store, today: TODAY } });
+    const result = await execute({ schema, document, contextValue: { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS } });
     expect(result.errors).toBeUndefined();
     return [estimate, Buffer.byteLength(JSON.stringify(result))];
   }

@@ -216,6 +216,25 @@ describe('loadSnapshot', () => {
     expect(message).toContain('field "isRoundtrip": expected Boolean!, found null');
   });
 
+  it("reads a tour's stated licence, refuses one that is not text, and refuses a record carrying its own license", async () => {
+    await rewriteTours((records) => {
+      records[0]!.upstreamLicense = 'CC-BY-4.0';
+      records[1]!.upstreamLicense = null;
+      delete records[2]!.upstreamLicense;
+    });
+    const snapshot = await loadSnapshot(dir, schema);
+    expect(snapshot.locales['de-CH'].tours.slice(0, 3).map((record) => record.upstreamLicense)).toEqual(['CC-BY-4.0', null, undefined]);
+    await rewriteTours((records) => {
+      records[3]!.upstreamLicense = 4;
+    });
+    expect(await refusal()).toContain('field "upstreamLicense": expected a non-empty string or null, found 4');
+    await rewriteTours((records) => {
+      records[3]!.upstreamLicense = null;
+      records[4]!.license = 'CC-BY-4.0';
+    });
+    expect(await refusal()).toContain('field "license" is computed by the server and must be absent');
+  });
+
   it('refuses a record with a string past the longest a record may hold, naming the file, the record and the field, raw included', async () => {
     await rewriteTours((records) => {
       records[0]!.abstract = 'a'.repeat(RECORD_LIMITS.maxStringChars + 1);

@@ -6,11 +6,11 @@ import type { ActivityRecord, ActivityTypeRecord, AttractionRecord, LocationReco
 
 const schema = buildSchema(readFileSync(new URL('../../../schema.graphql', import.meta.url), 'utf8'));
 
-const activityOptions = { computedFields: ['distance'], extraFields: ['attributeValues', 'availableDates'] };
+const activityOptions = { computedFields: ['distance', 'license', 'attribution'], extraFields: ['attributeValues', 'availableDates'] };
 const validateActivity = createRecordValidator(schema, 'Activity', activityOptions);
 const validateStation = createRecordValidator(schema, 'SnowdataStation', { computedFields: ['isOpen', 'distance_km'] });
-const validateTour = createRecordValidator(schema, 'Tour', { computedFields: ['distance_km'] });
-const validateAttraction = createRecordValidator(schema, 'Attraction', { computedFields: ['distance_km'] });
+const validateTour = createRecordValidator(schema, 'Tour', { computedFields: ['distance_km', 'license', 'attribution'] });
+const validateAttraction = createRecordValidator(schema, 'Attraction', { computedFields: ['distance_km', 'license', 'attribution'] });
 
 function activity(): ActivityRecord {
   return {
@@ -364,7 +364,7 @@ describe('createRecordValidator', () => {
   it('allows an extra field only when it is declared', () => {
     const { attributeValues, availableDates: _, ...withoutExtra } = activity();
     expect(validateActivity(withoutExtra)).toBeNull();
-    const plain = createRecordValidator(schema, 'Activity', { computedFields: ['distance'] });
+    const plain = createRecordValidator(schema, 'Activity', { computedFields: ['distance', 'license', 'attribution'] });
     expect(plain({ ...withoutExtra, attributeValues })).toBe('unknown field "attributeValues"');
   });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SAMPLES_DIR, listSampleJson, readSampleJson } from '../../../sync/fixtures/samplesDir.ts';
 import type { AttractionRecord, TourRecord } from '../../../sync/format.ts';
 import { FieldReader, InvalidRecordError } from '../../../sync/sources/read.ts';
+import { licenseOf } from '../../../sync/sources/myswitzerland/license.ts';
 import { normalizeAttraction, normalizeTour } from '../../../sync/sources/myswitzerland/normalize.ts';
 
 /** Every record of every real list response, duplicates across files included. */
@@ -115,6 +116,7 @@ describe('normalizeAttraction on edge cases', () => {
       images: [],
       destinationId: null,
       lastUpdated: null,
+      upstreamLicense: null,
     } satisfies AttractionRecord);
   });
 
@@ -212,6 +214,29 @@ const ZERMATT_TOUR = {
   dateModified: '2025-05-02T10:00:00Z',
 };
 
+describe('the licence a record states', () => {
+  it('is kept on every real attraction sample, as the SPDX id of its Creative Commons URL', () => {
+    const licenses = new Set(SAMPLES.map((record) => normalizeAttraction(record, 'en').upstreamLicense));
+    expect([...licenses]).toEqual(['CC-BY-SA-4.0']);
+  });
+
+  it('is kept on a tour that states one, and null on one that does not', () => {
+    expect(normalizeTour({ ...ZERMATT_TOUR, subjectOf: { '@type': 'CreativeWork', license: 'https://creativecommons.org/licenses/by/4.0/' } }, 'de').upstreamLicense).toBe('CC-BY-4.0');
+    expect(normalizeTour(ZERMATT_TOUR, 'de').upstreamLicense).toBeNull();
+  });
+
+  it('maps the Creative Commons licences and CC0 to SPDX ids, and keeps any other text as stated', () => {
+    expect(licenseOf('http://creativecommons.org/licenses/by-sa/4.0/')).toBe('CC-BY-SA-4.0');
+    expect(licenseOf('https://creativecommons.org/licenses/by-nc-nd/3.0/legalcode')).toBe('CC-BY-NC-ND-3.0');
+    expect(licenseOf('https://creativecommons.org/publicdomain/zero/1.0/')).toBe('CC0-1.0');
+    // A national port has no SPDX id of its own here: its URL names its terms.
+    expect(licenseOf('https://creativecommons.org/licenses/by/3.0/ch/')).toBe('https://creativecommons.org/licenses/by/3.0/ch/');
+    expect(licenseOf('  Terms of use: see myswitzerland.com  ')).toBe('Terms of use: see myswitzerland.com');
+    expect(licenseOf('  ')).toBeNull();
+    expect(licenseOf(null)).toBeNull();
+  });
+});
+
 describe('normalizeTour', () => {
   it('counts the fields a record lacks per field path, list items as []', () => {
     const misses = new FieldReader();
@@ -259,6 +284,7 @@ describe('normalizeTour', () => {
       views: ['mountainview'],
       origin: 'myswitzerland',
       lastUpdated: '2025-05-02T10:00:00Z',
+      upstreamLicense: null,
     } satisfies TourRecord);
   });
 
@@ -372,6 +398,7 @@ describe('normalizeTour', () => {
       views: [],
       origin: null,
       lastUpdated: null,
+      upstreamLicense: null,
     } satisfies TourRecord);
   });
 
@@ -427,6 +454,7 @@ const VIA_FERRATA: AttractionRecord = {
   images: ['https://www.myswitzerland.com/-/media/st/gadmin/images/sport/summer/adventure/klettersteigzermatt_40781.jpg'],
   destinationId: '3a75caaf-aa16-4ba1-82a9-c800ca08336d',
   lastUpdated: null,
+  upstreamLicense: 'CC-BY-SA-4.0',
 };
 
 const VINEYARD: AttractionRecord = {
@@ -463,6 +491,7 @@ const VINEYARD: AttractionRecord = {
   images: ['https://static.stnet.ch/offers/images/6566bfc5-cc0e-4754-bebe-eeca2f6314fd-o.jpg', 'https://static.stnet.ch/offers/images/ef9af3e7-86bb-412e-8de9-f54ffaa78d0a-o.jpg', 'https://static.stnet.ch/offers/images/0b64ca45-65f5-4a04-b3c9-0922d00534a1-o.jpg', 'https://static.stnet.ch/offers/images/6ce0d73a-43dc-48a9-9ef7-cb9561e14a2d-o.jpg'],
   destinationId: 'b8a698c6-3d2e-410f-90d3-2ae297617353',
   lastUpdated: null,
+  upstreamLicense: 'CC-BY-SA-4.0',
 };
 
 const MARZILI: AttractionRecord = {
@@ -499,6 +528,7 @@ const MARZILI: AttractionRecord = {
   images: ['https://www.myswitzerland.com/-/media/st/gadmin/images/wellness/summer/marzili_38110.jpg', 'https://www.myswitzerland.com/-/media/st/gadmin/images/cities/summer/various/bern037_38110.jpg', 'https://www.myswitzerland.com/-/media/st/gadmin/images/cities/summer/cities/bt971_38110.jpg', 'https://www.myswitzerland.com/-/media/st/gadmin/images/landscapes/summer/rivers/5_aare_bern_38110.jpg', 'https://www.myswitzerland.com/-/media/st/gadmin/images/landscapes/summer/rivers/bt1381_38110.jpg'],
   destinationId: 'de89fc29-50af-466c-a466-583b66cdef9c',
   lastUpdated: null,
+  upstreamLicense: 'CC-BY-SA-4.0',
 };
 
 const HASLIBERG: AttractionRecord = {
@@ -535,5 +565,6 @@ const HASLIBERG: AttractionRecord = {
   images: ['https://www.myswitzerland.com/-/media/st/gadmin/images/transport/summer/bus/105l_hasliberg-linie_091_q3e1381_office_61072.jpg'],
   destinationId: null,
   lastUpdated: null,
+  upstreamLicense: 'CC-BY-SA-4.0',
 };
 

@@ -1,4 +1,5 @@
 import { execute, getVariableValues, GraphQLScalarType, parse, validate, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { DEFAULT_SOURCE_TERMS } from '../../../../server/config/sourceTerms.ts';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileAnswerWriter } from '../../../../server/execution/json/answerWriter.ts';
@@ -78,11 +79,11 @@ describe('the answer writer', () => {
   it('writes every sample query as graphql-js answers it, with the cache empty and then full', () => {
     const cache = createRecordBytesCache(64 * 1024 * 1024);
     for (const sample of writableSamples()) {
-      const expected = steady(JSON.stringify(executed(schema, sample.query, sample.variables, { store, today: TODAY })));
+      const expected = steady(JSON.stringify(executed(schema, sample.query, sample.variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS })));
       const write = writerOf(schema, sample.query);
-      const first = write(sample.variables, { store, today: TODAY }, cache);
+      const first = write(sample.variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, cache);
       const bytesAfterFirst = cache.bytes;
-      const second = write(sample.variables, { store, today: TODAY }, cache);
+      const second = write(sample.variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, cache);
       expect(first === null ? null : steady(first), `${sample.name} (cache empty)`).toBe(expected);
       expect(second === null ? null : steady(second), `${sample.name} (cache full)`).toBe(expected);
       // The second answer copied every record's part: nothing new was kept.
@@ -93,8 +94,8 @@ describe('the answer writer', () => {
 
   it('writes the same bytes without a cache, near-me items included', () => {
     for (const sample of writableSamples()) {
-      const expected = steady(JSON.stringify(executed(schema, sample.query, sample.variables, { store, today: TODAY })));
-      const answer = writerOf(schema, sample.query)(sample.variables, { store, today: TODAY }, null);
+      const expected = steady(JSON.stringify(executed(schema, sample.query, sample.variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS })));
+      const answer = writerOf(schema, sample.query)(sample.variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, null);
       expect(answer === null ? null : steady(answer), sample.name).toBe(expected);
     }
     expect(sampleQueries(store).some((sample) => sample.query.includes('nearLat'))).toBe(true);
@@ -104,9 +105,9 @@ describe('the answer writer', () => {
     const cache = createRecordBytesCache(64 * 1024 * 1024);
     const samples = writableSamples();
     const writers = samples.map((sample) => writerOf(schema, sample.query));
-    const firsts = samples.map((sample, i) => steady(writers[i]!(sample.variables, { store, today: TODAY }, cache)!));
+    const firsts = samples.map((sample, i) => steady(writers[i]!(sample.variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, cache)!));
     // Every answer again, now from what was kept while the others were written.
-    samples.forEach((sample, i) => expect(steady(writers[i]!(sample.variables, { store, today: TODAY }, cache)!), sample.name).toBe(firsts[i]));
+    samples.forEach((sample, i) => expect(steady(writers[i]!(sample.variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, cache)!), sample.name).toBe(firsts[i]));
   });
 
   it('writes near-me copies from what it kept of their records, with each request\'s distance', () => {
@@ -118,8 +119,8 @@ describe('the answer writer', () => {
     const sizes: number[] = [];
     for (const [lat, lng] of [[46.6863, 7.8632], [46.7, 7.9], [46.6863, 7.8632]]) {
       const variables = { lat, lng };
-      const answer = write(variables, { store, today: TODAY }, cache);
-      expect(answer).toBe(JSON.stringify(executed(schema, query, variables, { store, today: TODAY })));
+      const answer = write(variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, cache);
+      expect(answer).toBe(JSON.stringify(executed(schema, query, variables, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS })));
       expect(JSON.parse(answer!).data.tours.data.length).toBeGreaterThan(0);
       sizes.push(cache.bytes);
     }
@@ -173,10 +174,10 @@ describe('the answer writer', () => {
     fragment Titles on Activity { title id }`;
     const cache = createRecordBytesCache(1024 * 1024);
     const write = writerOf(schema, query);
-    const expected = JSON.stringify(executed(schema, query, {}, { store, today: TODAY }));
-    expect(write({}, { store, today: TODAY }, cache)).toBe(expected);
+    const expected = JSON.stringify(executed(schema, query, {}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }));
+    expect(write({}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, cache)).toBe(expected);
     expect(cache.bytes).toBeGreaterThan(0);
-    expect(write({}, { store, today: TODAY }, cache)).toBe(expected);
+    expect(write({}, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, cache)).toBe(expected);
   });
 
   it('takes no operation with a directive or an introspection field', () => {
@@ -189,9 +190,9 @@ describe('the answer writer', () => {
   it('leaves to execution an answer with an error: a refused argument, a deadline passed', () => {
     const cache = createRecordBytesCache(1024 * 1024);
     const { document, operation } = operationOf('{ activities(limit: 1000) { total } }');
-    expect(compileAnswerWriter(schema, document, operation, new JsonWriter())!.write(startDeadline(2000), { store, today: TODAY }, {}, cache, Infinity)).toBeNull();
+    expect(compileAnswerWriter(schema, document, operation, new JsonWriter())!.write(startDeadline(2000), { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, {}, cache, Infinity)).toBeNull();
     const types = operationOf('{ types { id } }');
-    expect(compileAnswerWriter(schema, types.document, types.operation, new JsonWriter())!.write({ atMs: -1, budgetMs: 5 }, { store, today: TODAY }, {}, cache, Infinity)).toBeNull();
+    expect(compileAnswerWriter(schema, types.document, types.operation, new JsonWriter())!.write({ atMs: -1, budgetMs: 5 }, { store, today: TODAY, terms: DEFAULT_SOURCE_TERMS }, {}, cache, Infinity)).toBeNull();
   });
 
   describe('on values graphql-js serializes or refuses', () => {
