@@ -11,7 +11,7 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
  */
 export const ERROR_CODES = {
   BAD_REQUEST:
-    'Malformed request: JSON that does not parse, no query, a batched (array) body, a bad persistedQuery extension, an operationName over 256 characters, variables nested over 64 levels (400).',
+    'Malformed request: JSON that does not parse, no query, a batched (array) body, a bad persistedQuery extension, an operationName over 256 characters, variables nested over 64 levels, a query-string parameter that is not UTF-8 once percent-decoded (400).',
   BAD_USER_INPUT: 'An argument or variable value that is not allowed; the message names it and what is allowed.',
   CHANGES_SINCE_TOO_OLD:
     '`changes(since:)` names a version older than the oldest its change lists reach back to, or unknown to the version served; `extensions.oldestVersion` names the oldest covered. Fetch the lists in full.',

@@ -209,6 +209,22 @@ describe('GraphQL endpoint', () => {
     expect(JSON.parse(encoded.body)).toEqual({ data: { greeting: 'Grüezi, wer?!' } });
   });
 
+  it('refuses a GET whose query string is not UTF-8 once percent-decoded with 400, naming the parameter', async () => {
+    for (const target of [`/api/graphql?query=${encodeURIComponent('{ greeting(name: "')}%E2%82${encodeURIComponent('") }')}`, `/api/graphql?query=${encodeURIComponent('{ greeting }')}&operationName=%C3`]) {
+      const response = await send(target, { headers: { accept: 'application/json' } });
+      const name = target.includes('operationName') ? 'operationName' : 'query';
+      expect({ status: response.status, body: JSON.parse(response.body) }, target).toEqual({
+        status: 400,
+        body: { errors: [{ message: `Parameter "${name}" is not UTF-8 once percent-decoded; encode its text as UTF-8, each byte of it as %XX`, extensions: { code: 'BAD_REQUEST' } }] },
+      });
+    }
+    // A well-formed escape of the same character, and a `%` that starts no escape, are read as they are.
+    const euro = await send(`/api/graphql?query=${encodeURIComponent('{ greeting(name: "€") }')}`, { headers: { accept: 'application/json' } });
+    expect(JSON.parse(euro.body)).toEqual({ data: { greeting: 'Grüezi, €!' } });
+    const percent = await send(`/api/graphql?query=${encodeURIComponent('{ greeting(name: "')}50%${encodeURIComponent('") }')}`, { headers: { accept: 'application/json' } });
+    expect(JSON.parse(percent.body)).toEqual({ data: { greeting: 'Grüezi, 50%!' } });
+  });
+
   it('answers a POST query with variables in application/json', async () => {
     const response = await postQuery('query Slice($limit: Int!) { slice(limit: $limit) }', { limit: 2 }, { accept: 'application/json' });
     expect(response).toMatchObject({ status: 200, body: '{"data":{"slice":[1,2]}}', headers: { 'content-type': 'application/json; charset=utf-8' } });

@@ -230,6 +230,15 @@ describe('GET /api/geojson/{area}', () => {
       });
     });
 
+    it('answers 400 to a parameter that is not UTF-8 once percent-decoded, rather than reading it as blank', async () => {
+      for (const query of ['q=%E2%82', 'q=%E2%82&limit=1', 'bbox=5.9,45.8,10.5,47.8&q=Z%FCrich']) {
+        expect(await refusal(`/api/geojson/tours?${query}`), query).toEqual({
+          status: 400,
+          body: { errors: [{ message: 'Parameter "q" is not UTF-8 once percent-decoded; encode its text as UTF-8, each byte of it as %XX', extensions: { code: 'BAD_REQUEST' } }] },
+        });
+      }
+    });
+
     it.each([
       ['tours', 'locale=xx-CH', 'locale: "xx-CH",'],
       ['tours', 'difficulty=extreme', 'difficulty: "extreme",'],
