@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   PERSISTED_QUERY_NOT_SUPPORTED: 'Persisted queries are turned off (APQ_CACHE_BYTES=0).',
   EXECUTION_TIMEOUT: 'The execution time limit was reached; the fields that ran keep their data.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than MAX_BODY_BYTES (413).',
+  HEADERS_TOO_LARGE: "The request line and headers are larger than node:http's limit, --max-http-header-size (431).",
+  REQUEST_TIMEOUT: 'The headers did not arrive within HEADERS_TIMEOUT_MS, or the whole request within REQUEST_TIMEOUT_MS (408).',
   METHOD_NOT_ALLOWED: 'The path does not answer this method, or a mutation came by GET; see the Allow header (405).',
   NOT_FOUND: 'Nothing at this path (404).',
   NOT_ACCEPTABLE: 'Accept allows neither application/graphql-response+json nor application/json (406).',

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { clientAddress } from './clientAddress.ts';
+import { answerClientError } from './clientErrors.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
@@ -99,6 +100,7 @@ export function createHttpService(options: HttpOptions): HttpService {
   const shedder = createLoadShedder(options.config.shedEventLoopDelayMs, metrics.registry);
   const handle = createDispatcher(options, routes, graphqlRoute, geojsonRoute, shedder);
   const server = createRequestServer(options, lifecycle, routes, handle, fail);
+  server.on('clientError', answerClientError);
   server.on('close', () => shedder.close());
   return {
     server,

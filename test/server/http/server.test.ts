@@ -362,6 +362,39 @@ describe('malformed and hostile requests', () => {
     await expectStillServing();
   });
 
+  /** Writes raw bytes on a new connection and resolves with all the server sent before it closed. */
+  async function rawExchange(bytes: string): Promise<string> {
+    const socket = connect((service.server.address() as AddressInfo).port, '127.0.0.1');
+    await once(socket, 'connect');
+    let answer = '';
+    socket.on('data', (data) => (answer += data));
+    socket.on('error', () => {});
+    socket.write(bytes);
+    await once(socket, 'close');
+    return answer;
+  }
+
+  it('refuses headers past the limit with 431 and a body in the error format, then closes', async () => {
+    const answer = await rawExchange(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${'x'.repeat(20_000)}\r\n\r\n`);
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(head).toContain('Content-Type: application/json; charset=utf-8');
+    expect(head).toContain('Connection: close');
+    expect(head).toContain(`Content-Length: ${Buffer.byteLength(body!)}`);
+    expect(JSON.parse(body!)).toEqual({
+      errors: [{ message: 'The request line and headers exceed the limit of 16384 bytes; send fewer or shorter headers', extensions: { code: 'HEADERS_TOO_LARGE' } }],
+    });
+    await expectStillServing();
+  });
+
+  it('refuses bytes that are no HTTP with 400 and a body in the error format, naming the fault', async () => {
+    const answer = await rawExchange('GET /healthz HTTP/1.1\r\nHost x\r\n\r\n');
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(body!)).toEqual({ errors: [{ message: 'Malformed HTTP request: Invalid header token', extensions: { code: 'BAD_REQUEST' } }] });
+    await expectStillServing();
+  });
+
   it('refuses malformed JSON with 400 BAD_REQUEST', async () => {
     const response = await send('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": "{ greeting }"' });
     expect(response.status).toBe(400);
@@ -1185,6 +1218,9 @@ describe('socket timeouts', () => {
   it('closes a connection whose headers do not arrive in time with 408', async () => {
     const { received, openMs } = await converse((write) => write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
     expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    expect(JSON.parse(received.split('\r\n\r\n')[1]!)).toEqual({
+      errors: [{ message: 'The request did not arrive within HEADERS_TIMEOUT_MS (its headers) or REQUEST_TIMEOUT_MS (all of it)', extensions: { code: 'REQUEST_TIMEOUT' } }],
+    });
     expect(openMs).toBeGreaterThanOrEqual(290);
     expect(openMs).toBeLessThan(3000);
   });
