@@ -37,8 +37,8 @@ const WINDOW_S = 5;
 /**
  * The longest /healthz may take at any point of the run, in ms: the readiness probe's timeout in
  * deploy/k8s/, past which a replica leaves the Service (and, a second later, past the liveness
- * timeout, is restarted). An answer within the event loop's slices would allow a far lower bound;
- * the server does not slice its longest answers yet.
+ * timeout, is restarted). Answers within the event loop's slices would allow a far lower bound;
+ * the server slices its GeoJSON answers, not yet its longest GraphQL ones.
  */
 const MAX_HEALTH_MS = 2000;
 /** Requests shed with 503 OVERLOADED (server/http/loadShedding.ts): an answer, not a failure. */

@@ -9,6 +9,7 @@
 import type { GraphQLError } from 'graphql';
 import { startDeadline, withDeadline } from '../../execution/deadline.ts';
 import { isPromise } from '../../util/isPromise.ts';
+import { runStepsSliced, SLICE_BUDGET_MS, TimeSlice } from '../../util/timeSlice.ts';
 import { isInternalError } from '../formatError.ts';
 import type { HttpOptions, ServedSnapshot } from '../httpOptions.ts';
 import type { Handle } from '../requestState.ts';
@@ -19,7 +20,7 @@ import type { ResponseCache } from '../graphql/responseCache.ts';
 import { createAnswerSender } from '../graphql/sendAnswer.ts';
 import { createServiceEngine } from '../graphql/serviceEngine.ts';
 import { GEOJSON_AREAS, type ListRecord } from './areas.ts';
-import { featureCollectionOf } from './featureCollection.ts';
+import { featureCollectionSteps } from './featureCollection.ts';
 import { createListOperation, PAGE_SIZE, type ListOperation } from './listOperation.ts';
 import { MAX_FEATURES, readGeojsonParams } from './geojsonParams.ts';
 
@@ -96,22 +97,31 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     }
     state.operation = name;
     state.passedChecks = true;
-    const bytes = Buffer.from(JSON.stringify(featureCollectionOf(operation, listed.records, params.locale)));
+    const bytes = await runStepsSliced(featureCollectionSteps(operation, listed.records, params.locale), listed.slice);
     const entry = responses?.set(served, served.version, key, bytes, { label: name, operationName: undefined, cost: 0, documentHash: operation.documentHash });
     return send.success(req, res, state, bytes, GEOJSON_TYPE, entry);
   };
 
-  /** Every record of the list with these variables, page by page, unless more than `maxFeatures` match. */
+  /**
+   * Every record of the list with these variables, page by page, unless more than `maxFeatures`
+   * match. The pages run in time slices (server/util/timeSlice.ts), the event loop running other
+   * requests between them; the slice is handed on to write the answer in.
+   */
   async function listRecords(
     operation: ListOperation,
     variables: Record<string, unknown>,
     maxFeatures: number,
     served: ServedSnapshot,
-  ): Promise<{ records: ListRecord[] } | { errors: readonly GraphQLError[] } | { tooMany: number }> {
+  ): Promise<{ records: ListRecord[]; slice: TimeSlice } | { errors: readonly GraphQLError[] } | { tooMany: number }> {
     const records: ListRecord[] = [];
-    // One deadline for the request, whatever the number of pages: a page started past it is refused.
-    const deadline = startDeadline(config.limits.executionTimeoutMs);
+    // Gives way for a turn between slices, without holding back: the answer is the client's, not background work.
+    const slice = new TimeSlice(SLICE_BUDGET_MS, 1);
+    // One budget for the request's own work, whatever the number of pages: a page started past it
+    // is refused. The turns other requests take between its slices are theirs, not counted.
+    let workedMs = 0;
     for (let offset = 0; ; offset += PAGE_SIZE) {
+      const startedAt = performance.now();
+      const deadline = startDeadline(config.limits.executionTimeoutMs, workedMs);
       const pageVariables = { ...variables, limit: PAGE_SIZE, offset };
       const prepared = engine.prepare({ query: operation.query, variables: pageVariables }, served.sizes);
       if (prepared.errors) return { errors: prepared.errors };
@@ -121,7 +131,9 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       const page = (JSON.parse(answer.bytes.toString('utf8')) as { data: Record<string, { total: number; hasMore: boolean; data: ListRecord[] }> }).data[operation.area.list]!;
       if (page.total > maxFeatures) return { tooMany: page.total };
       records.push(...page.data);
-      if (!page.hasMore) return { records };
+      if (!page.hasMore) return { records, slice };
+      workedMs += performance.now() - startedAt;
+      await slice.check();
     }
   }
 }

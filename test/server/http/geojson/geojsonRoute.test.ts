@@ -111,6 +111,35 @@ describe('GET /api/geojson/{area}', () => {
     }
   });
 
+  it('writes the whole country at the largest limit in slices, giving the event loop turns, as JSON.stringify would write it', async () => {
+    const target = `/api/geojson/tours?bbox=5.9,45.8,10.5,47.9&limit=${MAX_FEATURES}`;
+    // Turns of the event loop the server gives while it answers: counted from when it takes the
+    // request, in this process, until the answer's headers are written (an answer written at
+    // once gives none).
+    let turns = 0;
+    const watch = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+      if (!req.url?.startsWith(target.slice(0, target.indexOf('?')))) return;
+      const turn = () => {
+        if (res.headersSent) return;
+        turns++;
+        setImmediate(turn);
+      };
+      setImmediate(turn);
+    };
+    api.server.server.prependListener('request', watch);
+    try {
+      // Uncompressed: compressing runs on libuv's threads, giving the loop turns of its own.
+      const response = await get(target, { 'accept-encoding': 'identity' });
+      const text = await response.text();
+      const body = JSON.parse(text) as Collection;
+      expect(body.features.length).toBeGreaterThan(1000);
+      expect(text).toBe(JSON.stringify(JSON.parse(text)));
+      expect(turns).toBeGreaterThanOrEqual(2);
+    } finally {
+      api.server.server.off('request', watch);
+    }
+  });
+
   it('draws winter routes where the server places them, and counts those it cannot place', async () => {
     expect((await geojson('/api/geojson/tours')).body.features.length).toBeGreaterThan(1000);
     const routes = (await geojson('/api/geojson/snowdataRoutes')).body;
