@@ -6,23 +6,25 @@
  * GraphQL route's response cache, tagged and sent as that route sends its GET answers.
  */
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { startDeadline, withDeadline } from '../../execution/deadline.ts';
 import { isPromise } from '../../util/isPromise.ts';
 import { runStepsSliced, SLICE_BUDGET_MS, TimeSlice } from '../../util/timeSlice.ts';
+import { TurnTaking } from '../../util/turnTaking.ts';
 import { isInternalError } from '../formatError.ts';
 import type { HttpOptions, ServedSnapshot } from '../httpOptions.ts';
-import type { Handle } from '../requestState.ts';
+import type { Handle, RequestState } from '../requestState.ts';
 import { sendError, sendText, JSON_TYPE } from '../respond.ts';
 import { NO_STORE } from '../httpCache.ts';
 import { canonicalJson } from '../graphql/canonicalJson.ts';
-import type { ResponseCache } from '../graphql/responseCache.ts';
+import type { CachedResponse, ResponseCache } from '../graphql/responseCache.ts';
 import { createAnswerSender } from '../graphql/sendAnswer.ts';
 import { createServiceEngine } from '../graphql/serviceEngine.ts';
 import { GEOJSON_AREAS, type ListRecord } from './areas.ts';
 import { featureCollectionSteps } from './featureCollection.ts';
 import { createListOperation, PAGE_SIZE, type ListOperation } from './listOperation.ts';
-import { MAX_FEATURES, readGeojsonParams } from './geojsonParams.ts';
+import { MAX_FEATURES, readGeojsonParams, type GeojsonParams } from './geojsonParams.ts';
 
 /** URL path under which each area's GeoJSON is served (`/api/geojson/{area}`). */
 export const GEOJSON_PATH = '/api/geojson';
@@ -47,6 +49,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
   const operations = new Map([...GEOJSON_AREAS].filter(([name]) => name in lists).map(([name, area]) => [name, createListOperation(options.schema, area)]));
   const send = createAnswerSender(config.cache, options.metrics);
   const allowedAreas = [...operations.keys()].join(', ');
+  const builds = new TurnTaking();
 
   return async (req, res, state, query) => {
     const target = req.url ?? '/';
@@ -70,13 +73,36 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     res.appendHeader('Vary', 'Accept-Encoding');
     const key = `geojson\0${name}\0${canonicalJson(params)}`;
     const hit = responses?.get(served, key);
-    if (hit) {
-      state.cacheHit = true;
-      state.operation = hit.label;
-      state.passedChecks = true;
-      return send.success(req, res, state, hit.body, GEOJSON_TYPE, hit);
-    }
+    if (hit) return sendCached(req, res, state, hit);
 
+    // Answers are built one at a time, each in slices: the requests that arrive meanwhile run
+    // between its slices, and those waiting to build one of their own hold no records yet. Its
+    // turn come, a request finds in the cache what one before it built for the same parameters.
+    return builds.run(() => build(req, res, state, name, operation, params, served, key));
+  };
+
+  function sendCached(req: IncomingMessage, res: ServerResponse, state: RequestState, hit: CachedResponse): Promise<void> | void {
+    state.cacheHit = true;
+    state.operation = hit.label;
+    state.passedChecks = true;
+    return send.success(req, res, state, hit.body, GEOJSON_TYPE, hit);
+  }
+
+  /** Answers a request the cache did not hold, in its turn. */
+  async function build(
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    name: string,
+    operation: ListOperation,
+    params: GeojsonParams,
+    served: ServedSnapshot,
+    key: string,
+  ): Promise<void> {
+    // A client that left while it waited gets nothing built.
+    if (req.socket.destroyed) return;
+    const hit = responses?.get(served, key);
+    if (hit) return sendCached(req, res, state, hit);
     const listed = await listRecords(operation, params.variables, params.maxFeatures, served);
     if ('errors' in listed) {
       const internal = listed.errors.find((error) => isInternalError(error));
@@ -100,7 +126,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     const bytes = await runStepsSliced(featureCollectionSteps(operation, listed.records, params.locale), listed.slice);
     const entry = responses?.set(served, served.version, key, bytes, { label: name, operationName: undefined, cost: 0, documentHash: operation.documentHash });
     return send.success(req, res, state, bytes, GEOJSON_TYPE, entry);
-  };
+  }
 
   /**
    * Every record of the list with these variables, page by page, unless more than `maxFeatures`

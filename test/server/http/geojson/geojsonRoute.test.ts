@@ -8,7 +8,10 @@ import { getIssues } from '@placemarkio/check-geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GEOJSON_AREAS } from '../../../../server/http/geojson/areas.ts';
 import { MAX_FEATURES } from '../../../../server/http/geojson/geojsonParams.ts';
-import { startTestApi, type TestApi } from '../../../helpers/api.ts';
+import { readConfig } from '../../../../server/config/config.ts';
+import { startServer } from '../../../../server/main.ts';
+import { createLogger } from '../../../../server/ops/log.ts';
+import { DATA_DIR, startTestApi, tempStateDir, type TestApi } from '../../../helpers/api.ts';
 
 interface Feature {
   type: 'Feature';
@@ -134,9 +137,24 @@ describe('GET /api/geojson/{area}', () => {
       const body = JSON.parse(text) as Collection;
       expect(body.features.length).toBeGreaterThan(1000);
       expect(text).toBe(JSON.stringify(JSON.parse(text)));
-      expect(turns).toBeGreaterThanOrEqual(2);
+      expect(turns).toBeGreaterThanOrEqual(3);
     } finally {
       api.server.server.off('request', watch);
+    }
+  });
+
+  it('builds an answer asked for by several clients at once one time, the others waiting for it and answered from the cache', async () => {
+    const lines: { path?: string; cache?: string }[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), logger);
+    try {
+      const target = `${server.url}/api/geojson/tours?limit=${MAX_FEATURES}`;
+      const answers = await Promise.all(Array.from({ length: 4 }, async () => (await fetch(target)).text()));
+      expect(new Set(answers).size).toBe(1);
+      const logged = lines.filter((line) => line.path === '/api/geojson/tours');
+      expect(logged.map((line) => line.cache ?? 'built').sort()).toEqual(['built', 'hit', 'hit', 'hit']);
+    } finally {
+      await server.close();
     }
   });
 
