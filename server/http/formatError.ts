@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   NOT_FOUND: 'Nothing at this path (404).',
   NOT_ACCEPTABLE: 'Accept allows neither application/graphql-response+json nor application/json (406).',
   UNSUPPORTED_MEDIA_TYPE: 'A POST body that is not application/json in UTF-8 (415).',
-  OVERLOADED: 'The event loop is late by more than SHED_EVENT_LOOP_DELAY_MS: the request was not run; retry after Retry-After seconds (503).',
+  OVERLOADED: 'The event loop is late by more than SHED_EVENT_LOOP_DELAY_MS, or too many GeoJSON answers wait to be built: the request was not run; retry after Retry-After seconds (503).',
   INTERNAL_SERVER_ERROR: 'A bug or an unexpected failure; logged in full with the request id, never detailed to the client (500, or 200 with the field null).',
 } as const;
 

@@ -96,8 +96,8 @@ export function createHttpService(options: HttpOptions): HttpService {
   const responses = options.config.responseCacheBytes > 0 ? createResponseCache(options.config.responseCacheBytes) : null;
   const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail, responses);
   const routes = createRoutes(options, lifecycle, graphqlRoute, playground, createMapPage());
-  const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options, responses) };
   const shedder = createLoadShedder(options.config.shedEventLoopDelayMs, metrics.registry);
+  const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options, responses, shedder) };
   const handle = createDispatcher(options, routes, graphqlRoute, geojsonRoute, shedder);
   const server = createRequestServer(options, lifecycle, routes, handle, fail);
   server.on('clientError', answerClientError);

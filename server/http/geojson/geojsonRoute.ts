@@ -14,6 +14,7 @@ import { runStepsSliced, SLICE_BUDGET_MS, TimeSlice } from '../../util/timeSlice
 import { TurnTaking } from '../../util/turnTaking.ts';
 import { isInternalError } from '../formatError.ts';
 import type { HttpOptions, ServedSnapshot } from '../httpOptions.ts';
+import { SHED_RETRY_AFTER_S, type LoadShedder } from '../loadShedding.ts';
 import type { Handle, RequestState } from '../requestState.ts';
 import { sendError, sendText, JSON_TYPE } from '../respond.ts';
 import { NO_STORE } from '../httpCache.ts';
@@ -26,6 +27,13 @@ import { featureCollectionSteps } from './featureCollection.ts';
 import { createListOperation, PAGE_SIZE, type ListOperation } from './listOperation.ts';
 import { MAX_FEATURES, readGeojsonParams, type GeojsonParams } from './geojsonParams.ts';
 
+/**
+ * Most requests that wait for their answer to be built, or are being answered, at once in a
+ * process; more are refused with 503 OVERLOADED. The whole country at the largest `limit` takes
+ * the longest to build, and a client at the end of the queue waits for all those before it.
+ */
+export const MAX_WAITING_BUILDS = 16;
+
 /** URL path under which each area's GeoJSON is served (`/api/geojson/{area}`). */
 export const GEOJSON_PATH = '/api/geojson';
 
@@ -37,11 +45,13 @@ export const GEOJSON_TYPE = 'application/geo+json';
  * the allowed ones; an unknown or repeated parameter, or a bad `limit`, a 400 naming what is
  * allowed; a refusal of the list (a bad value) a 400 with the list's errors; more matching
  * records than `limit` a 400 naming the maximum and how to narrow the request.
+ * More than {@link MAX_WAITING_BUILDS} requests waiting for answers to be built: a 503
+ * OVERLOADED with Retry-After, counted by `shedder`.
  * @param responses the GraphQL route's response cache (null when turned off), where answers are
  *   kept under keys starting with `geojson`, which no GraphQL request's key does
  * @throws Error when a list of server/http/geojson/areas.ts in the schema has no `data` of records, or no record query
  */
-export function createGeojsonRoute(options: HttpOptions, responses: ResponseCache | null): Handle {
+export function createGeojsonRoute(options: HttpOptions, responses: ResponseCache | null, shedder: Pick<LoadShedder, 'count'>): Handle {
   const { config } = options;
   const engine = createServiceEngine(options, withDeadline(options.schema));
   // The HTTP layer serves whatever schema it is handed: an area whose list that schema lacks is not served.
@@ -50,6 +60,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
   const send = createAnswerSender(config.cache, options.metrics);
   const allowedAreas = [...operations.keys()].join(', ');
   const builds = new TurnTaking();
+  let waiting = 0;
 
   return async (req, res, state, query) => {
     const target = req.url ?? '/';
@@ -78,7 +89,19 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     // Answers are built one at a time, each in slices: the requests that arrive meanwhile run
     // between its slices, and those waiting to build one of their own hold no records yet. Its
     // turn come, a request finds in the cache what one before it built for the same parameters.
-    return builds.run(() => build(req, res, state, name, operation, params, served, key));
+    // Past the bound, a request would wait longer than a client should: it is told to come back.
+    if (waiting >= MAX_WAITING_BUILDS) {
+      shedder.count(state.route);
+      state.codes = ['OVERLOADED'];
+      const message = `${MAX_WAITING_BUILDS} GeoJSON answers are waiting to be built; retry in ${SHED_RETRY_AFTER_S} s`;
+      return sendError(res, 503, 'OVERLOADED', message, { 'Retry-After': String(SHED_RETRY_AFTER_S) });
+    }
+    waiting++;
+    try {
+      return await builds.run(() => build(req, res, state, name, operation, params, served, key));
+    } finally {
+      waiting--;
+    }
   };
 
   function sendCached(req: IncomingMessage, res: ServerResponse, state: RequestState, hit: CachedResponse): Promise<void> | void {

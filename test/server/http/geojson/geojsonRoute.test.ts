@@ -8,6 +8,7 @@ import { getIssues } from '@placemarkio/check-geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GEOJSON_AREAS } from '../../../../server/http/geojson/areas.ts';
 import { MAX_FEATURES } from '../../../../server/http/geojson/geojsonParams.ts';
+import { MAX_WAITING_BUILDS } from '../../../../server/http/geojson/geojsonRoute.ts';
 import { readConfig } from '../../../../server/config/config.ts';
 import { startServer } from '../../../../server/main.ts';
 import { createLogger } from '../../../../server/ops/log.ts';
@@ -156,6 +157,25 @@ describe('GET /api/geojson/{area}', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it(`refuses with 503 OVERLOADED, counted in the metrics, a request past the ${MAX_WAITING_BUILDS} waiting for an answer to be built`, async () => {
+    // Each a map of the whole country of its own, so that none is answered from the cache.
+    const targets = Array.from({ length: 3 * MAX_WAITING_BUILDS }, (_, i) => `/api/geojson/tours?limit=${MAX_FEATURES}&bbox=5.9,45.8,10.5,47.8${i}`);
+    const answers = await Promise.all(targets.map(async (target) => {
+      const response = await get(target);
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+    }));
+    const refused = answers.filter((answer) => answer.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(MAX_WAITING_BUILDS);
+    expect(refused[0]).toEqual({
+      status: 503,
+      retryAfter: '1',
+      body: JSON.stringify({ errors: [{ message: `${MAX_WAITING_BUILDS} GeoJSON answers are waiting to be built; retry in 1 s`, extensions: { code: 'OVERLOADED' } }] }),
+    });
+    const metrics = await (await get('/metrics')).text();
+    expect(metrics).toContain(`http_requests_shed_total{route="/api/geojson/tours"} ${refused.length}`);
   });
 
   it('draws winter routes where the server places them, and counts those it cannot place', async () => {
