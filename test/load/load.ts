@@ -253,7 +253,7 @@ function isData(answer: Answer): Outcome {
   return body.errors === undefined && body.data ? { ok: true } : { ok: false, detail: answer.body.slice(0, 200) };
 }
 
-/** A 503 OVERLOADED, counted: the server shed the request while its event loop was late. */
+/** A 503 OVERLOADED, counted: the server shed the request while its event loop was late, or (GeoJSON) while too many answers waited to be built. */
 function isShed(answer: Answer): boolean {
   if (answer.status !== 503 || !answer.body.includes('"OVERLOADED"')) return false;
   shedCount.value++;
