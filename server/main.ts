@@ -43,6 +43,7 @@ import { createStore } from './snapshot/store.ts';
 import { createSnapshotPuller, type SnapshotPuller } from './snapshot/pull/snapshotPuller.ts';
 import { PullError } from './snapshot/pull/pullError.ts';
 import { createRequestSpans } from './ops/tracing/requestSpans.ts';
+import { logExportFailures, stopTracingWithin } from './ops/tracing/tracingLog.ts';
 import { startTracing, TracingSettingError } from '../tracing/startTracing.ts';
 
 /** The `service.name` of the server's spans unless OTEL_SERVICE_NAME says otherwise. */
@@ -198,8 +199,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     logger = createLogger(config.logLevel);
     if (cluster.isWorker) {
       logger = logger.child({ worker: cluster.worker!.id });
-      const tracing = await startTracing(SERVICE_NAME);
-      const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger, beforeExit: tracing?.shutdown });
+      const tracing = await startTracing(SERVICE_NAME, { onExportFailures: logExportFailures(logger) });
+      const primary = listenToPrimary({ graceMs: config.shutdownGraceMs, logger, beforeExit: tracing ? stopTracingWithin(tracing, logger) : undefined });
       const persistedQueries = config.apqCacheBytes > 0 ? workerPersistedQueries() : undefined;
       const booking = createBookingForwarder(process.env, logger, config.allowedOrigins);
       let registry: Registry | undefined;
@@ -214,10 +215,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       await startPrimary(config, logger);
     } else {
       await checkPortFree(config.port, config.host);
-      const tracing = await startTracing(SERVICE_NAME);
+      const tracing = await startTracing(SERVICE_NAME, { onExportFailures: logExportFailures(logger) });
       const running = await startServer(config, logger, { tracer: tracing?.tracer });
       logListening(running);
-      handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger, beforeExit: tracing?.shutdown });
+      handleShutdownSignals(running.service, { graceMs: config.shutdownGraceMs, logger, beforeExit: tracing ? stopTracingWithin(tracing, logger) : undefined });
     }
   } catch (error) {
     // A bad snapshot or setting is the operator's to fix: say what, without a stack trace.
@@ -347,7 +348,8 @@ async function watchServedTrustedDocuments(config: Config, schema: GraphQLSchema
  * traced, and their spans exported before it exits.
  */
 async function startPrimary(config: Config, logger: Logger): Promise<void> {
-  const tracing = await startTracing(SERVICE_NAME);
+  const tracing = await startTracing(SERVICE_NAME, { onExportFailures: logExportFailures(logger) });
+  const stopTracing = tracing && stopTracingWithin(tracing, logger);
   const booking = startSharedBooking(config, logger, tracing?.tracer);
   const shared = await serveBookingToWorkers(booking.handler, logger);
   runPrimary(config, logger, {
@@ -355,10 +357,11 @@ async function startPrimary(config: Config, logger: Logger): Promise<void> {
     started: booking.handler.catch((error: unknown) => {
       throw new Error(`the booking interface: ${(error as Error).message}`);
     }),
-    async close() {
+    async close(leftMs) {
+      const closedAt = performance.now();
       shared.close();
       await booking.close();
-      await tracing?.shutdown();
+      await stopTracing?.(Math.max(0, leftMs - (performance.now() - closedAt)));
     },
   });
 }

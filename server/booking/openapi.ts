@@ -13,7 +13,7 @@ import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
 import { BODY_MEDIA_TYPES, ID_PATTERN, OPENAPI_PATH, type Operation, OPERATIONS, type OperationId } from './operations.ts';
 import { MAX_BODY_BYTES } from './requestBody.ts';
-import { AVAILABILITY_PARAMETERS, LOCALE_PARAMETER, REQUEST_BODIES, User } from './requestSchemas.ts';
+import { LOCALE_PARAMETER, QUERY_PARAMETERS, REQUEST_BODIES, User } from './requestSchemas.ts';
 import { TICKET_FILE_TYPES, ticketFileTemplate, TICKET_ID_PATTERN, type TicketFileKind } from './ticketFiles.ts';
 import { BARCODE_FORMAT } from './tickets.ts';
 
@@ -297,9 +297,7 @@ function parametersOf(operation: Operation): Schema[] {
     description: 'de_CH (default), en_CH, fr_CH or it_CH; the hyphen form (de-CH) is accepted and forwarded as de_CH.',
     schema: LOCALE_PARAMETER,
   });
-  if (operation.id === 'listAvailabilities') {
-    for (const [name, schema] of Object.entries(AVAILABILITY_PARAMETERS)) parameters.push({ name, in: 'query', required: false, description: schema.description, schema });
-  }
+  for (const [name, schema] of Object.entries(QUERY_PARAMETERS[operation.id] ?? {})) parameters.push({ name, in: 'query', required: false, description: schema.description, schema });
   if (operation.method !== 'GET') {
     parameters.push({
       name: 'Idempotency-Key',

@@ -160,3 +160,6 @@ export const AVAILABILITY_PARAMETERS = {
     description: `Most availabilities answered, the earliest first; default ${DEFAULT_AVAILABILITY_LIMIT}.`,
   }),
 };
+
+/** The query parameters of each operation besides `locale`, for the operations that take any. */
+export const QUERY_PARAMETERS: Partial<Record<OperationId, Record<string, TSchema>>> = { listAvailabilities: AVAILABILITY_PARAMETERS };

@@ -36,6 +36,7 @@ import { createSandbox, JOURNAL_FILE, type SandboxOptions } from './sandbox.ts';
 import { StateDirInUseError } from './stateDirLock.ts';
 import { refuseMethod, sendReply } from './sendReply.ts';
 import { readBookingBody } from './requestBody.ts';
+import { readQueryParameters } from './queryParameters.ts';
 
 /** Everything the booking interface needs: its configuration plus the server's shared parts. */
 export type BookingHandlerOptions = BookingConfig & {
@@ -206,11 +207,11 @@ async function answerTicketFile(backend: BookingBackend, req: IncomingMessage, r
  * The checked call of a request to one of the seven paths: its locale written the partner's
  * way and, for POST and PATCH, within the rate limit, with its Idempotency-Key and a JSON body.
  *
- * @throws BookingError INVALID_REQUEST, RATE_LIMITED or UNSUPPORTED_MEDIA_TYPE
+ * @throws BookingError INVALID_REQUEST (queryParameters.ts, the locale), RATE_LIMITED or UNSUPPORTED_MEDIA_TYPE
  */
 function readCall(routes: Routes, req: IncomingMessage, target: Pick<BookingCall, 'operation' | 'path' | 'id'>, rawQuery: string, body: Buffer): BookingCall {
   const { operation } = target;
-  const query = new URLSearchParams(rawQuery);
+  const query = readQueryParameters(operation, rawQuery, routes.options.mode === 'sandbox');
   const locale = query.get('locale');
   if (locale !== null) query.set('locale', BOOKING_LOCALES[parseBookingLocale(locale, 'query parameter locale')]);
 

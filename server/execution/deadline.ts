@@ -17,9 +17,12 @@ export interface Deadline {
   readonly budgetMs: number;
 }
 
-/** Starts the clock of one execution; pass the result as its `rootValue`. */
-export function startDeadline(budgetMs: number): Deadline {
-  return { atMs: performance.now() + budgetMs, budgetMs };
+/**
+ * Starts the clock of one execution; pass the result as its `rootValue`.
+ * @param spentMs what of the budget a request running several executions has used already, in ms
+ */
+export function startDeadline(budgetMs: number, spentMs = 0): Deadline {
+  return { atMs: performance.now() + budgetMs - spentMs, budgetMs };
 }
 
 /**

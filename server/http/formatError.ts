@@ -11,7 +11,7 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
  */
 export const ERROR_CODES = {
   BAD_REQUEST:
-    'Malformed request: JSON that does not parse, no query, a batched (array) body, a bad persistedQuery extension, an operationName over 256 characters, variables nested over 64 levels (400).',
+    'Malformed request: JSON that does not parse, no query, a batched (array) body, a bad persistedQuery extension, an operationName over 256 characters, variables nested over 64 levels, a query-string parameter that is not UTF-8 once percent-decoded (400).',
   BAD_USER_INPUT: 'An argument or variable value that is not allowed; the message names it and what is allowed.',
   CHANGES_SINCE_TOO_OLD:
     '`changes(since:)` names a version older than the oldest its change lists reach back to, or unknown to the version served; `extensions.oldestVersion` names the oldest covered. Fetch the lists in full.',
@@ -25,11 +25,13 @@ export const ERROR_CODES = {
   PERSISTED_QUERY_NOT_SUPPORTED: 'Persisted queries are turned off (APQ_CACHE_BYTES=0).',
   EXECUTION_TIMEOUT: 'The execution time limit was reached; the fields that ran keep their data.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than MAX_BODY_BYTES (413).',
+  HEADERS_TOO_LARGE: "The request line and headers are larger than node:http's limit, --max-http-header-size (431).",
+  REQUEST_TIMEOUT: 'The headers did not arrive within HEADERS_TIMEOUT_MS, or the whole request within REQUEST_TIMEOUT_MS (408).',
   METHOD_NOT_ALLOWED: 'The path does not answer this method, or a mutation came by GET; see the Allow header (405).',
   NOT_FOUND: 'Nothing at this path (404).',
   NOT_ACCEPTABLE: 'Accept allows neither application/graphql-response+json nor application/json (406).',
   UNSUPPORTED_MEDIA_TYPE: 'A POST body that is not application/json in UTF-8 (415).',
-  OVERLOADED: 'The event loop is late by more than SHED_EVENT_LOOP_DELAY_MS: the request was not run; retry after Retry-After seconds (503).',
+  OVERLOADED: 'The event loop is late by more than SHED_EVENT_LOOP_DELAY_MS, or too many GeoJSON answers wait to be built: the request was not run; retry after Retry-After seconds (503).',
   INTERNAL_SERVER_ERROR: 'A bug or an unexpected failure; logged in full with the request id, never detailed to the client (500, or 200 with the field null).',
 } as const;
 

@@ -26,6 +26,8 @@ export const SHED_RETRY_AFTER_S = 1;
 export interface LoadShedder {
   /** Whether a new request of `route` is refused now; counts it in the metrics when it is. */
   shed(route: string): boolean;
+  /** Counts a request of `route` refused with OVERLOADED by a bound of its own (a queue that is full). */
+  count(route: string): void;
   /** How late the event loop is now, in ms. */
   delayMs(): number;
   /** Stops sampling. */
@@ -40,11 +42,12 @@ export interface LoadShedder {
 export function createLoadShedder(maxEventLoopDelayMs: number, registry: Registry): LoadShedder {
   const shedCount = new Counter({
     name: 'http_requests_shed_total',
-    help: 'Requests answered 503 OVERLOADED because the event loop was late by more than SHED_EVENT_LOOP_DELAY_MS, per route.',
+    help: 'Requests answered 503 OVERLOADED, per route: the event loop was late by more than SHED_EVENT_LOOP_DELAY_MS, or (GeoJSON) too many answers were waiting to be built.',
     labelNames: ['route'] as const,
     registers: [registry],
   });
-  if (maxEventLoopDelayMs === 0) return { shed: () => false, delayMs: () => 0, close: () => {} };
+  const count = (route: string) => shedCount.inc({ route });
+  if (maxEventLoopDelayMs === 0) return { shed: () => false, count, delayMs: () => 0, close: () => {} };
   let lastTick = performance.now();
   const timer = setInterval(() => {
     lastTick = performance.now();
@@ -55,9 +58,10 @@ export function createLoadShedder(maxEventLoopDelayMs: number, registry: Registr
   return {
     shed(route) {
       if (delayMs() <= maxEventLoopDelayMs) return false;
-      shedCount.inc({ route });
+      count(route);
       return true;
     },
+    count,
     delayMs,
     close: () => clearInterval(timer),
   };

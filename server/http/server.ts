@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { clientAddress } from './clientAddress.ts';
+import { answerClientError } from './clientErrors.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
@@ -95,10 +96,11 @@ export function createHttpService(options: HttpOptions): HttpService {
   const responses = options.config.responseCacheBytes > 0 ? createResponseCache(options.config.responseCacheBytes) : null;
   const graphqlRoute = createGraphqlRoute(options, playground, metrics, fail, responses);
   const routes = createRoutes(options, lifecycle, graphqlRoute, playground, createMapPage());
-  const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options, responses) };
   const shedder = createLoadShedder(options.config.shedEventLoopDelayMs, metrics.registry);
+  const geojsonRoute: Route = { methods: ['GET', 'HEAD'], handle: createGeojsonRoute(options, responses, shedder) };
   const handle = createDispatcher(options, routes, graphqlRoute, geojsonRoute, shedder);
   const server = createRequestServer(options, lifecycle, routes, handle, fail);
+  server.on('clientError', answerClientError);
   server.on('close', () => shedder.close());
   return {
     server,

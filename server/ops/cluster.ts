@@ -28,7 +28,7 @@ import type { Config } from '../config/config.ts';
 import type { HttpService } from '../http/server.ts';
 import type { Logger } from './log.ts';
 import { grantReloadTurns } from './reloadTurns.ts';
-import { drainThenExit, exitAfter } from './shutdown.ts';
+import { type BeforeExit, drainThenExit, exitAfter, GracePeriod } from './shutdown.ts';
 
 /** Delay before restarting a worker that died, doubled for each other death in the last minute, in ms. */
 const RESTART_DELAY_MS = 500;
@@ -50,8 +50,11 @@ export interface PrimaryServices {
   readonly workerEnv: Readonly<Record<string, string>>;
   /** Settles once they run; a rejection stops the start, its message naming what failed. */
   readonly started: Promise<unknown>;
-  /** Stops them; called once every worker has exited. */
-  close(): Promise<void>;
+  /**
+   * Stops them; called once every worker has exited, with what is left of the grace period, in
+   * ms, which it must not go past by much (the process exits after it).
+   */
+  close(leftMs: number): Promise<void>;
 }
 
 /**
@@ -89,6 +92,7 @@ class Supervisor {
   #finished = false;
   #exitCode = 0;
   #killTimer: NodeJS.Timeout | undefined;
+  readonly #grace: GracePeriod;
   /** What every worker must be told, also one that only starts listening to the primary later. */
   #told: PrimaryMessage | undefined;
 
@@ -96,7 +100,9 @@ class Supervisor {
     readonly config: Config,
     readonly logger: Logger,
     readonly services: PrimaryServices,
-  ) {}
+  ) {
+    this.#grace = new GracePeriod(config.shutdownGraceMs);
+  }
 
   forkAll(): void {
     for (let i = 0; i < this.config.workers && !this.#failed; i++) this.#fork();
@@ -172,6 +178,7 @@ class Supervisor {
       return;
     }
     this.#shuttingDown = true;
+    this.#grace.start();
     this.logger.info({ signal, workers: this.#workerIds.size, graceMs: this.config.shutdownGraceMs }, 'draining: telling every worker to finish its requests in flight');
     if (this.#workerIds.size === 0) {
       void this.#finish();
@@ -194,7 +201,7 @@ class Supervisor {
     if (this.#finished) return;
     this.#finished = true;
     clearTimeout(this.#killTimer);
-    await this.services.close().catch(() => {});
+    await this.services.close(this.#grace.leftMs).catch(() => {});
     const exitCode = this.#exitCode;
     if (!this.#failed) this.logger.info({ exitCode }, exitCode === 0 ? 'drained: every worker has exited' : 'stopped: a worker did not drain in time');
     this.logger.flush(() => process.exit(exitCode));
@@ -213,17 +220,20 @@ export interface WorkerShutdown {
  * with the same log lines, and exits 0 when drained, 1 past the grace period or when told to exit
  * at once with requests in flight. Told to stop before it serves, it exits 0 at once: nothing is in flight yet. Signals
  * sent to the worker itself are ignored: the primary got them too, and decides.
- * `beforeExit` runs before the worker exits (the spans still buffered are exported).
+ * `beforeExit` runs before the worker exits (the spans still buffered are exported), given what
+ * is left of the grace period from the moment the primary asked.
  */
-export function listenToPrimary(options: { graceMs: number; logger: Logger; beforeExit?: (() => Promise<void>) | undefined }): WorkerShutdown {
+export function listenToPrimary(options: { graceMs: number; logger: Logger; beforeExit?: BeforeExit | undefined }): WorkerShutdown {
   const { logger } = options;
-  const exit = exitAfter(logger, options.beforeExit);
+  const grace = new GracePeriod(options.graceMs);
+  const exit = exitAfter(logger, options.beforeExit && (() => options.beforeExit!(grace.leftMs)));
   let service: HttpService | undefined;
   let requested: NodeJS.Signals | 'disconnect' | undefined;
   let draining = false;
   const drain = () => {
     if (draining || requested === undefined) return;
     draining = true;
+    grace.start();
     if (service === undefined) {
       logger.info({ signal: requested }, 'stopping before serving');
       exit(0);
@@ -240,6 +250,7 @@ export function listenToPrimary(options: { graceMs: number; logger: Logger; befo
     } else if (message.type === 'exit') {
       const inFlight = service?.inFlight ?? 0;
       logger.warn({ inFlight }, 'told to exit now');
+      grace.start();
       exit(inFlight === 0 ? 0 : 1);
     }
   });

@@ -58,14 +58,12 @@ export function drainThenExit(service: HttpService, reason: string, graceMs: num
  * on a Ctrl-C the terminal sent the process group too, so `npm run dev` gets two).
  *
  * @param options.beforeExit run before the process exits, e.g. to export the spans still
- *   buffered (tracing/startTracing.ts); it must not reject
+ *   buffered (tracing/startTracing.ts), given what is left of the grace period; it must not reject
  */
-export function handleShutdownSignals(
-  service: HttpService,
-  options: { graceMs: number; logger: Logger; beforeExit?: (() => Promise<void>) | undefined },
-): void {
+export function handleShutdownSignals(service: HttpService, options: { graceMs: number; logger: Logger; beforeExit?: BeforeExit | undefined }): void {
   const { logger } = options;
-  const exit = exitAfter(logger, options.beforeExit);
+  const grace = new GracePeriod(options.graceMs);
+  const exit = exitAfter(logger, options.beforeExit && (() => options.beforeExit!(grace.leftMs)));
   let draining = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (draining) {
@@ -74,10 +72,37 @@ export function handleShutdownSignals(
       return;
     }
     draining = true;
+    grace.start();
     drainThenExit(service, signal, options.graceMs, logger, exit);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/**
+ * What runs before a process exits, given what is left of the grace period, in ms: the exit
+ * comes within the grace period (plus the last log lines), however long the work would take.
+ * It must not reject.
+ */
+export type BeforeExit = (leftMs: number) => Promise<void>;
+
+/** The grace period of a shutdown, from the moment it is asked for. */
+export class GracePeriod {
+  #startedAt: number | undefined;
+
+  /** @param graceMs its length, in ms */
+  constructor(private readonly graceMs: number) {}
+
+  /** Starts it now, unless it has started already. */
+  start(): void {
+    this.#startedAt ??= performance.now();
+  }
+
+  /** What is left of it, in ms: all of it before it starts, 0 once it is over. */
+  get leftMs(): number {
+    if (this.#startedAt === undefined) return this.graceMs;
+    return Math.max(0, this.#startedAt + this.graceMs - performance.now());
+  }
 }
 
 /**

@@ -37,8 +37,8 @@ const WINDOW_S = 5;
 /**
  * The longest /healthz may take at any point of the run, in ms: the readiness probe's timeout in
  * deploy/k8s/, past which a replica leaves the Service (and, a second later, past the liveness
- * timeout, is restarted). An answer within the event loop's slices would allow a far lower bound;
- * the server does not slice its longest answers yet.
+ * timeout, is restarted). Answers within the event loop's slices would allow a far lower bound;
+ * the server slices its GeoJSON answers, not yet its longest GraphQL ones.
  */
 const MAX_HEALTH_MS = 2000;
 /** Requests shed with 503 OVERLOADED (server/http/loadShedding.ts): an answer, not a failure. */
@@ -253,7 +253,7 @@ function isData(answer: Answer): Outcome {
   return body.errors === undefined && body.data ? { ok: true } : { ok: false, detail: answer.body.slice(0, 200) };
 }
 
-/** A 503 OVERLOADED, counted: the server shed the request while its event loop was late. */
+/** A 503 OVERLOADED, counted: the server shed the request while its event loop was late, or (GeoJSON) while too many answers waited to be built. */
 function isShed(answer: Answer): boolean {
   if (answer.status !== 503 || !answer.body.includes('"OVERLOADED"')) return false;
   shedCount.value++;

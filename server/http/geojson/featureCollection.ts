@@ -1,7 +1,8 @@
 /** A list's records as an RFC 7946 FeatureCollection of Points (https://www.rfc-editor.org/rfc/rfc7946). */
 
+import type { Steps } from '../../util/timeSlice.ts';
 import type { ListRecord } from './areas.ts';
-import type { ListOperation } from './listOperation.ts';
+import type { ListOperation, PositionFields } from './listOperation.ts';
 
 /** A Point feature of one record; `id` is the record's. */
 export interface PointFeature {
@@ -40,27 +41,42 @@ export interface GeojsonFeatureCollection {
   omitted: number;
 }
 
-/** The FeatureCollection of a list's records, in the list's order; records without a position are counted in `omitted`. */
-export function featureCollectionOf(operation: ListOperation, records: readonly ListRecord[], locale: string, terms: CollectionTerms | null): GeojsonFeatureCollection {
+/**
+ * The FeatureCollection of a list's records, in the list's order, as the bytes of its JSON: a
+ * {@link GeojsonFeatureCollection} written as `JSON.stringify` writes one, a feature per step
+ * (server/util/timeSlice.ts), so that a long answer is written in slices. Records without a
+ * position are counted in `omitted`.
+ */
+export function* featureCollectionSteps(operation: ListOperation, records: readonly ListRecord[], locale: string, terms: CollectionTerms | null): Steps<Buffer> {
   const { area, position } = operation;
-  const features: PointFeature[] = [];
+  const features: string[] = [];
   for (const record of records) {
-    if (position === null) continue;
-    const lng = coordinateOf(record[position.lng], 180);
-    const lat = coordinateOf(record[position.lat], 90);
-    if (lng === null || lat === null) continue;
-    const id = record.id as string | number;
-    features.push({
-      type: 'Feature',
-      id,
-      geometry: { type: 'Point', coordinates: [lng, lat] },
-      properties: { id, title: record[area.titleField] ?? null, area: area.list, ...area.label(record), query: operation.recordUrl(id, locale) },
-    });
+    const feature = position && featureOf(operation, record, position, locale);
+    if (feature) features.push(JSON.stringify(feature));
+    yield;
   }
   const total = records.length;
   const omitted = total - features.length;
-  if (terms === null) return { type: 'FeatureCollection', features, area: area.list, locale, total, omitted };
-  return { type: 'FeatureCollection', features, area: area.list, locale, license: terms.license, attribution: terms.attribution, total, omitted };
+  const members: Omit<GeojsonFeatureCollection, 'type' | 'features'> =
+    terms === null ? { area: area.list, locale, total, omitted } : { area: area.list, locale, license: terms.license, attribution: terms.attribution, total, omitted };
+  // The object's own members after `features`, as JSON.stringify of the whole would order them.
+  const rest = JSON.stringify(members).slice(1);
+  return Buffer.from(`{"type":"FeatureCollection","features":[${features.join(',')}],${rest}`);
+}
+
+/** The Point feature of a record, or null when it has no position. */
+function featureOf(operation: ListOperation, record: ListRecord, position: PositionFields, locale: string): PointFeature | null {
+  const lng = coordinateOf(record[position.lng], 180);
+  const lat = coordinateOf(record[position.lat], 90);
+  if (lng === null || lat === null) return null;
+  const { area } = operation;
+  const id = record.id as string | number;
+  return {
+    type: 'Feature',
+    id,
+    geometry: { type: 'Point', coordinates: [lng, lat] },
+    properties: { id, title: record[area.titleField] ?? null, area: area.list, ...area.label(record), query: operation.recordUrl(id, locale) },
+  };
 }
 
 /** A coordinate in degrees within ±`bound`, from a number or the text an upstream sent; null when there is none. */

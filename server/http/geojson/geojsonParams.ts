@@ -1,6 +1,7 @@
 /** The query parameters of a GeoJSON request, read into the variables of its list operation. */
 
 import type { ErrorCode } from '../formatError.ts';
+import { misencodedMessage, misencodedParameter } from '../queryEncoding.ts';
 import { parameterValue, type ListOperation } from './listOperation.ts';
 
 /** Most records a GeoJSON answer holds: the largest `limit` a request may give, and its default. */
@@ -30,10 +31,12 @@ export interface ParamsRefusal {
  * {@link MAX_FEATURES}. Values are not checked here: the list checks them when it runs.
  *
  * @param query the request target past its first `?`
- * @returns the parameters, or the refusal of an unknown or repeated parameter (BAD_REQUEST) or
- *   of a bad `limit` (BAD_USER_INPUT)
+ * @returns the parameters, or the refusal of an unknown, repeated or misencoded (no UTF-8) parameter
+ *   (BAD_REQUEST) or of a bad `limit` (BAD_USER_INPUT)
  */
 export function readGeojsonParams(operation: ListOperation, query: string): GeojsonParams | ParamsRefusal {
+  const misencoded = misencodedParameter(query);
+  if (misencoded !== undefined) return refuse('BAD_REQUEST', misencodedMessage(misencoded));
   const variables: Record<string, unknown> = {};
   let maxFeatures = MAX_FEATURES;
   const seen = new Set<string>();

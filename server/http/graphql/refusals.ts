@@ -4,6 +4,7 @@ import { GraphQLError, OperationTypeNode, type GraphQLSchema, type OperationDefi
 import type { Response as GraphqlResponse } from 'graphql-http';
 import { MAX_JSON_DEPTH } from './canonicalJson.ts';
 import { errorBody, type ErrorCode } from '../formatError.ts';
+import { misencodedMessage } from '../queryEncoding.ts';
 import type { PayloadTooLargeError } from '../readBody.ts';
 import { JSON_TYPE } from '../respond.ts';
 
@@ -57,4 +58,9 @@ export function payloadTooLarge(error: PayloadTooLargeError): GraphqlResponse {
 /** The refusal of variables too deep to key the response cache with. */
 export function variablesTooDeep(): GraphqlResponse {
   return refusal(400, 'Bad Request', 'BAD_REQUEST', VARIABLES_TOO_DEEP);
+}
+
+/** The refusal of a GET whose query string has a parameter that is not UTF-8 once percent-decoded. */
+export function misencodedQuery(name: string): GraphqlResponse {
+  return refusal(400, 'Bad Request', 'BAD_REQUEST', misencodedMessage(name));
 }

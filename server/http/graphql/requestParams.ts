@@ -49,8 +49,7 @@ export function bodyParams(body: object): SentParams {
  * when that JSON does not parse: graphql-http then words the refusal (`Unparsable URL`).
  */
 export function readSearchParams(query: string): SentParams | undefined {
-  const end = query.indexOf('?');
-  const search = new URLSearchParams(end === -1 ? query : query.slice(0, end));
+  const search = new URLSearchParams(searchOf(query));
   const variables = search.get('variables');
   const extensions = search.get('extensions');
   const params: SentParams = {
@@ -67,6 +66,12 @@ export function readSearchParams(query: string): SentParams | undefined {
     return undefined;
   }
   return params;
+}
+
+/** The part of a GET's query string graphql-http reads: up to a second `?`. */
+export function searchOf(query: string): string {
+  const end = query.indexOf('?');
+  return end === -1 ? query : query.slice(0, end);
 }
 
 /**

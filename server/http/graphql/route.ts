@@ -21,8 +21,9 @@ import { KnownBodies } from './knownBodies.ts';
 import { registerCacheMetrics, type GraphqlMetrics } from './graphqlMetrics.ts';
 import { acceptedMediaType, isJsonContentType, memoize, type MediaType } from './mediaType.ts';
 import { createPersistedQueries } from './persistedQueries.ts';
-import { payloadTooLarge } from './refusals.ts';
-import { bodyParams, parseJsonBody, readSearchParams } from './requestParams.ts';
+import { misencodedParameter } from '../queryEncoding.ts';
+import { misencodedQuery, payloadTooLarge } from './refusals.ts';
+import { bodyParams, parseJsonBody, readSearchParams, searchOf } from './requestParams.ts';
 import type { ResponseCache } from './responseCache.ts';
 import { createAnswerSender } from './sendAnswer.ts';
 import { createServiceEngine } from './serviceEngine.ts';
@@ -177,6 +178,9 @@ function createReaders({ responses, bodies, lookups, send, slow, fast, takeSnaps
           return fast.cached(req, res, state, mediaType, hit);
         }
       }
+      // After the alias lookup: a refused query string is never cached, so it has no alias.
+      const misencoded = misencodedParameter(searchOf(query));
+      if (misencoded !== undefined) return send.refusal(req, res, state, misencodedQuery(misencoded));
       const sent = readSearchParams(query);
       if (sent === undefined) return slow(req, res, state);
       return fast.answer({ req, res, state, mediaType, method: 'GET', raw }, sent);

@@ -107,6 +107,32 @@ describe('400 INVALID_REQUEST', () => {
       expect(answer.body.error, limit).toMatchObject({ code: 'INVALID_REQUEST', message: `Query parameter limit must be an integer from 1 to 500, got "${limit}"`, details: { field: 'limit' } });
     }
   });
+
+  it('refuses a query parameter given twice, one the operation does not take, and one that is not UTF-8', async () => {
+    const twice = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?limit=1&limit=500');
+    expect(twice).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST', message: 'Query parameter limit is given more than once; give each at most once', details: { field: 'limit' } } },
+    });
+    const unknown = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?lmit=3');
+    expect(unknown).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          code: 'INVALID_REQUEST',
+          message: 'Unknown query parameter "lmit" for GET /v1/activities/{id}/availabilities; allowed: locale, startsAfter, untilEndOfDay, limit',
+          details: { field: 'lmit', allowed: ['locale', 'startsAfter', 'untilEndOfDay', 'limit'] },
+        },
+      },
+    });
+    expect((await request(sandbox().url, 'GET', '/v1/activities?limit=3')).body.error).toMatchObject({ details: { field: 'limit', allowed: ['locale'] } });
+    expect((await request(sandbox().url, 'GET', '/v1/bookings/bkg_missing?locale=de_CH&locale=fr_CH')).body.error).toMatchObject({ details: { field: 'locale' } });
+    const misencoded = await request(sandbox().url, 'GET', '/v1/activities/9/availabilities?startsAfter=%E2%82');
+    expect(misencoded).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST', message: 'Parameter "startsAfter" is not UTF-8 once percent-decoded; encode its text as UTF-8, each byte of it as %XX', details: { field: 'startsAfter' } } },
+    });
+  });
 });
 
 describe('404 NOT_FOUND', () => {

@@ -144,6 +144,20 @@ describe('proxy mode', () => {
     expect(received).toHaveLength(1);
   });
 
+  it('refuses a query parameter given twice or not UTF-8 itself, and passes an unknown one on unchanged', async () => {
+    expect(await send('GET', '/v1/activities/9/availabilities?limit=1&limit=500', {}, true)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST', message: 'Query parameter limit is given more than once; give each at most once', details: { field: 'limit' } } },
+    });
+    expect(await send('GET', '/v1/activities?locale=de-CH&q=%E2%82', {}, true)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_REQUEST', message: 'Parameter "q" is not UTF-8 once percent-decoded; encode its text as UTF-8, each byte of it as %XX', details: { field: 'q' } } },
+    });
+    expect(received).toHaveLength(0);
+    await send('GET', '/v1/activities/9/availabilities?limit=1&partnerOnly=x');
+    expect(received[0]!.url).toBe('/partner/activities/9/availabilities?limit=1&partnerOnly=x');
+  });
+
   it('passes the upstream status and body through, without hop-by-hop, cookie or CORS headers', async () => {
     const answer = await send('GET', '/v1/bookings/bkg_conflict');
     expect(answer.status).toBe(409);

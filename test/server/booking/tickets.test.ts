@@ -57,8 +57,11 @@ describe('barcodeValue and qrCodePng', () => {
     expect(barcodeValue('itm_2')).not.toBe(barcodeValue('itm_1'));
   });
 
-  it('render the code as a 256-pixel PNG', async () => {
-    expect(pngSize(await qrCodePng('1234567890123456'))).toEqual([256, 256]);
+  it('render the code as a 256-pixel PNG in 8-bit greyscale, a quarter of the bytes of RGBA to encode', async () => {
+    const png = await qrCodePng('1234567890123456');
+    expect(pngSize(png)).toEqual([256, 256]);
+    // IHDR: bit depth, then colour type (0: greyscale; https://www.w3.org/TR/png/#11IHDR).
+    expect([png[24], png[25]]).toEqual([8, 0]);
   });
 });
 

@@ -209,6 +209,22 @@ describe('GraphQL endpoint', () => {
     expect(JSON.parse(encoded.body)).toEqual({ data: { greeting: 'Grüezi, wer?!' } });
   });
 
+  it('refuses a GET whose query string is not UTF-8 once percent-decoded with 400, naming the parameter', async () => {
+    for (const target of [`/api/graphql?query=${encodeURIComponent('{ greeting(name: "')}%E2%82${encodeURIComponent('") }')}`, `/api/graphql?query=${encodeURIComponent('{ greeting }')}&operationName=%C3`]) {
+      const response = await send(target, { headers: { accept: 'application/json' } });
+      const name = target.includes('operationName') ? 'operationName' : 'query';
+      expect({ status: response.status, body: JSON.parse(response.body) }, target).toEqual({
+        status: 400,
+        body: { errors: [{ message: `Parameter "${name}" is not UTF-8 once percent-decoded; encode its text as UTF-8, each byte of it as %XX`, extensions: { code: 'BAD_REQUEST' } }] },
+      });
+    }
+    // A well-formed escape of the same character, and a `%` that starts no escape, are read as they are.
+    const euro = await send(`/api/graphql?query=${encodeURIComponent('{ greeting(name: "€") }')}`, { headers: { accept: 'application/json' } });
+    expect(JSON.parse(euro.body)).toEqual({ data: { greeting: 'Grüezi, €!' } });
+    const percent = await send(`/api/graphql?query=${encodeURIComponent('{ greeting(name: "')}50%${encodeURIComponent('") }')}`, { headers: { accept: 'application/json' } });
+    expect(JSON.parse(percent.body)).toEqual({ data: { greeting: 'Grüezi, 50%!' } });
+  });
+
   it('answers a POST query with variables in application/json', async () => {
     const response = await postQuery('query Slice($limit: Int!) { slice(limit: $limit) }', { limit: 2 }, { accept: 'application/json' });
     expect(response).toMatchObject({ status: 200, body: '{"data":{"slice":[1,2]}}', headers: { 'content-type': 'application/json; charset=utf-8' } });
@@ -343,6 +359,39 @@ describe('malformed and hostile requests', () => {
       body: '{"errors":[{"message":"/api/graphql answers GET, POST, OPTIONS, not PUT","extensions":{"code":"METHOD_NOT_ALLOWED"}}]}',
       headers: { allow: 'GET, POST, OPTIONS', 'content-type': 'application/json; charset=utf-8' },
     });
+    await expectStillServing();
+  });
+
+  /** Writes raw bytes on a new connection and resolves with all the server sent before it closed. */
+  async function rawExchange(bytes: string): Promise<string> {
+    const socket = connect((service.server.address() as AddressInfo).port, '127.0.0.1');
+    await once(socket, 'connect');
+    let answer = '';
+    socket.on('data', (data) => (answer += data));
+    socket.on('error', () => {});
+    socket.write(bytes);
+    await once(socket, 'close');
+    return answer;
+  }
+
+  it('refuses headers past the limit with 431 and a body in the error format, then closes', async () => {
+    const answer = await rawExchange(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${'x'.repeat(20_000)}\r\n\r\n`);
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(head).toContain('Content-Type: application/json; charset=utf-8');
+    expect(head).toContain('Connection: close');
+    expect(head).toContain(`Content-Length: ${Buffer.byteLength(body!)}`);
+    expect(JSON.parse(body!)).toEqual({
+      errors: [{ message: 'The request line and headers exceed the limit of 16384 bytes; send fewer or shorter headers', extensions: { code: 'HEADERS_TOO_LARGE' } }],
+    });
+    await expectStillServing();
+  });
+
+  it('refuses bytes that are no HTTP with 400 and a body in the error format, naming the fault', async () => {
+    const answer = await rawExchange('GET /healthz HTTP/1.1\r\nHost x\r\n\r\n');
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(body!)).toEqual({ errors: [{ message: 'Malformed HTTP request: Invalid header token', extensions: { code: 'BAD_REQUEST' } }] });
     await expectStillServing();
   });
 
@@ -1169,6 +1218,9 @@ describe('socket timeouts', () => {
   it('closes a connection whose headers do not arrive in time with 408', async () => {
     const { received, openMs } = await converse((write) => write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
     expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    expect(JSON.parse(received.split('\r\n\r\n')[1]!)).toEqual({
+      errors: [{ message: 'The request did not arrive within HEADERS_TIMEOUT_MS (its headers) or REQUEST_TIMEOUT_MS (all of it)', extensions: { code: 'REQUEST_TIMEOUT' } }],
+    });
     expect(openMs).toBeGreaterThanOrEqual(290);
     expect(openMs).toBeLessThan(3000);
   });

@@ -8,7 +8,11 @@ import { getIssues } from '@placemarkio/check-geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GEOJSON_AREAS } from '../../../../server/http/geojson/areas.ts';
 import { MAX_FEATURES } from '../../../../server/http/geojson/geojsonParams.ts';
-import { startTestApi, type TestApi } from '../../../helpers/api.ts';
+import { MAX_WAITING_BUILDS } from '../../../../server/http/geojson/geojsonRoute.ts';
+import { readConfig } from '../../../../server/config/config.ts';
+import { startServer } from '../../../../server/main.ts';
+import { createLogger } from '../../../../server/ops/log.ts';
+import { DATA_DIR, startTestApi, tempStateDir, type TestApi } from '../../../helpers/api.ts';
 
 interface Feature {
   type: 'Feature';
@@ -109,6 +113,69 @@ describe('GET /api/geojson/{area}', () => {
       expect(feature.properties).toMatchObject({ id: feature.id, area });
       expect(feature.id).toBe(feature.properties.id);
     }
+  });
+
+  it('writes the whole country at the largest limit in slices, giving the event loop turns, as JSON.stringify would write it', async () => {
+    const target = `/api/geojson/tours?bbox=5.9,45.8,10.5,47.9&limit=${MAX_FEATURES}`;
+    // Turns of the event loop the server gives while it answers: counted from when it takes the
+    // request, in this process, until the answer's headers are written (an answer written at
+    // once gives none).
+    let turns = 0;
+    const watch = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+      if (!req.url?.startsWith(target.slice(0, target.indexOf('?')))) return;
+      const turn = () => {
+        if (res.headersSent) return;
+        turns++;
+        setImmediate(turn);
+      };
+      setImmediate(turn);
+    };
+    api.server.server.prependListener('request', watch);
+    try {
+      // Uncompressed: compressing runs on libuv's threads, giving the loop turns of its own.
+      const response = await get(target, { 'accept-encoding': 'identity' });
+      const text = await response.text();
+      const body = JSON.parse(text) as Collection;
+      expect(body.features.length).toBeGreaterThan(1000);
+      expect(text).toBe(JSON.stringify(JSON.parse(text)));
+      expect(turns).toBeGreaterThanOrEqual(3);
+    } finally {
+      api.server.server.off('request', watch);
+    }
+  });
+
+  it('builds an answer asked for by several clients at once one time, the others waiting for it and answered from the cache', async () => {
+    const lines: { path?: string; cache?: string }[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), logger);
+    try {
+      const target = `${server.url}/api/geojson/tours?limit=${MAX_FEATURES}`;
+      const answers = await Promise.all(Array.from({ length: 4 }, async () => (await fetch(target)).text()));
+      expect(new Set(answers).size).toBe(1);
+      const logged = lines.filter((line) => line.path === '/api/geojson/tours');
+      expect(logged.map((line) => line.cache ?? 'built').sort()).toEqual(['built', 'hit', 'hit', 'hit']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it(`refuses with 503 OVERLOADED, counted in the metrics, a request past the ${MAX_WAITING_BUILDS} waiting for an answer to be built`, async () => {
+    // Each a map of the whole country of its own, so that none is answered from the cache.
+    const targets = Array.from({ length: 3 * MAX_WAITING_BUILDS }, (_, i) => `/api/geojson/tours?limit=${MAX_FEATURES}&bbox=5.9,45.8,10.5,47.8${i}`);
+    const answers = await Promise.all(targets.map(async (target) => {
+      const response = await get(target);
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+    }));
+    const refused = answers.filter((answer) => answer.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(MAX_WAITING_BUILDS);
+    expect(refused[0]).toEqual({
+      status: 503,
+      retryAfter: '1',
+      body: JSON.stringify({ errors: [{ message: `${MAX_WAITING_BUILDS} GeoJSON answers are waiting to be built; retry in 1 s`, extensions: { code: 'OVERLOADED' } }] }),
+    });
+    const metrics = await (await get('/metrics')).text();
+    expect(metrics).toContain(`http_requests_shed_total{route="/api/geojson/tours"} ${refused.length}`);
   });
 
   it('draws winter routes where the server places them, and counts those it cannot place', async () => {
@@ -228,6 +295,15 @@ describe('GET /api/geojson/{area}', () => {
         status: 400,
         body: { errors: [{ message: 'Parameter q is given more than once; give each at most once', extensions: { code: 'BAD_REQUEST' } }] },
       });
+    });
+
+    it('answers 400 to a parameter that is not UTF-8 once percent-decoded, rather than reading it as blank', async () => {
+      for (const query of ['q=%E2%82', 'q=%E2%82&limit=1', 'bbox=5.9,45.8,10.5,47.8&q=Z%FCrich']) {
+        expect(await refusal(`/api/geojson/tours?${query}`), query).toEqual({
+          status: 400,
+          body: { errors: [{ message: 'Parameter "q" is not UTF-8 once percent-decoded; encode its text as UTF-8, each byte of it as %XX', extensions: { code: 'BAD_REQUEST' } }] },
+        });
+      }
     });
 
     it.each([

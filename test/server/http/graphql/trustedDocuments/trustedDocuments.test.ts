@@ -111,6 +111,17 @@ describe('trusted documents', () => {
     expect([status, body.errors[0].extensions.code, body.errors[0].message]).toEqual([400, 'BAD_REQUEST', expect.stringMatching(/^documentId must be the id of a trusted document/)]);
   });
 
+  it("with PERSISTED_DOCUMENTS_ONLY, still answers GeoJSON, whose documents are the server's own, within the GeoJSON bounds", async () => {
+    const geojson = await fetch(`${only.server.url}/api/geojson/tours?q=zermatt`);
+    expect(geojson.status).toBe(200);
+    expect(((await geojson.json()) as { features: unknown[] }).features.length).toBeGreaterThan(0);
+    const tooMany = await fetch(`${only.server.url}/api/geojson/tours?limit=5001`);
+    expect(tooMany.status).toBe(400);
+    // The same list sent as a query of the client's is refused.
+    const query = 'query GeojsonTours($q: String) { tours(q: $q) { total hasMore data { id name longitude latitude } } }';
+    expect((await call(only, { body: { query, variables: { q: 'zermatt' } } })).body.errors[0].extensions.code).toBe('TRUSTED_DOCUMENT_REQUIRED');
+  });
+
   it('without PERSISTED_DOCUMENTS_ONLY, still answers other queries and registers persisted queries', async () => {
     const query = '{ types { id } }';
     const extensions = { persistedQuery: { version: 1, sha256Hash: hashQuery(query) } };
