@@ -28,11 +28,18 @@ export interface TestApi {
 }
 
 /**
+ * Settings of every server started inside a test process: it does not shed load, since the event
+ * loop it would measure is the test runner's as well, which the test files sharing the worker keep
+ * busy (test/server/http/loadShedding.slow.test.ts sheds in a server process of its own).
+ */
+export const IN_PROCESS = { SHED_EVENT_LOOP_DELAY_MS: '0' } as const;
+
+/**
  * @param options.clock what the server reads the time from (startServer's clock): the day
  *   activities' next available dates are worked out against
  */
 export async function startTestApi(env: Record<string, string> = {}, options: { clock?: () => number } = {}): Promise<TestApi> {
-  const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), ...env }), undefined, { clock: options.clock });
+  const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), ...IN_PROCESS, ...env }), undefined, { clock: options.clock });
   return {
     server,
     async query(query, variables) {

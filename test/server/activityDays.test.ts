@@ -12,7 +12,7 @@ import { readConfig } from '../../server/config/config.ts';
 import { startServer } from '../../server/main.ts';
 import { SnapshotError } from '../../server/snapshot/load.ts';
 import type { Manifest } from '../../sync/format.ts';
-import { tempStateDir } from '../helpers/api.ts';
+import { IN_PROCESS, tempStateDir } from '../helpers/api.ts';
 import { createTinySnapshot, type TinySnapshot } from '../helpers/tinySnapshot.ts';
 
 let tiny: TinySnapshot | undefined;
@@ -35,7 +35,7 @@ async function editActivities(dir: string, edit: (record: Record<string, unknown
 }
 
 async function serve(dir: string, clock: () => number) {
-  return startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir() }), undefined, { clock });
+  return startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir() }), undefined, { clock });
 }
 
 async function activities(url: string) {

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config/config.ts';
 import { createLogger } from '../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
+import { DATA_DIR, IN_PROCESS, tempStateDir } from '../helpers/api.ts';
 
 let running: RunningServer;
 
 beforeAll(async () => {
-  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), createLogger('silent'));
+  running = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), createLogger('silent'));
 });
 
 afterAll(() => running.close());

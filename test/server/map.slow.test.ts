@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config/config.ts';
 import { createLogger } from '../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { DATA_DIR, tempStateDir } from '../helpers/api.ts';
+import { DATA_DIR, IN_PROCESS, tempStateDir } from '../helpers/api.ts';
 import { chromiumPresent, launchChromium, screenshotPath } from '../helpers/chromium.ts';
 
 const hasChromium = chromiumPresent('map tests');
@@ -32,9 +32,7 @@ async function geojson(area: string, query = ''): Promise<Collection> {
 
 describe.skipIf(!hasChromium)('the map page in a browser', () => {
   beforeAll(async () => {
-    // The server shares its event loop with this test and the browser driver, whose work would
-    // count as the server's lag: no shedding here (the shedding test runs a server of its own).
-    running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir(), SHED_EVENT_LOOP_DELAY_MS: '0' }), createLogger('silent'));
+    running = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), createLogger('silent'));
     browser = await launchChromium();
   });
 

@@ -13,7 +13,7 @@ import { createLogger } from '../../server/ops/log.ts';
 import { resolvers } from '../../server/resolvers/index.ts';
 import { createSchema, readSdl } from '../../server/execution/schema.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import { DATA_DIR, readArea, tempStateDir } from '../helpers/api.ts';
+import { DATA_DIR, readArea, IN_PROCESS, tempStateDir } from '../helpers/api.ts';
 
 const schema = createSchema(readSdl(), resolvers);
 
@@ -37,7 +37,7 @@ async function post(server: RunningServer, query: string): Promise<Answer> {
 const refusal = (answer: Answer) => answer.body.errors?.map((error) => [error.extensions?.code, error.message]);
 
 function start(env: Record<string, string>): Promise<RunningServer> {
-  return startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir(), ...env }), createLogger('silent'));
+  return startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir(), ...env }), createLogger('silent'));
 }
 
 describe('over the fixture snapshot, with the default limit', () => {

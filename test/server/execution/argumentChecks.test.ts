@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config/config.ts';
 import { startServer, type RunningServer } from '../../../server/main.ts';
 import { createLogger } from '../../../server/ops/log.ts';
-import { tempStateDir } from '../../helpers/api.ts';
+import { IN_PROCESS, tempStateDir } from '../../helpers/api.ts';
 import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
 
 let snapshot: TinySnapshot;
@@ -16,7 +16,7 @@ let running: RunningServer;
 
 beforeAll(async () => {
   snapshot = await createTinySnapshot();
-  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
+  running = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { createLogger } from '../../../server/ops/log.ts';
 import { startServer, type RunningServer } from '../../../server/main.ts';
 import { renderStatusPage, type StatusReport } from '../../../server/ops/status.ts';
 import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapshot.ts';
-import { tempStateDir } from '../../helpers/api.ts';
+import { IN_PROCESS, tempStateDir } from '../../helpers/api.ts';
 
 let snapshot: TinySnapshot;
 let running: RunningServer;
@@ -13,7 +13,7 @@ const REFUSAL = 'refused by the gate: de-CH tours: completeness: received 50 of 
 
 beforeAll(async () => {
   snapshot = await createTinySnapshot({ count: 4, lastSync, staleSources: ['tours'], staleReasons: { tours: REFUSAL }, omitSources: ['attractions'] });
-  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
+  running = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
 });
 
 afterAll(async () => {
@@ -94,7 +94,7 @@ describe('GET /api/status', () => {
 
   it('marks every source stale once now is past its expiresAt, and answers are then revalidated every time', async () => {
     const old = await createTinySnapshot({ lastSync: new Date(Date.now() - 2 * 86_400_000).toISOString() });
-    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: old.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
+    const server = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: old.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
     try {
       const report = (await (await fetch(`${server.url}/api/status`)).json()) as StatusReport;
       expect(report.sources.map((source) => [source.name, source.stale, source.staleReason])).toEqual([
@@ -116,7 +116,7 @@ describe('GET /api/status', () => {
     // Dated two days back, as the committed fixture snapshot soon is: synced data this old has expired.
     const generatedAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
     const fixture = await createTinySnapshot({ lastSync: generatedAt, fixture: { seed: 2026, scale: 1 } });
-    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: fixture.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
+    const server = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: fixture.dir, STATE_DIR: tempStateDir() }), createLogger('silent'));
     try {
       const report = (await (await fetch(`${server.url}/api/status`)).json()) as StatusReport;
       expect(report.snapshot).toEqual({ version: '2026-11-21T04-00-00Z', createdAt: generatedAt, fixture: { seed: 2026, scale: 1 }, stale: false });

@@ -12,9 +12,6 @@ import { createTinySnapshot, type TinySnapshot } from '../../helpers/tinySnapsho
 
 const FIXTURE_NOTE = ' (fixture data, not from the upstream)';
 
-/** These servers share a busy machine with other tests: shedding load is not what they are about. */
-const NO_SHEDDING = { SHED_EVENT_LOOP_DELAY_MS: '0' };
-
 /** Every list with a meta, and the records of the three that carry their own terms. */
 const QUERY = `{
   activities(limit: 1) { meta { license attribution } data { id license attribution } }
@@ -39,7 +36,7 @@ describe('over a synced snapshot', () => {
   afterAll(() => tiny.remove());
 
   it("answers each source's default terms in every list's meta and on each record", async () => {
-    const api = await startTestApi({ ...NO_SHEDDING, DATA_DIR: tiny.dir });
+    const api = await startTestApi({ DATA_DIR: tiny.dir });
     try {
       const { data, errors } = await api.query(QUERY);
       expect(errors).toBeUndefined();
@@ -61,7 +58,6 @@ describe('over a synced snapshot', () => {
 
   it('answers the terms the settings give in place of the defaults', async () => {
     const api = await startTestApi({
-      ...NO_SHEDDING,
       DATA_DIR: tiny.dir,
       ACTIVITIES_LICENSE: 'https://partner.example.ch/terms',
       ACTIVITIES_ATTRIBUTION: 'Activities by Example AG',
@@ -92,7 +88,7 @@ describe('over a synced snapshot', () => {
   });
 
   it("answers a record's terms wherever the record is answered: by id and in search", async () => {
-    const api = await startTestApi({ ...NO_SHEDDING, DATA_DIR: tiny.dir, TOURS_ATTRIBUTION: 'Routes: Example' });
+    const api = await startTestApi({ DATA_DIR: tiny.dir, TOURS_ATTRIBUTION: 'Routes: Example' });
     try {
       const { data: list } = await api.query('{ tours(limit: 1) { data { id name } } activities(limit: 1) { data { id } } }');
       const tourId = list!.tours.data[0].id as string;
@@ -119,7 +115,7 @@ describe('over a synced snapshot', () => {
 describe('over the committed fixture snapshot', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi({ ...NO_SHEDDING, ATTRACTIONS_LICENSE: 'ODbL-1.0' });
+    api = await startTestApi({ ATTRACTIONS_LICENSE: 'ODbL-1.0' });
   });
   afterAll(() => api.close());
 

@@ -12,7 +12,7 @@ import { createStore, type Store } from '../../../server/snapshot/store.ts';
 import { publish } from '../../../sync/publish/publish.ts';
 import { rollback } from '../../../sync/publish/rollback.ts';
 import { activities, loadSchema, snowdata } from '../../sync/helpers/records.ts';
-import { tempStateDir } from '../../helpers/api.ts';
+import { IN_PROCESS, tempStateDir } from '../../helpers/api.ts';
 import { lowPriorityThreads } from '../../helpers/threads.ts';
 
 let dataDir: string;
@@ -38,7 +38,7 @@ async function publishRoutes(count: number, day: number): Promise<void> {
 
 async function start(): Promise<RunningServer> {
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
-  running = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, STATE_DIR: tempStateDir() }), logger);
+  running = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, STATE_DIR: tempStateDir() }), logger);
   return running;
 }
 

@@ -12,7 +12,7 @@ import { MAX_WAITING_BUILDS } from '../../../../server/http/geojson/geojsonRoute
 import { readConfig } from '../../../../server/config/config.ts';
 import { startServer } from '../../../../server/main.ts';
 import { createLogger } from '../../../../server/ops/log.ts';
-import { DATA_DIR, startTestApi, tempStateDir, type TestApi } from '../../../helpers/api.ts';
+import { DATA_DIR, startTestApi, IN_PROCESS, tempStateDir, type TestApi } from '../../../helpers/api.ts';
 
 interface Feature {
   type: 'Feature';
@@ -147,7 +147,7 @@ describe('GET /api/geojson/{area}', () => {
   it('builds an answer asked for by several clients at once one time, the others waiting for it and answered from the cache', async () => {
     const lines: { path?: string; cache?: string }[] = [];
     const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const server = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), logger);
+    const server = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR, STATE_DIR: tempStateDir() }), logger);
     try {
       const target = `${server.url}/api/geojson/tours?limit=${MAX_FEATURES}`;
       const answers = await Promise.all(Array.from({ length: 4 }, async () => (await fetch(target)).text()));

@@ -36,7 +36,7 @@ let api: TestApi;
 beforeAll(async () => {
   tiny = await createTinySnapshot();
   // Shedding load on a busy machine is not what this test is about.
-  api = await startTestApi({ DATA_DIR: tiny.dir, SHED_EVENT_LOOP_DELAY_MS: '0', ...SETTINGS });
+  api = await startTestApi({ DATA_DIR: tiny.dir, ...SETTINGS });
 });
 
 afterAll(async () => {

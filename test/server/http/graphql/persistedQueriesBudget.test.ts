@@ -8,7 +8,7 @@ import { readConfig } from '../../../../server/config/config.ts';
 import { ENTRY_OVERHEAD_BYTES, hashQuery } from '../../../../server/http/graphql/persistedQueries.ts';
 import { startServer, type RunningServer } from '../../../../server/main.ts';
 import { createLogger } from '../../../../server/ops/log.ts';
-import { tempStateDir } from '../../../helpers/api.ts';
+import { IN_PROCESS, tempStateDir } from '../../../helpers/api.ts';
 import { createTinySnapshot, type TinySnapshot } from '../../../helpers/tinySnapshot.ts';
 
 /** Entries the budget pays for, each counted as its overhead and a query of at most 32 bytes. */
@@ -18,7 +18,7 @@ let running: RunningServer;
 
 beforeAll(async () => {
   snapshot = await createTinySnapshot();
-  const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), APQ_CACHE_BYTES: String(FITTING * (ENTRY_OVERHEAD_BYTES + 32)) };
+  const env = { ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), APQ_CACHE_BYTES: String(FITTING * (ENTRY_OVERHEAD_BYTES + 32)) };
   running = await startServer(readConfig(env), createLogger('silent'));
 });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../../server/config/config.ts';
 import { startServer, type RunningServer } from '../../../../server/main.ts';
 import { createLogger } from '../../../../server/ops/log.ts';
-import { tempStateDir } from '../../../helpers/api.ts';
+import { IN_PROCESS, tempStateDir } from '../../../helpers/api.ts';
 import { createTinySnapshot, type TinySnapshot } from '../../../helpers/tinySnapshot.ts';
 
 let snapshot: TinySnapshot;
@@ -18,7 +18,7 @@ let uncached: RunningServer;
 
 beforeAll(async () => {
   snapshot = await createTinySnapshot();
-  const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() };
+  const env = { ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir() };
   running = await startServer(readConfig(env), createLogger('silent'));
   uncached = await startServer(readConfig({ ...env, STATE_DIR: tempStateDir(), RESPONSE_CACHE: 'false' }), createLogger('silent'));
 });

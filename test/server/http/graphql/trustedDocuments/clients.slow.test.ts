@@ -17,7 +17,7 @@ import { generate } from '@graphql-codegen/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../../../server/config/config.ts';
 import { startServer, type RunningServer } from '../../../../../server/main.ts';
-import { tempStateDir } from '../../../../helpers/api.ts';
+import { IN_PROCESS, tempStateDir } from '../../../../helpers/api.ts';
 import { startServerProcess, type ServerProcess } from '../../../../helpers/serverProcess.ts';
 import { createTinySnapshot, type TinySnapshot } from '../../../../helpers/tinySnapshot.ts';
 
@@ -31,7 +31,7 @@ let work: string;
 beforeAll(async () => {
   snapshot = await createTinySnapshot();
   work = await mkdtemp(path.join(tmpdir(), 'trusted-clients-'));
-  reference = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), WORKERS: '1' }));
+  reference = await startServer(readConfig({ ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, LOG_LEVEL: 'silent', STATE_DIR: tempStateDir(), WORKERS: '1' }));
 });
 
 afterAll(async () => {

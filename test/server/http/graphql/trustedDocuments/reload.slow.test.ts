@@ -12,7 +12,7 @@ import { readConfig } from '../../../../../server/config/config.ts';
 import { hashQuery } from '../../../../../server/http/graphql/persistedQueries.ts';
 import { startServer, type RunningServer } from '../../../../../server/main.ts';
 import { createLogger } from '../../../../../server/ops/log.ts';
-import { tempStateDir } from '../../../../helpers/api.ts';
+import { IN_PROCESS, tempStateDir } from '../../../../helpers/api.ts';
 import { createTinySnapshot, type TinySnapshot } from '../../../../helpers/tinySnapshot.ts';
 
 const TYPES = 'query Types { types { id } }';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   manifest = path.join(dir, 'persisted-documents.json');
   await publish({ [hashQuery(TYPES)]: TYPES });
   const logger = createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), PERSISTED_DOCUMENTS: manifest, PERSISTED_DOCUMENTS_ONLY: 'true' };
+  const env = { ...IN_PROCESS, PORT: '0', HOST: '127.0.0.1', DATA_DIR: snapshot.dir, STATE_DIR: tempStateDir(), PERSISTED_DOCUMENTS: manifest, PERSISTED_DOCUMENTS_ONLY: 'true' };
   server = await startServer(readConfig(env), logger);
 });
 
