@@ -1,14 +1,28 @@
-/** A list's records as an RFC 7946 FeatureCollection of Points (https://www.rfc-editor.org/rfc/rfc7946). */
+/**
+ * A list's records as an RFC 7946 FeatureCollection (https://www.rfc-editor.org/rfc/rfc7946):
+ * each a Point at its position, or, asked for lines, its line where it has one; and one record
+ * as a Feature with its line.
+ */
 
+import type { TourGeometry } from '../../../sync/format.ts';
 import type { ListRecord } from './areas.ts';
-import type { ListOperation } from './listOperation.ts';
+import { creditOf, type Credit } from './credit.ts';
+import type { ListOperation, RecordOperation } from './listOperation.ts';
 
-/** A Point feature of one record; `id` is the record's. */
-export interface PointFeature {
+/** A GeoJSON geometry of a feature: a record's point or its line. */
+export type FeatureGeometry = { type: 'Point'; coordinates: [number, number] } | TourGeometry;
+
+/** A feature of one record; `id` is the record's. */
+export interface RecordFeature {
   type: 'Feature';
   id: string | number;
-  /** `[longitude, latitude]` in decimal degrees (WGS 84), as RFC 7946 §3.1.1 orders them. */
-  geometry: { type: 'Point'; coordinates: [number, number] };
+  /** The line's `[west, south, east, north]` (RFC 7946 §5), on a feature drawn as a line. */
+  bbox?: [number, number, number, number];
+  /**
+   * `[longitude, latitude]` in decimal degrees (WGS 84), as RFC 7946 §3.1.1 orders them, or the
+   * line; null for a single record that has neither.
+   */
+  geometry: FeatureGeometry | null;
   /** The record's id, title and area, its label fields, and `query`: the GET URL of its record query (null when the area has none). */
   properties: Record<string, unknown>;
 }
@@ -19,33 +33,62 @@ export interface PointFeature {
  */
 export interface GeojsonFeatureCollection {
   type: 'FeatureCollection';
-  features: PointFeature[];
+  features: RecordFeature[];
   area: string;
   locale: string;
   /** Records that matched the request. */
   total: number;
   /** Matching records left out: they have no coordinates (or none a map can place). */
   omitted: number;
+  /** Whose data the features are, each source's terms once; absent when none is known. */
+  attribution?: Credit[];
 }
 
-/** The FeatureCollection of a list's records, in the list's order; records without a position are counted in `omitted`. */
-export function featureCollectionOf(operation: ListOperation, records: readonly ListRecord[], locale: string): GeojsonFeatureCollection {
-  const { area, position } = operation;
-  const features: PointFeature[] = [];
+/** A single record's Feature, with the area and locale as foreign members. */
+export type GeojsonRecordFeature = RecordFeature & { area: string; locale: string; attribution?: Credit };
+
+/**
+ * The FeatureCollection of a list's records, in the list's order; records without a position are
+ * counted in `omitted`. With `withLine`, a record with a line is drawn as it, with its `bbox`; one
+ * without a line keeps its point.
+ */
+export function featureCollectionOf(operation: ListOperation, records: readonly ListRecord[], locale: string, withLine = false): GeojsonFeatureCollection {
+  const features: RecordFeature[] = [];
+  const credits = new Map<string, Credit>();
   for (const record of records) {
-    if (position === null) continue;
-    const lng = coordinateOf(record[position.lng], 180);
-    const lat = coordinateOf(record[position.lat], 90);
-    if (lng === null || lat === null) continue;
-    const id = record.id as string | number;
-    features.push({
-      type: 'Feature',
-      id,
-      geometry: { type: 'Point', coordinates: [lng, lat] },
-      properties: { id, title: record[area.titleField] ?? null, area: area.list, ...area.label(record), query: operation.recordUrl(id, locale) },
-    });
+    const feature = featureOf(operation, record, locale, withLine);
+    if (feature.geometry === null) continue;
+    features.push(feature);
+    const credit = creditOf(record);
+    if (credit !== null) credits.set(credit.attribution, credit);
   }
-  return { type: 'FeatureCollection', features, area: area.list, locale, total: records.length, omitted: records.length - features.length };
+  const { list } = operation.area;
+  const collection: GeojsonFeatureCollection = { type: 'FeatureCollection', features, area: list, locale, total: records.length, omitted: records.length - features.length };
+  if (credits.size > 0) collection.attribution = [...credits.values()];
+  return collection;
+}
+
+/** The Feature of one record, with its line when it has one; its geometry null when it has neither line nor position. */
+export function recordFeatureOf(operation: RecordOperation, record: ListRecord, locale: string): GeojsonRecordFeature {
+  const feature: GeojsonRecordFeature = { ...featureOf(operation, record, locale, true), area: operation.area.list, locale };
+  const credit = creditOf(record);
+  if (credit !== null) feature.attribution = credit;
+  return feature;
+}
+
+function featureOf(operation: ListOperation | RecordOperation, record: ListRecord, locale: string, withLine: boolean): RecordFeature {
+  const { area, position } = operation;
+  const id = record.id as string | number;
+  const properties = { id, title: record[area.titleField] ?? null, area: area.list, ...area.label(record), query: operation.recordUrl(id, locale) };
+  const line = withLine && area.line ? (record[area.line.geometry] as TourGeometry | null) : null;
+  if (line !== null && area.line) {
+    const bbox = record[area.line.bounds] as [number, number, number, number] | null;
+    return { type: 'Feature', id, ...(bbox === null ? {} : { bbox }), geometry: line, properties };
+  }
+  const lng = position === null ? null : coordinateOf(record[position.lng], 180);
+  const lat = position === null ? null : coordinateOf(record[position.lat], 90);
+  const geometry = lng === null || lat === null ? null : { type: 'Point' as const, coordinates: [lng, lat] as [number, number] };
+  return { type: 'Feature', id, geometry, properties };
 }
 
 /** A coordinate in degrees within ±`bound`, from a number or the text an upstream sent; null when there is none. */
