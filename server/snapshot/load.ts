@@ -36,14 +36,15 @@ export const AREA_TYPES: Record<AreaName, string> = {
   attractions: 'Attraction',
 };
 /**
- * Fields the server computes, per request (distances) or when it builds its store (a route's
- * point, server/snapshot/store.ts PlacedRoute); a record must not carry them.
+ * Fields the server computes, per request (distances, a tour's line fields from the line the
+ * snapshot keeps apart from its records) or when it builds its store (a route's point,
+ * server/snapshot/store.ts PlacedRoute); a record must not carry them.
  */
 const COMPUTED_FIELDS: Partial<Record<AreaName, string[]>> = {
   activities: ['distance'],
   stations: ['distance_km', 'isOpen'],
   routes: ['latitude', 'longitude', 'name', 'stationName', 'distance_km'],
-  tours: ['distance_km'],
+  tours: ['distance_km', 'geometry', 'bounds', 'elevationProfile'],
   attractions: ['distance_km'],
 };
 /** Fields a record carries for filtering that the API does not expose. */

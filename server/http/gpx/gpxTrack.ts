@@ -6,13 +6,20 @@
 
 import type { TourGeometry } from '../../../sync/format.ts';
 import { lineBounds, lineParts } from '../../search/lineGeometry.ts';
-import type { Credit } from '../geojson/credit.ts';
 
 /** The media type of GPX (registered with IANA as application/gpx+xml). */
 export const GPX_TYPE = 'application/gpx+xml';
 
 /** The namespace of GPX 1.1, which readers check before reading anything else. */
 const GPX_NAMESPACE = 'http://www.topografix.com/GPX/1/1';
+
+/** Whose data a track is, as GPX's `<author>` and `<copyright>` state it. */
+export interface GpxCredit {
+  /** The words a client shows; the author's name and the copyright holder. */
+  attribution: string;
+  /** The URL of the licence, GPX's `<license>`; null when the terms name none. */
+  licenseUrl: string | null;
+}
 
 /** What a track is made of. */
 export interface GpxTrack {
@@ -25,7 +32,7 @@ export interface GpxTrack {
   /** Who made the program writing the file: GPX's required `creator`. */
   creator: string;
   /** Whose data it is: written as the metadata's `<author>` and `<copyright>`; left out when null. */
-  credit: Credit | null;
+  credit: GpxCredit | null;
   geometry: TourGeometry;
 }
 
