@@ -5,7 +5,7 @@
  * flight keep the one they started with.
  */
 
-import type { AreaName, AreaRecords, RouteRecord, SourceEntry, SourceName } from '../../sync/format.ts';
+import type { AreaName, AreaRecords, RouteRecord, SourceEntry, SourceName, TourGeometry } from '../../sync/format.ts';
 import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
@@ -62,6 +62,11 @@ export interface Store {
   readonly sizes: AnswerSizes;
   /** The manifest entry of a source, or undefined when it was never synced. */
   source(name: SourceName): SourceEntry | undefined;
+  /**
+   * A tour's line (GeoJSON, longitude first), the same in every locale: frozen, shared by every
+   * answer. Null for an unknown id and for a tour without a line.
+   */
+  tourGeometry(id: string): TourGeometry | null;
 }
 
 /** The areas of a locale built so far, which an area's records may be placed by (Describe.placedBy). */
@@ -308,6 +313,7 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): S
     locales,
     sizes: tally.sizes(),
     source: (name) => snapshot.manifest.sources[name],
+    tourGeometry: (id) => (Object.hasOwn(snapshot.geometry, id) ? snapshot.geometry[id]! : null),
   };
 }
 
