@@ -146,8 +146,10 @@ describe.skipIf(!hasChromium)('the map page in a browser', () => {
     expect(await page.locator('#profile').getAttribute('data-samples')).toBe('400');
     expect(await page.locator('#profile .profile-status').textContent()).toBe(chosen!.title);
     // The altitude line is drawn: pixels of its stroke colour (#7a1020) on the chart's canvas.
-    const strokePixels = await page.locator('#profile canvas').evaluate((canvas: HTMLCanvasElement) => {
-      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    const strokePixels = await page.locator('#profile canvas').evaluate((element) => {
+      const canvas = element as unknown as Canvas;
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
       let count = 0;
       for (let at = 0; at < data.length; at += 4) if (Math.abs(data[at]! - 0x7a) < 24 && data[at + 1]! < 48 && Math.abs(data[at + 2]! - 0x20) < 24 && data[at + 3]! > 200) count++;
       return count;

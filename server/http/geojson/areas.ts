@@ -4,6 +4,9 @@
  * from the schema (server/http/geojson/listOperation.ts), not listed here.
  */
 
+import type { TourGeometry } from '../../../sync/format.ts';
+import type { Store } from '../../snapshot/store.ts';
+
 /** A record of a list as the GeoJSON operation selects it. */
 export type ListRecord = Readonly<Record<string, unknown>>;
 
@@ -23,8 +26,10 @@ export interface GeojsonArea {
   readonly line?: AreaLine;
 }
 
-/** The fields of a record with a line. */
+/** The fields of a record with a line, and where the store keeps the lines. */
 export interface AreaLine {
+  /** A record's line read from the store, for a list of lines: a page of records would carry each line through GraphQL's answer twice. */
+  read(store: Store, id: string | number): TourGeometry | null;
   /** The record's field holding its line (a LineString or MultiLineString), null without one. */
   readonly geometry: string;
   /** The record's field holding the line's `[west, south, east, north]`. */
@@ -99,6 +104,7 @@ export const GEOJSON_AREAS: ReadonlyMap<string, GeojsonArea> = new Map(
           durationMin: record.duration,
         }),
         line: {
+          read: (store, id) => store.tourGeometry(String(id)),
           geometry: 'geometry',
           bounds: 'bounds',
           trackSelection: 'abstract url',

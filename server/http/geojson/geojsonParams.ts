@@ -10,7 +10,7 @@ export const MAX_FEATURES = 5000;
  * Most positions of the lines of one answer with `geometry=line`, every feature's counted: a
  * map draws them all at once, and more matching is refused, as more records than `limit` are.
  */
-export const MAX_LINE_POSITIONS = 250_000;
+export const MAX_LINE_POSITIONS = 100_000;
 
 /** The GeoJSON route's own parameter: the most records the answer may hold. */
 const LIMIT = 'limit';

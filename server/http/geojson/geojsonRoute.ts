@@ -14,7 +14,8 @@ import type { GraphQLError } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TourGeometry } from '../../../sync/format.ts';
 import { startDeadline, withDeadline, type Deadline } from '../../execution/deadline.ts';
-import { positionCount } from '../../search/lineGeometry.ts';
+import type { Context } from '../../resolvers/context.ts';
+import { lineBounds, positionCount } from '../../search/lineGeometry.ts';
 import { isPromise } from '../../util/isPromise.ts';
 import { isInternalError, type ErrorCode } from '../formatError.ts';
 import type { HttpOptions, ServedSnapshot } from '../httpOptions.ts';
@@ -42,12 +43,6 @@ export const GPX_PATH = '/api/gpx';
 /** The media type of GeoJSON (RFC 7946 §12). */
 export const GEOJSON_TYPE = 'application/geo+json';
 
-/**
- * Records asked for per execution with their lines: fewer than {@link PAGE_SIZE}, so that a page
- * of long lines stays well within the answer-size limit (MAX_RESPONSE_BYTES).
- */
-const LINE_PAGE_SIZE = 20;
-
 /** GPX's `creator`: the program that wrote the file. */
 const GPX_CREATOR = 'tourism-content-query-service';
 
@@ -72,7 +67,6 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
   const lists = options.schema.getQueryType()?.getFields() ?? {};
   const areas = [...GEOJSON_AREAS.values()].filter((area) => area.list in lists);
   const operations = new Map(areas.map((area) => [area.list, createListOperation(options.schema, area)]));
-  const lineOperations = new Map(areas.filter((area) => area.line).map((area) => [area.list, createListOperation(options.schema, area, true)]));
   const recordOperations = new Map(areas.flatMap((area) => nonNull(area.list, createRecordOperation(options.schema, area))));
   const trackOperations = new Map(areas.flatMap((area) => (area.line ? nonNull(area.list, createRecordOperation(options.schema, area, area.line.trackSelection)) : [])));
   const send = createAnswerSender(config.cache, options.metrics);
@@ -100,11 +94,10 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       return sendError(res, 400, params.refusal.code, params.refusal.message);
     }
     const key = `geojson\0${name}\0${canonicalJson(params)}`;
-    const listed = params.withLine ? lineOperations.get(name)! : operation;
-    return answer(req, res, state, key, GEOJSON_TYPE, name, listed.documentHash, async (served) => {
-      const found = await listRecords(listed, params.variables, params.maxFeatures, params.withLine, served);
+    return answer(req, res, state, key, GEOJSON_TYPE, name, operation.documentHash, async (served) => {
+      const found = await listRecords(operation, params.variables, params.maxFeatures, params.withLine, served);
       if (!('records' in found)) return found;
-      return { bytes: Buffer.from(JSON.stringify(featureCollectionOf(listed, found.records, params.locale, params.withLine))) };
+      return { bytes: Buffer.from(JSON.stringify(featureCollectionOf(operation, found.records, params.locale, params.withLine))) };
     });
   };
 
@@ -215,7 +208,8 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
 
   /**
    * Every record of the list with these variables, page by page, unless more than `maxFeatures`
-   * match or, with their lines, the lines hold more than {@link MAX_LINE_POSITIONS} positions.
+   * match; `withLine`, each with its line and bounds from the store, unless the lines hold more
+   * than {@link MAX_LINE_POSITIONS} positions.
    */
   async function listRecords(
     operation: ListOperation,
@@ -226,12 +220,13 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
   ): Promise<{ records: ListRecord[] } | Built> {
     const records: ListRecord[] = [];
     const { list } = operation.area;
-    const pageSize = withLine ? LINE_PAGE_SIZE : PAGE_SIZE;
+    const line = withLine ? operation.area.line! : null;
+    const { store } = served.context as Context;
     let positions = 0;
     // One deadline for the request, whatever the number of pages: a page started past it is refused.
     const deadline = startDeadline(config.limits.executionTimeoutMs);
-    for (let offset = 0; ; offset += pageSize) {
-      const answer = await execute(operation.query, { ...variables, limit: pageSize, offset }, deadline, served);
+    for (let offset = 0; ; offset += PAGE_SIZE) {
+      const answer = await execute(operation.query, { ...variables, limit: PAGE_SIZE, offset }, deadline, served);
       if ('errors' in answer) return answer;
       const page = answer.data[list] as { total: number; hasMore: boolean; data: ListRecord[] };
       const locale = typeof variables.locale === 'string' ? variables.locale : operation.defaultLocale;
@@ -241,9 +236,15 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
           `or raise limit, up to ${MAX_FEATURES}`;
         return { refusal: { status: 400, code: 'BAD_USER_INPUT', message } };
       }
+      if (line === null) {
+        records.push(...page.data);
+        if (!page.hasMore) return { records };
+        continue;
+      }
       for (const record of page.data) {
-        const line = withLine ? (record[operation.area.line!.geometry] as TourGeometry | null) : null;
-        if (line !== null) positions += positionCount(line);
+        const geometry = line.read(store, record.id as string | number);
+        if (geometry !== null) positions += positionCount(geometry);
+        records.push({ ...record, [line.geometry]: geometry, [line.bounds]: geometry === null ? null : lineBounds(geometry) });
       }
       if (positions > MAX_LINE_POSITIONS) {
         const message =
@@ -251,7 +252,6 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
           `narrow the request with bbox (with bboxMatch=LINE) or q (or the list's filters)`;
         return { refusal: { status: 400, code: 'BAD_USER_INPUT', message } };
       }
-      records.push(...page.data);
       if (!page.hasMore) return { records };
     }
   }

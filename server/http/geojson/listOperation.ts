@@ -46,11 +46,10 @@ export interface ListOperation {
 
 /**
  * Builds an area's list operation from the schema.
- * @param withLine select the records' line and its bounds too (an area with {@link GeojsonArea.line})
  * @throws Error when the schema lacks the area's list, its `data` field or its record query (a
  *   schema and areas.ts out of step)
  */
-export function createListOperation(schema: GraphQLSchema, area: GeojsonArea, withLine = false): ListOperation {
+export function createListOperation(schema: GraphQLSchema, area: GeojsonArea): ListOperation {
   const fields = schema.getQueryType()!.getFields();
   const list = fields[area.list];
   if (!list) throw new Error(`GeoJSON area ${area.list}: the schema has no query ${area.list}`);
@@ -63,8 +62,7 @@ export function createListOperation(schema: GraphQLSchema, area: GeojsonArea, wi
   const args = list.args;
   const variables = args.map((arg) => `$${arg.name}: ${arg.type.toString()}`).join(', ');
   const passed = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
-  const name = `Geojson${capitalise(area.list)}${withLine ? 'Lines' : ''}`;
-  const query = `query ${name}(${variables}) { ${area.list}(${passed}) { total hasMore data { ${featureSelection(area, position, withLine ? '' : null)} } } }`;
+  const query = `query Geojson${capitalise(area.list)}(${variables}) { ${area.list}(${passed}) { total hasMore data { ${featureSelection(area, position, null)} } } }`;
   const parameters = new Map(args.filter((arg) => !PAGING_ARGUMENTS.has(arg.name)).map((arg) => [arg.name, arg.type]));
   const locale = args.find((arg) => arg.name === 'locale');
 
