@@ -95,9 +95,16 @@ const BOOT_SCRIPT = `'use strict';
     delete element.dataset.routePositions;
     if (chart) chart.destroy();
     chart = null;
-    profile.hidden = true;
     profile.dataset.samples = '0';
     showProfile('none', '');
+    setProfileShown(false);
+  }
+
+  // The chart takes its height from the map's: Leaflet must measure the map again.
+  function setProfileShown(shown) {
+    if (profile.hidden === !shown) return;
+    profile.hidden = !shown;
+    map.invalidateSize();
   }
 
   function countPositions(geometry) {
@@ -132,7 +139,7 @@ const BOOT_SCRIPT = `'use strict';
     clearRoute();
     var locale = form.locale.value;
     var request = (routeRequest = new AbortController());
-    profile.hidden = false;
+    setProfileShown(true);
     showProfile('loading', 'Loading the profile…');
     fetch(element.dataset.geojson + '/tours/' + encodeURIComponent(id) + '?' + new URLSearchParams({ locale: locale }), { signal: request.signal })
       .then(json)
