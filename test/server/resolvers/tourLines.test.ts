@@ -177,3 +177,32 @@ describe('tours(bboxMatch:)', () => {
     expect(result.facets[0]!.values.find((value) => value.value === 'hike')!.count).toBe(expected.length);
   });
 });
+
+describe('the answer-size limit and tours\' lines', () => {
+  let small: TestApi;
+
+  beforeAll(async () => {
+    // Large enough for every tour's id, too small for every tour's line.
+    small = await startTestApi({ MAX_RESPONSE_BYTES: '200000' });
+  });
+
+  afterAll(async () => {
+    await small.close();
+  });
+
+  it('refuses a page of lines by its estimate, before building it, and answers the same page without them', async () => {
+    const ids = await small.query('{ tours(limit: 500) { data { id bounds } } }');
+    expect(ids.errors).toBeUndefined();
+    const withLines = await small.query('{ tours(limit: 500) { data { id geometry } } }');
+    expect(withLines.errors).toEqual([expect.objectContaining({ extensions: { code: 'RESPONSE_TOO_LARGE' } })]);
+    expect(withLines.errors![0]!.message).toMatch(/^The answer would be about [\d,]+ bytes, more than the limit of 200,000 bytes/);
+  });
+
+  it('counts a profile as the samples asked for', async () => {
+    const { withLine } = pickTours();
+    const few = await small.query('query($id: String!) { tour(id: $id) { elevationProfile(samples: 10) { distanceKm altitudeM } } }', { id: withLine });
+    expect(few.errors).toBeUndefined();
+    const many = await small.query('{ tours(limit: 100) { data { elevationProfile(samples: 1000) { distanceKm altitudeM } } } }');
+    expect(many.errors?.[0]?.extensions?.code).toMatch(/^(RESPONSE_TOO_LARGE|QUERY_TOO_COMPLEX)$/);
+  });
+});
