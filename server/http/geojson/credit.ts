@@ -1,28 +1,29 @@
 /**
- * Whose data a record is, as the files for maps and devices carry it: a foreign member
- * `attribution` of a GeoJSON answer (RFC 7946 §6.1) and GPX's `<author>` and `<copyright>`.
+ * Whose data a single record is, as its files carry it: the `license` and `attribution` foreign
+ * members of its GeoJSON Feature (RFC 7946 §6.1), as a list's FeatureCollection carries its
+ * list's, and GPX's `<author>` and `<copyright>`.
  */
 
 import type { ListRecord } from './areas.ts';
 
-/** A source's terms, as a client showing its data must state them. */
+/** A record's terms, as a client showing its data must state them. */
 export interface Credit {
   /** The words to show (e.g. "© MySwitzerland"). */
   attribution: string;
-  /** The URL of the licence the data is under; null when the terms name none. */
-  licenseUrl: string | null;
+  /** An SPDX licence expression or the URL of the terms; null when they name none. */
+  license: string | null;
 }
 
 /**
- * The fields of a record the credit is read from, as a GraphQL selection of the record; empty
+ * The fields of a record its credit is read from, as a GraphQL selection of the record; empty
  * while the schema has no per-record terms.
  */
 export const CREDIT_SELECTION = '';
 
 /**
- * The credit of a record selected with {@link CREDIT_SELECTION}: the hook where each source's
+ * The credit of a record selected with {@link CREDIT_SELECTION}: the one place where a record's
  * `license` and `attribution` are read once the schema serves them; null until then, and the
- * answers then carry none.
+ * files then carry none.
  */
 export function creditOf(_record: ListRecord): Credit | null {
   return null;

@@ -6,7 +6,7 @@
 
 import type { TourGeometry } from '../../../sync/format.ts';
 import type { ListRecord } from './areas.ts';
-import { creditOf, type Credit } from './credit.ts';
+import { creditOf } from './credit.ts';
 import type { ListOperation, RecordOperation } from './listOperation.ts';
 
 /** A GeoJSON geometry of a feature: a record's point or its line. */
@@ -40,12 +40,10 @@ export interface GeojsonFeatureCollection {
   total: number;
   /** Matching records left out: they have no coordinates (or none a map can place). */
   omitted: number;
-  /** Whose data the features are, each source's terms once; absent when none is known. */
-  attribution?: Credit[];
 }
 
-/** A single record's Feature, with the area and locale as foreign members. */
-export type GeojsonRecordFeature = RecordFeature & { area: string; locale: string; attribution?: Credit };
+/** A single record's Feature, with the area and locale as foreign members, and its terms when known ({@link creditOf}). */
+export type GeojsonRecordFeature = RecordFeature & { area: string; locale: string; license?: string | null; attribution?: string };
 
 /**
  * The FeatureCollection of a list's records, in the list's order; records without a position are
@@ -54,25 +52,18 @@ export type GeojsonRecordFeature = RecordFeature & { area: string; locale: strin
  */
 export function featureCollectionOf(operation: ListOperation, records: readonly ListRecord[], locale: string, withLine = false): GeojsonFeatureCollection {
   const features: RecordFeature[] = [];
-  const credits = new Map<string, Credit>();
   for (const record of records) {
     const feature = featureOf(operation, record, locale, withLine);
-    if (feature.geometry === null) continue;
-    features.push(feature);
-    const credit = creditOf(record);
-    if (credit !== null) credits.set(credit.attribution, credit);
+    if (feature.geometry !== null) features.push(feature);
   }
-  const { list } = operation.area;
-  const collection: GeojsonFeatureCollection = { type: 'FeatureCollection', features, area: list, locale, total: records.length, omitted: records.length - features.length };
-  if (credits.size > 0) collection.attribution = [...credits.values()];
-  return collection;
+  return { type: 'FeatureCollection', features, area: operation.area.list, locale, total: records.length, omitted: records.length - features.length };
 }
 
 /** The Feature of one record, with its line when it has one; its geometry null when it has neither line nor position. */
 export function recordFeatureOf(operation: RecordOperation, record: ListRecord, locale: string): GeojsonRecordFeature {
   const feature: GeojsonRecordFeature = { ...featureOf(operation, record, locale, true), area: operation.area.list, locale };
   const credit = creditOf(record);
-  if (credit !== null) feature.attribution = credit;
+  if (credit !== null) Object.assign(feature, { license: credit.license, attribution: credit.attribution });
   return feature;
 }
 

@@ -8,6 +8,7 @@
 import { getNamedType, getNullableType, isListType, isObjectType, type GraphQLArgument, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { documentHash } from '../graphql/documentHash.ts';
 import type { GeojsonArea } from './areas.ts';
+import { CREDIT_SELECTION } from './credit.ts';
 
 /** The list's paging arguments: the GeoJSON route pages through the list itself. */
 const PAGING_ARGUMENTS = new Set(['limit', 'offset']);
@@ -93,7 +94,7 @@ export interface RecordOperation {
 
 /**
  * Builds an area's record query from the schema: the fields of a feature of the record, its line
- * and bounds when the area has one, and `extraSelection`.
+ * and bounds when the area has one, what its credit is read from (credit.ts), and `extraSelection`.
  * @returns null for an area without a record query
  * @throws Error when the schema's record query takes no `id`
  */
@@ -108,7 +109,8 @@ export function createRecordOperation(schema: GraphQLSchema, area: GeojsonArea, 
   const position = positionFields(recordType);
   const variables = [`$id: ${id.type.toString()}`, ...(locale ? [`$locale: ${locale.type.toString()}`] : [])].join(', ');
   const passed = ['id: $id', ...(locale ? ['locale: $locale'] : [])].join(', ');
-  const query = `query Geojson${capitalise(area.record)}(${variables}) { ${area.record}(${passed}) { ${featureSelection(area, position, extraSelection)} } }`;
+  const selection = `${featureSelection(area, position, extraSelection)} ${CREDIT_SELECTION}`.trim();
+  const query = `query Geojson${capitalise(area.record)}(${variables}) { ${area.record}(${passed}) { ${selection} } }`;
   return {
     area,
     query,

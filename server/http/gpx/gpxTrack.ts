@@ -17,8 +17,8 @@ const GPX_NAMESPACE = 'http://www.topografix.com/GPX/1/1';
 export interface GpxCredit {
   /** The words a client shows; the author's name and the copyright holder. */
   attribution: string;
-  /** The URL of the licence, GPX's `<license>`; null when the terms name none. */
-  licenseUrl: string | null;
+  /** The licence (GPX's `<license>`, a URI: an SPDX identifier or the terms' URL); null when the terms name none. */
+  license: string | null;
 }
 
 /** What a track is made of. */
@@ -52,7 +52,7 @@ export function writeGpx(track: GpxTrack): string {
   if (track.description !== null) out.push(element('desc', track.description));
   if (track.credit !== null) {
     out.push(`<author>${element('name', track.credit.attribution)}</author>`);
-    const license = track.credit.licenseUrl === null ? '' : element('license', track.credit.licenseUrl);
+    const license = track.credit.license === null ? '' : element('license', track.credit.license);
     out.push(`<copyright author="${escapeXml(track.credit.attribution)}">${license}</copyright>`);
   }
   if (track.url !== null) out.push(`<link href="${escapeXml(track.url)}"/>`);

@@ -25,7 +25,7 @@ describe('writeGpx', () => {
       description: 'B',
       url: 'https://example.org/a?x=1&y=2',
       creator: 'test',
-      credit: { attribution: '© Example', licenseUrl: 'https://creativecommons.org/licenses/by-sa/4.0/' },
+      credit: { attribution: '© Example', license: 'https://creativecommons.org/licenses/by-sa/4.0/' },
       geometry: { type: 'LineString', coordinates: [[7, 46], [7.1, 46.2]] },
     });
     const document = parse(text);
