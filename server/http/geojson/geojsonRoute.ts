@@ -94,7 +94,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       return sendError(res, 400, params.refusal.code, params.refusal.message);
     }
     const key = `geojson\0${name}\0${canonicalJson(params)}`;
-    return answer(req, res, state, key, GEOJSON_TYPE, name, operation.documentHash, async (served) => {
+    return answer(req, res, state, key, GEOJSON_TYPE, name, operation.documentHash, {}, async (served) => {
       const found = await listRecords(operation, params.variables, params.maxFeatures, params.withLine, served);
       if (!('records' in found)) return found;
       return { bytes: Buffer.from(JSON.stringify(featureCollectionOf(operation, found.records, params.locale, params.withLine))) };
@@ -125,9 +125,9 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       return sendError(res, 400, params.refusal.code, params.refusal.message);
     }
     const locale = params.locale ?? operation.defaultLocale;
-    if (isGpx) res.setHeader('Content-Disposition', `attachment; filename="${operation.area.record}-${id.replace(/[^A-Za-z0-9._-]/g, '_')}.gpx"`);
+    const headers: Record<string, string> = isGpx ? { 'Content-Disposition': `attachment; filename="${operation.area.record}-${id.replace(/[^A-Za-z0-9._-]/g, '_')}.gpx"` } : {};
     const key = `${isGpx ? 'gpx' : 'geojson'}\0${name}\0${canonicalJson({ id, locale })}`;
-    return answer(req, res, state, key, isGpx ? GPX_TYPE : GEOJSON_TYPE, `${name}/{id}`, operation.documentHash, async (snapshot) => {
+    return answer(req, res, state, key, isGpx ? GPX_TYPE : GEOJSON_TYPE, `${name}/{id}`, operation.documentHash, headers, async (snapshot) => {
       const found = await readRecord(operation, { id, locale }, snapshot);
       if (!('record' in found)) return found;
       const { record } = found;
@@ -146,6 +146,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
   /**
    * Sends the answer of a key: from the response cache, else built by `build` and kept there; a
    * refusal is sent as it is and never kept.
+   * @param headers sent with the answer (a 200 or its 304), not with a refusal
    */
   async function answer(
     req: IncomingMessage,
@@ -155,6 +156,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
     contentType: string,
     label: string,
     documentHash: string,
+    headers: Readonly<Record<string, string>>,
     build: (served: ServedSnapshot) => Promise<Built>,
   ): Promise<void> {
     const served = options.snapshot();
@@ -166,6 +168,7 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       state.cacheHit = true;
       state.operation = hit.label;
       state.passedChecks = true;
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       return send.success(req, res, state, hit.body, contentType, hit);
     }
     const built = await build(served);
@@ -179,13 +182,13 @@ export function createGeojsonRoute(options: HttpOptions, responses: ResponseCach
       return sendText(req, res, status, body, JSON_TYPE, { 'Cache-Control': NO_STORE });
     }
     if ('refusal' in built) {
-      res.removeHeader('Content-Disposition');
       state.codes = [built.refusal.code];
       return sendError(res, built.refusal.status, built.refusal.code, built.refusal.message);
     }
     state.operation = label;
     state.passedChecks = true;
     const entry = responses?.set(served, served.version, key, built.bytes, { label, operationName: undefined, cost: 0, documentHash });
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     return send.success(req, res, state, built.bytes, contentType, entry);
   }
 

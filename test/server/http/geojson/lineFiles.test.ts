@@ -198,6 +198,9 @@ describe('GET /api/gpx/tours/{id}', () => {
     const withoutLine = tours.find((record) => !lines[record.id]);
     if (withoutLine) expect((await get(`/api/gpx/tours/${withoutLine.id}`)).status).toBe(404);
     expect((await get('/api/gpx/attractions/x')).status).toBe(404);
+    const badLocale = await get(`/api/gpx/tours/${tourWithLine()}?locale=xx`);
+    expect(badLocale.status).toBe(400);
+    expect(badLocale.headers.get('content-disposition')).toBeNull();
 
     const target = `/api/gpx/tours/${tourWithLine()}`;
     const first = await get(target, { 'accept-encoding': 'identity' });
