@@ -7,6 +7,7 @@
  *   data/manifest.json
  *   data/<version>/manifest.json          (a copy of the manifest that committed it, for rollback)
  *   data/<version>/<locale>/<area>.json.gz
+ *   data/<version>/geometry.json.gz        (the tours' lines, once per version, when a tour has one)
  *
  * Every record is already in the shape the GraphQL API returns (see schema.graphql),
  * so the server only validates, indexes and slices. Derived values (a station's
@@ -25,7 +26,9 @@ import type { RouteRecord, StationRecord } from './stationRecords.ts';
 /**
  * Bumped on any incompatible change to the manifest or the records. 2: activities keep their
  * bookable dates (`availableDates`), routes their station (`stationId`), and each version names its
- * change lists (`changes`); the server still reads version 1 (docs/snapshot-format.md).
+ * change lists (`changes`); the server still reads version 1 (docs/snapshot-format.md). The tours'
+ * lines (`geometry`) came within version 2: an optional file that a server not knowing it leaves
+ * unread, while every record it does read means what it did.
  */
 export const FORMAT_VERSION = 2;
 
@@ -113,22 +116,89 @@ export interface Manifest {
   changes?: FileEntry;
   /**
    * The tours' lines ({@link GeometryFile}): `<version>/geometry.json.gz`, once per version rather
-   * than per locale, `count` the number of tours with a line. Absent when no tour has one.
+   * than per locale, `count` the number of tours with a line. Absent when no tour has one (and in
+   * every snapshot written before lines existed): then no tour has a line.
    */
   geometry?: FileEntry;
 }
 
-/** A GeoJSON (RFC 7946) position: longitude, latitude in degrees (WGS 84), then altitude in m when known. */
+/**
+ * A GeoJSON (RFC 7946) position: longitude, latitude in degrees (WGS 84), then altitude in m
+ * (above sea level) when known.
+ */
 export type Position = [number, number] | [number, number, number];
 
-/** A tour's line as GeoJSON (RFC 7946): one line, or several parts of one route. */
+/**
+ * A tour's line as GeoJSON (RFC 7946): one line, or several parts of one route (a route the
+ * upstream sends in pieces), each of at least two positions. Either every position of a line has
+ * an altitude or none has.
+ */
 export type TourGeometry = { type: 'LineString'; coordinates: Position[] } | { type: 'MultiLineString'; coordinates: Position[][] };
 
-/** The content of `<version>/geometry.json.gz`: each tour's line by tour id, the same in every locale. */
+/**
+ * The content of `<version>/geometry.json.gz`: each tour's line by tour id, the same in every
+ * locale. A tour without a line (none upstream, or one the publish gate refused) is absent.
+ */
 export interface GeometryFile {
   /** The version this file belongs to. */
   version: string;
   tours: Record<string, TourGeometry>;
+}
+
+/**
+ * Bounds on every line of a snapshot: the server refuses a version with a line past one
+ * (server/snapshot/geometryFile.ts), and the publish gate simplifies a denser line below them
+ * or leaves it out (sync/publish/gate/geometryRules.ts), so that what the sync publishes loads.
+ * They keep one tour's answer (its line, a GPX file) small and quick to write.
+ */
+export const GEOMETRY_LIMITS = {
+  /** Most positions in one tour's line, all its parts together. */
+  maxPositions: 5_000,
+  /** Most parts of a MultiLineString. */
+  maxParts: 100,
+  /** Lowest and highest altitude a position may have, in m: below the Dead Sea, above Everest is not on Earth's surface. */
+  minAltitudeM: -500,
+  maxAltitudeM: 9_000,
+} as const;
+
+/**
+ * Checks a tour's line as stored: a LineString or MultiLineString of {@link GEOMETRY_LIMITS},
+ * each line of at least two positions, each position two or three finite numbers, longitude in
+ * [-180, 180], latitude in [-90, 90], every position of it with an altitude or none.
+ * @returns null when it is one, otherwise one message naming the first fault:
+ *   `coordinates[3][1]: latitude 91, expected -90 to 90`
+ */
+export function geometryFault(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'expected a GeoJSON LineString or MultiLineString object';
+  const { type, coordinates } = value as { type?: unknown; coordinates?: unknown };
+  const keys = Object.keys(value);
+  if (keys.length !== 2 || !keys.includes('type') || !keys.includes('coordinates')) return `expected the keys type and coordinates, found ${keys.join(', ') || 'none'}`;
+  if (type !== 'LineString' && type !== 'MultiLineString') return `type ${JSON.stringify(type)}, expected "LineString" or "MultiLineString"`;
+  if (!Array.isArray(coordinates)) return 'coordinates must be a list';
+  const lines = (type === 'LineString' ? [coordinates] : coordinates) as unknown[];
+  if (lines.length === 0) return 'coordinates: a MultiLineString of no line';
+  if (lines.length > GEOMETRY_LIMITS.maxParts) return `coordinates: ${lines.length} lines, at most ${GEOMETRY_LIMITS.maxParts} allowed`;
+  let positions = 0;
+  let dimensions: number | null = null;
+  for (const [l, line] of lines.entries()) {
+    const at = type === 'LineString' ? 'coordinates' : `coordinates[${l}]`;
+    if (!Array.isArray(line) || line.length < 2) return `${at}: a line needs a list of at least 2 positions`;
+    positions += line.length;
+    if (positions > GEOMETRY_LIMITS.maxPositions) return `more than ${GEOMETRY_LIMITS.maxPositions} positions, at most ${GEOMETRY_LIMITS.maxPositions} allowed`;
+    for (const [i, position] of (line as unknown[]).entries()) {
+      const where = `${at}[${i}]`;
+      if (!Array.isArray(position) || (position.length !== 2 && position.length !== 3)) return `${where}: a position is [longitude, latitude] or [longitude, latitude, altitude]`;
+      dimensions ??= position.length;
+      if (position.length !== dimensions) return `${where}: ${position.length} numbers where the first position has ${dimensions}; every position has an altitude or none has`;
+      const [lng, lat, alt] = position as unknown[];
+      if (typeof lng !== 'number' || !Number.isFinite(lng) || lng < -180 || lng > 180) return `${where}[0]: longitude ${JSON.stringify(lng)}, expected -180 to 180`;
+      if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) return `${where}[1]: latitude ${JSON.stringify(lat)}, expected -90 to 90`;
+      if (alt !== undefined && (typeof alt !== 'number' || !Number.isFinite(alt) || alt < GEOMETRY_LIMITS.minAltitudeM || alt > GEOMETRY_LIMITS.maxAltitudeM)) {
+        return `${where}[2]: altitude ${JSON.stringify(alt)}, expected ${GEOMETRY_LIMITS.minAltitudeM} to ${GEOMETRY_LIMITS.maxAltitudeM} m`;
+      }
+    }
+  }
+  return null;
 }
 
 /** Relative path of a version's geometry file inside a data directory. */

@@ -27,6 +27,7 @@ import { configuredSources, probeSources } from './probeSources.ts';
 import { createProgress, formatCount, formatSeconds, type Progress, type SourceStats } from './progress.ts';
 import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './format.ts';
 import { runJoins } from './joins/runJoins.ts';
+import { readServedSource } from './publish/currentRecords.ts';
 import { formatGateReport } from './publish/gate/gateReport.ts';
 import { DEFAULT_CHANGE_VERSIONS, DEFAULT_KEEP, publish, type PublishResult } from './publish/publish.ts';
 import type { SourceOutcome } from './publish/report.ts';
@@ -233,6 +234,7 @@ async function fetchAndPublish(options: SyncOptions, tracer: Tracer | undefined)
           syncDay: syncDay(now),
           onPage: (part, page) => progress.page(source, part, page),
           onRetry: (part, event) => progress.retry(source, part, event),
+          served: once(() => readServedSource(options.dataDir, source)),
         };
         const span = tracer?.startSpan(`sync ${source}`, { attributes: { 'sync.source': source } });
         try {
@@ -311,6 +313,12 @@ function summaryTable(result: PublishResult, progress: Progress, seconds: Partia
     if (rejected.length) lines.push(`${s.source}: records failing validation left out: ${rejected.map((a) => `${a.locale} ${a.area} ${a.rejected}`).join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `read`, called at most once: later calls get the first call's promise. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= read());
 }
 
 function firstLine(error: unknown): string {

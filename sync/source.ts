@@ -6,7 +6,7 @@
  */
 
 import type { HttpClient, RetryEvent } from './client.ts';
-import type { AreaName, AreaRecords, Locale, SourceName } from './format.ts';
+import type { AreaName, AreaRecords, Locale, SourceName, TourGeometry } from './format.ts';
 import type { Setting } from './settings.ts';
 
 /** An upstream record that failed normalisation, left out of the snapshot. */
@@ -38,11 +38,33 @@ export interface AreaBatch<R> {
   encoding?: { repaired: number; damaged: number };
 }
 
+/** The tours' lines as a fetch had them, before the publish gate judges them. */
+export interface GeometryBatch {
+  /** Per tour id, its line (GeoJSON, longitude first): read from the upstream, or kept. */
+  lines: Record<string, TourGeometry>;
+  /** Tours whose line was asked for and read. */
+  fetched: number;
+  /** Tours whose line was kept from the version served, without a request: their record is unchanged. */
+  kept: number;
+  /** Tours whose line could not be had (the request failed for good, or the answer held no line), with why. */
+  failed: Rejection[];
+}
+
 /** What a source's fetch returns: its label and, per locale and area, a batch. */
 export interface SourceData {
   /** Human-readable upstream name, served as `meta.source`. */
   label: string;
   locales: Partial<Record<Locale, Partial<{ [A in AreaName]: AreaBatch<AreaRecords[A]> }>>>;
+  /** The tours' lines, once for every locale; only the tours source fetches them. */
+  geometry?: GeometryBatch;
+}
+
+/** What the version served holds of a source, for a fetch that keeps what has not changed. */
+export interface ServedSource {
+  /** Its records, per locale and area. */
+  locales: Partial<Record<Locale, Partial<{ [A in AreaName]: AreaRecords[A][] }>>>;
+  /** The tours' lines of that version, by tour id. */
+  geometry: Readonly<Record<string, TourGeometry>>;
 }
 
 /** A source's data with the time its fetch started. */
@@ -74,6 +96,11 @@ export interface FetchContext<C = unknown> {
   onPage(part: string, progress: PageProgress): void;
   /** Pass to every request of `part` as its `onRetry`. */
   onRetry(part: string, event: RetryEvent): void;
+  /**
+   * What the version served now holds of this source, read when first asked; null when there
+   * is no snapshot or it has no such source.
+   */
+  served(): Promise<ServedSource | null>;
 }
 
 /** One endpoint called once by a probe. */

@@ -92,14 +92,15 @@ const COST_CEILING = 1e12;
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type']);
 
 /**
- * The arguments {@link measureCost} reads: `limit`, and a list result's `facets(fields,
+ * The arguments {@link measureCost} reads: `limit`, `samples` (the points of a tour's elevation
+ * profile, a list's items as `limit` gives them), and a list result's `facets(fields,
  * maxValues)`; {@link costVariables} names the variables given to them, by which the operation
  * cache remembers costs, so the two must read the same.
  */
-const LIMIT_ARGUMENT = 'limit';
+const LIMIT_ARGUMENTS = ['limit', 'samples'];
 const FACET_FIELDS_ARGUMENT = 'fields';
 const FACET_VALUES_ARGUMENT = 'maxValues';
-const COST_ARGUMENTS = new Set([LIMIT_ARGUMENT, FACET_FIELDS_ARGUMENT, FACET_VALUES_ARGUMENT]);
+const COST_ARGUMENTS = new Set([...LIMIT_ARGUMENTS, FACET_FIELDS_ARGUMENT, FACET_VALUES_ARGUMENT]);
 
 /**
  * The text search (`search`) costs besides its fields this much per character of `q` and per
@@ -249,7 +250,7 @@ export function createQueryChecker(schema: GraphQLSchema, limits: Limits, option
 /**
  * The cost of executing an operation of a valid document: each field resolved counts 1, and a
  * field returning objects adds the cost of its selection, times the number of items for a list.
- * That number is the `limit` argument (its default when absent, at most the largest limit any
+ * That number is the `limit` (or `samples`) argument (its default when absent, at most the largest limit any
  * list accepts) for a list with one; for a list inside an object returned by a field with a
  * `limit` (`tours(limit: 500) { data { … } }`), that limit; otherwise {@link DEFAULT_LIST_SIZE}
  * (`types`: 100). A list result's `facets(fields, maxValues)` counts each distinct field once, and
@@ -350,8 +351,9 @@ export function estimateAnswerBytes(
     const childPath = fieldPath ?? (records !== undefined ? type.name : isAbstractType(type) ? RECORD_ROOT : undefined);
     let items = 1;
     if (isList) {
+      // A list inside a record given its length (`elevationProfile(samples:)`) holds that many items, not the average measured.
       items =
-        fieldPath !== undefined
+        fieldPath !== undefined && limit === undefined
           ? (sizes.items.get(fieldPath) ?? 0)
           : (limit ?? pageSize ?? (parent === root ? ROOT_LIST_SIZES[name] : undefined) ?? DEFAULT_LIST_SIZE);
       if (records !== undefined) items = Math.min(items, records);
@@ -365,7 +367,7 @@ export function estimateAnswerBytes(
 }
 
 /**
- * The variables {@link measureCost} reads: those given as a `limit` argument anywhere in the
+ * The variables {@link measureCost} reads: those given as a `limit` or `samples` argument anywhere in the
  * document, the one argument it reads (an Int, so a variable there is the whole value). Two sets
  * of coerced variables that agree on these give an operation of the document the same cost.
  */
@@ -437,9 +439,9 @@ function facetSizes(field: GraphQLField<unknown, unknown>, node: FieldNode, vari
   };
 }
 
-/** The `limit` a field is given, within what any list accepts; undefined for a field without one. */
+/** The `limit` (or `samples`) a field is given, within what any list accepts; undefined for a field without one. */
 function limitOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | undefined {
-  const definition = field.args.find((arg) => arg.name === LIMIT_ARGUMENT);
+  const definition = field.args.find((arg) => LIMIT_ARGUMENTS.includes(arg.name));
   if (!definition) return undefined;
   const limit = argumentValue(definition, node, variables);
   return typeof limit === 'number' ? Math.min(Math.max(limit, 0), LARGEST_LIMIT) : undefined;

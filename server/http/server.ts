@@ -4,7 +4,7 @@ import { answerClientError } from './clientErrors.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateEncoding, type Encoding } from './compress.ts';
 import { createCors } from './cors.ts';
 import { INTERNAL_ERROR_MESSAGE } from './formatError.ts';
-import { createGeojsonRoute, GEOJSON_PATH } from './geojson/geojsonRoute.ts';
+import { createGeojsonRoute, GEOJSON_PATH, GPX_PATH } from './geojson/geojsonRoute.ts';
 import { documentHash } from './graphql/documentHash.ts';
 import { createGraphqlRoute, GRAPHQL_PATH } from './graphql/route.ts';
 import { createLoadShedder, type LoadShedder, SHED_RETRY_AFTER_S } from './loadShedding.ts';
@@ -67,7 +67,8 @@ interface Route {
  *   the GraphiQL playground, whose assets are served under `/api/graphql/assets/`; it opens the
  *   sample queries as tabs.
  * - `GET /api/schema`: the SDL as text/plain; `?format=queries`: the sample queries as JSON.
- * - `GET /api/geojson/{area}`: a list query's records as GeoJSON (server/http/geojson/geojsonRoute.ts).
+ * - `GET /api/geojson/{area}`, `/api/geojson/{area}/{id}` and `/api/gpx/{area}/{id}`: a list query's
+ *   records as GeoJSON, one record as a Feature, a line as GPX (server/http/geojson/geojsonRoute.ts).
  * - `GET /map`: the map page (server/http/map/mapPage.ts), its assets under `/map/assets/`.
  * - `GET /` (HTML) and `GET /api/status` (JSON): the status report; `GET /healthz`: the process
  *   is alive; `GET /readyz`: 200 while serving, 503 while draining; `GET /metrics`: Prometheus.
@@ -244,15 +245,16 @@ function createDispatcher(options: HttpOptions, routes: Map<string, Route>, grap
     }
     if (cors(req, res)) return;
 
-    // Every path under GEOJSON_PATH/ is the GeoJSON route's: it names the areas it answers.
-    const isGeojson = path.startsWith(`${GEOJSON_PATH}/`);
+    // Every path under GEOJSON_PATH/ and GPX_PATH/ is the GeoJSON route's: it names the areas it answers.
+    const isGpx = path.startsWith(`${GPX_PATH}/`);
+    const isGeojson = isGpx || path.startsWith(`${GEOJSON_PATH}/`);
     const route = isGeojson ? geojsonRoute : routes.get(path);
     if (route === undefined) {
       state.codes = ['NOT_FOUND'];
       sendError(res, 404, 'NOT_FOUND', `Nothing at ${path}; the API is at ${GRAPHQL_PATH}, its status at /`);
       return;
     }
-    state.route = ASSET_ROUTES.find((route) => path.startsWith(`${route}/`)) ?? (isGeojson ? GEOJSON_PATH : path);
+    state.route = ASSET_ROUTES.find((route) => path.startsWith(`${route}/`)) ?? (isGeojson ? (isGpx ? GPX_PATH : GEOJSON_PATH) : path);
     const allow = isGeojson ? geojsonAllow : allowed.get(path)!;
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { Allow: allow }).end();

@@ -148,6 +148,20 @@ fragment Category on SnowdataPriceCategory { adult child teenager senior currenc
       variables: { id: firstId(de.tours) },
     },
     {
+      name: 'TourRoute',
+      description: 'A tour as a route: its line (GeoJSON), its bounds and its elevation profile.',
+      query: `query TourRoute($id: String!) {
+  tour(id: $id) { id name distance ascent bounds geometry elevationProfile(samples: 20) { distanceKm altitudeM } }
+}`,
+      variables: { id: de.tours.records.find((tour) => store.tourGeometry(tour.id) !== null)?.id ?? firstId(de.tours) },
+    },
+    {
+      name: 'ToursCrossingZermatt',
+      description: 'Tours whose line crosses a map view around Zermatt, not only those starting in it.',
+      query: `query ToursCrossingZermatt { tours(bbox: [7.65, 45.95, 7.8, 46.05], bboxMatch: LINE, limit: 10) { total data { id name startPoint bounds } } }`,
+      variables: {},
+    },
+    {
       name: 'FamilyAttractions',
       description: 'Free outdoor attractions for children up to 5 in summer.',
       query: `query FamilyAttractions {

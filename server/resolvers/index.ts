@@ -1,7 +1,8 @@
 /**
  * All resolvers, merged. Every Query field of schema.graphql must have one (see server/execution/schema.ts);
  * below Query only the list results' `facets`, which count from the list's arguments
- * (server/resolvers/listQuery.ts).
+ * (server/resolvers/listQuery.ts), and `Tour`'s line fields, read from the line the store keeps
+ * apart from the records (server/resolvers/tourLines.ts).
  */
 
 import { activityArgumentReaders, activityResolvers } from './activities.ts';
@@ -32,8 +33,10 @@ export const resolvers = {
   SnowdataResult: snowdataResolvers.SnowdataResult,
   SnowdataRoutesResult: snowdataResolvers.SnowdataRoutesResult,
   ToursResult: tourResolvers.ToursResult,
+  Tour: { ...tourResolvers.Tour, ...termsResolvers.Tour },
   AttractionsResult: attractionResolvers.AttractionsResult,
-  ...termsResolvers,
+  Activity: termsResolvers.Activity,
+  Attraction: termsResolvers.Attraction,
 };
 
 /**

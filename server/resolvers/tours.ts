@@ -12,6 +12,7 @@ import type { PositionSet } from '../search/positionSet.ts';
 
 type Tour = StoreRecords['tours'];
 import { checkUpdatedSince, updatedSinceSet } from './updatedSince.ts';
+import { BBOX_MATCHES, lineMatchSet, tourLineResolvers } from './tourLines.ts';
 
 export const ROUTE_TYPES = ['hike', 'mountainbike', 'bicycle', 'snowshoe', 'winterhiking', 'crosscountryskiing', 'sledging', 'skating', 'canoe'] as const;
 export const TOUR_SEASONS = ['summer', 'winter'] as const;
@@ -58,6 +59,7 @@ interface ToursArgs {
   nearLng?: number | null;
   radiusKm?: number | null;
   bbox?: readonly number[] | null;
+  bboxMatch?: string | null;
   sort?: string | null;
   limit?: number | null;
   offset?: number | null;
@@ -81,6 +83,7 @@ function readToursArgs(args: ToursArgs) {
     offset: checkOffset(args.offset),
     near,
     box: checkBbox(args.bbox),
+    bboxMatch: checkOneOf('bboxMatch', args.bboxMatch, BBOX_MATCHES) ?? 'START',
     q: checkQuery(args.q),
     updatedSince: checkUpdatedSince(args.updatedSince),
   };
@@ -94,7 +97,7 @@ export const tourResolvers = {
     tours(_: unknown, args: ToursArgs, context: Context) {
       const { store } = context;
       const startedAt = performance.now();
-      const { locale, routeType, season, difficulty, distance, duration, ascent, sort, limit, offset, near, box, q, updatedSince } = readToursArgs(args);
+      const { locale, routeType, season, difficulty, distance, duration, ascent, sort, limit, offset, near, box: bbox, bboxMatch, q, updatedSince } = readToursArgs(args);
       const area = store.locales[locale].tours;
       const { isRoundtrip, isBarrierFree, landscape } = args;
       const sets: PositionSet[] = [];
@@ -103,9 +106,12 @@ export const tourResolvers = {
         rangeSetOf(area.records, 'duration', (r) => r.duration, duration.min, duration.max),
         rangeSetOf(area.records, 'ascent', (r) => r.ascent, ascent.min, ascent.max),
         updatedSince === null ? null : updatedSinceSet(area, 'lastUpdated', updatedSince),
+        // Matched by its line, a tour's start need not lie in the box: the box becomes a set of its own.
+        bbox !== null && bboxMatch === 'LINE' ? lineMatchSet(area, store, bbox) : null,
       ]) {
         if (set !== null) sets.push(set);
       }
+      const box = bboxMatch === 'LINE' ? null : bbox;
       const query: ListQuery<Tour> = { q, near, box, conditions: { routeType, season, difficulty, isRoundtrip, isBarrierFree, landscape }, sets, sort, locale };
       const selection = selectList(area, query, offset + limit);
       const answer = envelope(context, 'tours', locale, startedAt, selection, limit, offset);
@@ -117,4 +123,5 @@ export const tourResolvers = {
     },
   },
   ToursResult: { facets: resolveFacets },
+  Tour: tourLineResolvers,
 };

@@ -11,6 +11,7 @@ import type { GraphQLSchema } from 'graphql';
 import { FORMAT_VERSION, recordLimitFault, SOURCE_AREAS, type AreaName, type AreaRecords, type ChangeLists, type FileEntry, type Manifest, type SourceEntry, type SourceName } from '../../sync/format.ts';
 import { deepFreeze } from '../util/deepFreeze.ts';
 import { readChangeLists } from './changeLists.ts';
+import { NO_LINES, readGeometry, type TourLines } from './geometryFile.ts';
 import { LOCALES, type Locale } from './locales.ts';
 import { SnapshotError } from './snapshotError.ts';
 import { DEFAULT_READ_TIMEOUT_MS, readFileInside, readSnapshotFile, readTimeoutError, withTimeLimit } from './snapshotFile.ts';
@@ -38,14 +39,15 @@ export const AREA_TYPES: Record<AreaName, string> = {
 /** The fields of a record's terms, answered from the server's settings (server/resolvers/terms.ts). */
 const TERMS_FIELDS = ['license', 'attribution'];
 /**
- * Fields the server computes, per request (distances, the terms) or when it builds its store (a
- * route's point, server/snapshot/store.ts PlacedRoute); a record must not carry them.
+ * Fields the server computes, per request (distances, the terms, a tour's line fields from the line
+ * the snapshot keeps apart from its records) or when it builds its store (a route's point,
+ * server/snapshot/store.ts PlacedRoute); a record must not carry them.
  */
 const COMPUTED_FIELDS: Partial<Record<AreaName, string[]>> = {
   activities: ['distance', ...TERMS_FIELDS],
   stations: ['distance_km', 'isOpen'],
   routes: ['latitude', 'longitude', 'name', 'stationName', 'distance_km'],
-  tours: ['distance_km', ...TERMS_FIELDS],
+  tours: ['distance_km', 'geometry', 'bounds', 'elevationProfile', ...TERMS_FIELDS],
   attractions: ['distance_km', ...TERMS_FIELDS],
 };
 /**
@@ -71,6 +73,11 @@ export interface Snapshot {
   readonly locales: Readonly<Record<Locale, LocaleContent>>;
   /** What changed since each of the earlier versions the sync had at hand (changeLists.ts). */
   readonly changes: ChangeLists;
+  /**
+   * Each tour's line by tour id, once for every locale (geometryFile.ts); empty when the manifest
+   * names no geometry file, or when the load keeps no tours ({@link LoadOptions.areas}).
+   */
+  readonly geometry: TourLines;
 }
 
 /** What {@link loadSnapshot} reads. */
@@ -132,7 +139,9 @@ export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, optio
     locales[locale][area] = records;
   }
   const changes = await readChangeLists(root, dataDir, manifest, readTimeoutMs, options.maxFileBytes);
-  return deepFreeze({ version: manifest.version, manifest, locales, changes }) as unknown as Snapshot;
+  const lines = await readGeometry(root, dataDir, manifest, readTimeoutMs, options.maxFileBytes, pauseEvery(RECORDS_PER_TURN));
+  const geometry = kept.has('tours') ? lines : NO_LINES;
+  return deepFreeze({ version: manifest.version, manifest, locales, changes, geometry }) as unknown as Snapshot;
 }
 
 /** One file of a snapshot to load: which locale and area its records are. */
@@ -286,6 +295,15 @@ function checkManifest(value: unknown, where: string): Manifest {
     const changesFile = (changes as { file: string }).file;
     if (path.isAbsolute(changesFile) || changesFile.split(/[\\/]/).includes('..')) fail(`changes.file must be a relative path inside the data directory, found "${changesFile}"`);
   }
+  // Optional: absent when no tour has a line, and in snapshots written before lines existed.
+  const geometry = value.geometry;
+  if (geometry !== undefined) {
+    if (!isObject(geometry) || typeof geometry.file !== 'string' || typeof geometry.sha256 !== 'string' || !Number.isSafeInteger(geometry.count) || (geometry.count as number) < 1) {
+      fail('"geometry" must be { file: string, count: integer ≥ 1, sha256: string } (the tours\' lines, docs/snapshot-format.md) or absent');
+    }
+    const geometryFile = (geometry as { file: string }).file;
+    if (path.isAbsolute(geometryFile) || geometryFile.split(/[\\/]/).includes('..')) fail(`geometry.file must be a relative path inside the data directory, found "${geometryFile}"`);
+  }
   if (!isObject(value.sources)) return fail('"sources" must be an object');
   for (const [source, entry] of Object.entries(value.sources)) {
     if (!(source in SOURCE_AREAS)) fail(`unknown source "${source}" (expected one of ${Object.keys(SOURCE_AREAS).join(', ')})`);
@@ -387,6 +405,12 @@ export function checkRecord(file: string, records: readonly unknown[], i: number
   const first = ids.get(id);
   if (first !== undefined) throw new SnapshotError(`${file}: records ${first} and ${i} share the id ${JSON.stringify(id)}; each id may appear once in a file`);
   ids.set(id, i);
+}
+
+/** A pause for readGeometry: a turn of the event loop after every `count` calls. */
+function pauseEvery(count: number): () => Promise<void> | undefined {
+  let calls = 0;
+  return () => (++calls % count === 0 ? nextTurn() : undefined);
 }
 
 /** Resolves after the event loop has had a turn: timers and I/O (requests) run first. */

@@ -14,6 +14,7 @@ import { watchEventLoop } from '../util/eventLoopLoad.ts';
 import { TimeSlice } from '../util/timeSlice.ts';
 import { emptyLocales, fileEntryOf, keptAreas, readCheckedManifest, recordsById, snapshotJobs, type LoadOptions, type Snapshot, type SnapshotJob } from './load.ts';
 import { readChangeLists } from './changeLists.ts';
+import { NO_LINES, readGeometry } from './geometryFile.ts';
 import { DEFAULT_READ_TIMEOUT_MS } from './snapshotFile.ts';
 import { SnapshotReader, type CheckedFile } from './snapshotReader.ts';
 import type { StoreParts } from './store.ts';
@@ -106,7 +107,10 @@ export async function loadSnapshotOffThread(dataDir: string, schema: GraphQLSche
     if (reader !== options.reader) reader.close();
   }
   const changes = await readChangeLists(root, dataDir, manifest, readTimeoutMs, options.maxFileBytes);
-  const snapshot = deepFreeze({ version: manifest.version, manifest, locales, changes }) as unknown as Snapshot;
+  // Inflated off this thread by zlib; parsed and checked here a line at a time, in the slices.
+  const lines = await readGeometry(root, dataDir, manifest, readTimeoutMs, options.maxFileBytes, () => (slice.spent ? slice.pause() : undefined));
+  const geometry = areas.has('tours') ? lines : NO_LINES;
+  const snapshot = deepFreeze({ version: manifest.version, manifest, locales, changes, geometry }) as unknown as Snapshot;
   return { snapshot, parts, files: { total: jobs.length, kept: kept.filter((records) => records !== undefined).length } };
 }
 

@@ -5,7 +5,7 @@
  * flight keep the one they started with.
  */
 
-import type { AreaName, AreaRecords, RouteRecord, SourceEntry, SourceName } from '../../sync/format.ts';
+import type { AreaName, AreaRecords, RouteRecord, SourceEntry, SourceName, TourGeometry } from '../../sync/format.ts';
 import { createSizeTally, type AnswerSizes } from './answerSizes.ts';
 import { AREA_TYPES, type Snapshot } from './load.ts';
 import { LOCALES, type Locale } from './locales.ts';
@@ -16,6 +16,8 @@ import { runSteps, runStepsSliced, type Steps } from '../util/timeSlice.ts';
 import { compileWithDistance, type WithDistance } from './withDistance.ts';
 import { nameRoute } from './routeNames.ts';
 import { activityIndexOf } from './activityIndex.ts';
+import type { TourLines } from './geometryFile.ts';
+import { lineBounds } from '../search/lineGeometry.ts';
 
 export interface AreaStore<R, F extends string = never> {
   /** Records in the area's default order (see DEFAULT_ORDER); positions index into this array. */
@@ -62,6 +64,11 @@ export interface Store {
   readonly sizes: AnswerSizes;
   /** The manifest entry of a source, or undefined when it was never synced. */
   source(name: SourceName): SourceEntry | undefined;
+  /**
+   * A tour's line (GeoJSON, longitude first), the same in every locale: frozen, shared by every
+   * answer. Null for an unknown id and for a tour without a line.
+   */
+  tourGeometry(id: string): TourGeometry | null;
 }
 
 /** The areas of a locale built so far, which an area's records may be placed by (Describe.placedBy). */
@@ -300,6 +307,9 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): S
       }
       // The records as served: placed ones with their point.
       yield* tally.add(AREA_TYPES[area], areas[area].records as readonly object[]);
+      // A tour's line fields are resolved from the line kept apart from its record, the same in
+      // every locale: measured once, as the fields an answer holds, so that the limits count them.
+      if (area === 'tours' && locale === LOCALES[0]) yield* tally.add(AREA_TYPES.tours, lineFieldsOf(areas.tours.records, snapshot.geometry));
     }
     locales[locale] = areas as unknown as LocaleStore;
   }
@@ -308,7 +318,16 @@ function* buildStore(snapshot: Snapshot, parts: StoreParts, previous?: Store): S
     locales,
     sizes: tally.sizes(),
     source: (name) => snapshot.manifest.sources[name],
+    tourGeometry: (id) => (Object.hasOwn(snapshot.geometry, id) ? snapshot.geometry[id]! : null),
   };
+}
+
+/** A tour's `geometry` and `bounds` as an answer holds them, per tour (null without a line). */
+function lineFieldsOf(tours: readonly { id: string }[], lines: TourLines): object[] {
+  return tours.map(({ id }) => {
+    const geometry = Object.hasOwn(lines, id) ? lines[id]! : null;
+    return { geometry, bounds: geometry === null ? null : lineBounds(geometry) };
+  });
 }
 
 /**

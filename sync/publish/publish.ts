@@ -15,11 +15,12 @@
 
 import type { KeyObject } from 'node:crypto';
 import path from 'node:path';
-import { type AreaName, type FixtureOrigin, LOCALES, type Locale, type Manifest, SOURCE_AREAS, SOURCE_NAMES, type SourceEntry, type SourceName, versionId } from '../format.ts';
+import { type AreaName, type FixtureOrigin, LOCALES, type Locale, type Manifest, SOURCE_AREAS, SOURCE_NAMES, type SourceEntry, type SourceName, type TourGeometry, versionId } from '../format.ts';
 import { type FetchedSource, syncDay } from '../source.ts';
 import type { SourceStatistics } from './gate/types.ts';
 import { type GatedSource, gateSource } from './gateSource.ts';
 import { DEFAULT_CHANGE_VERSIONS } from './changes.ts';
+import { readGeometryOf } from './currentRecords.ts';
 import { withPublishLock } from './lock.ts';
 import { readManifest } from './manifest.ts';
 import { prune } from './prune.ts';
@@ -106,6 +107,8 @@ async function gateAndWrite(options: PublishOptions & { keep: number; now: Date 
   const sources: Partial<Record<SourceName, SourceSnapshot>> = {};
   const kept: VersionReport['sources'] = {};
   const reports: SourceReport[] = [];
+  // The tours' lines of the new version: fresh with fresh tours, else the served ones carried.
+  let freshLines: Record<string, TourGeometry> | null = null;
   for (const name of SOURCE_NAMES) {
     const outcome = outcomes[name];
     const before = previous?.sources[name];
@@ -134,6 +137,7 @@ async function gateAndWrite(options: PublishOptions & { keep: number; now: Date 
       } else {
         report.forced = messages;
         sources[name] = snapshotOf(name, outcome.fetched, gated.records, before);
+        if (outcome.fetched.geometry) freshLines = outcome.fetched.geometry.lines;
         statistics = withCarriedStatistics(gated.verdict.statistics, statisticsBefore);
       }
     }
@@ -151,9 +155,29 @@ async function gateAndWrite(options: PublishOptions & { keep: number; now: Date 
   const versionReport: VersionReport = { version, createdAt: now.toISOString(), syncDay: context.syncDay, sources: kept };
   let changeLists: PublishResult['changeLists'] = null;
   const onChangeLists = (versions: number, ms: number) => void (changeLists = { versions, ms });
-  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport, changeVersions: options.changeVersions, onChangeLists, signingKey: options.signingKey });
+  const geometry = await linesOf(dataDir, previous, sources.tours, freshLines);
+  const manifest = await writeSnapshot(dataDir, version, sources, now, { fixture: options.fixture, report: versionReport, changeVersions: options.changeVersions, onChangeLists, signingKey: options.signingKey, geometry });
   const pruned = await prune(dataDir, keep);
   return { version, manifest, sources: reports, pruned, changeLists };
+}
+
+/**
+ * The tours' lines the new version publishes: the fresh ones when the tours were fetched and
+ * published, with the served lines of the tours whose locales were carried and not fetched
+ * again; the served ones when the tours are carried whole; none without tours.
+ */
+async function linesOf(dataDir: string, previous: Manifest | null, tours: SourceSnapshot | undefined, fresh: Record<string, TourGeometry> | null): Promise<Record<string, TourGeometry>> {
+  if (!tours) return {};
+  const carriedWhole = fresh === null;
+  const carriesSome = Object.values(tours.locales).some((areas) => areas?.tours !== undefined && !Array.isArray(areas.tours));
+  if (!carriedWhole && !carriesSome) return fresh;
+  const served = await readGeometryOf(dataDir, previous);
+  if (carriedWhole) return served;
+  // A tour fetched this run has its fresh line, or none; the others keep theirs.
+  const fetched = new Set(Object.values(tours.locales).flatMap((areas) => (Array.isArray(areas?.tours) ? areas.tours.map((tour) => tour.id) : [])));
+  const out: Record<string, TourGeometry> = {};
+  for (const [id, line] of Object.entries(served)) if (!fetched.has(id)) out[id] = line;
+  return Object.assign(out, fresh);
 }
 
 /**

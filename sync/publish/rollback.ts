@@ -60,8 +60,8 @@ async function checkVersion(dataDir: string, version: string): Promise<string | 
     return `${version}: ${(error as Error).message}`;
   }
   if (!manifest || manifest.version !== version) return `${version}: no manifest copy`;
-  // A version's change lists come back with it: `changes` then answers from that version.
-  const files: FileEntry[] = manifest.changes === undefined ? [] : [manifest.changes];
+  // A version's change lists and lines come back with it: `changes` then answers from that version.
+  const files: FileEntry[] = [manifest.changes, manifest.geometry].filter((entry) => entry !== undefined);
   for (const entry of Object.values(manifest.sources)) {
     for (const areas of Object.values(entry?.locales ?? {})) files.push(...Object.values(areas ?? {}));
   }

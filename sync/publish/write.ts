@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { CHANGE_AREAS, changesPath, FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, type ChangeLists, contentPath } from '../format.ts';
+import { CHANGE_AREAS, changesPath, FORMAT_VERSION, LOCALES, type Locale, SOURCE_AREAS, type SourceName, type AreaName, SOURCE_NAMES, TTL_MS, type FileEntry, type SourceEntry, type FixtureOrigin, type Manifest, type AreaRecords, type ChangeLists, contentPath, geometryPath, type GeometryFile, type TourGeometry } from '../format.ts';
 import { fsyncDir, pathExists, readCarried, sha256, writeDurably } from './files.ts';
 import { computeChanges, DEFAULT_CHANGE_VERSIONS, type NewContent } from './changes.ts';
 import { encodeManifest, writeManifest } from './manifest.ts';
@@ -47,6 +47,8 @@ export interface SourceSnapshot {
  * @param options.onChangeLists told how many earlier versions the change lists reach and how
  *   long computing them took, in ms
  * @param options.signingKey signs the manifest (SNAPSHOT_SIGNING_KEY; writeManifest in manifest.ts)
+ * @param options.geometry the tours' lines by tour id, written once for the version as
+ *   `<version>/geometry.json.gz`; none (or none in it) writes no file, and the manifest names none
  * @throws if `<version>/` already exists (versions are immutable once published), or a carried
  *   file is missing or no longer matches its sha256
  */
@@ -55,7 +57,7 @@ export async function writeSnapshot(
   version: string,
   sources: Partial<Record<SourceName, SourceSnapshot>>,
   now = new Date(),
-  options: { fixture?: FixtureOrigin; report?: VersionReport; changeVersions?: number; onChangeLists?: (versions: number, ms: number) => void; signingKey?: KeyObject | null } = {},
+  options: { fixture?: FixtureOrigin; report?: VersionReport; changeVersions?: number; onChangeLists?: (versions: number, ms: number) => void; signingKey?: KeyObject | null; geometry?: Readonly<Record<string, TourGeometry>> } = {},
 ): Promise<Manifest> {
   const finalDir = path.join(dataDir, version);
   const tmpDir = `${finalDir}.tmp`;
@@ -78,12 +80,20 @@ export async function writeSnapshot(
     const changeBytes = encodeChangeLists(changes);
     await writeDurably(path.join(tmpDir, 'changes.json.gz'), changeBytes);
     manifest.changes = { file: changesPath(version), count: changes.since.length, sha256: sha256(changeBytes) };
+    const lines = options.geometry ?? {};
+    const count = Object.keys(lines).length;
+    if (count > 0) {
+      const geometryBytes = encodeGeometry({ version, tours: lines });
+      await writeDurably(path.join(tmpDir, 'geometry.json.gz'), geometryBytes);
+      manifest.geometry = { file: geometryPath(version), count, sha256: sha256(geometryBytes) };
+    }
     for (const name of SOURCE_NAMES) {
       const source = sources[name];
       if (!source) continue;
       const entry: SourceEntry = {
-        // Whoever reads an answer sees `meta.source`: generated data must not pass for the upstream's.
-        label: fixture ? `${source.label} (fixture data, not from the upstream)` : source.label,
+        // Whoever reads an answer sees `meta.source`: generated data must not pass for the upstream's,
+        // nor a generated line for a route someone walked.
+        label: fixture ? `${source.label}${name === 'tours' && count > 0 ? ', route lines generated' : ''} (fixture data, not from the upstream)` : source.label,
         lastSync: source.lastSync,
         expiresAt: new Date(Date.parse(source.lastSync) + TTL_MS).toISOString(),
         stale: source.stale ?? false,
@@ -135,6 +145,18 @@ function contentOf(sources: Partial<Record<SourceName, SourceSnapshot>>, locale:
 export function encodeChangeLists(changes: ChangeLists): Buffer {
   const since = changes.since.map((entry) => JSON.stringify(entry)).join(',\n');
   const json = `{"version":${JSON.stringify(changes.version)},"since":[${since === '' ? '' : `\n${since}\n`}]}\n`;
+  return gzipSync(escapeNonAscii(json), { level: 9 });
+}
+
+/**
+ * The geometry file as stored: JSON, one tour's line per line of text in the order of the ids
+ * (so that the same lines write the same bytes), gzip-compressed deterministically. Numbers only
+ * and ids as the upstream sends them, escaped to ASCII like the content files.
+ */
+export function encodeGeometry(file: GeometryFile): Buffer {
+  const ids = Object.keys(file.tours).sort();
+  const tours = ids.map((id) => `${JSON.stringify(id)}:${JSON.stringify(file.tours[id])}`).join(',\n');
+  const json = `{"version":${JSON.stringify(file.version)},"tours":{${tours === '' ? '' : `\n${tours}\n`}}}\n`;
   return gzipSync(escapeNonAscii(json), { level: 9 });
 }
 

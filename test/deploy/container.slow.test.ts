@@ -490,6 +490,8 @@ describe.skipIf(!isolation)('the image, run without Docker', () => {
       'dist/map/countries-50m.json',
       'dist/map/leaflet.css',
       'dist/map/leaflet.js',
+      'dist/map/uPlot.iife.min.js',
+      'dist/map/uPlot.min.css',
       'dist/playground/',
       'dist/playground/graphiql.min.css',
       'dist/playground/graphiql.min.js',

@@ -116,6 +116,62 @@ describe.skipIf(!hasChromium)('the map page in a browser', () => {
     await page.close();
   });
 
+  it('draws a tour clicked as its line, with its elevation profile charted below the map', async () => {
+    const { page, requests, problems } = await openMap();
+    await drawn(page, (await geojson('activities')).features.length);
+    // A tour with a line that a search for its name finds alone, so that its point is the one clicked.
+    const tours = await geojson('tours', '?locale=de-CH&geometry=line&bbox=7.6,45.9,8.2,46.7');
+    let chosen: { id: string | number; title: string; positions: number } | undefined;
+    for (const feature of tours.features as unknown as { id: string; geometry: { type: string; coordinates: unknown[] }; properties: { title: string } }[]) {
+      if (feature.geometry.type === 'Point') continue;
+      const alone = await geojson('tours', `?locale=de-CH&q=${encodeURIComponent(feature.properties.title)}`);
+      if (alone.features.length !== 1 || alone.features[0]!.id !== feature.id) continue;
+      const parts = (feature.geometry.type === 'LineString' ? [feature.geometry.coordinates] : feature.geometry.coordinates) as unknown[][];
+      chosen = { id: feature.id, title: feature.properties.title, positions: parts.reduce((sum, part) => sum + part.length, 0) };
+      break;
+    }
+    expect(chosen, 'a tour with a line found alone by its name').toBeDefined();
+
+    await page.selectOption('select[name=area]', 'tours');
+    await page.fill('input[name=q]', chosen!.title);
+    await page.press('input[name=q]', 'Enter');
+    await drawn(page, 1);
+    await page.locator('path.map-point').click();
+    await page.locator(`#map[data-route="${chosen!.id}"]`).waitFor({ timeout: 20_000 });
+    await page.locator('#profile[data-state="ready"]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('#map').getAttribute('data-route-positions')).toBe(String(chosen!.positions));
+    expect(await page.locator('path.map-route').count()).toBeGreaterThan(0);
+    expect(await page.locator('#profile').getAttribute('data-samples')).toBe('400');
+    expect(await page.locator('#profile .profile-status').textContent()).toBe(chosen!.title);
+    // The altitude line is drawn: pixels of its stroke colour (#7a1020) on the chart's canvas.
+    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    const strokePixels = await page.locator('#profile canvas').evaluate((element) => {
+      const canvas = element as unknown as Canvas;
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let at = 0; at < data.length; at += 4) if (Math.abs(data[at]! - 0x7a) < 24 && data[at + 1]! < 48 && Math.abs(data[at + 2]! - 0x20) < 24 && data[at + 3]! > 200) count++;
+      return count;
+    });
+    expect(strokePixels).toBeGreaterThan(100);
+
+    const screenshot = await page.locator('body').screenshot();
+    expect(screenshot.subarray(1, 4).toString('latin1')).toBe('PNG');
+    writeFileSync(screenshotPath('map-tour-route.png'), screenshot);
+
+    // A new search clears the route and its chart.
+    await page.fill('input[name=q]', '');
+    await page.press('input[name=q]', 'Enter');
+    await page.locator('#map[data-state="ready"]').waitFor({ timeout: 20_000 });
+    await page.locator('#profile[hidden]').waitFor({ state: 'attached', timeout: 20_000 });
+    expect(await page.locator('path.map-route').count()).toBe(0);
+
+    const origin = new URL(running.url).origin;
+    expect(requests.filter((url) => new URL(url).origin !== origin && !url.startsWith('data:'))).toEqual([]);
+    // The requests of an area left, or a search replaced, before they were answered are expected.
+    expect(problems.filter((problem) => !problem.endsWith('net::ERR_ABORTED'))).toEqual([]);
+    await page.close();
+  });
+
   it('switches area and locale, and shows a refusal rather than stale points', async () => {
     const { page, problems } = await openMap();
     await drawn(page, (await geojson('activities')).features.length);

@@ -42,6 +42,7 @@ async function serve(change?: (data: UpstreamData) => void): Promise<Upstream> {
     activities: { ...base.activities, content: { ...base.activities.content } },
     snowdata: { stations: [...base.snowdata.stations] },
     tours: { ...base.tours },
+    tourGeodata: { ...base.tourGeodata },
     attractions: { ...base.attractions },
   };
   change?.(data);

@@ -3,10 +3,10 @@
  * return, copying each record's part from the record bytes cache once it was written. Where it
  * sits in a request: docs/architecture.md.
  *
- * A record's part cannot change: it is the record's properties as the selection picks them, and
- * records are frozen once read (server/snapshot/load.ts). Below the Query fields only the records'
- * `license` and `attribution` have a resolver of their own (server/resolvers/terms.ts); a
- * selection of one is executed instead, as any field with a resolver is. A near-me item (server/snapshot/withDistance.ts) is written
+ * A record's part cannot change: the operations it writes select no field below Query with a
+ * resolver of its own (a list's `facets`, the records' `license` and `attribution`, a tour's line
+ * fields are executed instead), so it is the record's properties as the selection picks them, and
+ * records are frozen once read (server/snapshot/load.ts). A near-me item (server/snapshot/withDistance.ts) is written
  * from what was kept of its record, with its own distance written in.
  *
  * The bytes are those graphql-js's result gives with JSON.stringify: its field order (aliases,

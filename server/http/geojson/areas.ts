@@ -4,6 +4,9 @@
  * from the schema (server/http/geojson/listOperation.ts), not listed here.
  */
 
+import type { TourGeometry } from '../../../sync/format.ts';
+import type { Store } from '../../snapshot/store.ts';
+
 /** A record of a list as the GeoJSON operation selects it. */
 export type ListRecord = Readonly<Record<string, unknown>>;
 
@@ -19,6 +22,22 @@ export interface GeojsonArea {
   readonly labelSelection: string;
   /** The label's properties from a record selected with {@link GeojsonArea.labelSelection}. */
   label(record: ListRecord): Record<string, unknown>;
+  /** For an area whose records have a line (a GeoJSON geometry of the record): where it is, and what a GPX track of it says. */
+  readonly line?: AreaLine;
+}
+
+/** The fields of a record with a line, and where the store keeps the lines. */
+export interface AreaLine {
+  /** A record's line read from the store, for a list of lines: a page of records would carry each line through GraphQL's answer twice. */
+  read(store: Store, id: string | number): TourGeometry | null;
+  /** The record's field holding its line (a LineString or MultiLineString), null without one. */
+  readonly geometry: string;
+  /** The record's field holding the line's `[west, south, east, north]`. */
+  readonly bounds: string;
+  /** What a GPX track of the record says besides its name, as a GraphQL selection of the record. */
+  readonly trackSelection: string;
+  /** The track's description and page, from a record selected with {@link AreaLine.trackSelection}. */
+  track(record: ListRecord): { description: string | null; url: string | null };
 }
 
 /** The areas by list name, in the order the allowed names are listed in refusals. */
@@ -84,6 +103,13 @@ export const GEOJSON_AREAS: ReadonlyMap<string, GeojsonArea> = new Map(
           distanceKm: record.distance,
           durationMin: record.duration,
         }),
+        line: {
+          read: (store, id) => store.tourGeometry(String(id)),
+          geometry: 'geometry',
+          bounds: 'bounds',
+          trackSelection: 'abstract url',
+          track: (record) => ({ description: (record.abstract as string | null) ?? null, url: (record.url as string | null) ?? null }),
+        },
       },
       {
         list: 'attractions',

@@ -1,15 +1,29 @@
-/** A list's records as an RFC 7946 FeatureCollection of Points (https://www.rfc-editor.org/rfc/rfc7946). */
+/**
+ * A list's records as an RFC 7946 FeatureCollection (https://www.rfc-editor.org/rfc/rfc7946):
+ * each a Point at its position, or, asked for lines, its line where it has one; and one record
+ * as a Feature with its line.
+ */
 
+import type { TourGeometry } from '../../../sync/format.ts';
 import type { Steps } from '../../util/timeSlice.ts';
 import type { ListRecord } from './areas.ts';
-import type { ListOperation, PositionFields } from './listOperation.ts';
+import { creditOf } from './credit.ts';
+import type { ListOperation, RecordOperation } from './listOperation.ts';
 
-/** A Point feature of one record; `id` is the record's. */
-export interface PointFeature {
+/** A GeoJSON geometry of a feature: a record's point or its line. */
+export type FeatureGeometry = { type: 'Point'; coordinates: [number, number] } | TourGeometry;
+
+/** A feature of one record; `id` is the record's. */
+export interface RecordFeature {
   type: 'Feature';
   id: string | number;
-  /** `[longitude, latitude]` in decimal degrees (WGS 84), as RFC 7946 §3.1.1 orders them. */
-  geometry: { type: 'Point'; coordinates: [number, number] };
+  /** The line's `[west, south, east, north]` (RFC 7946 §5), on a feature drawn as a line. */
+  bbox?: [number, number, number, number];
+  /**
+   * `[longitude, latitude]` in decimal degrees (WGS 84), as RFC 7946 §3.1.1 orders them, or the
+   * line; null for a single record that has neither.
+   */
+  geometry: FeatureGeometry | null;
   /** The record's id, title and area, its label fields, and `query`: the GET URL of its record query (null when the area has none). */
   properties: Record<string, unknown>;
 }
@@ -29,7 +43,7 @@ export interface CollectionTerms {
  */
 export interface GeojsonFeatureCollection {
   type: 'FeatureCollection';
-  features: PointFeature[];
+  features: RecordFeature[];
   area: string;
   locale: string;
   /** Absent only for a list whose meta has no terms. */
@@ -41,42 +55,60 @@ export interface GeojsonFeatureCollection {
   omitted: number;
 }
 
+/** A single record's Feature, with the area and locale as foreign members, and its terms when known ({@link creditOf}). */
+export type GeojsonRecordFeature = RecordFeature & { area: string; locale: string; license?: string | null; attribution?: string };
+
 /**
  * The FeatureCollection of a list's records, in the list's order, as the bytes of its JSON: a
  * {@link GeojsonFeatureCollection} written as `JSON.stringify` writes one, a feature per step
  * (server/util/timeSlice.ts), so that a long answer is written in slices. Records without a
- * position are counted in `omitted`.
+ * position are counted in `omitted`. With `withLine`, a record with a line is drawn as it, with
+ * its `bbox`; one without a line keeps its point.
  */
-export function* featureCollectionSteps(operation: ListOperation, records: readonly ListRecord[], locale: string, terms: CollectionTerms | null): Steps<Buffer> {
-  const { area, position } = operation;
+export function* featureCollectionSteps(
+  operation: ListOperation,
+  records: readonly ListRecord[],
+  locale: string,
+  terms: CollectionTerms | null,
+  withLine = false,
+): Steps<Buffer> {
   const features: string[] = [];
   for (const record of records) {
-    const feature = position && featureOf(operation, record, position, locale);
-    if (feature) features.push(JSON.stringify(feature));
+    const feature = featureOf(operation, record, locale, withLine);
+    if (feature.geometry !== null) features.push(JSON.stringify(feature));
     yield;
   }
+  const { list } = operation.area;
   const total = records.length;
   const omitted = total - features.length;
   const members: Omit<GeojsonFeatureCollection, 'type' | 'features'> =
-    terms === null ? { area: area.list, locale, total, omitted } : { area: area.list, locale, license: terms.license, attribution: terms.attribution, total, omitted };
+    terms === null ? { area: list, locale, total, omitted } : { area: list, locale, license: terms.license, attribution: terms.attribution, total, omitted };
   // The object's own members after `features`, as JSON.stringify of the whole would order them.
   const rest = JSON.stringify(members).slice(1);
   return Buffer.from(`{"type":"FeatureCollection","features":[${features.join(',')}],${rest}`);
 }
 
-/** The Point feature of a record, or null when it has no position. */
-function featureOf(operation: ListOperation, record: ListRecord, position: PositionFields, locale: string): PointFeature | null {
-  const lng = coordinateOf(record[position.lng], 180);
-  const lat = coordinateOf(record[position.lat], 90);
-  if (lng === null || lat === null) return null;
-  const { area } = operation;
+/** The Feature of one record, with its line when it has one; its geometry null when it has neither line nor position. */
+export function recordFeatureOf(operation: RecordOperation, record: ListRecord, locale: string): GeojsonRecordFeature {
+  const feature: GeojsonRecordFeature = { ...featureOf(operation, record, locale, true), area: operation.area.list, locale };
+  const credit = creditOf(record);
+  if (credit !== null) Object.assign(feature, { license: credit.license, attribution: credit.attribution });
+  return feature;
+}
+
+function featureOf(operation: ListOperation | RecordOperation, record: ListRecord, locale: string, withLine: boolean): RecordFeature {
+  const { area, position } = operation;
   const id = record.id as string | number;
-  return {
-    type: 'Feature',
-    id,
-    geometry: { type: 'Point', coordinates: [lng, lat] },
-    properties: { id, title: record[area.titleField] ?? null, area: area.list, ...area.label(record), query: operation.recordUrl(id, locale) },
-  };
+  const properties = { id, title: record[area.titleField] ?? null, area: area.list, ...area.label(record), query: operation.recordUrl(id, locale) };
+  const line = withLine && area.line ? (record[area.line.geometry] as TourGeometry | null) : null;
+  if (line !== null && area.line) {
+    const bbox = record[area.line.bounds] as [number, number, number, number] | null;
+    return { type: 'Feature', id, ...(bbox === null ? {} : { bbox }), geometry: line, properties };
+  }
+  const lng = position === null ? null : coordinateOf(record[position.lng], 180);
+  const lat = position === null ? null : coordinateOf(record[position.lat], 90);
+  const geometry = lng === null || lat === null ? null : { type: 'Point' as const, coordinates: [lng, lat] as [number, number] };
+  return { type: 'Feature', id, geometry, properties };
 }
 
 /** A coordinate in degrees within ±`bound`, from a number or the text an upstream sent; null when there is none. */

@@ -5,9 +5,10 @@
  * the list's own.
  */
 
-import { getNamedType, getNullableType, isListType, isObjectType, type GraphQLArgument, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, isListType, isObjectType, type GraphQLArgument, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { documentHash } from '../graphql/documentHash.ts';
 import type { GeojsonArea } from './areas.ts';
+import { creditSelection } from './credit.ts';
 
 /** The list's paging arguments: the GeoJSON route pages through the list itself. */
 const PAGING_ARGUMENTS = new Set(['limit', 'offset']);
@@ -58,9 +59,7 @@ export function createListOperation(schema: GraphQLSchema, area: GeojsonArea): L
   const recordType = dataField && getNamedType(dataField.type);
   if (!recordType || !isObjectType(recordType)) throw new Error(`GeoJSON area ${area.list}: ${resultType.name} has no list of records in \`data\``);
 
-  const recordFields = recordType.getFields();
-  const position = 'longitude' in recordFields && 'latitude' in recordFields ? { lng: 'longitude', lat: 'latitude' } : 'lng' in recordFields && 'lat' in recordFields ? { lng: 'lng', lat: 'lat' } : null;
-  const positionSelection = position ? `${position.lng} ${position.lat}` : '';
+  const position = positionFields(recordType);
   const args = list.args;
   const variables = args.map((arg) => `$${arg.name}: ${arg.type.toString()}`).join(', ');
   const passed = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
@@ -68,7 +67,7 @@ export function createListOperation(schema: GraphQLSchema, area: GeojsonArea): L
   const metaType = isObjectType(resultType) ? resultType.getFields().meta : undefined;
   const metaFields = metaType && getNamedType(metaType.type);
   const termsSelection = metaFields && isObjectType(metaFields) && 'license' in metaFields.getFields() && 'attribution' in metaFields.getFields() ? ' meta { license attribution }' : '';
-  const query = `query Geojson${capitalise(area.list)}(${variables}) { ${area.list}(${passed}) { total hasMore${termsSelection} data { id ${area.titleField} ${positionSelection} ${area.labelSelection} } } }`;
+  const query = `query Geojson${capitalise(area.list)}(${variables}) { ${area.list}(${passed}) { total hasMore${termsSelection} data { ${featureSelection(area, position, null)} } } }`;
   const parameters = new Map(args.filter((arg) => !PAGING_ARGUMENTS.has(arg.name)).map((arg) => [arg.name, arg.type]));
   const locale = args.find((arg) => arg.name === 'locale');
 
@@ -81,6 +80,63 @@ export function createListOperation(schema: GraphQLSchema, area: GeojsonArea): L
     position,
     recordUrl: createRecordUrl(schema, area),
   };
+}
+
+/** An area's record query, ready to run with a record's `id` and `locale`. */
+export interface RecordOperation {
+  readonly area: GeojsonArea;
+  /** The GraphQL document: the record query with `$id` and `$locale`. */
+  readonly query: string;
+  /** Lowercase hex sha256 of `query`, which the response cache keeps with an answer for the log. */
+  readonly documentHash: string;
+  /** The locale a request without `locale` is answered in (the argument's default). */
+  readonly defaultLocale: string;
+  readonly position: PositionFields | null;
+  /** The GET URL of the record query for a feature's `query` (as {@link ListOperation.recordUrl}). */
+  recordUrl(id: unknown, locale: string): string | null;
+}
+
+/**
+ * Builds an area's record query from the schema: the fields of a feature of the record, its line
+ * and bounds when the area has one, what its credit is read from (credit.ts), and `extraSelection`.
+ * @returns null for an area without a record query
+ * @throws Error when the schema's record query takes no `id`
+ */
+export function createRecordOperation(schema: GraphQLSchema, area: GeojsonArea, extraSelection = ''): RecordOperation | null {
+  if (area.record === undefined) return null;
+  const field = schema.getQueryType()!.getFields()[area.record];
+  const id = field?.args.find((arg) => arg.name === 'id');
+  if (!field || !id) throw new Error(`GeoJSON area ${area.list}: the schema has no query ${area.record}(id:)`);
+  const recordType = getNamedType(field.type);
+  if (!isObjectType(recordType)) throw new Error(`GeoJSON area ${area.list}: ${area.record} answers no record`);
+  const locale = field.args.find((arg) => arg.name === 'locale');
+  const position = positionFields(recordType);
+  const variables = [`$id: ${id.type.toString()}`, ...(locale ? [`$locale: ${locale.type.toString()}`] : [])].join(', ');
+  const passed = ['id: $id', ...(locale ? ['locale: $locale'] : [])].join(', ');
+  const selection = `${featureSelection(area, position, extraSelection)} ${creditSelection(recordType)}`.trim();
+  const query = `query Geojson${capitalise(area.record)}(${variables}) { ${area.record}(${passed}) { ${selection} } }`;
+  return {
+    area,
+    query,
+    documentHash: documentHash(query),
+    defaultLocale: typeof locale?.defaultValue === 'string' ? locale.defaultValue : 'de-CH',
+    position,
+    recordUrl: createRecordUrl(schema, area),
+  };
+}
+
+/** Where a record type keeps its position: `longitude`/`latitude` or `lng`/`lat`; null when neither. */
+function positionFields(recordType: GraphQLObjectType): PositionFields | null {
+  const recordFields = recordType.getFields();
+  if ('longitude' in recordFields && 'latitude' in recordFields) return { lng: 'longitude', lat: 'latitude' };
+  return 'lng' in recordFields && 'lat' in recordFields ? { lng: 'lng', lat: 'lat' } : null;
+}
+
+/** A feature's fields of a record: id, title, position, label; with a non-null `lineAnd`, the line, its bounds and that selection. */
+function featureSelection(area: GeojsonArea, position: PositionFields | null, lineAnd: string | null): string {
+  const positionSelection = position ? `${position.lng} ${position.lat}` : '';
+  const line = lineAnd !== null && area.line ? `${area.line.geometry} ${area.line.bounds} ${lineAnd}` : (lineAnd ?? '');
+  return `id ${area.titleField} ${positionSelection} ${area.labelSelection} ${line}`.trim();
 }
 
 /** The record query's GET URL maker, the document the same for every record of the area. */

@@ -1,13 +1,16 @@
 /**
  * The map page at `/map`: the snapshot's records as points over an outline of Switzerland, by
- * area and locale, with a search box. Built on Leaflet (https://leafletjs.com/, BSD-2-Clause),
- * served from this server with its outline, so the page loads nothing from elsewhere: no base
- * tiles, no fonts, no images (points are circle markers, drawn as SVG).
+ * area and locale, with a search box; a tour clicked is drawn as its line, with its elevation
+ * profile charted below the map. Built on Leaflet (https://leafletjs.com/, BSD-2-Clause) and
+ * uPlot (https://github.com/leeoniya/uPlot, MIT), served from this server with its outline, so
+ * the page loads nothing from elsewhere: no base tiles, no fonts, no images (points are circle
+ * markers, drawn as SVG; the chart is a canvas).
  */
 
 import { LOCALES } from '../../snapshot/locales.ts';
 import { GEOJSON_AREAS } from '../geojson/areas.ts';
 import { GEOJSON_PATH } from '../geojson/geojsonRoute.ts';
+import { GRAPHQL_PATH } from '../graphql/route.ts';
 import { addAsset, CSS, htmlPage, JS, pageSecurityPolicy, readPackageFile, type StaticAsset } from '../staticAssets.ts';
 import { readSwissOutline } from './swissOutline.ts';
 
@@ -30,11 +33,18 @@ export interface MapPage {
  */
 const CONTENT_SECURITY_POLICY = pageSecurityPolicy();
 
+/** Samples of the elevation profile charted: about one per two pixels of a wide chart. */
+const PROFILE_SAMPLES = 400;
+
 /**
  * Draws the outline, then the area's points for the chosen locale and search. A search is sent
  * as the GeoJSON route's `q` on submit and a moment after the last keystroke. `#map` carries the
  * state (`data-state`: loading, ready or error) and the number of points drawn (`data-points`).
- * Labels are set as text, never as HTML: titles come from upstream data.
+ * A tour clicked is fetched as its Feature (`/api/geojson/tours/{id}`) and drawn as its line
+ * (`data-route`: its id, `data-route-positions`: the positions drawn), and its elevation profile
+ * asked of GraphQL and charted in `#profile` (`data-state`: loading, ready, none when the line has
+ * no altitudes, or error; `data-samples`). Labels are set as text, never as HTML: titles come
+ * from upstream data.
  */
 const BOOT_SCRIPT = `'use strict';
 (function () {
@@ -44,8 +54,13 @@ const BOOT_SCRIPT = `'use strict';
   var map = L.map(element, { zoomSnap: 0.25, attributionControl: false });
   L.control.attribution({ prefix: false }).addAttribution('Outline: Natural Earth').addTo(map);
   var points = L.layerGroup().addTo(map);
+  var route = L.layerGroup().addTo(map);
+  var profile = document.getElementById('profile');
+  var chart = null;
   var pending = null;
   var typing = null;
+  var routeRequest = null;
+  var PROFILE_QUERY = 'query MapProfile($id: String!, $locale: String) { tour(id: $id, locale: $locale) { name elevationProfile(samples: ${PROFILE_SAMPLES}) { distanceKm altitudeM } } }';
 
   function label(properties) {
     var box = document.createElement('div');
@@ -67,6 +82,96 @@ const BOOT_SCRIPT = `'use strict';
     status.textContent = text;
   }
 
+  function showProfile(state, text) {
+    profile.dataset.state = state;
+    profile.querySelector('.profile-status').textContent = text;
+  }
+
+  function clearRoute() {
+    if (routeRequest) routeRequest.abort();
+    routeRequest = null;
+    route.clearLayers();
+    delete element.dataset.route;
+    delete element.dataset.routePositions;
+    if (chart) chart.destroy();
+    chart = null;
+    profile.dataset.samples = '0';
+    showProfile('none', '');
+    setProfileShown(false);
+  }
+
+  // The chart takes its height from the map's: Leaflet must measure the map again.
+  function setProfileShown(shown) {
+    if (profile.hidden === !shown) return;
+    profile.hidden = !shown;
+    map.invalidateSize();
+  }
+
+  function countPositions(geometry) {
+    if (geometry === null || geometry.type === 'Point') return 0;
+    var parts = geometry.type === 'LineString' ? [geometry.coordinates] : geometry.coordinates;
+    return parts.reduce(function (sum, part) { return sum + part.length; }, 0);
+  }
+
+  function json(response) {
+    return response.json().then(function (body) {
+      if (!response.ok) throw new Error(body.errors.map(function (error) { return error.message; }).join('; '));
+      return body;
+    });
+  }
+
+  function drawProfile(samples) {
+    var box = profile.querySelector('.profile-chart');
+    var data = [samples.map(function (sample) { return sample.distanceKm; }), samples.map(function (sample) { return sample.altitudeM; })];
+    chart = new uPlot({
+      width: box.clientWidth,
+      height: 180,
+      scales: { x: { time: false } },
+      axes: [{ label: 'km' }, { label: 'm' }],
+      legend: { show: false },
+      cursor: { show: false },
+      series: [{}, { label: 'Altitude (m)', stroke: '#7a1020', width: 2, fill: 'rgba(213, 43, 30, 0.15)' }],
+    }, data, box);
+    profile.dataset.samples = String(samples.length);
+  }
+
+  function showRoute(id) {
+    clearRoute();
+    var locale = form.locale.value;
+    var request = (routeRequest = new AbortController());
+    setProfileShown(true);
+    showProfile('loading', 'Loading the profile…');
+    fetch(element.dataset.geojson + '/tours/' + encodeURIComponent(id) + '?' + new URLSearchParams({ locale: locale }), { signal: request.signal })
+      .then(json)
+      .then(function (feature) {
+        if (request !== routeRequest) return;
+        var drawnLine = L.geoJSON(feature, {
+          style: { color: '#0b4f9c', weight: 4, opacity: 0.9, className: 'map-route' },
+          pointToLayer: function (point, latlng) { return L.circleMarker(latlng, { radius: 7, color: '#0b4f9c', className: 'map-route' }); },
+          interactive: false,
+        }).addTo(route);
+        element.dataset.route = String(feature.id);
+        element.dataset.routePositions = String(countPositions(feature.geometry));
+        if (feature.geometry !== null && feature.geometry.type !== 'Point') map.fitBounds(drawnLine.getBounds(), { padding: [40, 40] });
+        var params = new URLSearchParams({ query: PROFILE_QUERY, variables: JSON.stringify({ id: id, locale: locale }) });
+        return fetch(element.dataset.graphql + '?' + params, { signal: request.signal, headers: { accept: 'application/json' } })
+          .then(json)
+          .then(function (answer) {
+            if (request !== routeRequest) return;
+            if (answer.errors) throw new Error(answer.errors.map(function (error) { return error.message; }).join('; '));
+            var tour = answer.data.tour;
+            var samples = tour === null ? null : tour.elevationProfile;
+            if (samples === null) return showProfile('none', (tour === null ? id : tour.name) + ': no elevation data');
+            profile.querySelector('.profile-status').textContent = tour.name;
+            drawProfile(samples);
+            profile.dataset.state = 'ready';
+          });
+      })
+      .catch(function (error) {
+        if (error.name !== 'AbortError') showProfile('error', String(error.message || error));
+      });
+  }
+
   function load() {
     var params = new URLSearchParams({ locale: form.locale.value });
     var q = form.q.value.trim();
@@ -81,13 +186,17 @@ const BOOT_SCRIPT = `'use strict';
       .then(function (answer) {
         if (request !== pending) return;
         points.clearLayers();
+        clearRoute();
         element.dataset.points = '0';
         if (!answer.ok) return show('error', answer.body.errors.map(function (error) { return error.message; }).join('; '));
         L.geoJSON(answer.body, {
           pointToLayer: function (feature, latlng) {
             return L.circleMarker(latlng, { radius: 5, weight: 1, color: '#7a1020', fillColor: '#d52b1e', fillOpacity: 0.8, className: 'map-point' });
           },
-          onEachFeature: function (feature, layer) { layer.bindTooltip(label(feature.properties)); },
+          onEachFeature: function (feature, layer) {
+            layer.bindTooltip(label(feature.properties));
+            if (feature.properties.area === 'tours') layer.on('click', function () { showRoute(feature.properties.id); });
+          },
         }).addTo(points);
         var collection = answer.body;
         element.dataset.points = String(collection.features.length);
@@ -126,6 +235,9 @@ body { display: flex; flex-direction: column; }
 #controls input[type=search] { min-width: 16rem; }
 #status { color: #555; }
 #map { flex: 1; background: #cfe3ef; }
+#profile { padding: .25rem 1rem .5rem; border-top: 1px solid #ccc; }
+#profile .profile-status { color: #555; }
+#profile .profile-chart { height: 180px; }
 `;
 
 /**
@@ -138,8 +250,16 @@ export function createMapPage(): MapPage {
   const assets = new Map<string, StaticAsset>();
   const add = (name: string, contentType: string, body: Buffer): string => addAsset(assets, `${MAP_PATH}/assets`, name, contentType, body);
 
-  const styles = [add('leaflet.css', CSS, readPackageFile('leaflet', 'dist/leaflet.css', 'map')), add('map.css', CSS, Buffer.from(PAGE_STYLE))];
-  const scripts = [add('leaflet.js', JS, readPackageFile('leaflet', 'dist/leaflet.js', 'map')), add('map.js', JS, Buffer.from(BOOT_SCRIPT))];
+  const styles = [
+    add('leaflet.css', CSS, readPackageFile('leaflet', 'dist/leaflet.css', 'map')),
+    add('uPlot.min.css', CSS, readPackageFile('uplot', 'dist/uPlot.min.css', 'map')),
+    add('map.css', CSS, Buffer.from(PAGE_STYLE)),
+  ];
+  const scripts = [
+    add('leaflet.js', JS, readPackageFile('leaflet', 'dist/leaflet.js', 'map')),
+    add('uPlot.iife.min.js', JS, readPackageFile('uplot', 'dist/uPlot.iife.min.js', 'map')),
+    add('map.js', JS, Buffer.from(BOOT_SCRIPT)),
+  ];
   const outline = add('switzerland.geojson', 'application/geo+json', Buffer.from(JSON.stringify(readSwissOutline())));
   const option = (value: string) => `<option value="${value}">${value}</option>`;
 
@@ -154,7 +274,8 @@ export function createMapPage(): MapPage {
 <span id="status" role="status"></span>
 <a href="/">Status</a>
 </form>
-<div id="map" data-state="loading" data-points="0" data-geojson="${GEOJSON_PATH}" data-outline="${outline}"></div>`,
+<div id="map" data-state="loading" data-points="0" data-geojson="${GEOJSON_PATH}" data-graphql="${GRAPHQL_PATH}" data-outline="${outline}"></div>
+<section id="profile" hidden data-state="none" data-samples="0" aria-label="Elevation profile"><div class="profile-status" role="status"></div><div class="profile-chart"></div></section>`,
     scripts,
   });
 

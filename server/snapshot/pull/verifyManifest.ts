@@ -6,7 +6,7 @@
  */
 
 import { type KeyObject, verify } from 'node:crypto';
-import { changesPath, contentPath, FORMAT_VERSION, LOCALES, type FileEntry, type Manifest, SOURCE_AREAS, type SourceName } from '../../../sync/format.ts';
+import { changesPath, contentPath, FORMAT_VERSION, geometryPath, LOCALES, type FileEntry, type Manifest, SOURCE_AREAS, type SourceName } from '../../../sync/format.ts';
 import { PullError } from './pullError.ts';
 
 /** A version id as the sync makes them (sync/format.ts versionId, with a suffix when taken): safe as a directory name. */
@@ -67,5 +67,12 @@ export function checkPulledManifest(bytes: Uint8Array, url: string): { manifest:
   if (changes?.file !== changesPath(manifest.version)) throw refuse(`changes: file ${JSON.stringify(changes?.file)}, expected ${changesPath(manifest.version)}`);
   if (typeof changes.sha256 !== 'string' || !SHA256.test(changes.sha256)) throw refuse(`${changes.file}: sha256 ${JSON.stringify(changes.sha256)} is not 64 hex digits`);
   files.push(changes);
+  // The tours' lines, when a tour has one.
+  const geometry = manifest.geometry;
+  if (geometry !== undefined) {
+    if (geometry?.file !== geometryPath(manifest.version)) throw refuse(`geometry: file ${JSON.stringify(geometry?.file)}, expected ${geometryPath(manifest.version)}`);
+    if (typeof geometry.sha256 !== 'string' || !SHA256.test(geometry.sha256)) throw refuse(`${geometry.file}: sha256 ${JSON.stringify(geometry.sha256)} is not 64 hex digits`);
+    files.push(geometry);
+  }
   return { manifest, files };
 }

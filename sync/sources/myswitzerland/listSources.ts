@@ -44,6 +44,7 @@ import {
   readPage,
   requestOptions,
 } from './api.ts';
+import { fetchTourLines } from './geodata.ts';
 import { normalizeAttraction, normalizeTour } from './normalize.ts';
 
 /** Served as `meta.source` of tours and attractions. */
@@ -206,13 +207,27 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Every locale's tours, then each tour's line (geodata.ts): asked for once per tour, whatever
+ * the locales, and only for the tours changed since the version served.
+ */
+async function fetchTours(ctx: FetchContext<MySwitzerlandConfig>): Promise<SourceData> {
+  const data = await fetchList(ctx, 'tours', normalizeTour);
+  const tours = Object.values(data.locales).flatMap((areas) => areas?.tours?.records ?? []);
+  const served = await ctx.served();
+  const geometry = await fetchTourLines(ctx.http, ctx.config, tours, served, (event) => ctx.onRetry('geodata', event), (done, total) =>
+    ctx.onPage('geodata', { pages: done, totalPages: total, items: done }),
+  );
+  return { ...data, geometry };
+}
+
 /** Tours (summer and winter) from MySwitzerland. */
 export const toursSource: Source<MySwitzerlandConfig> = {
   name: 'tours',
   areas: ['tours'],
   settings: MYSWITZERLAND_SETTINGS,
   configure,
-  fetch: (ctx) => fetchList(ctx, 'tours', normalizeTour),
+  fetch: fetchTours,
   probe: ({ http, config }) => probeTours(http, config),
 };
 

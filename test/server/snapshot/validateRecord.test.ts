@@ -9,7 +9,7 @@ const schema = buildSchema(readFileSync(new URL('../../../schema.graphql', impor
 const activityOptions = { computedFields: ['distance', 'license', 'attribution'], extraFields: ['attributeValues', 'availableDates'] };
 const validateActivity = createRecordValidator(schema, 'Activity', activityOptions);
 const validateStation = createRecordValidator(schema, 'SnowdataStation', { computedFields: ['isOpen', 'distance_km'] });
-const validateTour = createRecordValidator(schema, 'Tour', { computedFields: ['distance_km', 'license', 'attribution'] });
+const validateTour = createRecordValidator(schema, 'Tour', { computedFields: ['distance_km', 'geometry', 'bounds', 'elevationProfile', 'license', 'attribution'] });
 const validateAttraction = createRecordValidator(schema, 'Attraction', { computedFields: ['distance_km', 'license', 'attribution'] });
 
 function activity(): ActivityRecord {

@@ -52,7 +52,7 @@ describe.each(SOURCES.map((source) => [source.name, source] as const))('the sour
 
   const fetchSource = (pages: PageProgress[] = []): Promise<SourceData> => {
     const config = readSyncConfig([name], upstream.env).sources[name];
-    const context: FetchContext = { http, config, locales: LOCALES, syncDay: syncDay(new Date()), onPage: (_part, progress) => pages.push(progress), onRetry: () => {} };
+    const context: FetchContext = { http, config, locales: LOCALES, syncDay: syncDay(new Date()), onPage: (_part, progress) => pages.push(progress), onRetry: () => {}, served: async () => null };
     return source.fetch(context);
   };
 

@@ -364,7 +364,7 @@ describe('against the loopback STnet service', () => {
   it('pages to the end, a last page of one station included, and maps every locale from the one answer', async () => {
     const { stations, config } = await serve(PAGE_SIZE + 1);
     const pages: PageProgress[] = [];
-    const data = await snowdataSource.fetch({ http: http!, config: config, locales: ['de-CH', 'it-CH'], syncDay: '2026-11-20', onPage: (_: string, p: PageProgress) => pages.push(p), onRetry: () => {} });
+    const data = await snowdataSource.fetch({ http: http!, config: config, locales: ['de-CH', 'it-CH'], syncDay: '2026-11-20', onPage: (_: string, p: PageProgress) => pages.push(p), onRetry: () => {}, served: async () => null });
     expect(upstream!.requests.map((r) => r.query['stn-page'])).toEqual(['1', '2']);
     expect(pages).toEqual([
       { pages: 1, totalPages: 2, items: PAGE_SIZE },
@@ -378,7 +378,7 @@ describe('against the loopback STnet service', () => {
 
   it('is refused with a wrong key, and the error shows neither the key, the token nor the ticket', async () => {
     const { config } = await serve(3);
-    const error = await snowdataSource.fetch({ http: http!, config: { ...config, apiKey: 'not-the-key' }, locales: ['de-CH'], syncDay: '2026-11-20', onPage: () => {}, onRetry: () => {} }).catch((e: unknown) => e);
+    const error = await snowdataSource.fetch({ http: http!, config: { ...config, apiKey: 'not-the-key' }, locales: ['de-CH'], syncDay: '2026-11-20', onPage: () => {}, onRetry: () => {}, served: async () => null }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FetchError);
     expect((error as FetchError).status).toBe(401);
     const sent = upstream!.requests[0]!.query;
