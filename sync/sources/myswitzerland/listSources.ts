@@ -215,7 +215,7 @@ async function fetchTours(ctx: FetchContext<MySwitzerlandConfig>): Promise<Sourc
   const tours = Object.values(data.locales).flatMap((areas) => areas?.tours?.records ?? []);
   const served = await ctx.served();
   const geometry = await fetchTourLines(ctx.http, ctx.config, tours, served, (event) => ctx.onRetry('geodata', event), (done, total) =>
-    ctx.onPage('geodata', { pages: done, totalPages: total, items: done }),
+    ctx.onPage('geodata', { pages: done, totalPages: total, items: 0 }),
   );
   return { ...data, geometry };
 }
