@@ -18,6 +18,8 @@ export const MAX_STEP_KM = 3;
 export const MAX_LINE_POSITIONS = 2_000;
 /** Tolerances a dense line is simplified at, in m, the finest first that brings it below {@link MAX_LINE_POSITIONS}. */
 export const SIMPLIFY_TOLERANCES_M = [2, 5, 10] as const;
+/** Most positions a line may arrive with to be simplified at all: past it, simplifying costs more than any route needs. */
+export const MAX_SIMPLIFIED_POSITIONS = 100_000;
 /** Shortest and longest a line may be, as a share of its tour's `distance`. */
 export const LENGTH_SHARE = { min: 0.5, max: 2 } as const;
 /** Largest share of the tours asked for or kept whose line may fail before the source is refused. */
@@ -33,8 +35,9 @@ export type LineVerdict = { line: TourGeometry; simplified: boolean } | { rule: 
  * Judges one tour's line, in order: shape (geometryFault), every position inside
  * {@link GEOMETRY_BOUNDS}, no step longer than {@link MAX_STEP_KM}, at most
  * {@link MAX_LINE_POSITIONS} positions once simplified, and a length within {@link LENGTH_SHARE}
- * of `distanceKm` when the tour states one. A line denser than the shape's limit is simplified
- * before its shape is judged, so that only a line that stays too dense fails.
+ * of `distanceKm` when the tour states one. A line denser than that is simplified before its
+ * shape is judged, so that only a line that stays too dense fails; its bounds, steps and length
+ * are those of the line as it came.
  *
  * @param distanceKm the tour's `distance`; null when unknown (the length is then not judged)
  */
@@ -45,13 +48,14 @@ export function judgeLine(line: TourGeometry, distanceKm: number | null): LineVe
   let judged = line;
   if (positionCount(line) > MAX_LINE_POSITIONS) {
     const fewer = simplifyLine(line);
-    if (fewer === null) return { rule: 'geometry-points', reason: `${positionCount(line)} positions, more than ${MAX_LINE_POSITIONS} even simplified at ${SIMPLIFY_TOLERANCES_M.at(-1)} m` };
+    if (fewer === null) return { rule: 'geometry-points', reason: `${positionCount(line)} positions, and more than ${MAX_LINE_POSITIONS} simplified at ${SIMPLIFY_TOLERANCES_M.at(-1)} m (or more than ${MAX_SIMPLIFIED_POSITIONS} to simplify)` };
     judged = fewer;
     simplified = true;
   }
   const fault = geometryFault(judged);
   if (fault !== null) return { rule: 'geometry-shape', reason: fault };
-  const parts = partsOf(judged);
+  // Where it goes is judged on the line as it came: simplified, a straight stretch is one step.
+  const parts = partsOf(line);
   for (const part of parts) {
     for (const [lng, lat] of part) {
       if (lng < GEOMETRY_BOUNDS.west || lng > GEOMETRY_BOUNDS.east || lat < GEOMETRY_BOUNDS.south || lat > GEOMETRY_BOUNDS.north) {
@@ -107,21 +111,30 @@ function positionCount(line: TourGeometry): number {
 }
 
 /**
- * The line simplified (Ramer–Douglas–Peucker, simplify-js) at the finest of
- * {@link SIMPLIFY_TOLERANCES_M} that leaves at most {@link MAX_LINE_POSITIONS} positions; each
- * position kept is one of the line's, altitude and all. Null when none does, or when the line is
- * not lines of positions.
+ * The line simplified (simplify-js: positions closer than the tolerance to the one kept before
+ * dropped, then Ramer–Douglas–Peucker) at the finest of {@link SIMPLIFY_TOLERANCES_M} that leaves
+ * at most {@link MAX_LINE_POSITIONS} positions; each position kept is one of the line's, altitude
+ * and all. Null when none does, when the line has more than {@link MAX_SIMPLIFIED_POSITIONS}
+ * positions or is not lines of positions, and when it is shaped so that simplifying it recurses
+ * past the stack (a zigzag built for it).
  */
 function simplifyLine(line: TourGeometry): TourGeometry | null {
   const parts = partsOf(line);
   if (parts.length > GEOMETRY_LIMITS.maxParts || !parts.every((part) => Array.isArray(part) && part.every((p) => Array.isArray(p) && p.length >= 2))) return null;
+  if (positionCount(line) > MAX_SIMPLIFIED_POSITIONS) return null;
   // Metres on a plane tangent at the line's mean latitude: exact enough across one route.
   const lat0 = parts.flat().reduce((sum, p) => sum + p[1], 0) / parts.flat().length;
   const mPerDegLat = (Math.PI / 180) * EARTH_RADIUS_KM * 1000;
   const mPerDegLng = mPerDegLat * Math.cos((lat0 * Math.PI) / 180);
   const planar = parts.map((part) => part.map((p, index) => ({ x: p[0] * mPerDegLng, y: p[1] * mPerDegLat, index })));
   for (const tolerance of SIMPLIFY_TOLERANCES_M) {
-    const kept = planar.map((part) => simplify(part, tolerance, true) as { x: number; y: number; index: number }[]);
+    let kept: { x: number; y: number; index: number }[][];
+    try {
+      kept = planar.map((part) => simplify(part, tolerance) as { x: number; y: number; index: number }[]);
+    } catch (error) {
+      if (error instanceof RangeError) return null;
+      throw error;
+    }
     if (kept.reduce((sum, part) => sum + part.length, 0) > MAX_LINE_POSITIONS) continue;
     const coordinates = kept.map((part, p) => part.map(({ index }) => parts[p]![index]!));
     return line.type === 'LineString' ? { type: 'LineString', coordinates: coordinates[0]! } : { type: 'MultiLineString', coordinates };
