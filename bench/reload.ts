@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import type { ChangeLists, FileEntry, Manifest, SourceEntry, SourceName } from '../sync/format.ts';
+import { type ChangeLists, type FileEntry, geometryPath, type Manifest, type SourceEntry, type SourceName } from '../sync/format.ts';
 import { percentile, round } from './paired.ts';
 import type { TargetCheck } from './reportTypes.ts';
 import type { BenchRequest } from './scenarios.ts';
@@ -58,7 +58,8 @@ export async function publishVersion(dataDir: string, version: string, changed: 
     }
   }
   const changes = await nextChangeLists(dataDir, manifest, version);
-  await fs.writeFile(`${manifestPath}.tmp`, JSON.stringify({ ...manifest, version, changes }));
+  const geometry = manifest.geometry && (await nextGeometry(dataDir, manifest.geometry, version));
+  await fs.writeFile(`${manifestPath}.tmp`, JSON.stringify({ ...manifest, version, changes, ...(geometry && { geometry }) }));
   await fs.rename(`${manifestPath}.tmp`, manifestPath);
 }
 
@@ -74,6 +75,19 @@ async function nextChangeLists(dataDir: string, manifest: Manifest, version: str
   const file = `${version}/changes.json.gz`;
   await fs.writeFile(path.join(dataDir, file), bytes);
   return { file, count: since.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/**
+ * The tours' lines of `version`: the served version's, in a file that names `version` as the one
+ * it belongs to, as the sync writes it for each version. Returns the manifest's entry.
+ */
+async function nextGeometry(dataDir: string, served: FileEntry, version: string): Promise<FileEntry> {
+  const text = gunzipSync(await fs.readFile(path.join(dataDir, served.file))).toString('latin1');
+  const lines = text.replace(/^\{"version":"[^"]*"/, `{"version":${JSON.stringify(version)}`);
+  const bytes = gzipSync(lines);
+  const file = geometryPath(version);
+  await fs.writeFile(path.join(dataDir, file), bytes);
+  return { file, count: served.count, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /** Earlier versions a version's change lists reach by default (the sync's --changes). */

@@ -28,7 +28,7 @@ import { createProgress, formatCount, formatSeconds, type Progress, type SourceS
 import { type FixtureOrigin, LOCALES, type Locale, SOURCE_NAMES, type SourceName } from './format.ts';
 import { runJoins } from './joins/runJoins.ts';
 import { readServedSource } from './publish/currentRecords.ts';
-import { formatGateReport } from './publish/gate/gateReport.ts';
+import { formatGateReport, formatLines } from './publish/gate/gateReport.ts';
 import { DEFAULT_CHANGE_VERSIONS, DEFAULT_KEEP, publish, type PublishResult } from './publish/publish.ts';
 import type { SourceOutcome } from './publish/report.ts';
 import { rollback } from './publish/rollback.ts';
@@ -309,6 +309,7 @@ function summaryTable(result: PublishResult, progress: Progress, seconds: Partia
   const lines = [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(format)];
   for (const s of result.sources) {
     for (const forced of s.forced) lines.push(`${s.source}: forced: ${forced}`);
+    if (s.gate?.lines) lines.push(`${s.source}: lines ${formatLines(s.gate.lines)}`);
     const rejected = s.areas.filter((a) => a.rejected > 0);
     if (rejected.length) lines.push(`${s.source}: records failing validation left out: ${rejected.map((a) => `${a.locale} ${a.area} ${a.rejected}`).join(', ')}`);
   }

@@ -105,7 +105,7 @@ export interface LoadOptions {
  * @throws SnapshotError when the manifest is missing or malformed, its formatVersion is not
  *   {@link FORMAT_VERSION}, a file is missing, resolves outside the data directory, is not a
  *   regular file or is not read within `readTimeoutMs`, inflates to more than `maxFileBytes`, its sha256 or item count differs from
- *   the manifest, or a record does not match its GraphQL type.
+ *   the manifest, a record does not match its GraphQL type, or a tour's line is not one (geometryFile.ts).
  */
 export async function loadSnapshot(dataDir: string, schema: GraphQLSchema, options: LoadOptions = {}): Promise<Snapshot> {
   const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;

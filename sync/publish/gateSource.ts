@@ -4,10 +4,11 @@
  * served now.
  */
 
-import type { AreaName, Locale, SourceEntry, SourceName } from '../format.ts';
+import type { AreaName, Locale, SourceEntry, SourceName, TourGeometry } from '../format.ts';
 import type { AreaBatch, FetchedSource } from '../source.ts';
 import { applyPlausibility } from './gate/applyPlausibility.ts';
 import { gateReport, type SourceReport as GateReport } from './gate/gateReport.ts';
+import { judgeLines, MAX_FAILED_LINE_SHARE } from './gate/geometryRules.ts';
 import { judgeSource } from './gate/judgeSource.ts';
 import type { RuleContext } from './gate/plausibilityRules.ts';
 import type { AreaInput, AreaStatistics, SourceStatistics, Verdict } from './gate/types.ts';
@@ -23,6 +24,8 @@ export interface GatedSource {
   records: Partial<Record<Locale, Partial<Record<AreaName, object[]>>>>;
   /** Per locale and area fetched, records dropped because an earlier page had the same id. */
   duplicates: Partial<Record<Locale, Partial<Record<AreaName, number>>>>;
+  /** The tours' lines that passed the gate, by tour id; null when the fetch had none (every source but the tours). */
+  lines: Record<string, TourGeometry> | null;
 }
 
 /**
@@ -69,7 +72,27 @@ export function gateSource(
   const verdict = judgeSource(input);
   const records: GatedSource['records'] = {};
   for (const area of areas) (records[area.locale] ??= {})[area.area] = [...area.records];
-  return { verdict, report: gateReport(input, verdict), records, duplicates };
+  if (!fetched.geometry) return { verdict, report: gateReport(input, verdict), records, duplicates, lines: null };
+  // The lines of the tours about to be published, each judged against its tour's distance.
+  const distances = new Map<string, number | null>();
+  for (const area of areas) {
+    for (const record of area.records as { id: string; distance?: number | null }[]) if (!distances.has(record.id)) distances.set(record.id, record.distance ?? null);
+  }
+  const judged = judgeLines(fetched.geometry, distances);
+  if (judged.refuse) {
+    const locale = areas[0]?.locale ?? 'de-CH';
+    const share = `${Math.round(judged.failedShare * 1000) / 10}%`;
+    verdict.refusals.push({
+      source: name,
+      locale,
+      area: 'tours',
+      rule: 'lines-failed',
+      figures: { failed: judged.report.failed, share: judged.failedShare, max: MAX_FAILED_LINE_SHARE },
+      message: `${name} tours' lines: lines-failed: ${judged.report.failed} lines (${share}) failed, at most ${MAX_FAILED_LINE_SHARE * 100}% allowed; --force would publish the tours with the lines that passed`,
+    });
+    verdict.outcome = force ? 'forced' : 'refuse';
+  }
+  return { verdict, report: { ...gateReport(input, verdict), lines: judged.report }, records, duplicates, lines: judged.lines };
 }
 
 /** Per area fetched, its statistics served now, else its record count in the manifest; null when neither exists. */

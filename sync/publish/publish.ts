@@ -137,7 +137,7 @@ async function gateAndWrite(options: PublishOptions & { keep: number; now: Date 
       } else {
         report.forced = messages;
         sources[name] = snapshotOf(name, outcome.fetched, gated.records, before);
-        if (outcome.fetched.geometry) freshLines = outcome.fetched.geometry.lines;
+        if (gated.lines) freshLines = gated.lines;
         statistics = withCarriedStatistics(gated.verdict.statistics, statisticsBefore);
       }
     }

@@ -1,7 +1,7 @@
 /**
  * A small snapshot cut from the committed one in data/: the first records of each of its files,
  * written with sync/publish/write.ts writeSnapshot under the same version, dates and fixture mark. Its
- * records are as real as data/'s (every locale, UTF-8, nested lists) but few, so a test that
+ * records are as real as data/'s (every locale, UTF-8, nested lists), its tours with their lines, but few, so a test that
  * needs some real records loads and indexes them in a fraction of the time data/ takes.
  */
 
@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { AreaName, Manifest, SourceName } from '../../sync/format.ts';
+import type { AreaName, GeometryFile, Manifest, SourceName } from '../../sync/format.ts';
 import { writeSnapshot, type SourceSnapshot } from '../../sync/publish/write.ts';
 import { DATA_DIR } from './api.ts';
 import type { TinySnapshot } from './tinySnapshot.ts';
@@ -43,5 +43,9 @@ export function writeSmallSnapshot(dataDir: string, recordsPerFile = SMALL_SNAPS
     }
     sources[name] = { label: source.label, lastSync: source.lastSync, stale: source.stale, locales };
   }
-  return writeSnapshot(dataDir, committed.version, sources, new Date(committed.createdAt), { fixture: committed.fixture ?? undefined });
+  // The lines of the tours kept, from the committed geometry file.
+  const lines = committed.geometry ? (JSON.parse(gunzipSync(readFileSync(path.join(DATA_DIR, committed.geometry.file))).toString('utf8')) as GeometryFile).tours : {};
+  const kept = new Set(Object.values(sources.tours?.locales ?? {}).flatMap((areas) => (Array.isArray(areas?.tours) ? areas.tours.map((tour) => tour.id) : [])));
+  const geometry = Object.fromEntries(Object.entries(lines).filter(([id]) => kept.has(id)));
+  return writeSnapshot(dataDir, committed.version, sources, new Date(committed.createdAt), { fixture: committed.fixture ?? undefined, geometry });
 }

@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LOCALES, type ActivityRecord, type ActivityTypeRecord, type AttractionRecord, type FixtureOrigin, type Locale, type LocationRecord, type Manifest, type RouteRecord, type SourceName, type StationRecord, type TourRecord } from '../../sync/format.ts';
+import { LOCALES, type ActivityRecord, type ActivityTypeRecord, type AttractionRecord, type FixtureOrigin, type Locale, type LocationRecord, type Manifest, type RouteRecord, type SourceName, type StationRecord, type TourGeometry, type TourRecord } from '../../sync/format.ts';
 import { writeSnapshot, type SourceSnapshot } from '../../sync/publish/write.ts';
 
 export interface TinySnapshotOptions {
@@ -31,6 +31,8 @@ export interface TinySnapshotOptions {
   firstAttractionName?: string;
   /** Signs the manifest, as the sync does with SNAPSHOT_SIGNING_KEY (sync/publish/sign.ts). */
   signingKey?: KeyObject;
+  /** The tours' lines by tour id (`tour-0`, …), written as the version's geometry file; default none. */
+  geometry?: Record<string, TourGeometry>;
 }
 
 export interface TinySnapshot {
@@ -78,7 +80,7 @@ export async function writeTinySnapshot(dataDir: string, options: TinySnapshotOp
   };
   for (const name of options.staleSources ?? []) sources[name]!.stale = true;
   for (const name of options.omitSources ?? []) delete sources[name];
-  const manifest = await writeSnapshot(dataDir, options.version ?? '2026-11-21T04-00-00Z', sources, new Date(lastSync), { fixture: options.fixture, signingKey: options.signingKey });
+  const manifest = await writeSnapshot(dataDir, options.version ?? '2026-11-21T04-00-00Z', sources, new Date(lastSync), { fixture: options.fixture, signingKey: options.signingKey, geometry: options.geometry });
   const reasons = Object.entries(options.staleReasons ?? {});
   if (reasons.length === 0) return manifest;
   // The writer does not take a reason yet; the manifest is the commit point, so rewriting it is enough.

@@ -139,7 +139,10 @@ describe('runSync against the loopback upstream', () => {
     expect(snapshot.locales['it-CH'].activities.length).toBeGreaterThan(200);
 
     expect(run.stdout).toMatch(/^source\s+result\s+items\s+change\s+pages\s+retries\s+time\n/);
-    expect(run.stdout).toMatch(/\ntours\s+published\s+2,400\s+\+2,400\s+48\s+0\s+\d+\.\d s\n/);
+    // 12 pages in each of four locales, and one geodata answer per tour.
+    expect(run.stdout).toMatch(/\ntours\s+published\s+2,400\s+\+2,400\s+648\s+0\s+\d+\.\d s\n/);
+    expect(run.stdout).toContain('\ntours: lines fetched 600, kept 0, failed 0, simplified 0, published 600\n');
+    expect(Object.keys(snapshot.geometry)).toHaveLength(600);
     expect(run.stdout).toMatch(/snapshot 2026-11-21T04-00-00Z committed to .*manifest\.json\n$/);
     expect(run.stderr).toContain('tours de-CH: page 12 of 12, 600 items');
   });
@@ -215,7 +218,7 @@ describe('runSync against the loopback upstream', () => {
     expect(requested('/myswitzerland/v1/tours', 'page', { lang: 'fr' })).toEqual([0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(run.stderr).toMatch(/tours fr-CH: attempt 1 of 3 failed \(429 Too Many Requests\), retrying in 1\.0 s: GET http:\/\/127\.0\.0\.1:\d+\/myswitzerland\/v1\/tours\?lang=fr&page=3&/);
     expect(run.stderr).toMatch(/tours de-CH: attempt 1 of 3 failed \(500 Internal Server Error\)/);
-    expect(run.stdout).toMatch(/\ntours\s+published\s+2,400\s+\+2,400\s+48\s+2\s/);
+    expect(run.stdout).toMatch(/\ntours\s+published\s+2,400\s+\+2,400\s+648\s+2\s/);
     expect(run.manifest.sources.tours!.locales['fr-CH']!.tours!.count).toBe(600);
   });
 
@@ -228,12 +231,16 @@ describe('runSync against the loopback upstream', () => {
   });
 
   it('paces tours and attractions together, one request per MYSWITZERLAND_REQUEST_INTERVAL_MS', async () => {
-    await serve();
+    // Few tours, so that their lines do not outnumber the attractions' pages.
+    await serve((data) => {
+      for (const lang of ['de', 'en', 'fr', 'it'] as const) data.tours[lang] = data.tours[lang].slice(0, 20);
+    });
     const started = Date.now();
     const run = await sync(['tours', 'attractions'], { locales: ['de-CH'], env: { ...upstream!.env, MYSWITZERLAND_REQUEST_INTERVAL_MS: '20' } });
     expect(run.exitCode).toBe(0);
     // Each list alone would take half as long: the interval holds across both.
     expect(Date.now() - started).toBeGreaterThanOrEqual((upstream!.requests.length - 1) * 20);
+    expect(upstream!.requests.filter((r) => r.path.endsWith('/geodata'))).toHaveLength(20);
     expect(upstream!.requests.filter((r) => r.path.endsWith('/attractions')).length).toBeGreaterThan(upstream!.requests.length / 2);
   });
 
@@ -417,7 +424,7 @@ describe('runSync against the loopback upstream', () => {
     // Redraws move the cursor up over the two lines and clear each before writing it.
     expect(run.stderr).toContain('\x1b[2A');
     const last = run.stderr.split('\x1b[2A').at(-1)!;
-    expect(last).toMatch(/^\x1b\[2Ktours {5}fetched  de-CH 12\/12 · 600 items\n\x1b\[2Ksnowdata {2}fetched  stations 2\/2 · 60 items\n/);
+    expect(last).toMatch(/^\x1b\[2Ktours {5}fetched  de-CH 12\/12  geodata 600\/600 · 600 items\n\x1b\[2Ksnowdata {2}fetched  stations 2\/2 · 60 items\n/);
   });
 });
 

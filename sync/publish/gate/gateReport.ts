@@ -5,6 +5,7 @@
  */
 
 import type { AreaName, Locale, SourceName } from '../../format.ts';
+import type { LinesReport } from './geometryRules.ts';
 import type { AreaStatistics, Refusal, SourceGateInput, Verdict } from './types.ts';
 
 /** A fill rate that moved by at least this much (as a share of records) is reported. */
@@ -51,6 +52,8 @@ export interface SourceReport {
   /** Rules that failed and were overridden by `--force` (when `outcome` is `forced`). */
   forced: Refusal[];
   areas: AreaReport[];
+  /** The tours' lines: fetched, kept, failed per rule, simplified, published; only the tours source has them. */
+  lines?: LinesReport;
 }
 
 /** The report of one source, from what the gate was given and its verdict. */
@@ -145,9 +148,16 @@ function formatSource(report: SourceReport): string {
     for (const move of area.fillRatesMoved) lines.push(`${where} fill rate ${move.field}: ${share(move.before)} → ${share(move.now)}`);
     for (const move of area.mediansMoved) lines.push(`${where} median ${move.field}: ${move.before ?? '—'} → ${move.now ?? '—'}`);
   }
+  if (report.lines) lines.push(`  lines: ${formatLines(report.lines)}`);
   for (const refusal of report.refused) lines.push(`  refused: ${refusal.message}`);
   for (const refusal of report.forced) lines.push(`  forced: ${refusal.message}`);
   return lines.join('\n');
+}
+
+/** The lines' counts in one line: `fetched 600, kept 0, failed 2 (geometry-jump 2), simplified 1, published 598`. */
+export function formatLines(report: LinesReport): string {
+  const failed = report.failed > 0 ? ` (${listCounts(report.rejected)})` : '';
+  return `fetched ${report.fetched}, kept ${report.kept}, failed ${report.failed}${failed}, simplified ${report.simplified}, published ${report.published}`;
 }
 
 function sum(counts: Record<string, number>): number {

@@ -3,7 +3,8 @@
  *
  * - Upstream: https://opendata.myswitzerland.io/v1 — `GET /tours` and `GET /attractions`, with
  *   `lang` (de, en, fr, it), `page`, `hitsPerPage`, `expand=true` (whole records in the list)
- *   and `striphtml=true`. Portal: https://opendata.myswitzerland.io/
+ *   and `striphtml=true`; each tour's line from `GET /tours/{id}/geodata` (geodata.ts).
+ *   Portal: https://opendata.myswitzerland.io/
  * - Paging: `page` is 0-based. A response is `{ meta: { page: { size, totalElements,
  *   totalPages, number } }, links: { self, first, last, prev, next }, data: [...] }`, where
  *   `number` is the page index and `size` the number of records on that page. The same record
@@ -216,7 +217,7 @@ async function fetchTours(ctx: FetchContext<MySwitzerlandConfig>): Promise<Sourc
   const tours = Object.values(data.locales).flatMap((areas) => areas?.tours?.records ?? []);
   const served = await ctx.served();
   const geometry = await fetchTourLines(ctx.http, ctx.config, tours, served, (event) => ctx.onRetry('geodata', event), (done, total) =>
-    ctx.onPage('geodata', { pages: done, totalPages: total, items: done }),
+    ctx.onPage('geodata', { pages: done, totalPages: total, items: 0 }),
   );
   return { ...data, geometry };
 }

@@ -10,7 +10,8 @@ import { publish } from '../../../sync/publish/publish.ts';
 import { prune } from '../../../sync/publish/prune.ts';
 import { rollback } from '../../../sync/publish/rollback.ts';
 import { LOCK_NAME, PublishLockedError } from '../../../sync/publish/lock.ts';
-import { type Manifest } from '../../../sync/format.ts';
+import { type Manifest, type Position, type TourRecord } from '../../../sync/format.ts';
+import type { FetchedSource } from '../../../sync/source.ts';
 import { readManifest } from '../../../sync/publish/manifest.ts';
 import { activities, loadSchema, route, snowdata } from '../helpers/records.ts';
 
@@ -323,5 +324,64 @@ describe('mergeById', () => {
       { id: 1, v: 'c' },
       { id: 2, v: 'b' },
     ]);
+  });
+});
+
+/** A tour of 5 km starting in Bern. */
+function tour(i: number): TourRecord {
+  return {
+    id: `tour-${i}`, name: `Aareweg ${i}`, abstract: null, url: null, routeType: 'hike', routeCategory: 'Local', difficulty: 'easy', season: 'summer',
+    latitude: 46.95, longitude: 7.44, startPoint: 'Bern', endPoint: 'Bern', distance: 5, duration: 90, ascent: 50, descent: 50, minAltitude: 500, maxAltitude: 560,
+    isRoundtrip: false, isBarrierFree: false, switzerlandMobilityRoute: null, switzerlandMobilityUrl: null, geodataUrl: null, providerName: null, providerEmail: null,
+    providerPhone: null, providerUrl: null, imageUrl: null, logoUrl: null, landscapes: [], views: [], origin: null, lastUpdated: null,
+  };
+}
+
+/** The tours source's fetch: `count` tours in de-CH, each with a line of 5 km due north. */
+function toursFetched(count: number, fetchedAt: string): FetchedSource {
+  const line = { type: 'LineString' as const, coordinates: Array.from({ length: 11 }, (_, i) => [7.44, 46.95 + (5 / 111.195) * (i / 10), 500 + i] as Position) };
+  const records = Array.from({ length: count }, (_, i) => tour(i));
+  return {
+    label: 'MySwitzerland test feed',
+    fetchedAt,
+    locales: { 'de-CH': { tours: { records, rejected: [], declared: count, received: count, fieldMisses: {} } } },
+    geometry: { lines: Object.fromEntries(records.map((r) => [r.id, line])), fetched: count, kept: 0, failed: [] },
+  };
+}
+
+describe('the tours\' lines', () => {
+  it('are written once for the version, carried with the tours, and come back with a rollback', async () => {
+    await publish({ dataDir, outcomes: { tours: { ok: true, fetched: toursFetched(4, at(21).toISOString()) } }, now: at(21) });
+    const first = await manifest();
+    expect(first.geometry).toMatchObject({ file: '2026-11-21T04-00-00Z/geometry.json.gz', count: 4 });
+    const lines = (await loadSnapshot(dataDir, schema)).geometry;
+    expect(Object.keys(lines)).toEqual(['tour-0', 'tour-1', 'tour-2', 'tour-3']);
+
+    // The tours are not fetched: their lines are carried into the new version.
+    await publish({ dataDir, outcomes: { snowdata: { ok: true, fetched: snowdata(3, at(22).toISOString()) } }, now: at(22) });
+    const second = await manifest();
+    expect(second.geometry).toMatchObject({ file: '2026-11-22T04-00-00Z/geometry.json.gz', count: 4 });
+    expect((await loadSnapshot(dataDir, schema)).geometry).toEqual(lines);
+
+    // A failed fetch of the tours carries them and their lines too.
+    await publish({ dataDir, outcomes: { tours: { ok: false, error: new Error('upstream down') }, snowdata: { ok: true, fetched: snowdata(3, at(23).toISOString()) } }, now: at(23) });
+    expect((await manifest()).geometry).toMatchObject({ file: '2026-11-23T04-00-00Z/geometry.json.gz', count: 4 });
+    expect((await manifest()).sources.tours!.stale).toBe(true);
+
+    // A version whose lines are damaged is not rolled back to.
+    await fs.writeFile(path.join(dataDir, second.geometry!.file), 'tampered');
+    expect(await rollback(dataDir)).toEqual({ from: '2026-11-23T04-00-00Z', to: '2026-11-21T04-00-00Z' });
+    expect((await manifest()).geometry).toEqual(first.geometry);
+  });
+
+  it('publishes no line for a tour the gate rejected', async () => {
+    const fetched = toursFetched(60, at(21).toISOString());
+    const batch = fetched.locales['de-CH']!.tours!;
+    // A tour of 5,000 km is rejected (tour-distance); its line goes with it.
+    batch.records[0] = { ...batch.records[0]!, distance: 5000 };
+    await publish({ dataDir, outcomes: { tours: { ok: true, fetched } }, now: at(21) });
+    const { geometry } = await loadSnapshot(dataDir, schema);
+    expect(geometry['tour-0']).toBeUndefined();
+    expect(Object.keys(geometry)).toHaveLength(59);
   });
 });

@@ -131,6 +131,18 @@ describe('pullSnapshot', () => {
     expect(large.message).toContain('more than the bound of 100');
   });
 
+  it('pulls the tours\' lines with the other files, and refuses a manifest naming them outside its version', async () => {
+    const line = { type: 'LineString' as const, coordinates: [[8.54, 47.38], [8.55, 47.39]] as [number, number][] };
+    const manifest = await writeTinySnapshot(originDir, { geometry: { 'tour-0': line }, signingKey: keys.privateKey });
+    const pulled = await pullSnapshot(options());
+    // Seven areas in four locales, the change lists and the lines.
+    expect(pulled).toMatchObject({ changed: true, fetched: 30 });
+    expect(await fs.readFile(path.join(cacheDir, manifest.geometry!.file))).toEqual(await fs.readFile(path.join(originDir, manifest.geometry!.file)));
+    await fs.writeFile(path.join(originDir, 'manifest.json'), JSON.stringify({ ...manifest, geometry: { ...manifest.geometry, file: '2026-11-20T04-00-00Z/geometry.json.gz' } }));
+    const elsewhere = await failure(pullSnapshot(options({ publicKeys: [] })));
+    expect(elsewhere.message).toContain('geometry: file "2026-11-20T04-00-00Z/geometry.json.gz", expected 2026-11-21T04-00-00Z/geometry.json.gz');
+  });
+
   it('refuses a manifest naming a file outside its version, or of another formatVersion', async () => {
     const manifest = await writeTinySnapshot(originDir);
     const tours = manifest.sources.tours!.locales['de-CH']!.tours!;
