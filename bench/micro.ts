@@ -146,7 +146,16 @@ export interface MicroResult {
   facetedPage: LatencyFigures;
   /** The `activities` resolver: a filtered, sorted first page of 20 and the total (ACTIVITY_PAGES). */
   activityPages: (LatencyFigures & { kind: string })[];
+  /**
+   * One tour with its line and a profile of {@link PROFILE_SAMPLES} samples: the `tour`, `geometry`
+   * and `elevationProfile` resolvers and the answer's JSON, for the de-CH tour with the longest line;
+   * `matches` is that line's positions. Absent for a dataset without lines.
+   */
+  tourLine?: LatencyFigures;
 }
+
+/** The samples of the profile {@link MicroResult.tourLine} asks for: the field's default. */
+const PROFILE_SAMPLES = 100;
 
 // Results land here so the optimiser cannot drop the calls being timed.
 let sink: unknown;
@@ -228,6 +237,14 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     return { kind, ...latency(page, iterations, page().total) };
   });
 
+  const tourLine = longestLine(store, (id) => {
+    const args = { id, locale: 'de-CH' };
+    const tour = tourResolvers.Query.tour(null, args, context)!;
+    const geometry = tourResolvers.Tour.geometry(tour, {}, context);
+    const elevationProfile = tourResolvers.Tour.elevationProfile(tour, { samples: PROFILE_SAMPLES }, context);
+    return JSON.stringify({ data: { tour: { id: tour.id, name: tour.name, geometry, elevationProfile } } });
+  }, iterations);
+
   return {
     dataDir,
     version: store.snapshot.version,
@@ -247,7 +264,22 @@ export async function measureMicro(dataDir: string, iterations: number): Promise
     bbox,
     facetedPage,
     activityPages,
+    ...(tourLine ? { tourLine } : {}),
   };
+}
+
+/** The latency of `answer` for the de-CH tour with the most positions in its line; undefined when no tour has one. */
+function longestLine(store: ReturnType<typeof createStore>, answer: (id: string) => string, iterations: number): LatencyFigures | undefined {
+  let longest: { id: string; positions: number } | undefined;
+  for (const tour of store.locales['de-CH'].tours.records) {
+    const geometry = store.tourGeometry(tour.id);
+    if (geometry === null) continue;
+    const positions = geometry.type === 'LineString' ? geometry.coordinates.length : geometry.coordinates.reduce((sum, part) => sum + part.length, 0);
+    if (longest === undefined || positions > longest.positions) longest = { id: tour.id, positions };
+  }
+  if (longest === undefined) return undefined;
+  const { id, positions } = longest;
+  return latency(() => answer(id), iterations, positions);
 }
 
 function addDays(day: string, days: number): string {

@@ -601,6 +601,12 @@ export function renderMarkdown(results: BenchResults): string {
         return `${f.p50Ms} / ${f.p95Ms} (${integer(f.matches)})${m.scale === 10 ? ` ${mark(f.p50Ms <= FACETED_P50_MS)}` : ''}`;
       }, `p50 ≤ ${FACETED_P50_MS} ms (10x)`);
     }
+    if (micros.some((m) => m.tourLine)) {
+      row('A tour with its line and a 100-sample profile (`tour` + `geometry` + `elevationProfile`, answer as JSON; the longest de-CH line): p50 / p95 ms (positions)', (m) => {
+        const t = m.tourLine;
+        return t ? `${t.p50Ms} / ${t.p95Ms} (${integer(t.matches)})` : '—';
+      });
+    }
     for (const { kind } of micros[0]!.activityPages ?? []) {
       row(`Activities, ${kind}: p50 / p95 ms (total)`, (m) => {
         const a = m.activityPages.find((x) => x.kind === kind)!;
