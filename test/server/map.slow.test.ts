@@ -19,6 +19,8 @@ interface Collection {
   features: { id: string | number; properties: { title: string | null } }[];
   total: number;
   omitted: number;
+  license?: string;
+  attribution?: string;
 }
 
 let running: RunningServer;
@@ -84,6 +86,8 @@ describe.skipIf(!hasChromium)('the map page in a browser', () => {
     expect(await page.locator('path.map-outline').count()).toBe(1);
     expect(all.omitted).toBe(all.total - all.features.length);
     expect(await page.locator('#status').textContent()).toBe(`${all.features.length} of ${all.total} on the map (${all.omitted} without coordinates)`);
+    // The records' credit, as their source's terms ask, beside the outline's.
+    expect(await page.locator('.leaflet-control-attribution').textContent()).toBe(`Outline: Natural Earth, ${all.attribution} (${all.license})`);
 
     const screenshot = await page.locator('body').screenshot();
     expect(screenshot.subarray(1, 4).toString('latin1')).toBe('PNG');

@@ -52,7 +52,9 @@ const BOOT_SCRIPT = `'use strict';
   var form = document.getElementById('controls');
   var status = document.getElementById('status');
   var map = L.map(element, { zoomSnap: 0.25, attributionControl: false });
-  L.control.attribution({ prefix: false }).addAttribution('Outline: Natural Earth').addTo(map);
+  var attribution = L.control.attribution({ prefix: false }).addAttribution('Outline: Natural Earth').addTo(map);
+  // The credit of the records shown, as their source's terms ask: the collection's own members.
+  var credit = null;
   var points = L.layerGroup().addTo(map);
   var route = L.layerGroup().addTo(map);
   var profile = document.getElementById('profile');
@@ -75,6 +77,17 @@ const BOOT_SCRIPT = `'use strict';
       box.appendChild(line);
     });
     return box;
+  }
+
+  function showCredit(collection) {
+    if (credit !== null) attribution.removeAttribution(credit);
+    credit = null;
+    if (typeof collection.attribution !== 'string') return;
+    // Leaflet takes HTML: the text goes through a text node first.
+    var text = document.createElement('span');
+    text.textContent = collection.attribution + (typeof collection.license === 'string' ? ' (' + collection.license + ')' : '');
+    credit = text.innerHTML;
+    attribution.addAttribution(credit);
   }
 
   function show(state, text) {
@@ -199,6 +212,7 @@ const BOOT_SCRIPT = `'use strict';
           },
         }).addTo(points);
         var collection = answer.body;
+        showCredit(collection);
         element.dataset.points = String(collection.features.length);
         show('ready', collection.features.length + ' of ' + collection.total + ' on the map' + (collection.omitted > 0 ? ' (' + collection.omitted + ' without coordinates)' : ''));
       })
