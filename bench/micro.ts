@@ -23,6 +23,7 @@ import { createSchema, readSdl } from '../server/execution/schema.ts';
 import { createStore } from '../server/snapshot/store.ts';
 import { activityResolvers } from '../server/resolvers/activities.ts';
 import { zurichDay } from '../server/util/zurichDay.ts';
+import { positionCount } from '../sync/format.ts';
 import { DEFAULT_SOURCE_TERMS } from '../server/config/sourceTerms.ts';
 import { percentile, round } from './paired.ts';
 
@@ -274,7 +275,7 @@ function longestLine(store: ReturnType<typeof createStore>, answer: (id: string)
   for (const tour of store.locales['de-CH'].tours.records) {
     const geometry = store.tourGeometry(tour.id);
     if (geometry === null) continue;
-    const positions = geometry.type === 'LineString' ? geometry.coordinates.length : geometry.coordinates.reduce((sum, part) => sum + part.length, 0);
+    const positions = positionCount(geometry);
     if (longest === undefined || positions > longest.positions) longest = { id: tour.id, positions };
   }
   if (longest === undefined) return undefined;

@@ -201,6 +201,18 @@ export function geometryFault(value: unknown): string | null {
   return null;
 }
 
+/** The parts of a line: one for a LineString, each of a MultiLineString's, in their order. */
+export function lineParts(geometry: TourGeometry): readonly (readonly Position[])[] {
+  return geometry.type === 'LineString' ? [geometry.coordinates] : geometry.coordinates;
+}
+
+/** The number of positions of a line, every part counted (a part that is no list, in a line not yet checked, counts none). */
+export function positionCount(geometry: TourGeometry): number {
+  let count = 0;
+  for (const part of lineParts(geometry)) if (Array.isArray(part)) count += part.length;
+  return count;
+}
+
 /** Relative path of a version's geometry file inside a data directory. */
 export function geometryPath(version: string): string {
   return `${version}/geometry.json.gz`;

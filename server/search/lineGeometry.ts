@@ -4,8 +4,11 @@
  * crosses a map view's box, and its elevation profile resampled evenly over distance.
  */
 
-import type { Position, TourGeometry } from '../../sync/format.ts';
+import { lineParts, positionCount, type Position, type TourGeometry } from '../../sync/format.ts';
 import { distanceKm, type LngLatBox } from './geoIndex.ts';
+
+// The contract's, so that the sync's gate and the server count and walk a line alike.
+export { lineParts, positionCount };
 
 /** Most samples an elevation profile may be asked for: a chart as wide as a screen has no use for more. */
 export const MAX_PROFILE_SAMPLES = 1000;
@@ -19,18 +22,6 @@ export interface ElevationSample {
   distanceKm: number;
   /** Altitude there, in metres above sea level. */
   altitudeM: number;
-}
-
-/** The parts of a line: one for a LineString, each of a MultiLineString's, in their order. */
-export function lineParts(geometry: TourGeometry): readonly (readonly Position[])[] {
-  return geometry.type === 'LineString' ? [geometry.coordinates] : geometry.coordinates;
-}
-
-/** The number of positions of a line, every part counted. */
-export function positionCount(geometry: TourGeometry): number {
-  let count = 0;
-  for (const part of lineParts(geometry)) count += part.length;
-  return count;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 
 import simplify from 'simplify-js';
-import { GEOMETRY_LIMITS, geometryFault, type Position, type TourGeometry } from '../../format.ts';
+import { GEOMETRY_LIMITS, geometryFault, lineParts, positionCount, type Position, type TourGeometry } from '../../format.ts';
 
 /**
  * Switzerland with a margin, degrees (WGS 84): the country spans about 5.96–10.49° E and
@@ -55,7 +55,7 @@ export function judgeLine(line: TourGeometry, distanceKm: number | null): LineVe
   const fault = geometryFault(judged);
   if (fault !== null) return { rule: 'geometry-shape', reason: fault };
   // Where it goes is judged on the line as it came: simplified, a straight stretch is one step.
-  const parts = partsOf(line);
+  const parts = lineParts(line);
   for (const part of parts) {
     for (const [lng, lat] of part) {
       if (lng < GEOMETRY_BOUNDS.west || lng > GEOMETRY_BOUNDS.east || lat < GEOMETRY_BOUNDS.south || lat > GEOMETRY_BOUNDS.north) {
@@ -91,7 +91,7 @@ export function stepKm(a: Position, b: Position): number {
 
 /** A message naming the first number that is not finite (JSON reads `1e999` as Infinity), or null. */
 function firstNonFinite(line: TourGeometry): string | null {
-  for (const [p, part] of partsOf(line).entries()) {
+  for (const [p, part] of lineParts(line).entries()) {
     if (!Array.isArray(part)) continue;
     for (const [i, position] of part.entries()) {
       if (!Array.isArray(position)) continue;
@@ -100,14 +100,6 @@ function firstNonFinite(line: TourGeometry): string | null {
     }
   }
   return null;
-}
-
-function partsOf(line: TourGeometry): Position[][] {
-  return line.type === 'LineString' ? [line.coordinates] : line.coordinates;
-}
-
-function positionCount(line: TourGeometry): number {
-  return partsOf(line).reduce((sum, part) => sum + (Array.isArray(part) ? part.length : 0), 0);
 }
 
 /**
@@ -119,7 +111,7 @@ function positionCount(line: TourGeometry): number {
  * past the stack (a zigzag built for it).
  */
 function simplifyLine(line: TourGeometry): TourGeometry | null {
-  const parts = partsOf(line);
+  const parts = lineParts(line);
   if (parts.length > GEOMETRY_LIMITS.maxParts || !parts.every((part) => Array.isArray(part) && part.every((p) => Array.isArray(p) && p.length >= 2))) return null;
   if (positionCount(line) > MAX_SIMPLIFIED_POSITIONS) return null;
   // Metres on a plane tangent at the line's mean latitude: exact enough across one route.
