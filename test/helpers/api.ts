@@ -6,7 +6,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { readConfig } from '../../server/config/config.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
-import type { AreaName, AreaRecords, Locale, Manifest } from '../../sync/format.ts';
+import type { AreaName, AreaRecords, GeometryFile, Locale, Manifest, TourGeometry } from '../../sync/format.ts';
 
 /** The committed fixture snapshot. */
 export const DATA_DIR = path.resolve(import.meta.dirname, '../../data');
@@ -62,4 +62,11 @@ export function readArea<A extends AreaName>(locale: Locale, area: A): AreaRecor
     if (file) return JSON.parse(gunzipSync(readFileSync(path.join(DATA_DIR, file.file))).toString('utf8'));
   }
   throw new Error(`no ${area} for ${locale} in ${DATA_DIR}`);
+}
+
+/** The tours' lines of a data directory (by default the committed snapshot), read straight from its geometry file; none when it has no such file. */
+export function readLines(dataDir = DATA_DIR): Record<string, TourGeometry> {
+  const manifest = JSON.parse(readFileSync(path.join(dataDir, 'manifest.json'), 'utf8')) as Manifest;
+  if (!manifest.geometry) return {};
+  return (JSON.parse(gunzipSync(readFileSync(path.join(dataDir, manifest.geometry.file))).toString('utf8')) as GeometryFile).tours;
 }

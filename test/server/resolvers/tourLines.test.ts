@@ -5,12 +5,9 @@
  * execution (graphql-js) and the later ones (graphql-jit) alike.
  */
 
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GeometryFile, Manifest, Position, TourGeometry } from '../../../sync/format.ts';
-import { DATA_DIR, readArea, startTestApi, type GraphQLResponse, type TestApi } from '../../helpers/api.ts';
+import type { Position, TourGeometry } from '../../../sync/format.ts';
+import { readArea, readLines, startTestApi, type GraphQLResponse, type TestApi } from '../../helpers/api.ts';
 import { haversineKm } from '../../helpers/haversine.ts';
 
 let api: TestApi;
@@ -19,8 +16,7 @@ const tours = readArea('en-CH', 'tours');
 
 beforeAll(async () => {
   api = await startTestApi();
-  const manifest = JSON.parse(readFileSync(path.join(DATA_DIR, 'manifest.json'), 'utf8')) as Manifest;
-  lines = (JSON.parse(gunzipSync(readFileSync(path.join(DATA_DIR, manifest.geometry!.file))).toString('utf8')) as GeometryFile).tours;
+  lines = readLines();
 });
 
 afterAll(async () => {

@@ -8,16 +8,13 @@
  * offline. The writer follows the schema's element order, which its unit test checks.
  */
 
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { getIssues } from '@placemarkio/check-geojson';
 import { gpx } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LINE_POSITIONS } from '../../../../server/http/geojson/geojsonParams.ts';
-import type { GeometryFile, Manifest, Position, TourGeometry } from '../../../../sync/format.ts';
-import { DATA_DIR, readArea, startTestApi, type TestApi } from '../../../helpers/api.ts';
+import type { Position, TourGeometry } from '../../../../sync/format.ts';
+import { readArea, readLines, startTestApi, type TestApi } from '../../../helpers/api.ts';
 
 interface Feature {
   type: 'Feature';
@@ -33,8 +30,7 @@ const tours = readArea('en-CH', 'tours');
 
 beforeAll(async () => {
   api = await startTestApi();
-  const manifest = JSON.parse(readFileSync(path.join(DATA_DIR, 'manifest.json'), 'utf8')) as Manifest;
-  lines = (JSON.parse(gunzipSync(readFileSync(path.join(DATA_DIR, manifest.geometry!.file))).toString('utf8')) as GeometryFile).tours;
+  lines = readLines();
 });
 
 afterAll(async () => {
