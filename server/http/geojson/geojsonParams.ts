@@ -83,9 +83,12 @@ export function readGeojsonParams(operation: ListOperation, query: string): Geoj
 
 /**
  * Reads the query string of a single record's request: `locale` alone.
- * @returns the locale (undefined when not given), or the refusal of another or a repeated parameter (BAD_REQUEST)
+ * @returns the locale (undefined when not given), or the refusal of another, a repeated or a
+ *   misencoded (no UTF-8) parameter (BAD_REQUEST), as a list's parameters are refused
  */
 export function readRecordParams(query: string): { locale: string | undefined } | ParamsRefusal {
+  const misencoded = misencodedParameter(query);
+  if (misencoded !== undefined) return refuse('BAD_REQUEST', misencodedMessage(misencoded));
   let locale: string | undefined;
   for (const [name, text] of new URLSearchParams(query)) {
     if (name !== 'locale') return refuse('BAD_REQUEST', `Unknown parameter ${JSON.stringify(name)} for a single record; allowed: locale`);

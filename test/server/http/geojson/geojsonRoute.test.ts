@@ -304,6 +304,14 @@ describe('GET /api/geojson/{area}', () => {
           body: { errors: [{ message: 'Parameter "q" is not UTF-8 once percent-decoded; encode its text as UTF-8, each byte of it as %XX', extensions: { code: 'BAD_REQUEST' } }] },
         });
       }
+      // A single record's `locale` as well, on its Feature and its GPX.
+      const [tour] = (await geojson('/api/geojson/tours?limit=5000')).body.features;
+      for (const file of ['/api/geojson/tours', '/api/gpx/tours']) {
+        expect(await refusal(`${file}/${tour!.id}?locale=de%E2%82`), file).toEqual({
+          status: 400,
+          body: { errors: [{ message: 'Parameter "locale" is not UTF-8 once percent-decoded; encode its text as UTF-8, each byte of it as %XX', extensions: { code: 'BAD_REQUEST' } }] },
+        });
+      }
     });
 
     it.each([
